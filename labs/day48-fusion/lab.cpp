@@ -1,0 +1,290 @@
+#include "lab.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "chain_constants.hpp"
+#include "evidence/format.hpp"
+#include "session.hpp"
+
+namespace day48 {
+namespace {
+
+using labrun::ByteModel;
+using labrun::CaseResult;
+using labrun::CaseSpec;
+using labrun::SizeRequest;
+using labrun::Table;
+using labrun::Transcript;
+using labrun::fixed;
+
+constexpr double kFloat = 4.0;  // bytes per element of one float buffer
+
+std::string case_name(const std::string& part, const std::string& name) {
+  return std::string(kLabName) + "/" + part + "/" + name;
+}
+
+const SizeRequest kLesson{"lesson", kLessonElements};
+const SizeRequest kCardScaled{"card-scaled", 0};
+
+CaseSpec make_case(const std::string& part, const std::string& name, const std::string& label,
+                   ByteModel model, const std::string& verified_by, std::vector<SizeRequest> sizes) {
+  CaseSpec spec;
+  spec.name = case_name(part, name);
+  spec.part = part;
+  spec.label = label;
+  spec.model = model;
+  spec.verified_by = verified_by;
+  spec.sizes = std::move(sizes);
+  return spec;
+}
+
+// Reads and writes as counts of float buffers touched per element.
+ByteModel floats(int reads, int writes, int launches) {
+  return ByteModel{reads * kFloat, writes * kFloat, launches};
+}
+
+std::vector<SizeRequest> sweep_sizes() {
+  std::vector<SizeRequest> sizes;
+  for (std::uint64_t n = 1024; n <= kLessonElements; n *= 4) {
+    sizes.push_back({"sweep", n});
+  }
+  sizes.push_back(kCardScaled);
+  return sizes;
+}
+
+std::vector<CaseSpec> declare_cases() {
+  std::vector<CaseSpec> cases;
+  CaseSpec single = make_case("part1", "empty-single-thread", "doNothing, 1 block of 1 thread",
+                              floats(0, 0, 1), "", {{"single", 1}});
+  single.launches_per_sample = kLaunchesPerPart1Sample;
+  cases.push_back(single);
+  CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid",
+                            floats(0, 0, 1), "", {kLesson, kCardScaled});
+  grid.launches_per_sample = kLaunchesPerPart1Sample;
+  cases.push_back(grid);
+
+  const std::vector<SizeRequest> part2_sizes{kLesson, kCardScaled};
+  cases.push_back(make_case("part2", "copy-floor", "copyFloor", floats(1, 1, 1), "copy-floor", part2_sizes));
+  cases.push_back(make_case("part2", "stage-scale-bias", "stage 1: applyScaleBias", floats(1, 1, 1),
+                            "staged-chain", part2_sizes));
+  cases.push_back(make_case("part2", "stage-gelu", "stage 2: applyGelu", floats(1, 1, 1), "staged-chain",
+                            part2_sizes));
+  cases.push_back(make_case("part2", "stage-add-residual", "stage 3: applyAddResidual", floats(2, 1, 1),
+                            "staged-chain", part2_sizes));
+  cases.push_back(make_case("part2", "stage-clamp-range", "stage 4: applyClampRange", floats(1, 1, 1),
+                            "staged-chain", part2_sizes));
+  cases.push_back(make_case("part2", "staged-chain", "staged chain, timed as one", floats(5, 4, 4),
+                            "staged-chain", part2_sizes));
+  cases.push_back(make_case("part2", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", part2_sizes));
+  cases.push_back(make_case("part2", "halfway-pair", "half-way pair (the exercise)", floats(3, 2, 2),
+                            "halfway-pair", part2_sizes));
+
+  cases.push_back(make_case("part3", "staged-chain", "staged chain", floats(5, 4, 4), "staged-chain",
+                            sweep_sizes()));
+  cases.push_back(make_case("part3", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", sweep_sizes()));
+
+  for (const int width : kWidths) {
+    const std::string version = "fused-wide-k" + std::to_string(width);
+    cases.push_back(make_case("part4", version, "chainFusedWide<" + std::to_string(width) + ">",
+                              floats(2, 1, 1), version, {kLesson, kCardScaled}));
+  }
+  return cases;
+}
+
+// ---- tables ---------------------------------------------------------------------------------
+
+double gb_per_s(const CaseResult& c) {
+  return labrun::effective_gb_per_s(c.model, c.elements, c.summary.median);
+}
+
+std::string spread(const CaseResult& c) { return labrun::percent(c.summary.relative_spread); }
+
+std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
+  std::vector<std::string> labels;
+  for (const CaseResult& c : t.cases) {
+    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
+      labels.push_back(c.size_label);
+    }
+  }
+  return labels;
+}
+
+std::string size_title(const Transcript& t, const std::string& part, const std::string& label) {
+  for (const CaseResult& c : t.cases) {
+    if (c.part == part && c.size_label == label) {
+      return "n = " + std::to_string(c.elements) + " (" + label + ")";
+    }
+  }
+  return label;
+}
+
+Table part1_table(const Transcript& t) {
+  Table table;
+  table.title = "Part 1: what one launch costs";
+  table.notes = {"Each sample times " + std::to_string(kLaunchesPerPart1Sample) +
+                 " back-to-back launches of an empty kernel; per launch = median sample / launches."};
+  table.headers = {"launch shape", "grid for n", "blocks", "per launch (us)", "spread"};
+  table.right_aligned = {false, true, true, true, true};
+  for (const CaseResult& c : t.cases) {
+    if (c.part != "part1") {
+      continue;
+    }
+    const auto blocks = c.attributes.find("blocks");
+    table.rows.push_back({c.label, c.name.find("single") != std::string::npos ? "-" : std::to_string(c.elements),
+                          blocks != c.attributes.end() ? fixed(blocks->second, 0) : "?",
+                          fixed(c.summary.median * 1000.0 / c.launches_per_sample, 3), spread(c)});
+  }
+  return table;
+}
+
+Table part2_table(const Transcript& t, const std::string& size_label) {
+  Table table;
+  table.title = "Part 2: every version once, " + size_title(t, "part2", size_label);
+  table.notes = {"GB/s is the row's model bytes over its median time; x copy is that GB/s over the "
+                 "copy floor's. The four stages summed adds their medians (a breakdown, not the chain)."};
+  table.headers = {"row", "ms", "bytes/elem", "GB/s", "x copy", "spread"};
+  table.right_aligned = {false, true, true, true, true, true};
+  const CaseResult* copy = t.find_case(case_name("part2", "copy-floor"), size_label);
+  const double copy_gbps = copy != nullptr ? gb_per_s(*copy) : 0.0;
+  const auto x_copy = [&](double gbps) { return copy_gbps > 0.0 ? fixed(gbps / copy_gbps, 2) : "-"; };
+  const auto add_case = [&](const std::string& name, const std::string& indent) {
+    const CaseResult* c = t.find_case(case_name("part2", name), size_label);
+    if (c == nullptr) {
+      return;
+    }
+    table.rows.push_back({indent + c->label, fixed(c->summary.median, 4), fixed(c->model.bytes_per_element(), 0),
+                          fixed(gb_per_s(*c), 1), x_copy(gb_per_s(*c)), spread(*c)});
+  };
+  add_case("copy-floor", "");
+  const char* stages[] = {"stage-scale-bias", "stage-gelu", "stage-add-residual", "stage-clamp-range"};
+  double summed_ms = 0.0;
+  ByteModel summed_model{0.0, 0.0, 0};
+  std::uint64_t elements = 0;
+  int found = 0;
+  for (const char* stage : stages) {
+    if (const CaseResult* c = t.find_case(case_name("part2", stage), size_label)) {
+      summed_ms += c->summary.median;
+      summed_model.read_bytes_per_element += c->model.read_bytes_per_element;
+      summed_model.write_bytes_per_element += c->model.write_bytes_per_element;
+      summed_model.launches += c->model.launches;
+      elements = c->elements;
+      ++found;
+    }
+  }
+  if (found == 4) {
+    const double gbps = labrun::effective_gb_per_s(summed_model, elements, summed_ms);
+    table.rows.push_back({"four stages, summed", fixed(summed_ms, 4), fixed(summed_model.bytes_per_element(), 0),
+                          fixed(gbps, 1), x_copy(gbps), "-"});
+  }
+  for (const char* stage : stages) {
+    add_case(stage, "- ");
+  }
+  add_case("staged-chain", "");
+  add_case("fused-chain", "");
+  add_case("halfway-pair", "");
+  return table;
+}
+
+Table part3_table(const Transcript& t) {
+  Table table;
+  table.title = "Part 3: the same two chains, swept over n";
+  table.notes = {"staged us/launch is the staged chain's median over its 4 launches: at the small "
+                 "end it should approach part 1's empty-kernel figure."};
+  table.headers = {"n", "size", "staged (ms)", "fused (ms)", "staged/fused", "staged us/launch"};
+  table.right_aligned = {true, false, true, true, true, true};
+  std::vector<const CaseResult*> staged = t.cases_named(case_name("part3", "staged-chain"));
+  std::sort(staged.begin(), staged.end(),
+            [](const CaseResult* a, const CaseResult* b) { return a->elements < b->elements; });
+  for (const CaseResult* s : staged) {
+    const CaseResult* f = nullptr;
+    for (const CaseResult* candidate : t.cases_named(case_name("part3", "fused-chain"))) {
+      if (candidate->elements == s->elements) {
+        f = candidate;
+      }
+    }
+    if (f == nullptr) {
+      continue;
+    }
+    table.rows.push_back({std::to_string(s->elements), s->size_label, fixed(s->summary.median, 4),
+                          fixed(f->summary.median, 4),
+                          f->summary.median > 0 ? fixed(s->summary.median / f->summary.median, 2) : "-",
+                          fixed(s->summary.median * 1000.0 / s->model.launches, 3)});
+  }
+  return table;
+}
+
+Table part4_table(const Transcript& t, const std::string& size_label) {
+  Table table;
+  table.title = "Part 4: chainFused widened, same work and bytes, " + size_title(t, "part4", size_label);
+  table.notes = {"regs, spill B (local memory per thread) and blocks/SM come from cudaFuncGetAttributes and "
+                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor at 256 threads per block; no profiler is used."};
+  const CaseResult* fused = t.find_case(case_name("part2", "fused-chain"), size_label);
+  const CaseResult* wide1 = t.find_case(case_name("part4", "fused-wide-k1"), size_label);
+  if (fused != nullptr && wide1 != nullptr) {
+    table.notes.push_back("chainFused at this size: " + fixed(fused->summary.median, 4) +
+                          " ms; chainFusedWide<1>: " + fixed(wide1->summary.median, 4) +
+                          " ms (the two should agree).");
+  }
+  table.headers = {"per thread", "blocks", "regs", "spill B", "blocks/SM", "occupancy", "ms", "GB/s", "spread"};
+  table.right_aligned = {true, true, true, true, true, true, true, true, true};
+  const auto attribute = [](const CaseResult& c, const char* key, int decimals) {
+    const auto it = c.attributes.find(key);
+    return it != c.attributes.end() ? fixed(it->second, decimals) : std::string("?");
+  };
+  for (const int width : kWidths) {
+    const CaseResult* c = t.find_case(case_name("part4", "fused-wide-k" + std::to_string(width)), size_label);
+    if (c == nullptr) {
+      continue;
+    }
+    const auto occupancy = c->attributes.find("theoretical_occupancy");
+    table.rows.push_back({std::to_string(width), attribute(*c, "blocks", 0), attribute(*c, "registers", 0),
+                          attribute(*c, "local_bytes_per_thread", 0), attribute(*c, "blocks_per_sm", 0),
+                          occupancy != c->attributes.end() ? labrun::percent(occupancy->second) : "?",
+                          fixed(c->summary.median, 4), fixed(gb_per_s(*c), 1), spread(*c)});
+  }
+  return table;
+}
+
+}  // namespace
+
+std::vector<Table> render_tables(const Transcript& t) {
+  std::vector<Table> tables;
+  if (!size_labels_of(t, "part1").empty()) {
+    tables.push_back(part1_table(t));
+  }
+  for (const std::string& label : size_labels_of(t, "part2")) {
+    tables.push_back(part2_table(t, label));
+  }
+  if (!size_labels_of(t, "part3").empty()) {
+    tables.push_back(part3_table(t));
+  }
+  for (const std::string& label : size_labels_of(t, "part4")) {
+    tables.push_back(part4_table(t, label));
+  }
+  return tables;
+}
+
+labrun::Lab make_lab() {
+  labrun::Lab lab;
+  lab.name = kLabName;
+  lab.title = "Day 48: kernel fusion and what a launch really costs";
+  lab.summary = "a four-stage elementwise chain, staged, fused, half-way fused and widened";
+  lab.element_bytes = sizeof(float);
+  lab.card_scaled_l2_multiple = 8;
+  lab.buffers_at_max_size = 8;
+  lab.correctness_elements = kCorrectnessElements;
+  lab.cases = declare_cases();
+  lab.predictions = {
+      {"staged over fused", case_name("part2", "staged-chain"), case_name("part2", "fused-chain")},
+      {"staged over half-way (exercise)", case_name("part2", "staged-chain"), case_name("part2", "halfway-pair")},
+      {"half-way over fused (exercise)", case_name("part2", "halfway-pair"), case_name("part2", "fused-chain")},
+      {"fused over the copy floor", case_name("part2", "fused-chain"), case_name("part2", "copy-floor")},
+  };
+  lab.stability_case = case_name("part2", "staged-chain");
+  lab.open_session = open_session;
+  lab.render_tables = render_tables;
+  return lab;
+}
+
+}  // namespace day48

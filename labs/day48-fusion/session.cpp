@@ -1,0 +1,177 @@
+#include "session.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "chain_constants.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
+#include "timing/cuda_check.hpp"
+#include "timing/device_buffer.hpp"
+#include "timing/event_timer.hpp"
+#include "verify/compare.hpp"
+
+namespace day48 {
+namespace {
+
+using labrun::DeviceBuffer;
+
+// The part of a case name after its last '/': "staged-chain", "fused-wide-k8", ...
+std::string short_name(const std::string& case_name) {
+  return case_name.substr(case_name.rfind('/') + 1);
+}
+
+int width_of(const std::string& name) {
+  const std::string prefix = "fused-wide-k";
+  if (name.rfind(prefix, 0) != 0) {
+    return 0;
+  }
+  return std::stoi(name.substr(prefix.size()));
+}
+
+class Day48Session final : public labrun::LabSession {
+ public:
+  explicit Day48Session(const labrun::SessionConfig& config)
+      : capacity_(config.max_elements),
+        x_(capacity_), residual_(capacity_), t1_(capacity_), t2_(capacity_), t3_(capacity_),
+        y_(capacity_), halfway_(capacity_), copy_out_(capacity_) {
+    buffers_ = ChainBuffers{x_.data(),  residual_.data(), t1_.data(),      t2_.data(),
+                            t3_.data(), y_.data(),        halfway_.data(), copy_out_.data()};
+    int device = 0;
+    LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+    LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    fill_inputs(buffers_, capacity_, config.seed, stream_);
+    prime_intermediates();
+  }
+
+  void check_correctness(const std::vector<std::string>& versions, std::uint64_t elements,
+                         std::uint64_t /*seed: the inputs were filled from it when the session opened*/,
+                         std::vector<labrun::CorrectnessCheck>& checks,
+                         std::vector<labrun::BitwiseComparison>& bitwise) override {
+    require_capacity(elements);
+    const std::size_t n = elements;
+    const std::vector<float> x = download(x_.data(), n);
+    const std::vector<float> residual = download(residual_.data(), n);
+    const std::vector<double> chain_expected = chain_reference(x, residual);
+    const std::vector<double> copy_expected(x.begin(), x.end());
+    const labrun::Tolerance chain_tolerance{1e-5, 1e-5};
+    const labrun::Tolerance exact{0.0, 0.0};
+
+    std::map<std::string, std::vector<float>> outputs;
+    for (const std::string& version : versions) {
+      poison_outputs(n);
+      const bool is_copy = version == "copy-floor";
+      region_for(version, n)();
+      LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      std::vector<float> got = download(is_copy ? copy_out_.data() : y_.data(), n);
+      checks.push_back(labrun::compare_with_reference(version, got, is_copy ? copy_expected : chain_expected,
+                                                      is_copy ? exact : chain_tolerance));
+      outputs[version] = std::move(got);
+    }
+    // The lesson's bitwise questions: fused against staged, the exercise against staged, and
+    // the width-1 template against the plain fused kernel.
+    const std::pair<const char*, const char*> pairs[] = {
+        {"fused-chain", "staged-chain"}, {"halfway-pair", "staged-chain"}, {"fused-wide-k1", "fused-chain"}};
+    for (const auto& [first, second] : pairs) {
+      if (outputs.count(first) != 0 && outputs.count(second) != 0) {
+        bitwise.push_back(labrun::compare_bitwise(first, outputs[first], second, outputs[second]));
+      }
+    }
+    prime_intermediates();
+  }
+
+  labrun::CaseOutcome run_case(const labrun::CaseSpec& spec, std::uint64_t elements,
+                               const labrun::TimingPlan& plan) override {
+    require_capacity(elements);
+    labrun::CaseOutcome outcome;
+    const std::string name = short_name(spec.name);
+    outcome.samples_ms = labrun::time_region(plan.warmups, plan.repetitions, spec.launches_per_sample,
+                                             region_for(name, elements), stream_);
+    if (name == "empty-single-thread") {
+      outcome.attributes["blocks"] = 1;
+      outcome.attributes["threads_per_block"] = 1;
+    } else {
+      const int width = width_of(name);
+      outcome.attributes["blocks"] = blocks_for(elements, width > 0 ? width : 1);
+      outcome.attributes["threads_per_block"] = kThreadsPerBlock;
+      if (width > 0) {
+        const KernelResources resources = fused_wide_resources(width);
+        outcome.attributes["registers"] = resources.registers;
+        outcome.attributes["local_bytes_per_thread"] = static_cast<double>(resources.local_bytes);
+        outcome.attributes["blocks_per_sm"] = resources.blocks_per_sm;
+        outcome.attributes["theoretical_occupancy"] =
+            static_cast<double>(resources.blocks_per_sm * kThreadsPerBlock) / max_threads_per_sm_;
+        outcome.attributes["binary_version"] = resources.binary_version;
+      }
+    }
+    return outcome;
+  }
+
+ private:
+  std::function<void()> region_for(const std::string& name, std::size_t n) {
+    const ChainBuffers& b = buffers_;
+    cudaStream_t s = stream_;
+    if (name == "empty-single-thread") return [s] { launch_do_nothing(1, 1, s); };
+    if (name == "empty-chain-grid") {
+      const unsigned blocks = blocks_for(n, 1);
+      return [blocks, s] { launch_do_nothing(blocks, kThreadsPerBlock, s); };
+    }
+    if (name == "copy-floor") return [&b, n, s] { launch_copy_floor(b.x, b.copy_out, n, s); };
+    if (name == "stage-scale-bias") return [&b, n, s] { launch_stage_scale_bias(b, n, s); };
+    if (name == "stage-gelu") return [&b, n, s] { launch_stage_gelu(b, n, s); };
+    if (name == "stage-add-residual") return [&b, n, s] { launch_stage_add_residual(b, n, s); };
+    if (name == "stage-clamp-range") return [&b, n, s] { launch_stage_clamp_range(b, n, s); };
+    if (name == "staged-chain") return [&b, n, s] { launch_staged_chain(b, n, s); };
+    if (name == "fused-chain") return [&b, n, s] { launch_fused_chain(b, n, s); };
+    if (name == "halfway-pair") return [&b, n, s] { launch_halfway_pair(b, n, s); };
+    if (const int width = width_of(name); width > 0) {
+      return [width, &b, n, s] { launch_fused_wide(width, b, n, s); };
+    }
+    throw std::invalid_argument("day48-fusion has no region named '" + name + "'");
+  }
+
+  void require_capacity(std::uint64_t elements) const {
+    if (elements > capacity_) {
+      throw std::invalid_argument("n = " + std::to_string(elements) + " exceeds the session's buffers (" +
+                                  std::to_string(capacity_) + " elements)");
+    }
+  }
+
+  std::vector<float> download(const float* device, std::size_t n) const {
+    std::vector<float> host(n);
+    LABRUN_CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(float), cudaMemcpyDeviceToHost));
+    return host;
+  }
+
+  // Every output and intermediate becomes NaN (all bits set), so an element no kernel wrote, or
+  // a read of a buffer another version left behind, cannot pass.
+  void poison_outputs(std::size_t n) {
+    for (float* buffer : {buffers_.t1, buffers_.t2, buffers_.t3, buffers_.y, buffers_.halfway, buffers_.copy_out}) {
+      LABRUN_CUDA_CHECK(cudaMemsetAsync(buffer, 0xFF, n * sizeof(float), stream_));
+    }
+  }
+
+  // The per-stage cases read the staged chain's intermediates: keep them real numbers.
+  void prime_intermediates() {
+    launch_staged_chain(buffers_, capacity_, stream_);
+    launch_halfway_pair(buffers_, capacity_, stream_);
+    LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  }
+
+  std::size_t capacity_;
+  DeviceBuffer<float> x_, residual_, t1_, t2_, t3_, y_, halfway_, copy_out_;
+  ChainBuffers buffers_;
+  cudaStream_t stream_ = nullptr;  // the legacy default stream
+  int max_threads_per_sm_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<labrun::LabSession> open_session(const labrun::SessionConfig& config) {
+  return std::make_unique<Day48Session>(config);
+}
+
+}  // namespace day48

@@ -1,0 +1,165 @@
+#include "cli/app.hpp"
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "cli/exit_codes.hpp"
+#include "evidence/atomic_file.hpp"
+#include "evidence/markdown.hpp"
+#include "evidence/transcript_json.hpp"
+#include "registry/registry.hpp"
+#include "runner/plan.hpp"
+#include "runner/runner.hpp"
+#include "timing/cuda_check.hpp"
+
+namespace labrun {
+namespace {
+
+constexpr const char* kExitCodes =
+    "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable transcript, I/O error); "
+    "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
+    "5 a version failed its correctness check.";
+
+const Lab& find_lab_or_throw(const std::string& name) {
+  const Lab* lab = registered_labs().find(name);
+  if (lab == nullptr) {
+    std::string known;
+    for (const Lab& candidate : registered_labs().labs()) {
+      known += (known.empty() ? "" : ", ") + candidate.name;
+    }
+    throw UsageError("unknown lab '" + name + "' (known: " + known + ")");
+  }
+  return *lab;
+}
+
+std::string size_list(const CaseSpec& spec) {
+  std::string text;
+  for (const SizeRequest& size : spec.sizes) {
+    text += (text.empty() ? "" : ", ") + (size.elements == 0 ? size.label : std::to_string(size.elements));
+  }
+  return text;
+}
+
+void list_labs(const std::string& only, std::ostream& out) {
+  for (const Lab& lab : registered_labs().labs()) {
+    if (!only.empty() && lab.name != only) {
+      continue;
+    }
+    out << lab.name << "  " << lab.title << "\n  " << lab.summary << "\n";
+    for (const CaseSpec& spec : lab.cases) {
+      out << "    " << spec.name << "  [" << size_list(spec) << "]\n";
+    }
+  }
+}
+
+}  // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CLI::App app{"labrun: runs GPU course labs and records their evidence (raw CUDA-event timings, "
+               "device and build metadata) as JSON transcripts with Markdown tables."};
+  app.footer(kExitCodes);
+  app.require_subcommand(1);
+
+  std::string list_lab;
+  CLI::App* list = app.add_subcommand("list", "List the labs and their case names (no GPU needed).");
+  list->add_option("lab", list_lab, "Only this lab");
+
+  std::string plan_lab;
+  CLI::App* plan = app.add_subcommand("plan", "Print a lab's byte model and predicted ratios (no GPU needed).");
+  plan->add_option("lab", plan_lab, "Lab name, as `labrun list` shows it")->required();
+
+  std::string report_file;
+  CLI::App* report = app.add_subcommand(
+      "report", "Render the Markdown of a transcript to standard output, exactly as the run wrote it (no GPU needed).");
+  report->add_option("file", report_file, "A transcript written by `labrun run` (.json)")->required();
+
+  RunOptions options;
+  std::string out_dir;
+  bool quiet = false;
+  CLI::App* run = app.add_subcommand(
+      "run", "Run a lab on CUDA device 0: correctness first, then every selected case; writes "
+             "<timestamp>.json and <timestamp>.md and prints the Markdown.");
+  run->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
+  run->add_option("--case", options.case_patterns,
+                  "Glob over case names ('*' and '?'), with or without the lab prefix, e.g. 'part2/*'; "
+                  "repeatable; default: every case");
+  run->add_option("--out", out_dir, "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
+  run->add_option("--reps", options.repetitions, "Timed samples per case and size")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  run->add_option("--seed", options.seed, "Seed of the random inputs")->capture_default_str();
+  run->add_flag("--smoke", options.smoke,
+                "Tiny sizes (n <= 65536), at most 3 samples: checks the lab runs; the files are marked smoke");
+  run->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
+  run->add_flag("--quiet", quiet, "No progress lines");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    const int status = app.exit(error, out, err);
+    return status == 0 ? exit_code::kOk : exit_code::kUsage;
+  }
+
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
+  spdlog::logger log("labrun", sink);
+  log.set_pattern("labrun [%H:%M:%S] %v");
+  log.set_level(quiet ? spdlog::level::warn : spdlog::level::info);
+  log.flush_on(spdlog::level::info);
+  const auto fail = [&err](int status, const std::string& message) {
+    err << "labrun: error: " << message << "\n";
+    return status;
+  };
+
+  try {
+    if (list->parsed()) {
+      if (!list_lab.empty()) {
+        static_cast<void>(find_lab_or_throw(list_lab));
+      }
+      list_labs(list_lab, out);
+      return exit_code::kOk;
+    }
+    if (plan->parsed()) {
+      out << render_plan(find_lab_or_throw(plan_lab));
+      return exit_code::kOk;
+    }
+    if (report->parsed()) {
+      const std::string text = read_file(report_file);
+      Transcript transcript;
+      try {
+        transcript = transcript_from_text(text);
+      } catch (const TranscriptFormatError& error) {
+        return fail(exit_code::kFailure, report_file + ": " + error.what());
+      }
+      out << render_markdown(transcript);
+      return exit_code::kOk;
+    }
+    // run
+    const Lab& lab = find_lab_or_throw(options.lab_name);
+    options.out_dir = out_dir;
+    for (int i = 0; i < argc; ++i) {
+      options.command_line.emplace_back(argv[i]);
+    }
+    const RunReport result = run_lab(lab, options, [&log](const std::string& line) { log.info(line); });
+    out << result.markdown;
+    log.info("wrote " + result.json_path.string() + " and " + result.markdown_path.string());
+    if (!result.transcript.all_correct()) {
+      return fail(exit_code::kIncorrect, "a version failed its correctness check; its cases were not timed");
+    }
+    return exit_code::kOk;
+  } catch (const UsageError& error) {
+    return fail(exit_code::kUsage, error.what());
+  } catch (const NoDeviceError& error) {
+    return fail(exit_code::kNoDevice, error.what());
+  } catch (const FileExistsError& error) {
+    return fail(exit_code::kFileExists, error.what());
+  } catch (const CudaError& error) {
+    return fail(exit_code::kFailure, std::string("CUDA failure: ") + error.what());
+  } catch (const std::exception& error) {
+    return fail(exit_code::kFailure, error.what());
+  }
+}
+
+}  // namespace labrun

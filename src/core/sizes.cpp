@@ -1,0 +1,20 @@
+#include "core/sizes.hpp"
+
+#include <stdexcept>
+
+namespace labrun {
+
+std::uint64_t card_scaled_elements(std::uint64_t l2_bytes, std::uint64_t element_bytes,
+                                   std::uint64_t l2_multiple) {
+  if (l2_bytes == 0 || element_bytes == 0 || l2_multiple == 0) {
+    throw std::invalid_argument("card_scaled_elements: every argument must be positive");
+  }
+  const std::uint64_t target_bytes = l2_bytes * l2_multiple;
+  std::uint64_t elements = 1;
+  while (elements * element_bytes < target_bytes) {
+    elements *= 2;
+  }
+  return elements;
+}
+
+}  // namespace labrun

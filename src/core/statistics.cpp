@@ -1,0 +1,46 @@
+#include "core/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace labrun {
+
+double median(std::vector<double> samples) {
+  if (samples.empty()) {
+    return 0.0;
+  }
+  std::sort(samples.begin(), samples.end());
+  const std::size_t middle = samples.size() / 2;
+  if (samples.size() % 2 == 1) {
+    return samples[middle];
+  }
+  return (samples[middle - 1] + samples[middle]) / 2.0;
+}
+
+SampleSummary summarize(const std::vector<double>& samples) {
+  SampleSummary summary;
+  if (samples.empty()) {
+    return summary;
+  }
+  summary.count = static_cast<int>(samples.size());
+  summary.median = median(samples);
+  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
+                 static_cast<double>(samples.size());
+  const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
+  summary.min = *lowest;
+  summary.max = *highest;
+  summary.relative_spread =
+      summary.median > 0.0 ? (summary.max - summary.min) / summary.median : 0.0;
+  return summary;
+}
+
+double relative_difference(double a, double b) {
+  const double mid = (a + b) / 2.0;
+  if (mid == 0.0) {
+    return 0.0;
+  }
+  return std::fabs(a - b) / std::fabs(mid);
+}
+
+}  // namespace labrun

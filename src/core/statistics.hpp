@@ -1,0 +1,28 @@
+#pragma once
+// Summaries of raw timing samples. Units are whatever the samples carry (the harness uses
+// milliseconds from CUDA events).
+
+#include <vector>
+
+namespace labrun {
+
+struct SampleSummary {
+  int count = 0;
+  double median = 0.0;
+  double mean = 0.0;
+  double min = 0.0;
+  double max = 0.0;
+  //! (max - min) / median: the full range of the samples relative to their median.
+  double relative_spread = 0.0;
+};
+
+//! Summarises samples; an empty input gives a zero summary with count 0.
+[[nodiscard]] SampleSummary summarize(const std::vector<double>& samples);
+
+//! Median of the samples (mean of the middle two for an even count); 0 when empty.
+[[nodiscard]] double median(std::vector<double> samples);
+
+//! |a - b| / ((a + b) / 2): relative difference of two positive figures; 0 when both are 0.
+[[nodiscard]] double relative_difference(double a, double b);
+
+}  // namespace labrun

@@ -1,0 +1,138 @@
+#pragma once
+// A transcript is the plain-data record of one lab run: what ran, where, and every raw timing.
+// It is written as JSON (evidence/transcript_json) and every other rendering is made from it.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/byte_model.hpp"
+#include "core/statistics.hpp"
+
+namespace labrun {
+
+//! Version of the transcript format, carried inside every transcript (semantic versioning).
+inline constexpr const char* kTranscriptSchemaVersion = "1.0.0";
+
+//! One fact about the run's environment. A fact that could not be read carries no value and the
+//! reason it could not be read: unknown is a value, never a guess.
+struct Fact {
+  using Value = std::variant<std::string, std::int64_t, double, bool>;
+  std::string key;
+  std::optional<Value> value;
+  std::string unknown_reason;  //!< set exactly when value is empty
+
+  static Fact known(std::string key, Value value);
+  static Fact unknown(std::string key, std::string reason);
+  [[nodiscard]] bool is_known() const { return value.has_value(); }
+  //! The value as text for tables ("unknown (reason)" when unknown).
+  [[nodiscard]] std::string display() const;
+};
+
+//! A named group of facts ("device", "driver", "build", "host", "run").
+struct FactGroup {
+  std::string name;
+  std::vector<Fact> facts;
+
+  [[nodiscard]] const Fact* find(const std::string& key) const;
+};
+
+//! A problem size and where it came from.
+struct SizeRecord {
+  std::string label;                //!< "lesson", "card-scaled", "correctness"
+  std::optional<std::uint64_t> elements;
+  std::string rule;                 //!< how it was chosen
+  std::string unknown_reason;       //!< why it was not used, when elements is empty
+};
+
+//! A ratio the byte model predicts between two cases, as recorded with the run.
+struct PredictionRecord {
+  std::string description;
+  std::string slower_case;
+  std::string faster_case;
+  PredictedRatios ratios;
+};
+
+//! A version's output compared with the float64 reference.
+struct CorrectnessCheck {
+  std::string version;
+  std::uint64_t elements = 0;
+  double max_abs_error = 0.0;
+  double max_rel_error = 0.0;
+  std::uint64_t mismatches = 0;     //!< elements outside the tolerance (NaN counts)
+  std::string tolerance;            //!< the rule, in words
+  std::optional<std::uint64_t> first_bad_index;
+  std::optional<double> first_bad_got;       //!< the version's value there (NaN is written null)
+  std::optional<double> first_bad_expected;  //!< the reference value there
+  bool passed = false;
+};
+
+//! Two versions' float outputs compared bit for bit. Differences are reported, not asserted.
+struct BitwiseComparison {
+  std::string first;
+  std::string second;
+  std::uint64_t elements = 0;
+  std::uint64_t differing = 0;
+  double max_abs_difference = 0.0;
+};
+
+//! One case timed at one size.
+struct CaseResult {
+  std::string name;        //!< stable case name, "day48-fusion/part2/staged-chain"
+  std::string part;        //!< "part2"
+  std::string label;       //!< the row label, as the lesson writes it
+  std::string size_label;  //!< "lesson", "card-scaled", "sweep"
+  std::uint64_t elements = 0;
+  ByteModel model;
+  int launches_per_sample = 1;  //!< region executions per sample (part 1 uses 1000)
+  int warmups = 0;
+  std::vector<double> samples_ms;  //!< raw per-sample times, milliseconds, from CUDA events
+  SampleSummary summary;           //!< of samples_ms
+  std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
+};
+
+//! The same case timed a second time at the end of the run.
+struct StabilityCheck {
+  std::string case_name;
+  std::string size_label;
+  std::uint64_t elements = 0;
+  double first_median_ms = 0.0;
+  double second_median_ms = 0.0;
+  double relative_difference = 0.0;
+  std::vector<double> second_samples_ms;
+};
+
+struct Transcript {
+  std::string schema_version = kTranscriptSchemaVersion;
+  std::string lab_name;
+  std::string lab_title;
+  std::string configuration;  //!< "full", or "smoke" (tiny sizes: checks the lab runs; not evidence)
+  std::uint64_t seed = 0;
+  int repetitions = 0;
+  int warmups = 0;
+  std::vector<std::string> case_patterns;
+  std::vector<std::string> command_line;
+  std::string started_utc;
+  std::string finished_utc;
+  double wall_seconds = 0.0;
+  std::vector<FactGroup> environment;
+  std::vector<SizeRecord> sizes;
+  std::vector<PredictionRecord> predictions;
+  std::vector<CorrectnessCheck> correctness;
+  std::vector<BitwiseComparison> bitwise;
+  std::vector<CaseResult> cases;
+  std::optional<StabilityCheck> stability;
+
+  [[nodiscard]] const FactGroup* group(const std::string& name) const;
+  //! The first case with this name (and size label, when given), or nullptr.
+  [[nodiscard]] const CaseResult* find_case(const std::string& name,
+                                            const std::string& size_label = "") const;
+  //! Every case with this name, in run order.
+  [[nodiscard]] std::vector<const CaseResult*> cases_named(const std::string& name) const;
+  [[nodiscard]] bool all_correct() const;
+};
+
+}  // namespace labrun

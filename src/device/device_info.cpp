@@ -1,0 +1,222 @@
+#include "device/device_info.hpp"
+
+#include <cuda_runtime_api.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cctype>
+#include <cstdio>
+
+#include "device/build_info.hpp"
+#include "device/nvml.hpp"
+#include "timing/cuda_check.hpp"
+
+namespace labrun {
+namespace {
+
+std::string version_text(int encoded) {
+  // CUDA encodes versions as 1000 * major + 10 * minor.
+  return std::to_string(encoded / 1000) + "." + std::to_string((encoded % 1000) / 10);
+}
+
+Fact attribute_fact(const std::string& key, cudaDeviceAttr attribute, int device) {
+  int value = 0;
+  const cudaError_t code = cudaDeviceGetAttribute(&value, attribute, device);
+  if (code != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    return Fact::unknown(key, "cudaDeviceGetAttribute: " + describe_cuda_error(code));
+  }
+  return Fact::known(key, static_cast<std::int64_t>(value));
+}
+
+Fact text_or_unknown(const std::string& key, const char* value, const std::string& reason) {
+  if (value == nullptr || *value == '\0') {
+    return Fact::unknown(key, reason);
+  }
+  return Fact::known(key, std::string(value));
+}
+
+FactGroup build_group() {
+  FactGroup build{"build", {}};
+  build.facts.push_back(Fact::known("labrun_version", std::string(build_info::labrun_version())));
+  build.facts.push_back(
+      text_or_unknown("nvcc_version", build_info::nvcc_version(), "CMake reported no CUDA compiler version"));
+  build.facts.push_back(Fact::known("cuda_flags", std::string(build_info::cuda_flags())));
+  build.facts.push_back(text_or_unknown("cuda_architectures", build_info::cuda_architectures(),
+                                        "CMAKE_CUDA_ARCHITECTURES was empty"));
+  build.facts.push_back(Fact::known("host_compiler", std::string(build_info::host_compiler())));
+  build.facts.push_back(text_or_unknown("cuda_host_compiler", build_info::cuda_host_compiler(),
+                                        "CMake reported none"));
+  build.facts.push_back(
+      text_or_unknown("build_type", build_info::build_type(), "no CMAKE_BUILD_TYPE was set"));
+  const build_info::Item commit = build_info::git_commit();
+  build.facts.push_back(text_or_unknown("git_commit", commit.value, commit.reason));
+  const build_info::Item dirty = build_info::git_dirty();
+  if (*dirty.value == '\0') {
+    build.facts.push_back(Fact::unknown("git_dirty", dirty.reason));
+  } else {
+    build.facts.push_back(Fact::known("git_dirty", std::string(dirty.value) == "true"));
+  }
+  build.facts.push_back(
+      text_or_unknown("git_source", build_info::git_source(), "no git state was recorded"));
+  return build;
+}
+
+FactGroup host_group() {
+  FactGroup host{"host", {}};
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) == 0) {
+    host.facts.push_back(Fact::known("hostname", std::string(name)));
+  } else {
+    host.facts.push_back(Fact::unknown("hostname", "gethostname failed"));
+  }
+  utsname system{};
+  if (uname(&system) == 0) {
+    host.facts.push_back(Fact::known(
+        "operating_system", std::string(system.sysname) + " " + system.release + " " + system.machine));
+  } else {
+    host.facts.push_back(Fact::unknown("operating_system", "uname failed"));
+  }
+  return host;
+}
+
+}  // namespace
+
+DeviceAvailability probe_devices() {
+  DeviceAvailability availability;
+  const cudaError_t code = cudaGetDeviceCount(&availability.device_count);
+  if (code != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    availability.device_count = 0;
+    availability.error = describe_cuda_error(code);
+    return availability;
+  }
+  if (availability.device_count == 0) {
+    availability.error = "cudaGetDeviceCount reported 0 devices";
+    return availability;
+  }
+  availability.usable = true;
+  return availability;
+}
+
+DeviceSizing read_device_sizing() {
+  DeviceSizing sizing;
+  cudaDeviceProp properties{};
+  LABRUN_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
+  sizing.name = properties.name;
+  sizing.l2_bytes = static_cast<std::uint64_t>(properties.l2CacheSize);
+  char bus_id[32] = {};
+  LABRUN_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, 0));
+  sizing.pci_bus_id = bus_id;
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  LABRUN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  sizing.free_memory_bytes = free_bytes;
+  sizing.total_memory_bytes = total_bytes;
+  return sizing;
+}
+
+std::string format_gpu_uuid(const unsigned char (&bytes)[16]) {
+  std::string text = "GPU-";
+  char pair[3];
+  for (int i = 0; i < 16; ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) {
+      text += '-';
+    }
+    std::snprintf(pair, sizeof pair, "%02x", bytes[i]);
+    text += pair;
+  }
+  return text;
+}
+
+std::string device_slug(const std::string& device_name) {
+  std::string slug;
+  bool pending_dash = false;
+  for (const char c : device_name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0) {
+      if (pending_dash && !slug.empty()) {
+        slug += '-';
+      }
+      pending_dash = false;
+      slug += static_cast<char>(std::tolower(u));
+    } else {
+      pending_dash = true;
+    }
+  }
+  return slug.empty() ? "unknown-device" : slug;
+}
+
+Fact read_sm_clock_fact(const std::string& key, const std::string& pci_bus_id) {
+  const Nvml nvml;
+  const NvmlRead<unsigned> clock = nvml.sm_clock_mhz(pci_bus_id);
+  if (!clock.ok) {
+    return Fact::unknown(key, clock.reason);
+  }
+  return Fact::known(key, static_cast<std::int64_t>(clock.value));
+}
+
+std::vector<FactGroup> collect_build_and_host() { return {build_group(), host_group()}; }
+
+std::vector<FactGroup> collect_environment() {
+  FactGroup device{"device", {}};
+  FactGroup driver{"driver", {}};
+  const int index = 0;
+  cudaDeviceProp properties{};
+  const cudaError_t code = cudaGetDeviceProperties(&properties, index);
+  if (code != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
+    for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count",
+                            "l2_bytes", "memory_bytes", "memory_bus_width_bits",
+                            "memory_clock_khz", "ecc_enabled"}) {
+      device.facts.push_back(Fact::unknown(key, reason));
+    }
+  } else {
+    device.facts.push_back(Fact::known("name", std::string(properties.name)));
+    device.facts.push_back(Fact::known(
+        "uuid", format_gpu_uuid(reinterpret_cast<const unsigned char(&)[16]>(properties.uuid.bytes))));
+    char bus_id[32] = {};
+    if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, index) == cudaSuccess) {
+      device.facts.push_back(Fact::known("pci_bus_id", std::string(bus_id)));
+    } else {
+      static_cast<void>(cudaGetLastError());
+      device.facts.push_back(Fact::unknown("pci_bus_id", "cudaDeviceGetPCIBusId failed"));
+    }
+    device.facts.push_back(Fact::known("compute_capability", std::to_string(properties.major) +
+                                                                 "." + std::to_string(properties.minor)));
+    device.facts.push_back(
+        Fact::known("sm_count", static_cast<std::int64_t>(properties.multiProcessorCount)));
+    device.facts.push_back(Fact::known("l2_bytes", static_cast<std::int64_t>(properties.l2CacheSize)));
+    device.facts.push_back(
+        Fact::known("memory_bytes", static_cast<std::int64_t>(properties.totalGlobalMem)));
+    device.facts.push_back(
+        Fact::known("memory_bus_width_bits", static_cast<std::int64_t>(properties.memoryBusWidth)));
+    device.facts.push_back(attribute_fact("memory_clock_khz", cudaDevAttrMemoryClockRate, index));
+    device.facts.push_back(attribute_fact("sm_clock_peak_khz", cudaDevAttrClockRate, index));
+    device.facts.push_back(Fact::known("max_threads_per_sm",
+                                       static_cast<std::int64_t>(properties.maxThreadsPerMultiProcessor)));
+    device.facts.push_back(Fact::known("ecc_enabled", properties.ECCEnabled != 0));
+  }
+
+  const Nvml nvml;
+  const NvmlRead<std::string> driver_version = nvml.driver_version();
+  driver.facts.push_back(driver_version.ok ? Fact::known("driver_version", driver_version.value)
+                                           : Fact::unknown("driver_version", driver_version.reason));
+  int version = 0;
+  if (cudaDriverGetVersion(&version) == cudaSuccess && version > 0) {
+    driver.facts.push_back(Fact::known("cuda_driver_api_version", version_text(version)));
+  } else {
+    static_cast<void>(cudaGetLastError());
+    driver.facts.push_back(Fact::unknown("cuda_driver_api_version", "cudaDriverGetVersion failed or gave 0"));
+  }
+  if (cudaRuntimeGetVersion(&version) == cudaSuccess) {
+    driver.facts.push_back(Fact::known("cuda_runtime_version", version_text(version)));
+  } else {
+    static_cast<void>(cudaGetLastError());
+    driver.facts.push_back(Fact::unknown("cuda_runtime_version", "cudaRuntimeGetVersion failed"));
+  }
+  return {device, driver, build_group(), host_group()};
+}
+
+}  // namespace labrun

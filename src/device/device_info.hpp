@@ -1,0 +1,49 @@
+#pragma once
+// What the harness records about the card, the driver, the build and the host.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/transcript.hpp"
+
+namespace labrun {
+
+//! Whether a CUDA device can be used, and if not, the CUDA error that says why.
+struct DeviceAvailability {
+  bool usable = false;
+  int device_count = 0;
+  std::string error;  //!< "cudaErrorInsufficientDriver: CUDA driver version is insufficient ..."
+};
+
+//! Asks the CUDA runtime for devices; never throws.
+[[nodiscard]] DeviceAvailability probe_devices();
+
+//! Figures about device 0 that the runner needs for sizing, read once.
+struct DeviceSizing {
+  std::string name;
+  std::string pci_bus_id;
+  std::uint64_t l2_bytes = 0;
+  std::uint64_t free_memory_bytes = 0;
+  std::uint64_t total_memory_bytes = 0;
+};
+//! Throws CudaError on failure.
+[[nodiscard]] DeviceSizing read_device_sizing();
+
+//! Facts about device 0 ("device"), the driver and runtime ("driver"), this binary ("build") and
+//! the host ("host"). Any fact that cannot be read is recorded as unknown with the reason.
+[[nodiscard]] std::vector<FactGroup> collect_environment();
+
+//! Facts for a build with no usable device (for `labrun plan`/tests): build and host only.
+[[nodiscard]] std::vector<FactGroup> collect_build_and_host();
+
+//! "nvidia-h200" from "NVIDIA H200": lower case, runs of other characters become one '-'.
+[[nodiscard]] std::string device_slug(const std::string& device_name);
+
+//! Formats a 16-byte CUDA UUID as "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx".
+[[nodiscard]] std::string format_gpu_uuid(const unsigned char (&bytes)[16]);
+
+//! The current SM clock in MHz from NVML, as a fact named `key`.
+[[nodiscard]] Fact read_sm_clock_fact(const std::string& key, const std::string& pci_bus_id);
+
+}  // namespace labrun

@@ -1,0 +1,18 @@
+#pragma once
+// Number formatting shared by the text renderings, so every table prints figures the same way.
+
+#include <cstdint>
+#include <string>
+
+namespace labrun {
+
+//! Fixed-point with `decimals` digits after the point ("0.548"); "nan"/"inf" for non-finite.
+[[nodiscard]] std::string fixed(double value, int decimals);
+//! Scientific with 2 significant decimals ("2.38e-07").
+[[nodiscard]] std::string scientific(double value);
+//! Percentage of a fraction with one decimal ("100.0%").
+[[nodiscard]] std::string percent(double fraction);
+//! Binary size ("60.0 MiB").
+[[nodiscard]] std::string binary_size(std::uint64_t bytes);
+
+}  // namespace labrun

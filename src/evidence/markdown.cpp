@@ -1,0 +1,318 @@
+#include "evidence/markdown.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "core/byte_model.hpp"
+#include "evidence/format.hpp"
+#include "registry/registry.hpp"
+
+namespace labrun {
+namespace {
+
+std::string fact_text(const Transcript& t, const std::string& group, const std::string& key) {
+  const FactGroup* g = t.group(group);
+  const Fact* fact = g != nullptr ? g->find(key) : nullptr;
+  return fact != nullptr ? fact->display() : "not recorded";
+}
+
+std::string escape_cell(std::string text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+Table summary_table(const Transcript& t) {
+  Table table;
+  table.title = "Where it ran";
+  table.headers = {"what", "recorded"};
+  table.right_aligned = {false, false};
+  const auto add = [&](const std::string& what, const std::string& value) {
+    table.rows.push_back({what, value});
+  };
+  add("device", fact_text(t, "device", "name") + " (" + fact_text(t, "device", "uuid") + ")");
+  add("compute capability, SMs", fact_text(t, "device", "compute_capability") + ", " +
+                                     fact_text(t, "device", "sm_count") + " SMs");
+  add("L2 / memory (bytes)",
+      fact_text(t, "device", "l2_bytes") + " / " + fact_text(t, "device", "memory_bytes"));
+  add("driver / CUDA driver API / runtime", fact_text(t, "driver", "driver_version") + " / " +
+                                                fact_text(t, "driver", "cuda_driver_api_version") +
+                                                " / " + fact_text(t, "driver", "cuda_runtime_version"));
+  add("nvcc, architectures, build type", fact_text(t, "build", "nvcc_version") + ", " +
+                                             fact_text(t, "build", "cuda_architectures") + ", " +
+                                             fact_text(t, "build", "build_type"));
+  add("git commit (dirty)",
+      fact_text(t, "build", "git_commit") + " (" + fact_text(t, "build", "git_dirty") + ")");
+  add("SM clock at start / end (MHz)",
+      fact_text(t, "run", "sm_clock_mhz_start") + " / " + fact_text(t, "run", "sm_clock_mhz_end"));
+  add("started / finished (UTC)", t.started_utc + " / " + t.finished_utc);
+  add("seed, repetitions, warm-ups", std::to_string(t.seed) + ", " + std::to_string(t.repetitions) +
+                                         ", " + std::to_string(t.warmups));
+  return table;
+}
+
+Table facts_table(const Transcript& t) {
+  Table table;
+  table.title = "Every recorded fact";
+  table.headers = {"group", "fact", "value"};
+  table.right_aligned = {false, false, false};
+  for (const FactGroup& group : t.environment) {
+    for (const Fact& fact : group.facts) {
+      table.rows.push_back({group.name, fact.key, fact.display()});
+    }
+  }
+  return table;
+}
+
+Table sizes_table(const Transcript& t) {
+  Table table;
+  table.title = "Sizes";
+  table.headers = {"size", "elements", "how it was chosen"};
+  table.right_aligned = {false, true, false};
+  for (const SizeRecord& size : t.sizes) {
+    table.rows.push_back({size.label,
+                          size.elements ? std::to_string(*size.elements) : "not used",
+                          size.elements ? size.rule : size.rule + "; not used: " + size.unknown_reason});
+  }
+  return table;
+}
+
+Table byte_model_table(const Transcript& t) {
+  Table table;
+  table.title = "Byte model";
+  table.notes = {"Bytes each case must move per element, declared before anything is timed. Every "
+                 "GB/s figure below is these bytes over the measured median time."};
+  table.headers = {"case", "read B/elem", "write B/elem", "total B/elem", "launches"};
+  table.right_aligned = {false, true, true, true, true};
+  std::set<std::string> seen;
+  for (const CaseResult& c : t.cases) {
+    if (!seen.insert(c.name).second) {
+      continue;
+    }
+    table.rows.push_back({c.name, fixed(c.model.read_bytes_per_element, 0),
+                          fixed(c.model.write_bytes_per_element, 0),
+                          fixed(c.model.bytes_per_element(), 0), std::to_string(c.model.launches)});
+  }
+  return table;
+}
+
+Table predictions_table(const Transcript& t) {
+  Table table;
+  table.title = "Predicted ratios";
+  table.notes = {"From the byte model alone: the byte ratio should show while both cases are bound "
+                 "by memory traffic, the launch ratio while both are bound by launch cost."};
+  table.headers = {"prediction", "slower case", "faster case", "byte ratio", "launch ratio"};
+  table.right_aligned = {false, false, false, true, true};
+  for (const PredictionRecord& p : t.predictions) {
+    table.rows.push_back({p.description, p.slower_case, p.faster_case, fixed(p.ratios.bytes, 2),
+                          fixed(p.ratios.launches, 2)});
+  }
+  return table;
+}
+
+Table measured_ratios_table(const Transcript& t) {
+  Table table;
+  table.title = "Predictions against this run";
+  table.notes = {"Measured is the slower case's median over the faster case's, at each size both ran."};
+  table.headers = {"prediction", "size", "n", "byte ratio", "launch ratio", "measured"};
+  table.right_aligned = {false, false, true, true, true, true};
+  for (const PredictionRecord& p : t.predictions) {
+    for (const CaseResult* slower : t.cases_named(p.slower_case)) {
+      const CaseResult* faster = t.find_case(p.faster_case, slower->size_label);
+      if (faster == nullptr || !(faster->summary.median > 0.0)) {
+        continue;
+      }
+      table.rows.push_back({p.description, slower->size_label, std::to_string(slower->elements),
+                            fixed(p.ratios.bytes, 2), fixed(p.ratios.launches, 2),
+                            fixed(slower->summary.median / faster->summary.median, 2)});
+    }
+  }
+  return table;
+}
+
+Table correctness_table(const Transcript& t) {
+  Table table;
+  table.title = "Correctness against the float64 reference";
+  std::set<std::string> rules;
+  for (const CorrectnessCheck& c : t.correctness) {
+    rules.insert(c.tolerance);
+  }
+  for (const std::string& rule : rules) {
+    table.notes.push_back("Tolerance: " + rule + ".");
+  }
+  table.headers = {"version", "elements", "max abs error", "max rel error", "mismatches", "result",
+                   "first bad index: got / expected"};
+  table.right_aligned = {false, true, true, true, true, false, false};
+  for (const CorrectnessCheck& c : t.correctness) {
+    std::string first_bad = "-";
+    if (c.first_bad_index) {
+      first_bad = std::to_string(*c.first_bad_index) + ": " +
+                  (c.first_bad_got ? scientific(*c.first_bad_got) : "?") + " / " +
+                  (c.first_bad_expected ? scientific(*c.first_bad_expected) : "?");
+    }
+    table.rows.push_back({c.version, std::to_string(c.elements), scientific(c.max_abs_error),
+                          scientific(c.max_rel_error), std::to_string(c.mismatches),
+                          c.passed ? "pass" : "FAIL", first_bad});
+  }
+  return table;
+}
+
+Table bitwise_table(const Transcript& t) {
+  Table table;
+  table.title = "Bitwise agreement between versions";
+  table.notes = {"Counted, not asserted: the versions round intermediates differently (values kept "
+                 "in registers may be contracted into fused multiply-adds)."};
+  table.headers = {"first", "second", "elements", "differing", "share", "max abs difference"};
+  table.right_aligned = {false, false, true, true, true, true};
+  for (const BitwiseComparison& b : t.bitwise) {
+    const double share =
+        b.elements > 0 ? static_cast<double>(b.differing) / static_cast<double>(b.elements) : 0.0;
+    table.rows.push_back({b.first, b.second, std::to_string(b.elements), std::to_string(b.differing),
+                          percent(share), scientific(b.max_abs_difference)});
+  }
+  return table;
+}
+
+Table generic_cases_table(const Transcript& t) {
+  Table table;
+  table.title = "Every case";
+  table.headers = {"case", "size", "n", "median ms", "spread", "GB/s"};
+  table.right_aligned = {false, false, true, true, true, true};
+  for (const CaseResult& c : t.cases) {
+    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.summary.median, 4),
+                          percent(c.summary.relative_spread),
+                          fixed(effective_gb_per_s(c.model, c.elements, c.summary.median), 1)});
+  }
+  return table;
+}
+
+Table stability_table(const StabilityCheck& s) {
+  Table table;
+  table.title = "Timing stability";
+  table.notes = {"The same case timed again at the end of the run; the harness's target is medians "
+                 "within 0.5% of each other."};
+  table.headers = {"case", "size", "n", "first median ms", "second median ms", "difference"};
+  table.right_aligned = {false, false, true, true, true, true};
+  table.rows.push_back({s.case_name, s.size_label, std::to_string(s.elements),
+                        fixed(s.first_median_ms, 4), fixed(s.second_median_ms, 4),
+                        fixed(s.relative_difference * 100.0, 3) + "%"});
+  return table;
+}
+
+void append_section(std::ostringstream& out, const Table& table) {
+  out << "\n## " << table.title << "\n\n";
+  for (const std::string& note : table.notes) {
+    out << note << "\n";
+  }
+  if (!table.notes.empty()) {
+    out << "\n";
+  }
+  Table body = table;
+  body.title.clear();
+  body.notes.clear();
+  out << render_table(body);
+}
+
+}  // namespace
+
+std::string render_table(const Table& table) {
+  const std::size_t columns = table.headers.size();
+  std::vector<std::size_t> widths(columns, 3);
+  for (std::size_t c = 0; c < columns; ++c) {
+    widths[c] = std::max(widths[c], escape_cell(table.headers[c]).size());
+    for (const auto& row : table.rows) {
+      if (c < row.size()) {
+        widths[c] = std::max(widths[c], escape_cell(row[c]).size());
+      }
+    }
+  }
+  const auto right = [&](std::size_t c) { return c < table.right_aligned.size() && table.right_aligned[c]; };
+  const auto pad = [&](const std::string& text, std::size_t c) {
+    const std::string cell = escape_cell(text);
+    const std::string fill(widths[c] - cell.size(), ' ');
+    return right(c) ? fill + cell : cell + fill;
+  };
+  std::ostringstream out;
+  out << "|";
+  for (std::size_t c = 0; c < columns; ++c) {
+    out << " " << pad(table.headers[c], c) << " |";
+  }
+  out << "\n|";
+  for (std::size_t c = 0; c < columns; ++c) {
+    out << " " << std::string(widths[c] - 1, '-') << (right(c) ? ":" : "-") << " |";
+  }
+  out << "\n";
+  for (const auto& row : table.rows) {
+    out << "|";
+    for (std::size_t c = 0; c < columns; ++c) {
+      out << " " << pad(c < row.size() ? row[c] : "", c) << " |";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string render_markdown(const Transcript& t, const Lab* lab) {
+  std::ostringstream out;
+  out << "# " << t.lab_title << "\n\n";
+  out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished "
+      << t.finished_utc << " after " << fixed(t.wall_seconds, 1)
+      << " s. Written by labrun from transcript schema " << t.schema_version << ".\n";
+  if (t.configuration != "full") {
+    out << "\n**Configuration `" << t.configuration
+        << "`: tiny sizes that check the lab runs. These figures are not evidence.**\n";
+  }
+  if (!t.case_patterns.empty()) {
+    out << "\nCases selected by:";
+    for (const std::string& pattern : t.case_patterns) {
+      out << " `" << pattern << "`";
+    }
+    out << "\n";
+  }
+  append_section(out, summary_table(t));
+  append_section(out, sizes_table(t));
+  append_section(out, byte_model_table(t));
+  if (!t.predictions.empty()) {
+    append_section(out, predictions_table(t));
+  }
+  if (!t.correctness.empty()) {
+    append_section(out, correctness_table(t));
+  }
+  if (!t.bitwise.empty()) {
+    append_section(out, bitwise_table(t));
+  }
+  if (lab != nullptr && lab->render_tables) {
+    for (const Table& table : lab->render_tables(t)) {
+      append_section(out, table);
+    }
+  } else {
+    out << "\nLab `" << t.lab_name << "` is not part of this build, so its own tables are not "
+        << "rendered; every case is listed instead.\n";
+    append_section(out, generic_cases_table(t));
+  }
+  if (const Table ratios = measured_ratios_table(t); !ratios.rows.empty()) {
+    append_section(out, ratios);
+  }
+  if (t.stability) {
+    append_section(out, stability_table(*t.stability));
+  }
+  append_section(out, facts_table(t));
+  out << "\nTimes are medians of each case's samples, in milliseconds from CUDA events; every "
+         "raw sample is in the JSON transcript.\n";
+  return out.str();
+}
+
+std::string render_markdown(const Transcript& transcript) {
+  return render_markdown(transcript, registered_labs().find(transcript.lab_name));
+}
+
+}  // namespace labrun

@@ -1,0 +1,22 @@
+#pragma once
+// The Markdown rendering of a transcript: metadata, byte model, correctness and the lab's own
+// tables. It is made from the transcript alone, so `labrun report` reproduces what a run wrote.
+
+#include <string>
+
+#include "core/transcript.hpp"
+#include "registry/lab.hpp"
+
+namespace labrun {
+
+//! One Markdown pipe table with padded columns.
+[[nodiscard]] std::string render_table(const Table& table);
+
+//! The whole report. `lab` supplies the lab's tables; when it is nullptr (a lab this build does
+//! not know) a generic table of every case is rendered instead.
+[[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab);
+
+//! The report for a transcript, with the lab looked up among the registered labs.
+[[nodiscard]] std::string render_markdown(const Transcript& transcript);
+
+}  // namespace labrun

@@ -1,0 +1,426 @@
+#include "evidence/transcript_json.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace labrun {
+namespace {
+
+// JSON has no NaN or infinity: such values are written as the strings "nan", "inf", "-inf".
+Json number_or_text(double value) {
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  return value;
+}
+
+class Reader {
+ public:
+  Reader(const Json& node, std::string pointer) : node_(node), pointer_(std::move(pointer)) {}
+
+  [[nodiscard]] const Json& node() const { return node_; }
+  [[nodiscard]] const std::string& pointer() const { return pointer_; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    throw TranscriptFormatError(pointer_ + "/" + key + ": " + what);
+  }
+
+  [[nodiscard]] const Json& field(const std::string& key) const {
+    if (!node_.is_object()) {
+      throw TranscriptFormatError((pointer_.empty() ? "/" : pointer_) + ": expected an object");
+    }
+    const auto it = node_.find(key);
+    if (it == node_.end()) {
+      fail(key, "missing");
+    }
+    return *it;
+  }
+  [[nodiscard]] bool has(const std::string& key) const {
+    return node_.is_object() && node_.contains(key) && !node_.at(key).is_null();
+  }
+  [[nodiscard]] Reader child(const std::string& key) const {
+    return Reader(field(key), pointer_ + "/" + key);
+  }
+  [[nodiscard]] std::string text(const std::string& key) const {
+    const Json& value = field(key);
+    if (!value.is_string()) {
+      fail(key, "expected a string");
+    }
+    return value.get<std::string>();
+  }
+  [[nodiscard]] double number(const std::string& key) const { return number_value(field(key), key); }
+  [[nodiscard]] double number_value(const Json& value, const std::string& key) const {
+    if (value.is_number()) {
+      return value.get<double>();
+    }
+    if (value.is_string()) {
+      const auto s = value.get<std::string>();
+      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+      if (s == "inf") return std::numeric_limits<double>::infinity();
+      if (s == "-inf") return -std::numeric_limits<double>::infinity();
+    }
+    fail(key, "expected a number");
+  }
+  [[nodiscard]] std::uint64_t count(const std::string& key) const {
+    const Json& value = field(key);
+    if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0)) {
+      fail(key, "expected a non-negative integer");
+    }
+    return value.get<std::uint64_t>();
+  }
+  [[nodiscard]] int integer(const std::string& key) const {
+    const Json& value = field(key);
+    if (!value.is_number_integer()) {
+      fail(key, "expected an integer");
+    }
+    return value.get<int>();
+  }
+  [[nodiscard]] bool flag(const std::string& key) const {
+    const Json& value = field(key);
+    if (!value.is_boolean()) {
+      fail(key, "expected true or false");
+    }
+    return value.get<bool>();
+  }
+  [[nodiscard]] const Json& array(const std::string& key) const {
+    const Json& value = field(key);
+    if (!value.is_array()) {
+      fail(key, "expected an array");
+    }
+    return value;
+  }
+  [[nodiscard]] std::vector<std::string> texts(const std::string& key) const {
+    std::vector<std::string> out;
+    const Json& values = array(key);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!values[i].is_string()) {
+        fail(key + "/" + std::to_string(i), "expected a string");
+      }
+      out.push_back(values[i].get<std::string>());
+    }
+    return out;
+  }
+  [[nodiscard]] std::vector<double> numbers(const std::string& key) const {
+    std::vector<double> out;
+    const Json& values = array(key);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out.push_back(number_value(values[i], key + "/" + std::to_string(i)));
+    }
+    return out;
+  }
+  [[nodiscard]] std::vector<Reader> items(const std::string& key) const {
+    std::vector<Reader> out;
+    const Json& values = array(key);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      out.emplace_back(values[i], pointer_ + "/" + key + "/" + std::to_string(i));
+    }
+    return out;
+  }
+
+ private:
+  const Json& node_;
+  std::string pointer_;
+};
+
+Json fact_value_to_json(const Fact::Value& value) {
+  return std::visit([](const auto& v) { return Json(v); }, value);
+}
+
+Json model_to_json(const ByteModel& model) {
+  return Json{{"read_bytes_per_element", model.read_bytes_per_element},
+              {"write_bytes_per_element", model.write_bytes_per_element},
+              {"launches", model.launches}};
+}
+
+ByteModel model_from(const Reader& reader) {
+  ByteModel model;
+  model.read_bytes_per_element = reader.number("read_bytes_per_element");
+  model.write_bytes_per_element = reader.number("write_bytes_per_element");
+  model.launches = reader.integer("launches");
+  return model;
+}
+
+Json summary_to_json(const SampleSummary& summary) {
+  return Json{{"count", summary.count},   {"median_ms", summary.median},
+              {"mean_ms", summary.mean},  {"min_ms", summary.min},
+              {"max_ms", summary.max},    {"relative_spread", summary.relative_spread}};
+}
+
+SampleSummary summary_from(const Reader& reader) {
+  SampleSummary summary;
+  summary.count = reader.integer("count");
+  summary.median = reader.number("median_ms");
+  summary.mean = reader.number("mean_ms");
+  summary.min = reader.number("min_ms");
+  summary.max = reader.number("max_ms");
+  summary.relative_spread = reader.number("relative_spread");
+  return summary;
+}
+
+Json optional_count(const std::optional<std::uint64_t>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+Json optional_number(const std::optional<double>& value) {
+  return value ? number_or_text(*value) : Json(nullptr);
+}
+
+}  // namespace
+
+Json transcript_to_json(const Transcript& t) {
+  Json document;
+  document["schema_version"] = t.schema_version;
+  document["lab"] = Json{{"name", t.lab_name}, {"title", t.lab_title}};
+  document["run"] = Json{{"configuration", t.configuration},
+                         {"seed", t.seed},
+                         {"repetitions", t.repetitions},
+                         {"warmups", t.warmups},
+                         {"case_patterns", t.case_patterns},
+                         {"command_line", t.command_line},
+                         {"started_utc", t.started_utc},
+                         {"finished_utc", t.finished_utc},
+                         {"wall_seconds", t.wall_seconds}};
+  Json environment = Json::object();
+  for (const FactGroup& group : t.environment) {
+    Json facts = Json::object();
+    for (const Fact& fact : group.facts) {
+      facts[fact.key] = fact.value ? Json{{"value", fact_value_to_json(*fact.value)}}
+                                   : Json{{"unknown", fact.unknown_reason}};
+    }
+    environment[group.name] = facts;
+  }
+  document["environment"] = environment;
+  Json sizes = Json::array();
+  for (const SizeRecord& size : t.sizes) {
+    Json entry{{"label", size.label}, {"elements", optional_count(size.elements)}, {"rule", size.rule}};
+    if (!size.elements) {
+      entry["unknown"] = size.unknown_reason;
+    }
+    sizes.push_back(entry);
+  }
+  document["sizes"] = sizes;
+  Json predictions = Json::array();
+  for (const PredictionRecord& p : t.predictions) {
+    predictions.push_back(Json{{"description", p.description},
+                               {"slower_case", p.slower_case},
+                               {"faster_case", p.faster_case},
+                               {"byte_ratio", p.ratios.bytes},
+                               {"launch_ratio", p.ratios.launches}});
+  }
+  document["predictions"] = predictions;
+  Json checks = Json::array();
+  for (const CorrectnessCheck& c : t.correctness) {
+    checks.push_back(Json{{"version", c.version},
+                          {"elements", c.elements},
+                          {"passed", c.passed},
+                          {"max_abs_error", number_or_text(c.max_abs_error)},
+                          {"max_rel_error", number_or_text(c.max_rel_error)},
+                          {"mismatches", c.mismatches},
+                          {"tolerance", c.tolerance},
+                          {"first_bad_index", optional_count(c.first_bad_index)},
+                          {"first_bad_got", optional_number(c.first_bad_got)},
+                          {"first_bad_expected", optional_number(c.first_bad_expected)}});
+  }
+  Json bitwise = Json::array();
+  for (const BitwiseComparison& b : t.bitwise) {
+    bitwise.push_back(Json{{"first", b.first},
+                           {"second", b.second},
+                           {"elements", b.elements},
+                           {"differing", b.differing},
+                           {"max_abs_difference", number_or_text(b.max_abs_difference)}});
+  }
+  document["correctness"] = Json{{"checks", checks}, {"bitwise", bitwise}};
+  Json cases = Json::array();
+  for (const CaseResult& c : t.cases) {
+    Json attributes = Json::object();
+    for (const auto& [key, value] : c.attributes) {
+      attributes[key] = number_or_text(value);
+    }
+    cases.push_back(Json{{"name", c.name},
+                         {"part", c.part},
+                         {"label", c.label},
+                         {"size_label", c.size_label},
+                         {"elements", c.elements},
+                         {"model", model_to_json(c.model)},
+                         {"launches_per_sample", c.launches_per_sample},
+                         {"warmups", c.warmups},
+                         {"samples_ms", c.samples_ms},
+                         {"summary", summary_to_json(c.summary)},
+                         {"attributes", attributes}});
+  }
+  document["cases"] = cases;
+  if (t.stability) {
+    const StabilityCheck& s = *t.stability;
+    document["stability"] = Json{{"case", s.case_name},
+                                 {"size_label", s.size_label},
+                                 {"elements", s.elements},
+                                 {"first_median_ms", s.first_median_ms},
+                                 {"second_median_ms", s.second_median_ms},
+                                 {"relative_difference", s.relative_difference},
+                                 {"second_samples_ms", s.second_samples_ms}};
+  } else {
+    document["stability"] = nullptr;
+  }
+  return document;
+}
+
+Transcript transcript_from_json(const Json& document) {
+  const Reader root(document, "");
+  Transcript t;
+  t.schema_version = root.text("schema_version");
+  const std::string supported_major =
+      std::string(kTranscriptSchemaVersion).substr(0, std::string(kTranscriptSchemaVersion).find('.'));
+  if (t.schema_version.substr(0, t.schema_version.find('.')) != supported_major) {
+    root.fail("schema_version", "unsupported version '" + t.schema_version + "' (this build reads " +
+                                    supported_major + ".x)");
+  }
+  const Reader lab = root.child("lab");
+  t.lab_name = lab.text("name");
+  t.lab_title = lab.text("title");
+  const Reader run = root.child("run");
+  t.configuration = run.text("configuration");
+  t.seed = run.count("seed");
+  t.repetitions = run.integer("repetitions");
+  t.warmups = run.integer("warmups");
+  t.case_patterns = run.texts("case_patterns");
+  t.command_line = run.texts("command_line");
+  t.started_utc = run.text("started_utc");
+  t.finished_utc = run.text("finished_utc");
+  t.wall_seconds = run.number("wall_seconds");
+
+  const Reader environment = root.child("environment");
+  if (!environment.node().is_object()) {
+    throw TranscriptFormatError("/environment: expected an object");
+  }
+  for (const auto& [group_name, group_node] : environment.node().items()) {
+    const Reader group = environment.child(group_name);
+    if (!group_node.is_object()) {
+      throw TranscriptFormatError(group.pointer() + ": expected an object");
+    }
+    FactGroup facts{group_name, {}};
+    for (const auto& [key, fact_node] : group_node.items()) {
+      const Reader fact = group.child(key);
+      if (fact.has("value")) {
+        const Json& value = fact.field("value");
+        if (value.is_string()) {
+          facts.facts.push_back(Fact::known(key, value.get<std::string>()));
+        } else if (value.is_boolean()) {
+          facts.facts.push_back(Fact::known(key, value.get<bool>()));
+        } else if (value.is_number_integer()) {
+          facts.facts.push_back(Fact::known(key, value.get<std::int64_t>()));
+        } else if (value.is_number()) {
+          facts.facts.push_back(Fact::known(key, value.get<double>()));
+        } else {
+          fact.fail("value", "expected a string, number or boolean");
+        }
+      } else if (fact_node.is_object() && fact_node.contains("unknown")) {
+        facts.facts.push_back(Fact::unknown(key, fact.text("unknown")));
+      } else {
+        throw TranscriptFormatError(fact.pointer() + ": expected {\"value\": ...} or {\"unknown\": reason}");
+      }
+    }
+    t.environment.push_back(std::move(facts));
+  }
+
+  for (const Reader& size : root.items("sizes")) {
+    SizeRecord record;
+    record.label = size.text("label");
+    record.rule = size.text("rule");
+    if (size.has("elements")) {
+      record.elements = size.count("elements");
+    } else {
+      record.unknown_reason = size.text("unknown");
+    }
+    t.sizes.push_back(record);
+  }
+  for (const Reader& p : root.items("predictions")) {
+    PredictionRecord record;
+    record.description = p.text("description");
+    record.slower_case = p.text("slower_case");
+    record.faster_case = p.text("faster_case");
+    record.ratios.bytes = p.number("byte_ratio");
+    record.ratios.launches = p.number("launch_ratio");
+    t.predictions.push_back(record);
+  }
+  const Reader correctness = root.child("correctness");
+  for (const Reader& c : correctness.items("checks")) {
+    CorrectnessCheck check;
+    check.version = c.text("version");
+    check.elements = c.count("elements");
+    check.passed = c.flag("passed");
+    check.max_abs_error = c.number("max_abs_error");
+    check.max_rel_error = c.number("max_rel_error");
+    check.mismatches = c.count("mismatches");
+    check.tolerance = c.text("tolerance");
+    if (c.has("first_bad_index")) {
+      check.first_bad_index = c.count("first_bad_index");
+      check.first_bad_got = c.number("first_bad_got");
+      check.first_bad_expected = c.number("first_bad_expected");
+    }
+    t.correctness.push_back(check);
+  }
+  for (const Reader& b : correctness.items("bitwise")) {
+    BitwiseComparison comparison;
+    comparison.first = b.text("first");
+    comparison.second = b.text("second");
+    comparison.elements = b.count("elements");
+    comparison.differing = b.count("differing");
+    comparison.max_abs_difference = b.number("max_abs_difference");
+    t.bitwise.push_back(comparison);
+  }
+  for (const Reader& c : root.items("cases")) {
+    CaseResult result;
+    result.name = c.text("name");
+    result.part = c.text("part");
+    result.label = c.text("label");
+    result.size_label = c.text("size_label");
+    result.elements = c.count("elements");
+    result.model = model_from(c.child("model"));
+    result.launches_per_sample = c.integer("launches_per_sample");
+    result.warmups = c.integer("warmups");
+    result.samples_ms = c.numbers("samples_ms");
+    result.summary = summary_from(c.child("summary"));
+    const Reader attributes = c.child("attributes");
+    if (!attributes.node().is_object()) {
+      throw TranscriptFormatError(attributes.pointer() + ": expected an object");
+    }
+    for (const auto& [key, value] : attributes.node().items()) {
+      result.attributes[key] = attributes.number(key);
+      static_cast<void>(value);
+    }
+    t.cases.push_back(std::move(result));
+  }
+  if (root.has("stability")) {
+    const Reader s = root.child("stability");
+    StabilityCheck check;
+    check.case_name = s.text("case");
+    check.size_label = s.text("size_label");
+    check.elements = s.count("elements");
+    check.first_median_ms = s.number("first_median_ms");
+    check.second_median_ms = s.number("second_median_ms");
+    check.relative_difference = s.number("relative_difference");
+    check.second_samples_ms = s.numbers("second_samples_ms");
+    t.stability = check;
+  } else {
+    static_cast<void>(root.field("stability"));  // present, and null
+  }
+  return t;
+}
+
+std::string transcript_to_text(const Transcript& transcript) {
+  return transcript_to_json(transcript).dump(2) + "\n";
+}
+
+Transcript transcript_from_text(const std::string& text) {
+  Json document;
+  try {
+    document = Json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw TranscriptFormatError(std::string("malformed JSON: ") + error.what());
+  }
+  return transcript_from_json(document);
+}
+
+}  // namespace labrun

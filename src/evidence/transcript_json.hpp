@@ -1,0 +1,30 @@
+#pragma once
+// The transcript's JSON form: the evidence format. Field meanings are documented in
+// docs/transcript-fields.md.
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "core/transcript.hpp"
+
+namespace labrun {
+
+using Json = nlohmann::ordered_json;
+
+//! A transcript that cannot be read: the message names the JSON pointer of the problem.
+class TranscriptFormatError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+[[nodiscard]] Json transcript_to_json(const Transcript& transcript);
+//! Throws TranscriptFormatError for a missing or mistyped field or an unsupported major version.
+[[nodiscard]] Transcript transcript_from_json(const Json& document);
+
+//! The transcript as the text written to disk (indented JSON, trailing newline).
+[[nodiscard]] std::string transcript_to_text(const Transcript& transcript);
+//! Parses text; throws TranscriptFormatError for malformed JSON too.
+[[nodiscard]] Transcript transcript_from_text(const std::string& text);
+
+}  // namespace labrun

@@ -1,0 +1,101 @@
+#pragma once
+// What a lab declares to the harness: its cases with their byte models and sizes, its
+// predictions, its tables, and a session that runs its kernels on a GPU. Host code only; a lab's
+// kernels sit behind its session, in the lab's own folder.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/byte_model.hpp"
+#include "core/transcript.hpp"
+
+namespace labrun {
+
+//! A size a case runs at. elements == 0 with label "card-scaled" asks the runner for the size
+//! scaled to the card's L2 (core/sizes.hpp).
+struct SizeRequest {
+  std::string label;  //!< "lesson", "card-scaled", "sweep"
+  std::uint64_t elements = 0;
+};
+
+struct CaseSpec {
+  std::string name;   //!< stable, "<lab>/<part>/<case>"
+  std::string part;   //!< "part1" .. for grouping into tables
+  std::string label;  //!< the row label
+  ByteModel model;
+  std::string verified_by;  //!< correctness version covering this case's kernels; "" for none
+  std::vector<SizeRequest> sizes;
+  int launches_per_sample = 1;  //!< region executions inside one timed sample
+};
+
+//! A ratio the byte model predicts between two of the lab's cases.
+struct Prediction {
+  std::string description;
+  std::string slower_case;  //!< numerator
+  std::string faster_case;  //!< denominator
+};
+
+//! How each timed sample is taken.
+struct TimingPlan {
+  int warmups = 3;       //!< untimed executions before the first sample
+  int repetitions = 20;  //!< timed samples kept
+};
+
+//! What a session measured for one case at one size.
+struct CaseOutcome {
+  std::vector<double> samples_ms;
+  std::map<std::string, double> attributes;
+};
+
+//! A table ready for rendering: plain strings, one alignment per column.
+struct Table {
+  std::string title;
+  std::vector<std::string> notes;  //!< lines printed under the title
+  std::vector<std::string> headers;
+  std::vector<bool> right_aligned;  //!< per column
+  std::vector<std::vector<std::string>> rows;
+};
+
+//! A lab's GPU side for one run. Created once a device is known to be usable.
+class LabSession {
+ public:
+  virtual ~LabSession() = default;
+  //! Runs each named version once on seeded inputs of `elements` with poisoned outputs and
+  //! compares it with the float64 reference; also fills the bitwise comparisons.
+  virtual void check_correctness(const std::vector<std::string>& versions, std::uint64_t elements,
+                                 std::uint64_t seed, std::vector<CorrectnessCheck>& checks,
+                                 std::vector<BitwiseComparison>& bitwise) = 0;
+  //! Times one case at one size. Throws on a CUDA error.
+  virtual CaseOutcome run_case(const CaseSpec& spec, std::uint64_t elements,
+                               const TimingPlan& plan) = 0;
+};
+
+//! Settings a session is opened with.
+struct SessionConfig {
+  std::uint64_t max_elements = 0;  //!< the largest size any selected case runs at
+  std::uint64_t seed = 0;
+};
+
+struct Lab {
+  std::string name;   //!< "day48-fusion": case names start with it
+  std::string title;
+  std::string summary;  //!< one line for `labrun list`
+  std::uint64_t element_bytes = 4;       //!< bytes of one element of a case's buffers
+  std::uint64_t card_scaled_l2_multiple = 8;
+  int buffers_at_max_size = 1;           //!< device buffers of max_elements a session allocates
+  std::uint64_t correctness_elements = 0;
+  std::vector<CaseSpec> cases;
+  std::vector<Prediction> predictions;
+  std::string stability_case;  //!< timed a second time at the end of a run, at its largest size
+  std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
+  //! The lab's own tables, rendered from a transcript alone.
+  std::function<std::vector<Table>(const Transcript&)> render_tables;
+
+  [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
+};
+
+}  // namespace labrun

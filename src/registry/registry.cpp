@@ -1,0 +1,52 @@
+#include "registry/registry.hpp"
+
+#include <set>
+#include <stdexcept>
+
+#include "registry/pattern.hpp"
+
+namespace labrun {
+
+void LabRegistry::add(Lab lab) {
+  if (find(lab.name) != nullptr) {
+    throw std::invalid_argument("lab registered twice: " + lab.name);
+  }
+  std::set<std::string> names;
+  for (const CaseSpec& spec : lab.cases) {
+    if (spec.name.rfind(lab.name + "/", 0) != 0) {
+      throw std::invalid_argument("case '" + spec.name + "' must start with '" + lab.name + "/'");
+    }
+    if (!names.insert(spec.name).second) {
+      throw std::invalid_argument("case declared twice: " + spec.name);
+    }
+    if (spec.sizes.empty()) {
+      throw std::invalid_argument("case '" + spec.name + "' declares no size");
+    }
+  }
+  labs_.push_back(std::move(lab));
+}
+
+const Lab* LabRegistry::find(const std::string& name) const {
+  for (const Lab& lab : labs_) {
+    if (lab.name == name) {
+      return &lab;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const CaseSpec*> select_cases(const Lab& lab, const std::vector<std::string>& patterns) {
+  std::vector<const CaseSpec*> selected;
+  for (const CaseSpec& spec : lab.cases) {
+    bool wanted = patterns.empty();
+    for (const std::string& pattern : patterns) {
+      wanted = wanted || case_matches(pattern, lab.name, spec.name);
+    }
+    if (wanted) {
+      selected.push_back(&spec);
+    }
+  }
+  return selected;
+}
+
+}  // namespace labrun

@@ -1,0 +1,31 @@
+#pragma once
+// The labs this build knows. Labs add themselves through labs/registered_labs.cpp.
+
+#include <string>
+#include <vector>
+
+#include "registry/lab.hpp"
+
+namespace labrun {
+
+class LabRegistry {
+ public:
+  //! Adds a lab; throws std::invalid_argument on a duplicate lab or case name, or a case whose
+  //! name does not start with "<lab>/".
+  void add(Lab lab);
+  [[nodiscard]] const Lab* find(const std::string& name) const;
+  [[nodiscard]] const std::vector<Lab>& labs() const { return labs_; }
+
+ private:
+  std::vector<Lab> labs_;
+};
+
+//! The cases of `lab` selected by any of the patterns (all cases when there are none), in the
+//! lab's declared order.
+[[nodiscard]] std::vector<const CaseSpec*> select_cases(const Lab& lab,
+                                                        const std::vector<std::string>& patterns);
+
+//! Every lab linked into this build (defined in labs/registered_labs.cpp).
+[[nodiscard]] const LabRegistry& registered_labs();
+
+}  // namespace labrun

@@ -1,0 +1,294 @@
+#include "runner/runner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <set>
+
+#include "core/sizes.hpp"
+#include "core/statistics.hpp"
+#include "device/device_info.hpp"
+#include "evidence/atomic_file.hpp"
+#include "evidence/format.hpp"
+#include "evidence/markdown.hpp"
+#include "evidence/transcript_json.hpp"
+#include "registry/registry.hpp"
+
+namespace labrun {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::vector<std::string> versions_to_check(const std::vector<const CaseSpec*>& cases) {
+  std::vector<std::string> versions;
+  for (const CaseSpec* spec : cases) {
+    if (!spec->verified_by.empty() &&
+        std::find(versions.begin(), versions.end(), spec->verified_by) == versions.end()) {
+      versions.push_back(spec->verified_by);
+    }
+  }
+  return versions;
+}
+
+// The card-scaled size, or the reason it is not used on this run.
+SizeRecord card_scaled_record(const Lab& lab, const DeviceSizing& sizing, bool smoke) {
+  SizeRecord record;
+  record.label = "card-scaled";
+  record.rule = "smallest power of two n with n * " + std::to_string(lab.element_bytes) + " B >= " +
+                std::to_string(lab.card_scaled_l2_multiple) + " x L2 (" +
+                std::to_string(sizing.l2_bytes) + " B)";
+  if (smoke) {
+    record.unknown_reason = "smoke configuration";
+    return record;
+  }
+  if (sizing.l2_bytes == 0) {
+    record.unknown_reason = "the device reports no L2 size";
+    return record;
+  }
+  const std::uint64_t elements =
+      card_scaled_elements(sizing.l2_bytes, lab.element_bytes, lab.card_scaled_l2_multiple);
+  const std::uint64_t needed =
+      elements * lab.element_bytes * static_cast<std::uint64_t>(lab.buffers_at_max_size);
+  // Leave a tenth of the free memory for the context and the driver.
+  if (needed > sizing.free_memory_bytes / 10 * 9) {
+    record.unknown_reason = "needs " + binary_size(needed) + " of device memory for " +
+                            std::to_string(lab.buffers_at_max_size) + " buffers; " +
+                            binary_size(sizing.free_memory_bytes) + " free";
+    return record;
+  }
+  record.elements = elements;
+  return record;
+}
+
+void require_writable_directory(const std::filesystem::path& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    throw std::runtime_error("cannot create output directory " + dir.string() + ": " + error.message());
+  }
+  if (::access(dir.c_str(), W_OK) != 0) {
+    throw std::runtime_error("output directory " + dir.string() + " is not writable");
+  }
+}
+
+}  // namespace
+
+std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec,
+                                        const std::optional<std::uint64_t>& card_scaled, bool smoke) {
+  std::vector<ResolvedSize> resolved;
+  for (const SizeRequest& request : spec.sizes) {
+    ResolvedSize size{request.label, request.elements};
+    if (request.elements == 0) {
+      if (!card_scaled) {
+        continue;
+      }
+      size.elements = *card_scaled;
+    }
+    if (smoke) {
+      size.elements = std::min(size.elements, kSmokeMaxElements);
+    }
+    const bool duplicate = std::any_of(resolved.begin(), resolved.end(), [&](const ResolvedSize& s) {
+      return s.elements == size.elements;
+    });
+    if (!duplicate) {
+      resolved.push_back(size);
+    }
+  }
+  return resolved;
+}
+
+std::string utc_timestamp_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string timestamp_file_stem(const std::string& utc_timestamp) {
+  std::string stem = utc_timestamp;
+  std::replace(stem.begin(), stem.end(), ':', '-');
+  return stem;
+}
+
+RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
+  const Clock::time_point start = Clock::now();
+  if (options.repetitions < 1) {
+    throw UsageError("--reps must be at least 1");
+  }
+  const std::vector<const CaseSpec*> selected = select_cases(lab, options.case_patterns);
+  if (selected.empty()) {
+    throw UsageError("no case of " + lab.name + " matches the given --case pattern(s); " +
+                     "`labrun list` shows the case names");
+  }
+  const DeviceAvailability availability = probe_devices();
+  if (!availability.usable) {
+    throw NoDeviceError("no usable CUDA device: " + availability.error);
+  }
+
+  Transcript t;
+  t.lab_name = lab.name;
+  t.lab_title = lab.title;
+  t.configuration = options.smoke ? "smoke" : "full";
+  t.seed = options.seed;
+  t.repetitions = options.smoke ? std::min(options.repetitions, 3) : options.repetitions;
+  t.warmups = options.smoke ? 1 : options.warmups;
+  t.case_patterns = options.case_patterns;
+  t.command_line = options.command_line;
+  t.started_utc = utc_timestamp_now();
+
+  const DeviceSizing sizing = read_device_sizing();
+  const std::filesystem::path out_dir =
+      options.out_dir.empty()
+          ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
+          : options.out_dir;
+  require_writable_directory(out_dir);
+
+  t.environment = collect_environment();
+  FactGroup run_facts{"run", {}};
+  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_start", sizing.pci_bus_id));
+
+  // Sizes: the lesson's, the card-scaled one, and the correctness size.
+  SizeRecord card = card_scaled_record(lab, sizing, options.smoke);
+  std::set<std::pair<std::string, std::uint64_t>> declared;
+  for (const CaseSpec* spec : selected) {
+    for (const SizeRequest& request : spec->sizes) {
+      if (request.elements != 0 && request.label != "sweep") {
+        declared.insert({request.label, request.elements});
+      }
+    }
+  }
+  for (const auto& [label, elements] : declared) {
+    t.sizes.push_back(SizeRecord{label, elements, "declared by the lab", ""});
+  }
+  t.sizes.push_back(card);
+  t.sizes.push_back(SizeRecord{"correctness", lab.correctness_elements,
+                               "odd, so every bounds check fires", ""});
+
+  struct Planned {
+    const CaseSpec* spec;
+    ResolvedSize size;
+  };
+  std::vector<Planned> plan;
+  std::uint64_t max_elements = lab.correctness_elements;
+  for (const CaseSpec* spec : selected) {
+    for (const ResolvedSize& size : resolve_sizes(*spec, card.elements, options.smoke)) {
+      plan.push_back({spec, size});
+      max_elements = std::max(max_elements, size.elements);
+    }
+  }
+  for (const Prediction& p : lab.predictions) {
+    const CaseSpec* slower = lab.find_case(p.slower_case);
+    const CaseSpec* faster = lab.find_case(p.faster_case);
+    if (slower != nullptr && faster != nullptr) {
+      t.predictions.push_back(
+          {p.description, p.slower_case, p.faster_case, predicted_ratios(slower->model, faster->model)});
+    }
+  }
+
+  progress("opening " + lab.name + " on " + sizing.name + ": " + std::to_string(plan.size()) +
+           " timed runs, largest n = " + std::to_string(max_elements));
+  std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
+
+  const std::vector<std::string> versions = versions_to_check(selected);
+  if (!versions.empty()) {
+    progress("checking " + std::to_string(versions.size()) + " versions against the float64 reference at n = " +
+             std::to_string(lab.correctness_elements));
+    session->check_correctness(versions, lab.correctness_elements, options.seed, t.correctness, t.bitwise);
+  }
+  std::set<std::string> failed_versions;
+  for (const CorrectnessCheck& check : t.correctness) {
+    if (!check.passed) {
+      failed_versions.insert(check.version);
+      progress("INCORRECT: " + check.version + " has " + std::to_string(check.mismatches) +
+               " mismatches; its cases are not timed");
+    }
+  }
+
+  const TimingPlan timing{t.warmups, t.repetitions};
+  std::size_t index = 0;
+  for (const Planned& item : plan) {
+    ++index;
+    if (failed_versions.count(item.spec->verified_by) != 0) {
+      continue;
+    }
+    progress("[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + item.spec->name +
+             " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
+             fixed(seconds_since(start), 1) + " s elapsed");
+    CaseOutcome outcome = session->run_case(*item.spec, item.size.elements, timing);
+    CaseResult result;
+    result.name = item.spec->name;
+    result.part = item.spec->part;
+    result.label = item.spec->label;
+    result.size_label = item.size.label;
+    result.elements = item.size.elements;
+    result.model = item.spec->model;
+    result.launches_per_sample = item.spec->launches_per_sample;
+    result.warmups = timing.warmups;
+    result.samples_ms = std::move(outcome.samples_ms);
+    result.summary = summarize(result.samples_ms);
+    result.attributes = std::move(outcome.attributes);
+    t.cases.push_back(std::move(result));
+  }
+
+  // Time the stability case again, at its largest size, now that everything else has run.
+  if (!lab.stability_case.empty()) {
+    const CaseResult* largest = nullptr;
+    for (const CaseResult* candidate : t.cases_named(lab.stability_case)) {
+      if (largest == nullptr || candidate->elements > largest->elements) {
+        largest = candidate;
+      }
+    }
+    if (largest != nullptr) {
+      progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
+               " for the stability check");
+      const CaseSpec* spec = lab.find_case(largest->name);
+      CaseOutcome again = session->run_case(*spec, largest->elements, timing);
+      StabilityCheck check;
+      check.case_name = largest->name;
+      check.size_label = largest->size_label;
+      check.elements = largest->elements;
+      check.first_median_ms = largest->summary.median;
+      check.second_median_ms = median(again.samples_ms);
+      check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
+      check.second_samples_ms = std::move(again.samples_ms);
+      t.stability = check;
+    }
+  }
+  session.reset();
+
+  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_end", sizing.pci_bus_id));
+  t.environment.push_back(run_facts);
+  t.finished_utc = utc_timestamp_now();
+  t.wall_seconds = seconds_since(start);
+
+  // The Markdown is rendered from the JSON text as written, so `labrun report` on the file
+  // reproduces it exactly.
+  const std::string json_text = transcript_to_text(t);
+  const std::string markdown = render_markdown(transcript_from_text(json_text), &lab);
+  RunReport report;
+  const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
+  report.json_path = out_dir / (stem + ".json");
+  report.markdown_path = out_dir / (stem + ".md");
+  if (!options.overwrite) {
+    for (const auto& path : {report.json_path, report.markdown_path}) {
+      if (std::filesystem::exists(path)) {
+        throw FileExistsError(path.string() + " exists; refusing to overwrite it (pass --force to replace it)");
+      }
+    }
+  }
+  write_file_atomically(report.json_path, json_text, options.overwrite);
+  write_file_atomically(report.markdown_path, markdown, options.overwrite);
+  report.transcript = std::move(t);
+  report.markdown = markdown;
+  return report;
+}
+
+}  // namespace labrun

@@ -1,0 +1,36 @@
+#pragma once
+// Timing with CUDA events around a region of work on one stream.
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <vector>
+
+namespace labrun {
+
+//! A pair of CUDA events; move-only.
+class EventTimer {
+ public:
+  EventTimer();
+  ~EventTimer();
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+
+  void start(cudaStream_t stream);
+  //! Records the stop event, waits for it, and returns the elapsed time in milliseconds.
+  [[nodiscard]] double stop_ms(cudaStream_t stream);
+
+ private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
+//! Runs `region` `warmups` times untimed (so lazy module loading and first-touch costs stay out),
+//! then takes `repetitions` samples, each timing `executions_per_sample` back-to-back executions
+//! of the region between two events. Returns every sample in milliseconds; a launch error or a
+//! failed kernel throws CudaError.
+[[nodiscard]] std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
+                                              const std::function<void()>& region,
+                                              cudaStream_t stream = nullptr);
+
+}  // namespace labrun

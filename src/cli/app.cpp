@@ -133,7 +133,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       } catch (const TranscriptFormatError& error) {
         return fail(exit_code::kFailure, report_file + ": " + error.what());
       }
-      out << render_markdown(transcript);
+      out << render_markdown(transcript, registered_labs().find(transcript.lab_name));
       return exit_code::kOk;
     }
     // run

@@ -6,7 +6,6 @@
 
 #include "core/byte_model.hpp"
 #include "evidence/format.hpp"
-#include "registry/registry.hpp"
 
 namespace labrun {
 namespace {
@@ -309,10 +308,6 @@ std::string render_markdown(const Transcript& t, const Lab* lab) {
   out << "\nTimes are medians of each case's samples, in milliseconds from CUDA events; every "
          "raw sample is in the JSON transcript.\n";
   return out.str();
-}
-
-std::string render_markdown(const Transcript& transcript) {
-  return render_markdown(transcript, registered_labs().find(transcript.lab_name));
 }
 
 }  // namespace labrun

@@ -16,7 +16,4 @@ namespace labrun {
 //! not know) a generic table of every case is rendered instead.
 [[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab);
 
-//! The report for a transcript, with the lab looked up among the registered labs.
-[[nodiscard]] std::string render_markdown(const Transcript& transcript);
-
 }  // namespace labrun

@@ -25,7 +25,8 @@ class LabRegistry {
 [[nodiscard]] std::vector<const CaseSpec*> select_cases(const Lab& lab,
                                                         const std::vector<std::string>& patterns);
 
-//! Every lab linked into this build (defined in labs/registered_labs.cpp).
+//! Every lab linked into this build. Defined in labs/registered_labs.cpp, so only code linked with
+//! the labs (the command line, tests) may call it; the harness itself takes a Lab.
 [[nodiscard]] const LabRegistry& registered_labs();
 
 }  // namespace labrun

@@ -1,0 +1,20 @@
+#include "core/sizes.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <stdexcept>
+
+TEST_CASE("card-scaled size is the smallest power of two at least 8 x L2") {
+  // H200: 60 MiB of L2 -> 480 MiB -> 125,829,120 floats -> 2^27.
+  CHECK(labrun::card_scaled_elements(62914560, 4, 8) == 134217728);
+  // Tesla T4: 4 MiB of L2 -> 32 MiB -> exactly 2^23 floats.
+  CHECK(labrun::card_scaled_elements(4194304, 4, 8) == 8388608);
+  // One byte more of L2 needs the next power of two.
+  CHECK(labrun::card_scaled_elements(4194305, 4, 8) == 16777216);
+  CHECK(labrun::card_scaled_elements(1, 1, 1) == 1);
+}
+
+TEST_CASE("card-scaled size rejects zero arguments") {
+  CHECK_THROWS_AS(labrun::card_scaled_elements(0, 4, 8), std::invalid_argument);
+  CHECK_THROWS_AS(labrun::card_scaled_elements(1024, 0, 8), std::invalid_argument);
+  CHECK_THROWS_AS(labrun::card_scaled_elements(1024, 4, 0), std::invalid_argument);
+}

@@ -1,0 +1,66 @@
+#include "evidence/markdown.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+
+#include "evidence/atomic_file.hpp"
+#include "evidence/transcript_json.hpp"
+#include "registry/registry.hpp"
+#include "support/sample_transcript.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string render(const labrun::Transcript& t) {
+  return labrun::render_markdown(t, labrun::registered_labs().find(t.lab_name));
+}
+
+}  // namespace
+
+TEST_CASE("tables are padded pipe tables with right-aligned number columns") {
+  labrun::Table table;
+  table.headers = {"row", "ms"};
+  table.right_aligned = {false, true};
+  table.rows = {{"copyFloor", "0.548"}, {"a|b", "12.5"}};
+  CHECK(labrun::render_table(table) ==
+        "| row       |    ms |\n"
+        "| --------- | ----: |\n"
+        "| copyFloor | 0.548 |\n"
+        "| a\\|b      |  12.5 |\n");
+}
+
+TEST_CASE("the report shows the model - correctness - the lab's tables and unknowns") {
+  const std::string md = render(labrun::testing::sample_day48_transcript());
+  CHECK_THAT(md, ContainsSubstring("# Day 48: kernel fusion and what a launch really costs"));
+  CHECK_THAT(md, ContainsSubstring("| day48-fusion/part2/staged-chain        |          20 |           16 |           36 |        4 |"));
+  CHECK_THAT(md, ContainsSubstring("| broken      |  1049187 |"));
+  CHECK_THAT(md, ContainsSubstring("| FAIL   | 1049186: nan / 5.00e-01"));
+  CHECK_THAT(md, ContainsSubstring("unknown (NVML absent)"));
+  // Part 2: the four stages summed are 0.1 * 3 + 0.15 = 0.45 ms for 36 bytes.
+  CHECK_THAT(md, ContainsSubstring("| four stages, summed  | 0.4500 |         36 | 1342.2 |   1.00 |      - |"));
+  // Part 1: 2.5 ms per 1000 launches is 2.5 us per launch.
+  CHECK_THAT(md, ContainsSubstring("|           2.500 |  40.0% |"));
+  // Part 3: 0.011 / 0.005 = 2.20, and 11 us over 4 launches.
+  CHECK_THAT(md, ContainsSubstring("| 1024 | sweep |      0.0110 |     0.0050 |         2.20 |            2.750 |"));
+  // Predictions: 0.45 / 0.15 against 3.00 and 4.00.
+  CHECK_THAT(md, ContainsSubstring("| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 |"));
+  CHECK_THAT(md, ContainsSubstring("## Timing stability"));
+}
+
+TEST_CASE("a transcript of a lab this build does not know still renders - generically") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.lab_name = "day99-unknown";
+  const std::string md = render(t);
+  CHECK_THAT(md, ContainsSubstring("is not part of this build"));
+  CHECK_THAT(md, ContainsSubstring("## Every case"));
+}
+
+TEST_CASE("golden: the committed H200 transcript renders to the Markdown the run wrote") {
+  const fs::path golden = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden";
+  const labrun::Transcript t =
+      labrun::transcript_from_text(labrun::read_file(golden / "day48-fusion-nvidia-h200.json"));
+  CHECK(render(t) == labrun::read_file(golden / "day48-fusion-nvidia-h200.md"));
+}

@@ -1,0 +1,101 @@
+// GPU tests: each skips when no usable CUDA device exists, and runs on a machine with one.
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <set>
+#include <filesystem>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "device/device_info.hpp"
+#include "evidence/atomic_file.hpp"
+#include "evidence/markdown.hpp"
+#include "evidence/transcript_json.hpp"
+#include "chain_constants.hpp"
+#include "kernels.hpp"
+#include "lab.hpp"
+#include "runner/runner.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void require_gpu() {
+  const labrun::DeviceAvailability availability = labrun::probe_devices();
+  if (!availability.usable) {
+    SKIP("no usable CUDA device: " + availability.error);
+  }
+}
+
+std::vector<std::string> every_version() {
+  std::vector<std::string> versions{"copy-floor", "staged-chain", "fused-chain", "halfway-pair"};
+  for (const int width : day48::kWidths) {
+    versions.push_back("fused-wide-k" + std::to_string(width));
+  }
+  return versions;
+}
+
+}  // namespace
+
+TEST_CASE("every day-48 kernel matches the float64 reference at the odd size") {
+  require_gpu();
+  const labrun::Lab lab = day48::make_lab();
+  auto session = lab.open_session(labrun::SessionConfig{day48::kCorrectnessElements, 7});
+  std::vector<labrun::CorrectnessCheck> checks;
+  std::vector<labrun::BitwiseComparison> bitwise;
+  session->check_correctness(every_version(), day48::kCorrectnessElements, 7, checks, bitwise);
+  REQUIRE(checks.size() == every_version().size());
+  for (const labrun::CorrectnessCheck& check : checks) {
+    INFO(check.version << ": " << check.mismatches << " mismatches, max abs error " << check.max_abs_error);
+    CHECK(check.passed);
+    CHECK(check.elements == day48::kCorrectnessElements);
+  }
+  REQUIRE(bitwise.size() == 3);
+  for (const labrun::BitwiseComparison& b : bitwise) {
+    // Reported, not asserted equal: only bounded by the tolerance both passed.
+    CHECK(b.max_abs_difference < 1e-4);
+  }
+}
+
+TEST_CASE("an unsupported width is refused - not launched") {
+  require_gpu();
+  day48::ChainBuffers none;
+  CHECK_THROWS_AS(day48::launch_fused_wide(3, none, 16, nullptr), std::invalid_argument);
+}
+
+TEST_CASE("every case of the lab runs in the smoke configuration and its transcript reads back") {
+  require_gpu();
+  std::string pattern = (fs::temp_directory_path() / "labrun-gpu-test-XXXXXX").string();
+  const fs::path out = mkdtemp(pattern.data());
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.out_dir = out;
+  options.smoke = true;
+  options.command_line = {"labrun_gpu_tests"};
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  const labrun::Transcript& t = report.transcript;
+  CHECK(t.configuration == "smoke");
+  CHECK(t.all_correct());
+  std::set<std::string> names;
+  for (const labrun::CaseResult& c : t.cases) {
+    names.insert(c.name);
+    CHECK(c.samples_ms.size() == static_cast<std::size_t>(t.repetitions));
+    CHECK(c.summary.median > 0.0);
+    CHECK(c.elements <= labrun::kSmokeMaxElements);
+  }
+  CHECK(names.size() == lab.cases.size());
+  REQUIRE(t.stability.has_value());
+  const labrun::Fact* name = t.group("device")->find("name");
+  REQUIRE(name != nullptr);
+  CHECK(name->is_known());
+
+  const std::string json_text = labrun::read_file(report.json_path);
+  const labrun::Transcript back = labrun::transcript_from_text(json_text);
+  CHECK(labrun::transcript_to_text(back) == json_text);
+  CHECK(labrun::render_markdown(back, &lab) == labrun::read_file(report.markdown_path));
+
+  // A second run into the same file names is refused rather than overwriting.
+  CHECK_THROWS_AS(labrun::write_file_atomically(report.json_path, "x", false), labrun::FileExistsError);
+  fs::remove_all(out);
+}

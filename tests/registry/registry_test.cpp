@@ -1,0 +1,60 @@
+#include "registry/registry.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <stdexcept>
+
+namespace {
+
+labrun::Lab tiny_lab(const std::string& name) {
+  labrun::Lab lab;
+  lab.name = name;
+  for (const char* c : {"part1/a", "part2/b", "part2/c"}) {
+    labrun::CaseSpec spec;
+    spec.name = name + "/" + c;
+    spec.sizes = {{"lesson", 16}};
+    lab.cases.push_back(spec);
+  }
+  return lab;
+}
+
+}  // namespace
+
+TEST_CASE("registry finds labs and rejects duplicates and misnamed cases") {
+  labrun::LabRegistry registry;
+  registry.add(tiny_lab("alpha"));
+  CHECK(registry.find("alpha") != nullptr);
+  CHECK(registry.find("beta") == nullptr);
+  CHECK_THROWS_AS(registry.add(tiny_lab("alpha")), std::invalid_argument);
+
+  labrun::Lab misnamed = tiny_lab("beta");
+  misnamed.cases[0].name = "gamma/part1/a";
+  CHECK_THROWS_AS(registry.add(misnamed), std::invalid_argument);
+
+  labrun::Lab duplicate = tiny_lab("delta");
+  duplicate.cases[1].name = duplicate.cases[0].name;
+  CHECK_THROWS_AS(registry.add(duplicate), std::invalid_argument);
+
+  labrun::Lab sizeless = tiny_lab("epsilon");
+  sizeless.cases[2].sizes.clear();
+  CHECK_THROWS_AS(registry.add(sizeless), std::invalid_argument);
+}
+
+TEST_CASE("case selection keeps declared order and unions patterns") {
+  const labrun::Lab lab = tiny_lab("alpha");
+  CHECK(labrun::select_cases(lab, {}).size() == 3);
+  const auto part2 = labrun::select_cases(lab, {"part2/*"});
+  REQUIRE(part2.size() == 2);
+  CHECK(part2[0]->name == "alpha/part2/b");
+  const auto both = labrun::select_cases(lab, {"alpha/part2/c", "part1/*"});
+  REQUIRE(both.size() == 2);
+  CHECK(both[0]->name == "alpha/part1/a");
+  CHECK(both[1]->name == "alpha/part2/c");
+  CHECK(labrun::select_cases(lab, {"nothing"}).empty());
+}
+
+TEST_CASE("the build registers the day-48 lab") {
+  const labrun::Lab* lab = labrun::registered_labs().find("day48-fusion");
+  REQUIRE(lab != nullptr);
+  CHECK(lab->open_session);
+  CHECK(lab->render_tables);
+}

@@ -1,0 +1,48 @@
+#include "runner/runner.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <regex>
+
+using labrun::CaseSpec;
+using labrun::resolve_sizes;
+
+namespace {
+
+CaseSpec spec_with(std::vector<labrun::SizeRequest> sizes) {
+  CaseSpec spec;
+  spec.name = "lab/part/case";
+  spec.sizes = std::move(sizes);
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("card-scaled sizes resolve from the card - or are left out with no card size") {
+  const CaseSpec spec = spec_with({{"lesson", 16777216}, {"card-scaled", 0}});
+  const auto with_card = resolve_sizes(spec, 134217728ull, false);
+  REQUIRE(with_card.size() == 2);
+  CHECK(with_card[1].label == "card-scaled");
+  CHECK(with_card[1].elements == 134217728);
+  const auto without = resolve_sizes(spec, std::nullopt, false);
+  REQUIRE(without.size() == 1);
+  CHECK(without[0].label == "lesson");
+}
+
+TEST_CASE("a card-scaled size equal to a declared one is run once") {
+  const CaseSpec spec = spec_with({{"lesson", 16777216}, {"card-scaled", 0}});
+  CHECK(resolve_sizes(spec, 16777216ull, false).size() == 1);
+}
+
+TEST_CASE("smoke caps every size and drops duplicates") {
+  const CaseSpec spec = spec_with({{"sweep", 1024}, {"sweep", 1u << 20}, {"sweep", 1u << 22}});
+  const auto sizes = resolve_sizes(spec, std::nullopt, true);
+  REQUIRE(sizes.size() == 2);
+  CHECK(sizes[0].elements == 1024);
+  CHECK(sizes[1].elements == labrun::kSmokeMaxElements);
+}
+
+TEST_CASE("timestamps are UTC ISO 8601 and make safe file names") {
+  const std::string now = labrun::utc_timestamp_now();
+  CHECK(std::regex_match(now, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  CHECK(labrun::timestamp_file_stem("2026-11-30T05:40:12Z") == "2026-11-30T05-40-12Z");
+}

@@ -1,0 +1,102 @@
+#include "support/sample_transcript.hpp"
+
+#include <limits>
+
+namespace labrun::testing {
+
+CaseResult make_case_result(const std::string& name, const std::string& part, const std::string& size_label,
+                            std::uint64_t elements, ByteModel model, std::vector<double> samples_ms) {
+  CaseResult result;
+  result.name = name;
+  result.part = part;
+  result.label = name.substr(name.rfind('/') + 1);
+  result.size_label = size_label;
+  result.elements = elements;
+  result.model = model;
+  result.warmups = 3;
+  result.samples_ms = std::move(samples_ms);
+  result.summary = summarize(result.samples_ms);
+  return result;
+}
+
+Transcript sample_day48_transcript() {
+  Transcript t;
+  t.lab_name = "day48-fusion";
+  t.lab_title = "Day 48: kernel fusion and what a launch really costs";
+  t.configuration = "full";
+  t.seed = 48;
+  t.repetitions = 3;
+  t.warmups = 3;
+  t.command_line = {"labrun", "run", "day48-fusion"};
+  t.started_utc = "2026-11-30T05:00:00Z";
+  t.finished_utc = "2026-11-30T05:00:09Z";
+  t.wall_seconds = 9.25;
+  t.environment = {
+      FactGroup{"device",
+                {Fact::known("name", std::string("Test GPU")), Fact::known("sm_count", std::int64_t{132}),
+                 Fact::known("ecc_enabled", true), Fact::unknown("uuid", "not readable in this test")}},
+      FactGroup{"run", {Fact::known("sm_clock_mhz_start", std::int64_t{1980}),
+                        Fact::unknown("sm_clock_mhz_end", "NVML absent")}}};
+  t.sizes = {SizeRecord{"lesson", 16777216, "declared by the lab", ""},
+             SizeRecord{"card-scaled", std::nullopt, "8 x L2", "smoke configuration"},
+             SizeRecord{"correctness", 1049187, "odd", ""}};
+  t.predictions = {PredictionRecord{"staged over fused", "day48-fusion/part2/staged-chain",
+                                    "day48-fusion/part2/fused-chain", PredictedRatios{3.0, 4.0}}};
+  CorrectnessCheck good;
+  good.version = "fused-chain";
+  good.elements = 1049187;
+  good.max_abs_error = 2.4e-7;
+  good.max_rel_error = 1.1e-7;
+  good.tolerance = "|got - expected| <= 1e-5 + 1e-5 * |expected|";
+  good.passed = true;
+  CorrectnessCheck bad = good;
+  bad.version = "broken";
+  bad.passed = false;
+  bad.mismatches = 2;
+  bad.first_bad_index = 1049186;
+  bad.first_bad_got = std::numeric_limits<double>::quiet_NaN();
+  bad.first_bad_expected = 0.5;
+  t.correctness = {good, bad};
+  t.bitwise = {BitwiseComparison{"fused-chain", "staged-chain", 1049187, 1000, 2.38e-7}};
+
+  const std::uint64_t n = 16777216;
+  const auto floats = [](double r, double w, int launches) { return ByteModel{4 * r, 4 * w, launches}; };
+  CaseResult single = make_case_result("day48-fusion/part1/empty-single-thread", "part1", "single", 1,
+                                       floats(0, 0, 1), {2.0, 2.5, 3.0});
+  single.launches_per_sample = 1000;
+  single.attributes["blocks"] = 1;
+  t.cases.push_back(single);
+  t.cases.push_back(make_case_result("day48-fusion/part2/copy-floor", "part2", "lesson", n, floats(1, 1, 1),
+                                     {0.1, 0.1, 0.1}));
+  for (const char* stage : {"stage-scale-bias", "stage-gelu", "stage-clamp-range"}) {
+    t.cases.push_back(make_case_result(std::string("day48-fusion/part2/") + stage, "part2", "lesson", n,
+                                       floats(1, 1, 1), {0.1, 0.1, 0.1}));
+  }
+  t.cases.push_back(make_case_result("day48-fusion/part2/stage-add-residual", "part2", "lesson", n,
+                                     floats(2, 1, 1), {0.15, 0.15, 0.15}));
+  t.cases.push_back(make_case_result("day48-fusion/part2/staged-chain", "part2", "lesson", n, floats(5, 4, 4),
+                                     {0.45, 0.45, 0.46}));
+  t.cases.push_back(make_case_result("day48-fusion/part2/fused-chain", "part2", "lesson", n, floats(2, 1, 1),
+                                     {0.15, 0.15, 0.16}));
+  t.cases.push_back(make_case_result("day48-fusion/part3/staged-chain", "part3", "sweep", 1024, floats(5, 4, 4),
+                                     {0.010, 0.011, 0.012}));
+  t.cases.push_back(make_case_result("day48-fusion/part3/fused-chain", "part3", "sweep", 1024, floats(2, 1, 1),
+                                     {0.004, 0.005, 0.006}));
+  CaseResult wide = make_case_result("day48-fusion/part4/fused-wide-k2", "part4", "lesson", n, floats(2, 1, 1),
+                                     {0.15, 0.15, 0.15});
+  wide.attributes = {{"blocks", 32768}, {"registers", 18}, {"local_bytes_per_thread", 0},
+                     {"blocks_per_sm", 8}, {"theoretical_occupancy", 1.0}};
+  t.cases.push_back(wide);
+  StabilityCheck stability;
+  stability.case_name = "day48-fusion/part2/staged-chain";
+  stability.size_label = "lesson";
+  stability.elements = n;
+  stability.first_median_ms = 0.45;
+  stability.second_median_ms = 0.451;
+  stability.relative_difference = relative_difference(0.45, 0.451);
+  stability.second_samples_ms = {0.451, 0.451, 0.452};
+  t.stability = stability;
+  return t;
+}
+
+}  // namespace labrun::testing

@@ -1,0 +1,17 @@
+#pragma once
+// A small hand-built transcript whose figures are known, for host tests.
+
+#include "core/transcript.hpp"
+
+namespace labrun::testing {
+
+//! A day48-fusion transcript with part 1-4 cases at one size, correctness, bitwise and stability
+//! records, unknown facts and a NaN. Every median is set by its samples.
+[[nodiscard]] Transcript sample_day48_transcript();
+
+//! A case whose samples are `samples_ms`, summarised.
+[[nodiscard]] CaseResult make_case_result(const std::string& name, const std::string& part,
+                                          const std::string& size_label, std::uint64_t elements,
+                                          ByteModel model, std::vector<double> samples_ms);
+
+}  // namespace labrun::testing

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# On a machine with a CUDA GPU: build the dev preset, run every test (GPU tests included), run
+# the day-48 lab once for evidence (timed from process start to the last file written), and run
+# the smoke configuration under compute-sanitizer where it exists. Logs and evidence go to OUTDIR.
+#
+#   scripts/gpu-check.sh OUTDIR [labrun run options...]
+set -uo pipefail
+out=${1:?usage: scripts/gpu-check.sh OUTDIR [labrun run options...]}
+shift
+mkdir -p "$out"
+cd "$(dirname "$0")/.."
+status=0
+
+echo "== nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv || true
+echo "== configure and build (dev preset)"
+start=$(date +%s.%N)
+if ! { cmake --preset dev && cmake --build --preset dev -j "$(nproc)"; } >"$out/build.log" 2>&1; then
+  tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1
+fi
+echo "build: $(echo "$(date +%s.%N) - $start" | bc) s"
+grep -E "Compiling entry|Used [0-9]+ registers" "$out/build.log" | grep -A1 "sm_90" | head -60 >"$out/ptxas.txt" || true
+
+echo "== tests (dev preset)"
+ctest --preset dev --output-on-failure >"$out/ctest.log" 2>&1 || status=1
+tail -25 "$out/ctest.log"
+
+echo "== the lab, timed end to end"
+start=$(date +%s.%N)
+./build/dev/labrun run day48-fusion "$@" >"$out/lab-stdout.md" 2>"$out/lab-stderr.log"
+lab_status=$?
+end=$(date +%s.%N)
+echo "labrun exit status ${lab_status}; wall time from process start to last file: $(echo "$end - $start" | bc) s"
+[ "$lab_status" -eq 0 ] || status=1
+tail -5 "$out/lab-stderr.log"
+for f in evidence/day48-fusion/*/*.json evidence/day48-fusion/*/*.md; do
+  [ -f "$f" ] && cp "$f" "$out/" && echo "evidence: $f"
+done
+
+if command -v compute-sanitizer >/dev/null 2>&1; then
+  echo "== compute-sanitizer (memcheck, smoke configuration)"
+  tmp=$(mktemp -d)
+  compute-sanitizer --tool memcheck --error-exitcode 99 ./build/dev/labrun run day48-fusion --smoke --quiet \
+    --out "$tmp" >/dev/null 2>"$out/sanitizer.log"
+  echo "memcheck exit status $?"; tail -3 "$out/sanitizer.log"
+  rm -rf "$tmp"
+fi
+exit "$status"

@@ -17,7 +17,7 @@ start=$(date +%s.%N)
 if ! { cmake --preset dev && cmake --build --preset dev -j "$(nproc)"; } >"$out/build.log" 2>&1; then
   tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1
 fi
-echo "build: $(echo "$(date +%s.%N) - $start" | bc) s"
+echo "build: $(awk "BEGIN{print $(date +%s.%N) - $start}") s"
 grep -E "Compiling entry|Used [0-9]+ registers" "$out/build.log" | grep -A1 "sm_90" | head -60 >"$out/ptxas.txt" || true
 
 echo "== tests (dev preset)"
@@ -29,7 +29,7 @@ start=$(date +%s.%N)
 ./build/dev/labrun run day48-fusion "$@" >"$out/lab-stdout.md" 2>"$out/lab-stderr.log"
 lab_status=$?
 end=$(date +%s.%N)
-echo "labrun exit status ${lab_status}; wall time from process start to last file: $(echo "$end - $start" | bc) s"
+echo "labrun exit status ${lab_status}; wall time from process start to last file: $(awk "BEGIN{print $end - $start}") s"
 [ "$lab_status" -eq 0 ] || status=1
 tail -5 "$out/lab-stderr.log"
 for f in evidence/day48-fusion/*/*.json evidence/day48-fusion/*/*.md; do

@@ -303,7 +303,7 @@ Transcript transcript_from_json(const Json& document) {
     for (const auto& [key, fact_node] : group_node.items()) {
       const Reader fact = group.child(key);
       if (fact.has("value")) {
-        const Json& value = fact.field("value");
+        const Json value = fact.field("value");
         if (value.is_string()) {
           facts.facts.push_back(Fact::known(key, value.get<std::string>()));
         } else if (value.is_boolean()) {

@@ -61,7 +61,7 @@ TEST_CASE("the lab's predictions are the lesson's ratios") {
 
 TEST_CASE("part 3 sweeps from 1024 by powers of four to the lesson size - then the card") {
   const labrun::Lab lab = day48::make_lab();
-  const auto& sizes = spec(lab, "part3/staged-chain").sizes;
+  const std::vector<labrun::SizeRequest> sizes = spec(lab, "part3/staged-chain").sizes;
   REQUIRE(sizes.size() == 9);
   CHECK(sizes.front().elements == 1024);
   CHECK(sizes[1].elements == 4096);

@@ -56,4 +56,12 @@ struct KernelResources {
 };
 [[nodiscard]] KernelResources fused_wide_resources(int width);
 
+//! cudaFuncAttributes::binaryVersion and ::ptxVersion of the fused chain kernel (90 = 9.0): the
+//! machine code and PTX this build runs as on the current device.
+struct CompiledVersions {
+  int binary_version = 0;
+  int ptx_version = 0;
+};
+[[nodiscard]] CompiledVersions compiled_versions();
+
 }  // namespace day48

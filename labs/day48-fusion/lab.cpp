@@ -60,7 +60,7 @@ std::vector<CaseSpec> declare_cases() {
   single.launches_per_sample = kLaunchesPerPart1Sample;
   cases.push_back(single);
   CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid",
-                            floats(0, 0, 1), "", {kLesson, kCardScaled});
+                            floats(0, 0, 1), "", {kLesson});
   grid.launches_per_sample = kLaunchesPerPart1Sample;
   cases.push_back(grid);
 

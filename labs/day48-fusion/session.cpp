@@ -83,6 +83,16 @@ class Day48Session final : public labrun::LabSession {
     prime_intermediates();
   }
 
+  std::vector<labrun::Fact> facts() override {
+    const CompiledVersions versions = compiled_versions();
+    const auto as_text = [](int version) {
+      return std::to_string(version / 10) + "." + std::to_string(version % 10);
+    };
+    return {labrun::Fact::known("kernel_binary_version", as_text(versions.binary_version)),
+            labrun::Fact::known("kernel_ptx_version", as_text(versions.ptx_version)),
+            labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock})};
+  }
+
   labrun::CaseOutcome run_case(const labrun::CaseSpec& spec, std::uint64_t elements,
                                const labrun::TimingPlan& plan) override {
     require_capacity(elements);

@@ -61,7 +61,11 @@ struct CorrectnessCheck {
   std::string version;
   std::uint64_t elements = 0;
   double max_abs_error = 0.0;
+  //! Largest |got - expected| / |expected| over elements with a non-zero reference. Outputs near
+  //! zero (where a sum cancels) dominate it; relative_l2_error is the figure to judge by.
   double max_rel_error = 0.0;
+  //! ||got - expected||_2 / ||expected||_2 over the finite outputs.
+  double relative_l2_error = 0.0;
   std::uint64_t mismatches = 0;     //!< elements outside the tolerance (NaN counts)
   std::string tolerance;            //!< the rule, in words
   std::optional<std::uint64_t> first_bad_index;

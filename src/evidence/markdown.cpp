@@ -148,9 +148,11 @@ Table correctness_table(const Transcript& t) {
   for (const std::string& rule : rules) {
     table.notes.push_back("Tolerance: " + rule + ".");
   }
-  table.headers = {"version", "elements", "max abs error", "max rel error", "mismatches", "result",
-                   "first bad index: got / expected"};
-  table.right_aligned = {false, true, true, true, true, false, false};
+  table.notes.push_back("rel L2 error is ||got - ref|| / ||ref||; max rel error is elementwise and is "
+                        "dominated by outputs near zero, where a sum cancels.");
+  table.headers = {"version", "elements", "max abs error", "rel L2 error", "max rel error", "mismatches",
+                   "result", "first bad index: got / expected"};
+  table.right_aligned = {false, true, true, true, true, true, false, false};
   for (const CorrectnessCheck& c : t.correctness) {
     std::string first_bad = "-";
     if (c.first_bad_index) {
@@ -159,7 +161,7 @@ Table correctness_table(const Transcript& t) {
                   (c.first_bad_expected ? scientific(*c.first_bad_expected) : "?");
     }
     table.rows.push_back({c.version, std::to_string(c.elements), scientific(c.max_abs_error),
-                          scientific(c.max_rel_error), std::to_string(c.mismatches),
+                          scientific(c.relative_l2_error), scientific(c.max_rel_error), std::to_string(c.mismatches),
                           c.passed ? "pass" : "FAIL", first_bad});
   }
   return table;

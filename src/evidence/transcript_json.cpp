@@ -217,6 +217,7 @@ Json transcript_to_json(const Transcript& t) {
                           {"passed", c.passed},
                           {"max_abs_error", number_or_text(c.max_abs_error)},
                           {"max_rel_error", number_or_text(c.max_rel_error)},
+                          {"relative_l2_error", number_or_text(c.relative_l2_error)},
                           {"mismatches", c.mismatches},
                           {"tolerance", c.tolerance},
                           {"first_bad_index", optional_count(c.first_bad_index)},
@@ -352,6 +353,7 @@ Transcript transcript_from_json(const Json& document) {
     check.passed = c.flag("passed");
     check.max_abs_error = c.number("max_abs_error");
     check.max_rel_error = c.number("max_rel_error");
+    check.relative_l2_error = c.number("relative_l2_error");
     check.mismatches = c.count("mismatches");
     check.tolerance = c.text("tolerance");
     if (c.has("first_bad_index")) {

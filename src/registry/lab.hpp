@@ -69,6 +69,9 @@ class LabSession {
   virtual void check_correctness(const std::vector<std::string>& versions, std::uint64_t elements,
                                  std::uint64_t seed, std::vector<CorrectnessCheck>& checks,
                                  std::vector<BitwiseComparison>& bitwise) = 0;
+  //! Facts about the lab's compiled kernels on this device (the machine code they run as, ...),
+  //! recorded in the transcript's "lab" group.
+  [[nodiscard]] virtual std::vector<Fact> facts() = 0;
   //! Times one case at one size. Throws on a CUDA error.
   virtual CaseOutcome run_case(const CaseSpec& spec, std::uint64_t elements,
                                const TimingPlan& plan) = 0;

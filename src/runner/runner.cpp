@@ -196,6 +196,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   progress("opening " + lab.name + " on " + sizing.name + ": " + std::to_string(plan.size()) +
            " timed runs, largest n = " + std::to_string(max_elements));
   std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
+  t.environment.push_back(FactGroup{"lab", session->facts()});
 
   const std::vector<std::string> versions = versions_to_check(selected);
   if (!versions.empty()) {

@@ -25,11 +25,15 @@ CorrectnessCheck compare_with_reference(const std::string& version, const std::v
   check.version = version;
   check.elements = got.size();
   check.tolerance = tolerance.describe();
+  double error_squares = 0.0;
+  double reference_squares = 0.0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double value = static_cast<double>(got[i]);
     const double error = std::fabs(value - expected[i]);
     const bool finite = std::isfinite(value);
     if (finite) {
+      error_squares += error * error;
+      reference_squares += expected[i] * expected[i];
       check.max_abs_error = std::max(check.max_abs_error, error);
       if (expected[i] != 0.0) {
         check.max_rel_error = std::max(check.max_rel_error, error / std::fabs(expected[i]));
@@ -45,6 +49,7 @@ CorrectnessCheck compare_with_reference(const std::string& version, const std::v
       ++check.mismatches;
     }
   }
+  check.relative_l2_error = reference_squares > 0.0 ? std::sqrt(error_squares / reference_squares) : 0.0;
   check.passed = check.mismatches == 0;
   return check;
 }

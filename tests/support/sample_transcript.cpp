@@ -47,6 +47,7 @@ Transcript sample_day48_transcript() {
   good.elements = 1049187;
   good.max_abs_error = 2.4e-7;
   good.max_rel_error = 1.1e-7;
+  good.relative_l2_error = 3.5e-8;
   good.tolerance = "|got - expected| <= 1e-5 + 1e-5 * |expected|";
   good.passed = true;
   CorrectnessCheck bad = good;

@@ -17,6 +17,9 @@ TEST_CASE("a matching output passes with its largest errors reported") {
   CHECK(check.max_abs_error > 0.0);
   CHECK(check.max_abs_error < 2e-6);
   CHECK(check.elements == 3);
+  // ||(0, 1e-6, 0)|| / ||(1, 2.000001, 0.5)||
+  CHECK(check.relative_l2_error > 0.4e-6);
+  CHECK(check.relative_l2_error < 0.5e-6);
 }
 
 TEST_CASE("the first bad index carries both values - and NaN always fails") {

@@ -2,7 +2,7 @@
 # Installs what labrun needs to build, with apt, on Debian 12 (bookworm) or Ubuntu 24.04 (noble).
 #
 #   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11
-#   scripts/install-deps.sh --tests    # the above plus Catch2 v3, needed only to build the tests
+#   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy (tests only)
 #
 # The CUDA Toolkit (nvcc, 12.x or 13.x) is not installed here: it comes from NVIDIA's own packages.
 # Needs root (or sudo). Exit status: 0 installed, 1 apt failed, 2 usage or unsupported system.
@@ -29,7 +29,7 @@ Install these by hand, then configure with CMake as README.md shows:
   - CMake >= 3.25 and Ninja
   - a C++17 host compiler supported by your nvcc, and the CUDA Toolkit (12.x or 13.x)
   - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
-  - Catch2 v3 (only to build the tests)
+  - Catch2 v3, clang-format and clang-tidy (only to build and run the tests)
 TXT
   exit 2
 }
@@ -89,13 +89,14 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     if [ "$want_tests" -eq 1 ]; then
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
+      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy
     fi
     ;;
   ubuntu:24.04)
     as_root apt-get update -qq
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     if [ "$want_tests" -eq 1 ]; then
-      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev
+      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy
     fi
     ;;
   *) manual_help ;;

@@ -5,9 +5,9 @@
 
 namespace day48 {
 
-inline constexpr float kScale = 1.25f;      // stage 1: t1 = x * kScale + kBias
+inline constexpr float kScale = 1.25f;  // stage 1: t1 = x * kScale + kBias
 inline constexpr float kBias = -0.125f;
-inline constexpr float kClampLow = -1.0f;   // stage 4: y = clamp(t3, kClampLow, kClampHigh)
+inline constexpr float kClampLow = -1.0f;  // stage 4: y = clamp(t3, kClampLow, kClampHigh)
 inline constexpr float kClampHigh = 4.0f;
 inline constexpr int kThreadsPerBlock = 256;
 

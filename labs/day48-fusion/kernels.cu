@@ -93,9 +93,8 @@ __global__ void halfway_scale_bias_gelu(const float* __restrict__ x, float* __re
   }
 }
 
-__global__ void halfway_residual_clamp(const float* __restrict__ halfway,
-                                       const float* __restrict__ residual, float* __restrict__ out,
-                                       std::size_t n) {
+__global__ void halfway_residual_clamp(const float* __restrict__ halfway, const float* __restrict__ residual,
+                                       float* __restrict__ out, std::size_t n) {
   const std::size_t i = global_index();
   if (i < n) {
     out[i] = clamp_range(add_residual(halfway[i], residual[i]));
@@ -146,7 +145,8 @@ WideKernel wide_kernel(int width) {
 }  // namespace
 
 unsigned blocks_for(std::size_t n, int per_thread) {
-  const std::size_t per_block = static_cast<std::size_t>(kThreadsPerBlock) * static_cast<std::size_t>(per_thread);
+  const std::size_t per_block =
+      static_cast<std::size_t>(kThreadsPerBlock) * static_cast<std::size_t>(per_thread);
   return static_cast<unsigned>((n + per_block - 1) / per_block);
 }
 
@@ -224,8 +224,8 @@ KernelResources fused_wide_resources(int width) {
   resources.registers = attributes.numRegs;
   resources.local_bytes = attributes.localSizeBytes;
   resources.binary_version = attributes.binaryVersion;
-  LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resources.blocks_per_sm, kernel,
-                                                                  kThreadsPerBlock, 0));
+  LABRUN_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resources.blocks_per_sm, kernel, kThreadsPerBlock, 0));
   return resources;
 }
 

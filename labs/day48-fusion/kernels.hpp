@@ -49,10 +49,10 @@ void launch_fused_wide(int width, const ChainBuffers& b, std::size_t n, cudaStre
 
 //! What the runtime says about a kernel's resources (no profiler or counters needed).
 struct KernelResources {
-  int registers = 0;              //!< cudaFuncAttributes::numRegs
-  std::size_t local_bytes = 0;    //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
-  int blocks_per_sm = 0;          //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at kThreadsPerBlock
-  int binary_version = 0;         //!< SASS version the kernel runs as (90 for sm_90)
+  int registers = 0;            //!< cudaFuncAttributes::numRegs
+  std::size_t local_bytes = 0;  //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
+  int blocks_per_sm = 0;        //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at kThreadsPerBlock
+  int binary_version = 0;       //!< SASS version the kernel runs as (90 for sm_90)
 };
 [[nodiscard]] KernelResources fused_wide_resources(int width);
 

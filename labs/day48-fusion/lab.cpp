@@ -13,10 +13,10 @@ namespace {
 using labrun::ByteModel;
 using labrun::CaseResult;
 using labrun::CaseSpec;
+using labrun::fixed;
 using labrun::SizeRequest;
 using labrun::Table;
 using labrun::Transcript;
-using labrun::fixed;
 
 constexpr double kFloat = 4.0;  // bytes per element of one float buffer
 
@@ -59,8 +59,8 @@ std::vector<CaseSpec> declare_cases() {
                               floats(0, 0, 1), "", {{"single", 1}});
   single.launches_per_sample = kLaunchesPerPart1Sample;
   cases.push_back(single);
-  CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid",
-                            floats(0, 0, 1), "", {kLesson});
+  CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid", floats(0, 0, 1),
+                            "", {kLesson});
   grid.launches_per_sample = kLaunchesPerPart1Sample;
   cases.push_back(grid);
 
@@ -68,21 +68,23 @@ std::vector<CaseSpec> declare_cases() {
   cases.push_back(make_case("part2", "copy-floor", "copyFloor", floats(1, 1, 1), "copy-floor", part2_sizes));
   cases.push_back(make_case("part2", "stage-scale-bias", "stage 1: applyScaleBias", floats(1, 1, 1),
                             "staged-chain", part2_sizes));
-  cases.push_back(make_case("part2", "stage-gelu", "stage 2: applyGelu", floats(1, 1, 1), "staged-chain",
-                            part2_sizes));
+  cases.push_back(
+      make_case("part2", "stage-gelu", "stage 2: applyGelu", floats(1, 1, 1), "staged-chain", part2_sizes));
   cases.push_back(make_case("part2", "stage-add-residual", "stage 3: applyAddResidual", floats(2, 1, 1),
                             "staged-chain", part2_sizes));
   cases.push_back(make_case("part2", "stage-clamp-range", "stage 4: applyClampRange", floats(1, 1, 1),
                             "staged-chain", part2_sizes));
   cases.push_back(make_case("part2", "staged-chain", "staged chain, timed as one", floats(5, 4, 4),
                             "staged-chain", part2_sizes));
-  cases.push_back(make_case("part2", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", part2_sizes));
+  cases.push_back(
+      make_case("part2", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", part2_sizes));
   cases.push_back(make_case("part2", "halfway-pair", "half-way pair (the exercise)", floats(3, 2, 2),
                             "halfway-pair", part2_sizes));
 
-  cases.push_back(make_case("part3", "staged-chain", "staged chain", floats(5, 4, 4), "staged-chain",
-                            sweep_sizes()));
-  cases.push_back(make_case("part3", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", sweep_sizes()));
+  cases.push_back(
+      make_case("part3", "staged-chain", "staged chain", floats(5, 4, 4), "staged-chain", sweep_sizes()));
+  cases.push_back(
+      make_case("part3", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", sweep_sizes()));
 
   for (const int width : kWidths) {
     const std::string version = "fused-wide-k" + std::to_string(width);
@@ -98,7 +100,9 @@ double gb_per_s(const CaseResult& c) {
   return labrun::effective_gb_per_s(c.model, c.elements, c.summary.median);
 }
 
-std::string spread(const CaseResult& c) { return labrun::percent(c.summary.relative_spread); }
+std::string spread(const CaseResult& c) {
+  return labrun::percent(c.summary.relative_spread);
+}
 
 std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
   std::vector<std::string> labels;
@@ -131,7 +135,8 @@ Table part1_table(const Transcript& t) {
       continue;
     }
     const auto blocks = c.attributes.find("blocks");
-    table.rows.push_back({c.label, c.name.find("single") != std::string::npos ? "-" : std::to_string(c.elements),
+    table.rows.push_back({c.label,
+                          c.name.find("single") != std::string::npos ? "-" : std::to_string(c.elements),
                           blocks != c.attributes.end() ? fixed(blocks->second, 0) : "?",
                           fixed(c.summary.median * 1000.0 / c.launches_per_sample, 3), spread(c)});
   }
@@ -141,8 +146,9 @@ Table part1_table(const Transcript& t) {
 Table part2_table(const Transcript& t, const std::string& size_label) {
   Table table;
   table.title = "Part 2: every version once, " + size_title(t, "part2", size_label);
-  table.notes = {"GB/s is the row's model bytes over its median time; x copy is that GB/s over the "
-                 "copy floor's. The four stages summed adds their medians (a breakdown, not the chain)."};
+  table.notes = {
+      "GB/s is the row's model bytes over its median time; x copy is that GB/s over the "
+      "copy floor's. The four stages summed adds their medians (a breakdown, not the chain)."};
   table.headers = {"row", "ms", "bytes/elem", "GB/s", "x copy", "spread"};
   table.right_aligned = {false, true, true, true, true, true};
   const CaseResult* copy = t.find_case(case_name("part2", "copy-floor"), size_label);
@@ -153,8 +159,9 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
     if (c == nullptr) {
       return;
     }
-    table.rows.push_back({indent + c->label, fixed(c->summary.median, 4), fixed(c->model.bytes_per_element(), 0),
-                          fixed(gb_per_s(*c), 1), x_copy(gb_per_s(*c)), spread(*c)});
+    table.rows.push_back({indent + c->label, fixed(c->summary.median, 4),
+                          fixed(c->model.bytes_per_element(), 0), fixed(gb_per_s(*c), 1),
+                          x_copy(gb_per_s(*c)), spread(*c)});
   };
   add_case("copy-floor", "");
   const char* stages[] = {"stage-scale-bias", "stage-gelu", "stage-add-residual", "stage-clamp-range"};
@@ -174,8 +181,8 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   }
   if (found == 4) {
     const double gbps = labrun::effective_gb_per_s(summed_model, elements, summed_ms);
-    table.rows.push_back({"four stages, summed", fixed(summed_ms, 4), fixed(summed_model.bytes_per_element(), 0),
-                          fixed(gbps, 1), x_copy(gbps), "-"});
+    table.rows.push_back({"four stages, summed", fixed(summed_ms, 4),
+                          fixed(summed_model.bytes_per_element(), 0), fixed(gbps, 1), x_copy(gbps), "-"});
   }
   for (const char* stage : stages) {
     add_case(stage, "- ");
@@ -189,8 +196,9 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
 Table part3_table(const Transcript& t) {
   Table table;
   table.title = "Part 3: the same two chains, swept over n";
-  table.notes = {"staged us/launch is the staged chain's median over its 4 launches: at the small "
-                 "end it should approach part 1's empty-kernel figure."};
+  table.notes = {
+      "staged us/launch is the staged chain's median over its 4 launches: at the small "
+      "end it should approach part 1's empty-kernel figure."};
   table.headers = {"n", "size", "staged (ms)", "fused (ms)", "staged/fused", "staged us/launch"};
   table.right_aligned = {true, false, true, true, true, true};
   std::vector<const CaseResult*> staged = t.cases_named(case_name("part3", "staged-chain"));
@@ -217,8 +225,9 @@ Table part3_table(const Transcript& t) {
 Table part4_table(const Transcript& t, const std::string& size_label) {
   Table table;
   table.title = "Part 4: chainFused widened, same work and bytes, " + size_title(t, "part4", size_label);
-  table.notes = {"regs, spill B (local memory per thread) and blocks/SM come from cudaFuncGetAttributes and "
-                 "cudaOccupancyMaxActiveBlocksPerMultiprocessor at 256 threads per block; no profiler is used."};
+  table.notes = {
+      "regs, spill B (local memory per thread) and blocks/SM come from cudaFuncGetAttributes and "
+      "cudaOccupancyMaxActiveBlocksPerMultiprocessor at 256 threads per block; no profiler is used."};
   const CaseResult* fused = t.find_case(case_name("part2", "fused-chain"), size_label);
   const CaseResult* wide1 = t.find_case(case_name("part4", "fused-wide-k1"), size_label);
   if (fused != nullptr && wide1 != nullptr) {
@@ -226,7 +235,8 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
                           " ms; chainFusedWide<1>: " + fixed(wide1->summary.median, 4) +
                           " ms (the two should agree).");
   }
-  table.headers = {"per thread", "blocks", "regs", "spill B", "blocks/SM", "occupancy", "ms", "GB/s", "spread"};
+  table.headers = {"per thread", "blocks", "regs", "spill B", "blocks/SM",
+                   "occupancy",  "ms",     "GB/s", "spread"};
   table.right_aligned = {true, true, true, true, true, true, true, true, true};
   const auto attribute = [](const CaseResult& c, const char* key, int decimals) {
     const auto it = c.attributes.find(key);
@@ -277,8 +287,10 @@ labrun::Lab make_lab() {
   lab.cases = declare_cases();
   lab.predictions = {
       {"staged over fused", case_name("part2", "staged-chain"), case_name("part2", "fused-chain")},
-      {"staged over half-way (exercise)", case_name("part2", "staged-chain"), case_name("part2", "halfway-pair")},
-      {"half-way over fused (exercise)", case_name("part2", "halfway-pair"), case_name("part2", "fused-chain")},
+      {"staged over half-way (exercise)", case_name("part2", "staged-chain"),
+       case_name("part2", "halfway-pair")},
+      {"half-way over fused (exercise)", case_name("part2", "halfway-pair"),
+       case_name("part2", "fused-chain")},
       {"fused over the copy floor", case_name("part2", "fused-chain"), case_name("part2", "copy-floor")},
   };
   lab.stability_case = case_name("part2", "staged-chain");

@@ -36,13 +36,20 @@ class Day48Session final : public labrun::LabSession {
  public:
   explicit Day48Session(const labrun::SessionConfig& config)
       : capacity_(config.max_elements),
-        x_(capacity_), residual_(capacity_), t1_(capacity_), t2_(capacity_), t3_(capacity_),
-        y_(capacity_), halfway_(capacity_), copy_out_(capacity_) {
+        x_(capacity_),
+        residual_(capacity_),
+        t1_(capacity_),
+        t2_(capacity_),
+        t3_(capacity_),
+        y_(capacity_),
+        halfway_(capacity_),
+        copy_out_(capacity_) {
     buffers_ = ChainBuffers{x_.data(),  residual_.data(), t1_.data(),      t2_.data(),
                             t3_.data(), y_.data(),        halfway_.data(), copy_out_.data()};
     int device = 0;
     LABRUN_CUDA_CHECK(cudaGetDevice(&device));
-    LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm_, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    LABRUN_CUDA_CHECK(
+        cudaDeviceGetAttribute(&max_threads_per_sm_, cudaDevAttrMaxThreadsPerMultiProcessor, device));
     fill_inputs(buffers_, capacity_, config.seed, stream_);
     prime_intermediates();
   }
@@ -122,21 +129,33 @@ class Day48Session final : public labrun::LabSession {
 
  private:
   std::function<void()> region_for(const std::string& name, std::size_t n) {
+    using Launcher = void (*)(const ChainBuffers&, std::size_t, cudaStream_t);
+    // Regions over the chain's buffers, by the last part of the case (or version) name.
+    static const std::map<std::string, Launcher> chain_regions = {
+        {"stage-scale-bias", launch_stage_scale_bias},
+        {"stage-gelu", launch_stage_gelu},
+        {"stage-add-residual", launch_stage_add_residual},
+        {"stage-clamp-range", launch_stage_clamp_range},
+        {"staged-chain", launch_staged_chain},
+        {"fused-chain", launch_fused_chain},
+        {"halfway-pair", launch_halfway_pair},
+    };
     const ChainBuffers& b = buffers_;
     cudaStream_t s = stream_;
-    if (name == "empty-single-thread") return [s] { launch_do_nothing(1, 1, s); };
+    if (const auto found = chain_regions.find(name); found != chain_regions.end()) {
+      const Launcher launch = found->second;
+      return [launch, &b, n, s] { launch(b, n, s); };
+    }
+    if (name == "empty-single-thread") {
+      return [s] { launch_do_nothing(1, 1, s); };
+    }
     if (name == "empty-chain-grid") {
       const unsigned blocks = blocks_for(n, 1);
       return [blocks, s] { launch_do_nothing(blocks, kThreadsPerBlock, s); };
     }
-    if (name == "copy-floor") return [&b, n, s] { launch_copy_floor(b.x, b.copy_out, n, s); };
-    if (name == "stage-scale-bias") return [&b, n, s] { launch_stage_scale_bias(b, n, s); };
-    if (name == "stage-gelu") return [&b, n, s] { launch_stage_gelu(b, n, s); };
-    if (name == "stage-add-residual") return [&b, n, s] { launch_stage_add_residual(b, n, s); };
-    if (name == "stage-clamp-range") return [&b, n, s] { launch_stage_clamp_range(b, n, s); };
-    if (name == "staged-chain") return [&b, n, s] { launch_staged_chain(b, n, s); };
-    if (name == "fused-chain") return [&b, n, s] { launch_fused_chain(b, n, s); };
-    if (name == "halfway-pair") return [&b, n, s] { launch_halfway_pair(b, n, s); };
+    if (name == "copy-floor") {
+      return [&b, n, s] { launch_copy_floor(b.x, b.copy_out, n, s); };
+    }
     if (const int width = width_of(name); width > 0) {
       return [width, &b, n, s] { launch_fused_wide(width, b, n, s); };
     }
@@ -159,7 +178,8 @@ class Day48Session final : public labrun::LabSession {
   // Every output and intermediate becomes NaN (all bits set), so an element no kernel wrote, or
   // a read of a buffer another version left behind, cannot pass.
   void poison_outputs(std::size_t n) {
-    for (float* buffer : {buffers_.t1, buffers_.t2, buffers_.t3, buffers_.y, buffers_.halfway, buffers_.copy_out}) {
+    for (float* buffer :
+         {buffers_.t1, buffers_.t2, buffers_.t3, buffers_.y, buffers_.halfway, buffers_.copy_out}) {
       LABRUN_CUDA_CHECK(cudaMemsetAsync(buffer, 0xFF, n * sizeof(float), stream_));
     }
   }

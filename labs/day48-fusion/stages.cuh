@@ -7,7 +7,9 @@
 namespace day48 {
 
 //! Stage 1: t1 = x * g + b.
-__device__ __forceinline__ float scale_bias(float x) { return x * kScale + kBias; }
+__device__ __forceinline__ float scale_bias(float x) {
+  return x * kScale + kBias;
+}
 
 //! Stage 2: GELU, exact (erf) form.
 __device__ __forceinline__ float gelu(float v) {
@@ -15,9 +17,13 @@ __device__ __forceinline__ float gelu(float v) {
 }
 
 //! Stage 3: t3 = t2 + r, the residual being a second input.
-__device__ __forceinline__ float add_residual(float v, float residual) { return v + residual; }
+__device__ __forceinline__ float add_residual(float v, float residual) {
+  return v + residual;
+}
 
 //! Stage 4: y = clamp(t3) to [kClampLow, kClampHigh].
-__device__ __forceinline__ float clamp_range(float v) { return fminf(fmaxf(v, kClampLow), kClampHigh); }
+__device__ __forceinline__ float clamp_range(float v) {
+  return fminf(fmaxf(v, kClampLow), kClampHigh);
+}
 
 }  // namespace day48

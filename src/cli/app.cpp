@@ -1,8 +1,8 @@
 #include "cli/app.hpp"
 
-#include <CLI/CLI.hpp>
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+#include <CLI/CLI.hpp>
 
 #include <memory>
 
@@ -58,8 +58,9 @@ void list_labs(const std::string& only, std::ostream& out) {
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  CLI::App app{"labrun: runs GPU course labs and records their evidence (raw CUDA-event timings, "
-               "device and build metadata) as JSON transcripts with Markdown tables."};
+  CLI::App app{
+      "labrun: runs GPU course labs and records their evidence (raw CUDA-event timings, "
+      "device and build metadata) as JSON transcripts with Markdown tables."};
   app.footer(kExitCodes);
   app.require_subcommand(1);
 
@@ -68,31 +69,36 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   list->add_option("lab", list_lab, "Only this lab");
 
   std::string plan_lab;
-  CLI::App* plan = app.add_subcommand("plan", "Print a lab's byte model and predicted ratios (no GPU needed).");
+  CLI::App* plan =
+      app.add_subcommand("plan", "Print a lab's byte model and predicted ratios (no GPU needed).");
   plan->add_option("lab", plan_lab, "Lab name, as `labrun list` shows it")->required();
 
   std::string report_file;
   CLI::App* report = app.add_subcommand(
-      "report", "Render the Markdown of a transcript to standard output, exactly as the run wrote it (no GPU needed).");
+      "report",
+      "Render the Markdown of a transcript to standard output, exactly as the run wrote it (no GPU needed).");
   report->add_option("file", report_file, "A transcript written by `labrun run` (.json)")->required();
 
   RunOptions options;
   std::string out_dir;
   bool quiet = false;
-  CLI::App* run = app.add_subcommand(
-      "run", "Run a lab on CUDA device 0: correctness first, then every selected case; writes "
-             "<timestamp>.json and <timestamp>.md and prints the Markdown.");
+  CLI::App* run =
+      app.add_subcommand("run",
+                         "Run a lab on CUDA device 0: correctness first, then every selected case; writes "
+                         "<timestamp>.json and <timestamp>.md and prints the Markdown.");
   run->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
   run->add_option("--case", options.case_patterns,
                   "Glob over case names ('*' and '?'), with or without the lab prefix, e.g. 'part2/*'; "
                   "repeatable; default: every case");
-  run->add_option("--out", out_dir, "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
+  run->add_option("--out", out_dir,
+                  "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
   run->add_option("--reps", options.repetitions, "Timed samples per case and size")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   run->add_option("--seed", options.seed, "Seed of the random inputs")->capture_default_str();
-  run->add_flag("--smoke", options.smoke,
-                "Tiny sizes (n <= 65536), at most 3 samples: checks the lab runs; the files are marked smoke");
+  run->add_flag(
+      "--smoke", options.smoke,
+      "Tiny sizes (n <= 65536), at most 3 samples: checks the lab runs; the files are marked smoke");
   run->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
   run->add_flag("--quiet", quiet, "No progress lines");
 

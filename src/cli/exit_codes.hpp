@@ -4,10 +4,10 @@
 namespace labrun::exit_code {
 
 inline constexpr int kOk = 0;
-inline constexpr int kFailure = 1;      //!< a CUDA error mid-run, an unreadable file, an I/O error
-inline constexpr int kUsage = 2;        //!< bad arguments, unknown lab, no matching case
-inline constexpr int kNoDevice = 3;     //!< no usable CUDA device (the CUDA error is named)
-inline constexpr int kFileExists = 4;   //!< an evidence file exists and --force was not given
-inline constexpr int kIncorrect = 5;    //!< a version failed its correctness check
+inline constexpr int kFailure = 1;     //!< a CUDA error mid-run, an unreadable file, an I/O error
+inline constexpr int kUsage = 2;       //!< bad arguments, unknown lab, no matching case
+inline constexpr int kNoDevice = 3;    //!< no usable CUDA device (the CUDA error is named)
+inline constexpr int kFileExists = 4;  //!< an evidence file exists and --force was not given
+inline constexpr int kIncorrect = 5;   //!< a version failed its correctness check
 
 }  // namespace labrun::exit_code

@@ -12,9 +12,7 @@ struct ByteModel {
   int launches = 0;                      //!< kernel launches per execution of the case's region
 
   //! Total bytes moved per element (read plus written).
-  [[nodiscard]] double bytes_per_element() const {
-    return read_bytes_per_element + write_bytes_per_element;
-  }
+  [[nodiscard]] double bytes_per_element() const { return read_bytes_per_element + write_bytes_per_element; }
 };
 
 //! Bytes the model moves for n elements.
@@ -22,8 +20,7 @@ struct ByteModel {
 
 //! Effective bandwidth in GB/s (10^9 bytes per second) of moving the model's bytes for
 //! `elements` in `milliseconds`. Returns 0 when the time is not positive.
-[[nodiscard]] double effective_gb_per_s(const ByteModel& model, std::uint64_t elements,
-                                        double milliseconds);
+[[nodiscard]] double effective_gb_per_s(const ByteModel& model, std::uint64_t elements, double milliseconds);
 
 //! The ratios a model predicts between a slower case (numerator) and a faster one: the byte
 //! ratio holds while both are bound by traffic, the launch ratio while both are bound by launches.
@@ -31,7 +28,6 @@ struct PredictedRatios {
   double bytes = 0.0;
   double launches = 0.0;
 };
-[[nodiscard]] PredictedRatios predicted_ratios(const ByteModel& numerator,
-                                               const ByteModel& denominator);
+[[nodiscard]] PredictedRatios predicted_ratios(const ByteModel& numerator, const ByteModel& denominator);
 
 }  // namespace labrun

@@ -25,13 +25,11 @@ SampleSummary summarize(const std::vector<double>& samples) {
   }
   summary.count = static_cast<int>(samples.size());
   summary.median = median(samples);
-  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) /
-                 static_cast<double>(samples.size());
+  summary.mean = std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
   const auto [lowest, highest] = std::minmax_element(samples.begin(), samples.end());
   summary.min = *lowest;
   summary.max = *highest;
-  summary.relative_spread =
-      summary.median > 0.0 ? (summary.max - summary.min) / summary.median : 0.0;
+  summary.relative_spread = summary.median > 0.0 ? (summary.max - summary.min) / summary.median : 0.0;
   return summary;
 }
 

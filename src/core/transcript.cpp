@@ -59,8 +59,7 @@ const FactGroup* Transcript::group(const std::string& wanted) const {
   return nullptr;
 }
 
-const CaseResult* Transcript::find_case(const std::string& wanted,
-                                        const std::string& size_label) const {
+const CaseResult* Transcript::find_case(const std::string& wanted, const std::string& size_label) const {
   for (const CaseResult& result : cases) {
     if (result.name == wanted && (size_label.empty() || result.size_label == size_label)) {
       return &result;

@@ -42,10 +42,10 @@ struct FactGroup {
 
 //! A problem size and where it came from.
 struct SizeRecord {
-  std::string label;                //!< "lesson", "card-scaled", "correctness"
+  std::string label;  //!< "lesson", "card-scaled", "correctness"
   std::optional<std::uint64_t> elements;
-  std::string rule;                 //!< how it was chosen
-  std::string unknown_reason;       //!< why it was not used, when elements is empty
+  std::string rule;            //!< how it was chosen
+  std::string unknown_reason;  //!< why it was not used, when elements is empty
 };
 
 //! A ratio the byte model predicts between two cases, as recorded with the run.
@@ -66,8 +66,8 @@ struct CorrectnessCheck {
   double max_rel_error = 0.0;
   //! ||got - expected||_2 / ||expected||_2 over the finite outputs.
   double relative_l2_error = 0.0;
-  std::uint64_t mismatches = 0;     //!< elements outside the tolerance (NaN counts)
-  std::string tolerance;            //!< the rule, in words
+  std::uint64_t mismatches = 0;  //!< elements outside the tolerance (NaN counts)
+  std::string tolerance;         //!< the rule, in words
   std::optional<std::uint64_t> first_bad_index;
   std::optional<double> first_bad_got;       //!< the version's value there (NaN is written null)
   std::optional<double> first_bad_expected;  //!< the reference value there
@@ -93,8 +93,8 @@ struct CaseResult {
   ByteModel model;
   int launches_per_sample = 1;  //!< region executions per sample (part 1 uses 1000)
   int warmups = 0;
-  std::vector<double> samples_ms;  //!< raw per-sample times, milliseconds, from CUDA events
-  SampleSummary summary;           //!< of samples_ms
+  std::vector<double> samples_ms;            //!< raw per-sample times, milliseconds, from CUDA events
+  SampleSummary summary;                     //!< of samples_ms
   std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
 };
 

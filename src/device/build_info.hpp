@@ -19,7 +19,7 @@ const char* host_compiler();
 const char* cuda_host_compiler();
 const char* build_type();
 Item git_commit();
-Item git_dirty();  //!< "true" / "false"
+Item git_dirty();          //!< "true" / "false"
 const char* git_source();  //!< where the git facts came from
 
 }  // namespace labrun::build_info

@@ -45,8 +45,8 @@ FactGroup build_group() {
   build.facts.push_back(text_or_unknown("cuda_architectures", build_info::cuda_architectures(),
                                         "CMAKE_CUDA_ARCHITECTURES was empty"));
   build.facts.push_back(Fact::known("host_compiler", std::string(build_info::host_compiler())));
-  build.facts.push_back(text_or_unknown("cuda_host_compiler", build_info::cuda_host_compiler(),
-                                        "CMake reported none"));
+  build.facts.push_back(
+      text_or_unknown("cuda_host_compiler", build_info::cuda_host_compiler(), "CMake reported none"));
   build.facts.push_back(
       text_or_unknown("build_type", build_info::build_type(), "no CMAKE_BUILD_TYPE was set"));
   const build_info::Item commit = build_info::git_commit();
@@ -57,8 +57,7 @@ FactGroup build_group() {
   } else {
     build.facts.push_back(Fact::known("git_dirty", std::string(dirty.value) == "true"));
   }
-  build.facts.push_back(
-      text_or_unknown("git_source", build_info::git_source(), "no git state was recorded"));
+  build.facts.push_back(text_or_unknown("git_source", build_info::git_source(), "no git state was recorded"));
   return build;
 }
 
@@ -156,7 +155,9 @@ Fact read_sm_clock_fact(const std::string& key, const std::string& pci_bus_id) {
   return Fact::known(key, static_cast<std::int64_t>(clock.value));
 }
 
-std::vector<FactGroup> collect_build_and_host() { return {build_group(), host_group()}; }
+std::vector<FactGroup> collect_build_and_host() {
+  return {build_group(), host_group()};
+}
 
 std::vector<FactGroup> collect_environment() {
   FactGroup device{"device", {}};
@@ -167,9 +168,8 @@ std::vector<FactGroup> collect_environment() {
   if (code != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
-    for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count",
-                            "l2_bytes", "memory_bytes", "memory_bus_width_bits",
-                            "memory_clock_khz", "ecc_enabled"}) {
+    for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count", "l2_bytes",
+                            "memory_bytes", "memory_bus_width_bits", "memory_clock_khz", "ecc_enabled"}) {
       device.facts.push_back(Fact::unknown(key, reason));
     }
   } else {
@@ -183,19 +183,18 @@ std::vector<FactGroup> collect_environment() {
       static_cast<void>(cudaGetLastError());
       device.facts.push_back(Fact::unknown("pci_bus_id", "cudaDeviceGetPCIBusId failed"));
     }
-    device.facts.push_back(Fact::known("compute_capability", std::to_string(properties.major) +
-                                                                 "." + std::to_string(properties.minor)));
+    device.facts.push_back(Fact::known(
+        "compute_capability", std::to_string(properties.major) + "." + std::to_string(properties.minor)));
     device.facts.push_back(
         Fact::known("sm_count", static_cast<std::int64_t>(properties.multiProcessorCount)));
     device.facts.push_back(Fact::known("l2_bytes", static_cast<std::int64_t>(properties.l2CacheSize)));
-    device.facts.push_back(
-        Fact::known("memory_bytes", static_cast<std::int64_t>(properties.totalGlobalMem)));
+    device.facts.push_back(Fact::known("memory_bytes", static_cast<std::int64_t>(properties.totalGlobalMem)));
     device.facts.push_back(
         Fact::known("memory_bus_width_bits", static_cast<std::int64_t>(properties.memoryBusWidth)));
     device.facts.push_back(attribute_fact("memory_clock_khz", cudaDevAttrMemoryClockRate, index));
     device.facts.push_back(attribute_fact("sm_clock_peak_khz", cudaDevAttrClockRate, index));
-    device.facts.push_back(Fact::known("max_threads_per_sm",
-                                       static_cast<std::int64_t>(properties.maxThreadsPerMultiProcessor)));
+    device.facts.push_back(
+        Fact::known("max_threads_per_sm", static_cast<std::int64_t>(properties.maxThreadsPerMultiProcessor)));
     device.facts.push_back(Fact::known("ecc_enabled", properties.ECCEnabled != 0));
   }
 

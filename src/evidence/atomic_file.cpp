@@ -18,8 +18,7 @@ std::string system_error(const std::string& what, const std::filesystem::path& p
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& content,
-                           bool overwrite) {
+void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite) {
   if (!overwrite && std::filesystem::exists(path)) {
     throw FileExistsError(path.string() + " exists; refusing to overwrite it (pass --force to replace it)");
   }

@@ -18,8 +18,7 @@ class FileExistsError : public std::runtime_error {
 //! `overwrite`, an existing `path` is left untouched and FileExistsError is thrown (the final
 //! step is link(2), which refuses an existing name atomically). Other failures throw
 //! std::runtime_error naming the path and the system error.
-void write_file_atomically(const std::filesystem::path& path, const std::string& content,
-                           bool overwrite);
+void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite);
 
 //! Reads a whole file; throws std::runtime_error naming the path when it cannot.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);

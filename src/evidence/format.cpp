@@ -23,7 +23,9 @@ std::string scientific(double value) {
   return text;
 }
 
-std::string percent(double fraction) { return fixed(fraction * 100.0, 1) + "%"; }
+std::string percent(double fraction) {
+  return fixed(fraction * 100.0, 1) + "%";
+}
 
 std::string binary_size(std::uint64_t bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -16,7 +16,7 @@ std::string fact_text(const Transcript& t, const std::string& group, const std::
   return fact != nullptr ? fact->display() : "not recorded";
 }
 
-std::string escape_cell(std::string text) {
+std::string escape_cell(const std::string& text) {
   std::string out;
   for (const char c : text) {
     if (c == '|') {
@@ -39,13 +39,13 @@ Table summary_table(const Transcript& t) {
     table.rows.push_back({what, value});
   };
   add("device", fact_text(t, "device", "name") + " (" + fact_text(t, "device", "uuid") + ")");
-  add("compute capability, SMs", fact_text(t, "device", "compute_capability") + ", " +
-                                     fact_text(t, "device", "sm_count") + " SMs");
+  add("compute capability, SMs",
+      fact_text(t, "device", "compute_capability") + ", " + fact_text(t, "device", "sm_count") + " SMs");
   add("L2 / memory (bytes)",
       fact_text(t, "device", "l2_bytes") + " / " + fact_text(t, "device", "memory_bytes"));
   add("driver / CUDA driver API / runtime", fact_text(t, "driver", "driver_version") + " / " +
-                                                fact_text(t, "driver", "cuda_driver_api_version") +
-                                                " / " + fact_text(t, "driver", "cuda_runtime_version"));
+                                                fact_text(t, "driver", "cuda_driver_api_version") + " / " +
+                                                fact_text(t, "driver", "cuda_runtime_version"));
   add("nvcc, architectures, build type", fact_text(t, "build", "nvcc_version") + ", " +
                                              fact_text(t, "build", "cuda_architectures") + ", " +
                                              fact_text(t, "build", "build_type"));
@@ -54,8 +54,8 @@ Table summary_table(const Transcript& t) {
   add("SM clock at start / end (MHz)",
       fact_text(t, "run", "sm_clock_mhz_start") + " / " + fact_text(t, "run", "sm_clock_mhz_end"));
   add("started / finished (UTC)", t.started_utc + " / " + t.finished_utc);
-  add("seed, repetitions, warm-ups", std::to_string(t.seed) + ", " + std::to_string(t.repetitions) +
-                                         ", " + std::to_string(t.warmups));
+  add("seed, repetitions, warm-ups",
+      std::to_string(t.seed) + ", " + std::to_string(t.repetitions) + ", " + std::to_string(t.warmups));
   return table;
 }
 
@@ -78,8 +78,7 @@ Table sizes_table(const Transcript& t) {
   table.headers = {"size", "elements", "how it was chosen"};
   table.right_aligned = {false, true, false};
   for (const SizeRecord& size : t.sizes) {
-    table.rows.push_back({size.label,
-                          size.elements ? std::to_string(*size.elements) : "not used",
+    table.rows.push_back({size.label, size.elements ? std::to_string(*size.elements) : "not used",
                           size.elements ? size.rule : size.rule + "; not used: " + size.unknown_reason});
   }
   return table;
@@ -88,8 +87,9 @@ Table sizes_table(const Transcript& t) {
 Table byte_model_table(const Transcript& t) {
   Table table;
   table.title = "Byte model";
-  table.notes = {"Bytes each case must move per element, declared before anything is timed. Every "
-                 "GB/s figure below is these bytes over the measured median time."};
+  table.notes = {
+      "Bytes each case must move per element, declared before anything is timed. Every "
+      "GB/s figure below is these bytes over the measured median time."};
   table.headers = {"case", "read B/elem", "write B/elem", "total B/elem", "launches"};
   table.right_aligned = {false, true, true, true, true};
   std::set<std::string> seen;
@@ -98,8 +98,8 @@ Table byte_model_table(const Transcript& t) {
       continue;
     }
     table.rows.push_back({c.name, fixed(c.model.read_bytes_per_element, 0),
-                          fixed(c.model.write_bytes_per_element, 0),
-                          fixed(c.model.bytes_per_element(), 0), std::to_string(c.model.launches)});
+                          fixed(c.model.write_bytes_per_element, 0), fixed(c.model.bytes_per_element(), 0),
+                          std::to_string(c.model.launches)});
   }
   return table;
 }
@@ -107,13 +107,14 @@ Table byte_model_table(const Transcript& t) {
 Table predictions_table(const Transcript& t) {
   Table table;
   table.title = "Predicted ratios";
-  table.notes = {"From the byte model alone: the byte ratio should show while both cases are bound "
-                 "by memory traffic, the launch ratio while both are bound by launch cost."};
+  table.notes = {
+      "From the byte model alone: the byte ratio should show while both cases are bound "
+      "by memory traffic, the launch ratio while both are bound by launch cost."};
   table.headers = {"prediction", "slower case", "faster case", "byte ratio", "launch ratio"};
   table.right_aligned = {false, false, false, true, true};
   for (const PredictionRecord& p : t.predictions) {
-    table.rows.push_back({p.description, p.slower_case, p.faster_case, fixed(p.ratios.bytes, 2),
-                          fixed(p.ratios.launches, 2)});
+    table.rows.push_back(
+        {p.description, p.slower_case, p.faster_case, fixed(p.ratios.bytes, 2), fixed(p.ratios.launches, 2)});
   }
   return table;
 }
@@ -148,10 +149,11 @@ Table correctness_table(const Transcript& t) {
   for (const std::string& rule : rules) {
     table.notes.push_back("Tolerance: " + rule + ".");
   }
-  table.notes.push_back("rel L2 error is ||got - ref|| / ||ref||; max rel error is elementwise and is "
-                        "dominated by outputs near zero, where a sum cancels.");
-  table.headers = {"version", "elements", "max abs error", "rel L2 error", "max rel error", "mismatches",
-                   "result", "first bad index: got / expected"};
+  table.notes.push_back(
+      "rel L2 error is ||got - ref|| / ||ref||; max rel error is elementwise and is "
+      "dominated by outputs near zero, where a sum cancels.");
+  table.headers = {"version",       "elements",   "max abs error", "rel L2 error",
+                   "max rel error", "mismatches", "result",        "first bad index: got / expected"};
   table.right_aligned = {false, true, true, true, true, true, false, false};
   for (const CorrectnessCheck& c : t.correctness) {
     std::string first_bad = "-";
@@ -161,8 +163,8 @@ Table correctness_table(const Transcript& t) {
                   (c.first_bad_expected ? scientific(*c.first_bad_expected) : "?");
     }
     table.rows.push_back({c.version, std::to_string(c.elements), scientific(c.max_abs_error),
-                          scientific(c.relative_l2_error), scientific(c.max_rel_error), std::to_string(c.mismatches),
-                          c.passed ? "pass" : "FAIL", first_bad});
+                          scientific(c.relative_l2_error), scientific(c.max_rel_error),
+                          std::to_string(c.mismatches), c.passed ? "pass" : "FAIL", first_bad});
   }
   return table;
 }
@@ -170,8 +172,9 @@ Table correctness_table(const Transcript& t) {
 Table bitwise_table(const Transcript& t) {
   Table table;
   table.title = "Bitwise agreement between versions";
-  table.notes = {"Counted, not asserted: the versions round intermediates differently (values kept "
-                 "in registers may be contracted into fused multiply-adds)."};
+  table.notes = {
+      "Counted, not asserted: the versions round intermediates differently (values kept "
+      "in registers may be contracted into fused multiply-adds)."};
   table.headers = {"first", "second", "elements", "differing", "share", "max abs difference"};
   table.right_aligned = {false, false, true, true, true, true};
   for (const BitwiseComparison& b : t.bitwise) {
@@ -199,13 +202,13 @@ Table generic_cases_table(const Transcript& t) {
 Table stability_table(const StabilityCheck& s) {
   Table table;
   table.title = "Timing stability";
-  table.notes = {"The same case timed again at the end of the run; the harness's target is medians "
-                 "within 0.5% of each other."};
+  table.notes = {
+      "The same case timed again at the end of the run; the harness's target is medians "
+      "within 0.5% of each other."};
   table.headers = {"case", "size", "n", "first median ms", "second median ms", "difference"};
   table.right_aligned = {false, false, true, true, true, true};
-  table.rows.push_back({s.case_name, s.size_label, std::to_string(s.elements),
-                        fixed(s.first_median_ms, 4), fixed(s.second_median_ms, 4),
-                        fixed(s.relative_difference * 100.0, 3) + "%"});
+  table.rows.push_back({s.case_name, s.size_label, std::to_string(s.elements), fixed(s.first_median_ms, 4),
+                        fixed(s.second_median_ms, 4), fixed(s.relative_difference * 100.0, 3) + "%"});
   return table;
 }
 
@@ -265,9 +268,9 @@ std::string render_table(const Table& table) {
 std::string render_markdown(const Transcript& t, const Lab* lab) {
   std::ostringstream out;
   out << "# " << t.lab_title << "\n\n";
-  out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished "
-      << t.finished_utc << " after " << fixed(t.wall_seconds, 1)
-      << " s. Written by labrun from transcript schema " << t.schema_version << ".\n";
+  out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished " << t.finished_utc
+      << " after " << fixed(t.wall_seconds, 1) << " s. Written by labrun from transcript schema "
+      << t.schema_version << ".\n";
   if (t.configuration != "full") {
     out << "\n**Configuration `" << t.configuration
         << "`: tiny sizes that check the lab runs. These figures are not evidence.**\n";

@@ -58,9 +58,15 @@ class Reader {
     }
     if (value.is_string()) {
       const auto s = value.get<std::string>();
-      if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
-      if (s == "inf") return std::numeric_limits<double>::infinity();
-      if (s == "-inf") return -std::numeric_limits<double>::infinity();
+      if (s == "nan") {
+        return std::numeric_limits<double>::quiet_NaN();
+      }
+      if (s == "inf") {
+        return std::numeric_limits<double>::infinity();
+      }
+      if (s == "-inf") {
+        return -std::numeric_limits<double>::infinity();
+      }
     }
     fail(key, "expected a number");
   }
@@ -144,9 +150,9 @@ ByteModel model_from(const Reader& reader) {
 }
 
 Json summary_to_json(const SampleSummary& summary) {
-  return Json{{"count", summary.count},   {"median_ms", summary.median},
-              {"mean_ms", summary.mean},  {"min_ms", summary.min},
-              {"max_ms", summary.max},    {"relative_spread", summary.relative_spread}};
+  return Json{{"count", summary.count},  {"median_ms", summary.median},
+              {"mean_ms", summary.mean}, {"min_ms", summary.min},
+              {"max_ms", summary.max},   {"relative_spread", summary.relative_spread}};
 }
 
 SampleSummary summary_from(const Reader& reader) {
@@ -173,14 +179,10 @@ Json transcript_to_json(const Transcript& t) {
   Json document;
   document["schema_version"] = t.schema_version;
   document["lab"] = Json{{"name", t.lab_name}, {"title", t.lab_title}};
-  document["run"] = Json{{"configuration", t.configuration},
-                         {"seed", t.seed},
-                         {"repetitions", t.repetitions},
-                         {"warmups", t.warmups},
-                         {"case_patterns", t.case_patterns},
-                         {"command_line", t.command_line},
-                         {"started_utc", t.started_utc},
-                         {"finished_utc", t.finished_utc},
+  document["run"] = Json{{"configuration", t.configuration}, {"seed", t.seed},
+                         {"repetitions", t.repetitions},     {"warmups", t.warmups},
+                         {"case_patterns", t.case_patterns}, {"command_line", t.command_line},
+                         {"started_utc", t.started_utc},     {"finished_utc", t.finished_utc},
                          {"wall_seconds", t.wall_seconds}};
   Json environment = Json::object();
   for (const FactGroup& group : t.environment) {
@@ -274,8 +276,8 @@ Transcript transcript_from_json(const Json& document) {
   const std::string supported_major =
       std::string(kTranscriptSchemaVersion).substr(0, std::string(kTranscriptSchemaVersion).find('.'));
   if (t.schema_version.substr(0, t.schema_version.find('.')) != supported_major) {
-    root.fail("schema_version", "unsupported version '" + t.schema_version + "' (this build reads " +
-                                    supported_major + ".x)");
+    root.fail("schema_version",
+              "unsupported version '" + t.schema_version + "' (this build reads " + supported_major + ".x)");
   }
   const Reader lab = root.child("lab");
   t.lab_name = lab.text("name");

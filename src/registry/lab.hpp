@@ -73,8 +73,7 @@ class LabSession {
   //! recorded in the transcript's "lab" group.
   [[nodiscard]] virtual std::vector<Fact> facts() = 0;
   //! Times one case at one size. Throws on a CUDA error.
-  virtual CaseOutcome run_case(const CaseSpec& spec, std::uint64_t elements,
-                               const TimingPlan& plan) = 0;
+  virtual CaseOutcome run_case(const CaseSpec& spec, std::uint64_t elements, const TimingPlan& plan) = 0;
 };
 
 //! Settings a session is opened with.
@@ -84,12 +83,12 @@ struct SessionConfig {
 };
 
 struct Lab {
-  std::string name;   //!< "day48-fusion": case names start with it
+  std::string name;  //!< "day48-fusion": case names start with it
   std::string title;
-  std::string summary;  //!< one line for `labrun list`
-  std::uint64_t element_bytes = 4;       //!< bytes of one element of a case's buffers
+  std::string summary;              //!< one line for `labrun list`
+  std::uint64_t element_bytes = 4;  //!< bytes of one element of a case's buffers
   std::uint64_t card_scaled_l2_multiple = 8;
-  int buffers_at_max_size = 1;           //!< device buffers of max_elements a session allocates
+  int buffers_at_max_size = 1;  //!< device buffers of max_elements a session allocates
   std::uint64_t correctness_elements = 0;
   std::vector<CaseSpec> cases;
   std::vector<Prediction> predictions;

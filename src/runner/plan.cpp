@@ -22,10 +22,9 @@ std::string render_plan(const Lab& lab) {
       }
       sizes += size.elements == 0 ? size.label : std::to_string(size.elements);
     }
-    model.rows.push_back({spec.name, fixed(spec.model.read_bytes_per_element, 0),
-                          fixed(spec.model.write_bytes_per_element, 0),
-                          fixed(spec.model.bytes_per_element(), 0), std::to_string(spec.model.launches),
-                          sizes});
+    model.rows.push_back(
+        {spec.name, fixed(spec.model.read_bytes_per_element, 0), fixed(spec.model.write_bytes_per_element, 0),
+         fixed(spec.model.bytes_per_element(), 0), std::to_string(spec.model.launches), sizes});
   }
   out << render_table(model);
   out << "\ncard-scaled: the smallest power of two n with n * " << lab.element_bytes
@@ -44,8 +43,8 @@ std::string render_plan(const Lab& lab) {
         continue;
       }
       const PredictedRatios r = predicted_ratios(slower->model, faster->model);
-      ratios.rows.push_back({p.description, p.slower_case, p.faster_case, fixed(r.bytes, 2),
-                             fixed(r.launches, 2)});
+      ratios.rows.push_back(
+          {p.description, p.slower_case, p.faster_case, fixed(r.bytes, 2), fixed(r.launches, 2)});
     }
     out << render_table(ratios);
   }

@@ -40,8 +40,8 @@ std::vector<std::string> versions_to_check(const std::vector<const CaseSpec*>& c
 SizeRecord card_scaled_record(const Lab& lab, const DeviceSizing& sizing, bool smoke) {
   SizeRecord record;
   record.label = "card-scaled";
-  record.rule = "smallest power of two n with n * " + std::to_string(lab.element_bytes) + " B >= " +
-                std::to_string(lab.card_scaled_l2_multiple) + " x L2 (" +
+  record.rule = "smallest power of two n with n * " + std::to_string(lab.element_bytes) +
+                " B >= " + std::to_string(lab.card_scaled_l2_multiple) + " x L2 (" +
                 std::to_string(sizing.l2_bytes) + " B)";
   if (smoke) {
     record.unknown_reason = "smoke configuration";
@@ -79,8 +79,8 @@ void require_writable_directory(const std::filesystem::path& dir) {
 
 }  // namespace
 
-std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec,
-                                        const std::optional<std::uint64_t>& card_scaled, bool smoke) {
+std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec, const std::optional<std::uint64_t>& card_scaled,
+                                        bool smoke) {
   std::vector<ResolvedSize> resolved;
   for (const SizeRequest& request : spec.sizes) {
     ResolvedSize size{request.label, request.elements};
@@ -93,9 +93,8 @@ std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec,
     if (smoke) {
       size.elements = std::min(size.elements, kSmokeMaxElements);
     }
-    const bool duplicate = std::any_of(resolved.begin(), resolved.end(), [&](const ResolvedSize& s) {
-      return s.elements == size.elements;
-    });
+    const bool duplicate = std::any_of(resolved.begin(), resolved.end(),
+                                       [&](const ResolvedSize& s) { return s.elements == size.elements; });
     if (!duplicate) {
       resolved.push_back(size);
     }
@@ -146,9 +145,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
 
   const DeviceSizing sizing = read_device_sizing();
   const std::filesystem::path out_dir =
-      options.out_dir.empty()
-          ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
-          : options.out_dir;
+      options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
+                              : options.out_dir;
   require_writable_directory(out_dir);
 
   t.environment = collect_environment();
@@ -169,8 +167,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     t.sizes.push_back(SizeRecord{label, elements, "declared by the lab", ""});
   }
   t.sizes.push_back(card);
-  t.sizes.push_back(SizeRecord{"correctness", lab.correctness_elements,
-                               "odd, so every bounds check fires", ""});
+  t.sizes.push_back(
+      SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", ""});
 
   struct Planned {
     const CaseSpec* spec;
@@ -200,8 +198,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
 
   const std::vector<std::string> versions = versions_to_check(selected);
   if (!versions.empty()) {
-    progress("checking " + std::to_string(versions.size()) + " versions against the float64 reference at n = " +
-             std::to_string(lab.correctness_elements));
+    progress("checking " + std::to_string(versions.size()) +
+             " versions against the float64 reference at n = " + std::to_string(lab.correctness_elements));
     session->check_correctness(versions, lab.correctness_elements, options.seed, t.correctness, t.bitwise);
   }
   std::set<std::string> failed_versions;
@@ -281,7 +279,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   if (!options.overwrite) {
     for (const auto& path : {report.json_path, report.markdown_path}) {
       if (std::filesystem::exists(path)) {
-        throw FileExistsError(path.string() + " exists; refusing to overwrite it (pass --force to replace it)");
+        throw FileExistsError(path.string() +
+                              " exists; refusing to overwrite it (pass --force to replace it)");
       }
     }
   }

@@ -14,7 +14,9 @@ EventTimer::~EventTimer() {
   LABRUN_CUDA_NOTHROW(cudaEventDestroy(stop_));
 }
 
-void EventTimer::start(cudaStream_t stream) { LABRUN_CUDA_CHECK(cudaEventRecord(start_, stream)); }
+void EventTimer::start(cudaStream_t stream) {
+  LABRUN_CUDA_CHECK(cudaEventRecord(start_, stream));
+}
 
 double EventTimer::stop_ms(cudaStream_t stream) {
   LABRUN_CUDA_CHECK(cudaEventRecord(stop_, stream));

@@ -1,7 +1,8 @@
 #include "verify/compare.hpp"
 
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <cstdint>
 #include <stdexcept>
 
 #include "evidence/format.hpp"
@@ -14,12 +15,10 @@ std::string Tolerance::describe() const {
 }
 
 CorrectnessCheck compare_with_reference(const std::string& version, const std::vector<float>& got,
-                                        const std::vector<double>& expected,
-                                        const Tolerance& tolerance) {
+                                        const std::vector<double>& expected, const Tolerance& tolerance) {
   if (got.size() != expected.size()) {
-    throw std::invalid_argument("compare_with_reference: " + version + " has " +
-                                std::to_string(got.size()) + " elements, the reference " +
-                                std::to_string(expected.size()));
+    throw std::invalid_argument("compare_with_reference: " + version + " has " + std::to_string(got.size()) +
+                                " elements, the reference " + std::to_string(expected.size()));
   }
   CorrectnessCheck check;
   check.version = version;
@@ -65,7 +64,7 @@ BitwiseComparison compare_bitwise(const std::string& first_name, const std::vect
   comparison.second = second_name;
   comparison.elements = first.size();
   for (std::size_t i = 0; i < first.size(); ++i) {
-    if (std::memcmp(&first[i], &second[i], sizeof(float)) != 0) {
+    if (std::bit_cast<std::uint32_t>(first[i]) != std::bit_cast<std::uint32_t>(second[i])) {
       ++comparison.differing;
       const double difference = std::fabs(static_cast<double>(first[i]) - static_cast<double>(second[i]));
       if (std::isfinite(difference)) {

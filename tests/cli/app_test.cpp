@@ -1,8 +1,8 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -26,6 +26,7 @@ struct Outcome {
 Outcome labrun_with(std::vector<std::string> args) {
   args.insert(args.begin(), "labrun");
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const std::string& a : args) {
     argv.push_back(a.c_str());
   }
@@ -35,7 +36,9 @@ Outcome labrun_with(std::vector<std::string> args) {
   return {status, out.str(), err.str()};
 }
 
-fs::path golden(const char* name) { return fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" / name; }
+fs::path golden(const char* name) {
+  return fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" / name;
+}
 
 }  // namespace
 
@@ -74,7 +77,9 @@ TEST_CASE("list and plan work without a GPU") {
   CHECK_THAT(list.out, ContainsSubstring("day48-fusion/part4/fused-wide-k32"));
   const Outcome plan = labrun_with({"plan", "day48-fusion"});
   CHECK(plan.status == 0);
-  CHECK_THAT(plan.out, ContainsSubstring("| staged over fused               | day48-fusion/part2/staged-chain | day48-fusion/part2/fused-chain  |       3.00 |         4.00 |"));
+  CHECK_THAT(plan.out,
+             ContainsSubstring("| staged over fused               | day48-fusion/part2/staged-chain | "
+                               "day48-fusion/part2/fused-chain  |       3.00 |         4.00 |"));
   CHECK_THAT(plan.out, ContainsSubstring("|       1.80 |         2.00 |"));
   CHECK_THAT(plan.out, ContainsSubstring("|       1.67 |         2.00 |"));
 }

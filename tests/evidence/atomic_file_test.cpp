@@ -1,9 +1,9 @@
 #include "evidence/atomic_file.hpp"
 
+#include <unistd.h>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -48,5 +48,6 @@ TEST_CASE("failures name the path") {
   TemporaryDirectory dir;
   CHECK_THROWS_WITH(labrun::write_file_atomically(dir.path / "missing" / "t.json", "x", false),
                     Catch::Matchers::ContainsSubstring("missing"));
-  CHECK_THROWS_WITH(labrun::read_file(dir.path / "absent.json"), Catch::Matchers::ContainsSubstring("absent.json"));
+  CHECK_THROWS_WITH(labrun::read_file(dir.path / "absent.json"),
+                    Catch::Matchers::ContainsSubstring("absent.json"));
 }

@@ -35,18 +35,22 @@ TEST_CASE("tables are padded pipe tables with right-aligned number columns") {
 TEST_CASE("the report shows the model - correctness - the lab's tables and unknowns") {
   const std::string md = render(labrun::testing::sample_day48_transcript());
   CHECK_THAT(md, ContainsSubstring("# Day 48: kernel fusion and what a launch really costs"));
-  CHECK_THAT(md, ContainsSubstring("| day48-fusion/part2/staged-chain        |          20 |           16 |           36 |        4 |"));
+  CHECK_THAT(md, ContainsSubstring("| day48-fusion/part2/staged-chain        |          20 |           16 |  "
+                                   "         36 |        4 |"));
   CHECK_THAT(md, ContainsSubstring("| broken      |  1049187 |"));
   CHECK_THAT(md, ContainsSubstring("| FAIL   | 1049186: nan / 5.00e-01"));
   CHECK_THAT(md, ContainsSubstring("unknown (NVML absent)"));
   // Part 2: the four stages summed are 0.1 * 3 + 0.15 = 0.45 ms for 36 bytes.
-  CHECK_THAT(md, ContainsSubstring("| four stages, summed  | 0.4500 |         36 | 1342.2 |   1.00 |      - |"));
+  CHECK_THAT(md,
+             ContainsSubstring("| four stages, summed  | 0.4500 |         36 | 1342.2 |   1.00 |      - |"));
   // Part 1: 2.5 ms per 1000 launches is 2.5 us per launch.
   CHECK_THAT(md, ContainsSubstring("|           2.500 |  40.0% |"));
   // Part 3: 0.011 / 0.005 = 2.20, and 11 us over 4 launches.
-  CHECK_THAT(md, ContainsSubstring("| 1024 | sweep |      0.0110 |     0.0050 |         2.20 |            2.750 |"));
+  CHECK_THAT(
+      md, ContainsSubstring("| 1024 | sweep |      0.0110 |     0.0050 |         2.20 |            2.750 |"));
   // Predictions: 0.45 / 0.15 against 3.00 and 4.00.
-  CHECK_THAT(md, ContainsSubstring("| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 |"));
+  CHECK_THAT(md, ContainsSubstring(
+                     "| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 |"));
   CHECK_THAT(md, ContainsSubstring("## Timing stability"));
 }
 

@@ -1,17 +1,17 @@
 // GPU tests: each skips when no usable CUDA device exists, and runs on a machine with one.
 
+#include <unistd.h>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
-#include <set>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
-#include <unistd.h>
 
+#include "chain_constants.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/transcript_json.hpp"
-#include "chain_constants.hpp"
 #include "kernels.hpp"
 #include "lab.hpp"
 #include "runner/runner.hpp"

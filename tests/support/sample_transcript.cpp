@@ -35,8 +35,9 @@ Transcript sample_day48_transcript() {
       FactGroup{"device",
                 {Fact::known("name", std::string("Test GPU")), Fact::known("sm_count", std::int64_t{132}),
                  Fact::known("ecc_enabled", true), Fact::unknown("uuid", "not readable in this test")}},
-      FactGroup{"run", {Fact::known("sm_clock_mhz_start", std::int64_t{1980}),
-                        Fact::unknown("sm_clock_mhz_end", "NVML absent")}}};
+      FactGroup{"run",
+                {Fact::known("sm_clock_mhz_start", std::int64_t{1980}),
+                 Fact::unknown("sm_clock_mhz_end", "NVML absent")}}};
   t.sizes = {SizeRecord{"lesson", 16777216, "declared by the lab", ""},
              SizeRecord{"card-scaled", std::nullopt, "8 x L2", "smoke configuration"},
              SizeRecord{"correctness", 1049187, "odd", ""}};
@@ -79,14 +80,17 @@ Transcript sample_day48_transcript() {
                                      {0.45, 0.45, 0.46}));
   t.cases.push_back(make_case_result("day48-fusion/part2/fused-chain", "part2", "lesson", n, floats(2, 1, 1),
                                      {0.15, 0.15, 0.16}));
-  t.cases.push_back(make_case_result("day48-fusion/part3/staged-chain", "part3", "sweep", 1024, floats(5, 4, 4),
-                                     {0.010, 0.011, 0.012}));
-  t.cases.push_back(make_case_result("day48-fusion/part3/fused-chain", "part3", "sweep", 1024, floats(2, 1, 1),
-                                     {0.004, 0.005, 0.006}));
-  CaseResult wide = make_case_result("day48-fusion/part4/fused-wide-k2", "part4", "lesson", n, floats(2, 1, 1),
-                                     {0.15, 0.15, 0.15});
-  wide.attributes = {{"blocks", 32768}, {"registers", 18}, {"local_bytes_per_thread", 0},
-                     {"blocks_per_sm", 8}, {"theoretical_occupancy", 1.0}};
+  t.cases.push_back(make_case_result("day48-fusion/part3/staged-chain", "part3", "sweep", 1024,
+                                     floats(5, 4, 4), {0.010, 0.011, 0.012}));
+  t.cases.push_back(make_case_result("day48-fusion/part3/fused-chain", "part3", "sweep", 1024,
+                                     floats(2, 1, 1), {0.004, 0.005, 0.006}));
+  CaseResult wide = make_case_result("day48-fusion/part4/fused-wide-k2", "part4", "lesson", n,
+                                     floats(2, 1, 1), {0.15, 0.15, 0.15});
+  wide.attributes = {{"blocks", 32768},
+                     {"registers", 18},
+                     {"local_bytes_per_thread", 0},
+                     {"blocks_per_sm", 8},
+                     {"theoretical_occupancy", 1.0}};
   t.cases.push_back(wide);
   StabilityCheck stability;
   stability.case_name = "day48-fusion/part2/staged-chain";

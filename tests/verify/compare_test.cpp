@@ -10,7 +10,8 @@ using labrun::Tolerance;
 TEST_CASE("a matching output passes with its largest errors reported") {
   const std::vector<float> got{1.0f, 2.0f, -0.5f};
   const std::vector<double> expected{1.0, 2.000001, -0.5};
-  const labrun::CorrectnessCheck check = labrun::compare_with_reference("v", got, expected, Tolerance{1e-5, 1e-5});
+  const labrun::CorrectnessCheck check =
+      labrun::compare_with_reference("v", got, expected, Tolerance{1e-5, 1e-5});
   CHECK(check.passed);
   CHECK(check.mismatches == 0);
   CHECK_FALSE(check.first_bad_index.has_value());
@@ -26,7 +27,8 @@ TEST_CASE("the first bad index carries both values - and NaN always fails") {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> got{1.0f, 2.5f, nan, 4.0f};
   const std::vector<double> expected{1.0, 2.0, 3.0, 4.0};
-  const labrun::CorrectnessCheck check = labrun::compare_with_reference("v", got, expected, Tolerance{1e-5, 1e-5});
+  const labrun::CorrectnessCheck check =
+      labrun::compare_with_reference("v", got, expected, Tolerance{1e-5, 1e-5});
   CHECK_FALSE(check.passed);
   CHECK(check.mismatches == 2);
   REQUIRE(check.first_bad_index.has_value());
@@ -48,7 +50,8 @@ TEST_CASE("an exact tolerance accepts only equal values") {
   const labrun::CorrectnessCheck check =
       labrun::compare_with_reference("copy", {1.0f, 2.0f}, {1.0, 2.0000001}, Tolerance{0.0, 0.0});
   CHECK(check.mismatches == 1);
-  CHECK_THROWS_AS(labrun::compare_with_reference("v", {1.0f}, {1.0, 2.0}, Tolerance{}), std::invalid_argument);
+  CHECK_THROWS_AS(labrun::compare_with_reference("v", {1.0f}, {1.0, 2.0}, Tolerance{}),
+                  std::invalid_argument);
 }
 
 TEST_CASE("bitwise comparison counts differing elements and the largest difference") {

@@ -42,7 +42,8 @@ TEST_CASE("the lab's predictions are the lesson's ratios") {
   const labrun::Lab lab = day48::make_lab();
   std::set<std::string> seen;
   for (const labrun::Prediction& p : lab.predictions) {
-    const auto r = labrun::predicted_ratios(lab.find_case(p.slower_case)->model, lab.find_case(p.faster_case)->model);
+    const auto r =
+        labrun::predicted_ratios(lab.find_case(p.slower_case)->model, lab.find_case(p.faster_case)->model);
     if (p.description == "staged over fused") {
       CHECK(r.bytes == Catch::Approx(3.0));
       CHECK(r.launches == Catch::Approx(4.0));
@@ -86,7 +87,8 @@ TEST_CASE("the float64 reference follows the four stages") {
   // x = 1: t1 = 1.125; gelu(1.125) = 0.5 * 1.125 * (1 + erf(1.125 / sqrt 2)); + r; clamp to [-1, 4].
   const double t1 = 1.125;
   const double gelu = 0.5 * t1 * (1.0 + std::erf(t1 / std::sqrt(2.0)));
-  const std::vector<double> y = day48::chain_reference({1.0f, 1.0f, 4.0f, -4.0f}, {0.25f, -0.5f, 1.0f, -1.0f});
+  const std::vector<double> y =
+      day48::chain_reference({1.0f, 1.0f, 4.0f, -4.0f}, {0.25f, -0.5f, 1.0f, -1.0f});
   CHECK(y[0] == Catch::Approx(gelu + 0.25).epsilon(1e-15));
   CHECK(y[1] == Catch::Approx(gelu - 0.5).epsilon(1e-15));
   CHECK(y[2] == 4.0);   // 4.875 + 1 clamps to the top

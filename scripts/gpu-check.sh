@@ -25,6 +25,7 @@ ctest --preset dev --output-on-failure >"$out/ctest.log" 2>&1 || status=1
 tail -25 "$out/ctest.log"
 
 echo "== the lab, timed end to end"
+marker=$(mktemp)
 start=$(date +%s.%N)
 ./build/dev/labrun run day48-fusion "$@" >"$out/lab-stdout.md" 2>"$out/lab-stderr.log"
 lab_status=$?
@@ -32,9 +33,15 @@ end=$(date +%s.%N)
 echo "labrun exit status ${lab_status}; wall time from process start to last file: $(awk "BEGIN{print $end - $start}") s"
 [ "$lab_status" -eq 0 ] || status=1
 tail -5 "$out/lab-stderr.log"
-for f in evidence/day48-fusion/*/*.json evidence/day48-fusion/*/*.md; do
-  [ -f "$f" ] && cp "$f" "$out/" && echo "evidence: $f"
-done
+# Only the files this run wrote; the Markdown it printed must equal the Markdown it wrote.
+while IFS= read -r f; do
+  cp "$f" "$out/" && echo "evidence: $f"
+  case "$f" in
+    *.md) cmp -s "$f" "$out/lab-stdout.md" && echo "printed Markdown identical to $f" ;;
+    *.json) ./build/dev/labrun report "$f" | cmp -s - "${f%.json}.md" && echo "labrun report $f reproduces its Markdown" ;;
+  esac
+done < <(find evidence -type f -newer "$marker" \( -name '*.json' -o -name '*.md' \) | sort)
+rm -f "$out/lab-stdout.md" "$marker"
 
 if command -v compute-sanitizer >/dev/null 2>&1; then
   echo "== compute-sanitizer (memcheck, smoke configuration)"

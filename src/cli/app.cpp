@@ -35,14 +35,6 @@ const Lab& find_lab_or_throw(const std::string& name) {
   return *lab;
 }
 
-std::string size_list(const CaseSpec& spec) {
-  std::string text;
-  for (const SizeRequest& size : spec.sizes) {
-    text += (text.empty() ? "" : ", ") + (size.elements == 0 ? size.label : std::to_string(size.elements));
-  }
-  return text;
-}
-
 void list_labs(const std::string& only, std::ostream& out) {
   for (const Lab& lab : registered_labs().labs()) {
     if (!only.empty() && lab.name != only) {
@@ -50,7 +42,7 @@ void list_labs(const std::string& only, std::ostream& out) {
     }
     out << lab.name << "  " << lab.title << "\n  " << lab.summary << "\n";
     for (const CaseSpec& spec : lab.cases) {
-      out << "    " << spec.name << "  [" << size_list(spec) << "]\n";
+      out << "    " << spec.name << "  [" << spec.describe_sizes() << "]\n";
     }
   }
 }

@@ -30,6 +30,9 @@ struct CaseSpec {
   std::string verified_by;  //!< correctness version covering this case's kernels; "" for none
   std::vector<SizeRequest> sizes;
   int launches_per_sample = 1;  //!< region executions inside one timed sample
+
+  //! The declared sizes as text: "16777216, card-scaled".
+  [[nodiscard]] std::string describe_sizes() const;
 };
 
 //! A ratio the byte model predicts between two of the lab's cases.

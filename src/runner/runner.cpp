@@ -66,14 +66,29 @@ SizeRecord card_scaled_record(const Lab& lab, const DeviceSizing& sizing, bool s
   return record;
 }
 
-void require_writable_directory(const std::filesystem::path& dir) {
+// Checked before the run, so a long run does not end unable to write; nothing is created until
+// the files are written, so a failed run leaves the disk as it was.
+void require_creatable_directory(const std::filesystem::path& dir) {
+  std::filesystem::path existing = std::filesystem::absolute(dir);
+  while (!std::filesystem::exists(existing) && existing.has_parent_path() &&
+         existing != existing.parent_path()) {
+    existing = existing.parent_path();
+  }
+  if (!std::filesystem::is_directory(existing)) {
+    throw std::runtime_error("cannot create output directory " + dir.string() + ": " + existing.string() +
+                             " is not a directory");
+  }
+  if (::access(existing.c_str(), W_OK) != 0) {
+    throw std::runtime_error("cannot write to output directory " + dir.string() + ": " + existing.string() +
+                             " is not writable");
+  }
+}
+
+void create_output_directory(const std::filesystem::path& dir) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error) {
     throw std::runtime_error("cannot create output directory " + dir.string() + ": " + error.message());
-  }
-  if (::access(dir.c_str(), W_OK) != 0) {
-    throw std::runtime_error("output directory " + dir.string() + " is not writable");
   }
 }
 
@@ -147,7 +162,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   const std::filesystem::path out_dir =
       options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
                               : options.out_dir;
-  require_writable_directory(out_dir);
+  require_creatable_directory(out_dir);
 
   t.environment = collect_environment();
   FactGroup run_facts{"run", {}};
@@ -284,6 +299,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       }
     }
   }
+  create_output_directory(out_dir);
   write_file_atomically(report.json_path, json_text, options.overwrite);
   write_file_atomically(report.markdown_path, markdown, options.overwrite);
   report.transcript = std::move(t);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what labrun needs to build, with apt, on Debian 12 (bookworm) or Ubuntu 24.04 (noble).
 #
-#   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11
+#   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11,
+#                                      # and valijson's headers (unpacked into .deps/, see below)
 #   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy (tests only)
 #
 # The CUDA Toolkit (nvcc, 12.x or 13.x) is not installed here: it comes from NVIDIA's own packages.
@@ -29,12 +30,36 @@ Install these by hand, then configure with CMake as README.md shows:
   - CMake >= 3.25 and Ninja
   - a C++17 host compiler supported by your nvcc, and the CUDA Toolkit (12.x or 13.x)
   - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
+  - valijson 1.0 headers (header-only), in .deps/valijson/usr/include or on the include path
   - Catch2 v3, clang-format and clang-tidy (only to build and run the tests)
 TXT
   exit 2
 }
 
 base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev)
+repo_root=$(cd "$(dirname "$0")/.." && pwd)
+
+# valijson (the JSON Schema validator) is header-only, but its package depends on Qt, Poco and
+# five other JSON libraries. Only its headers are needed: download the package and unpack it into
+# .deps/valijson (ignored by git), where CMake looks for it.
+install_valijson_headers() {
+  local target="${repo_root}/.deps/valijson"
+  if [ -f "${target}/usr/include/valijson/validator.hpp" ]; then
+    return 0
+  fi
+  local scratch
+  scratch=$(mktemp -d)
+  chmod 755 "$scratch"
+  if ! (cd "$scratch" && apt-get download libvalijson-dev >/dev/null); then
+    echo "install-deps: could not download libvalijson-dev; put valijson's include/ under ${target}/usr/include by hand" >&2
+    rm -rf "$scratch"
+    exit 1
+  fi
+  mkdir -p "$target"
+  dpkg -x "$scratch"/libvalijson-dev_*.deb "$target"
+  rm -rf "$scratch"
+  echo "install-deps: valijson headers in ${target}/usr/include"
+}
 
 # Debian 12 ships Catch2 v2 only; v3 is libcatch2-dev in bookworm-backports. The backports entry
 # is derived from this machine's own bookworm entry (same URIs and keyring) so that no mirror
@@ -87,6 +112,7 @@ case "${ID}:${VERSION_ID:-}" in
     if [ "$want_tests" -eq 1 ]; then enable_bookworm_backports; fi
     as_root apt-get update -qq
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
+    install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
       as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy
@@ -95,6 +121,7 @@ case "${ID}:${VERSION_ID:-}" in
   ubuntu:24.04)
     as_root apt-get update -qq
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
+    install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
       as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy
     fi

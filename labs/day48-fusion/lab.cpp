@@ -94,14 +94,57 @@ std::vector<CaseSpec> declare_cases() {
   return cases;
 }
 
+// The lesson's claims ("The four claims, against the card", the exercise's solution), with the
+// tolerances this lab judges them by: 10% on a ratio, 5% on bandwidth, 20% on a per-launch time.
+std::vector<labrun::ClaimSpec> declare_claims() {
+  using labrun::ClaimKind;
+  const std::string staged = case_name("part2", "staged-chain");
+  const std::string fused = case_name("part2", "fused-chain");
+  const std::string halfway = case_name("part2", "halfway-pair");
+  std::vector<labrun::ClaimSpec> claims;
+  claims.push_back({"staged-over-fused-is-the-byte-ratio",
+                    "At the timed size, staged over fused follows the byte ratio 3.00, not the launch ratio 4",
+                    ClaimKind::kRatioNear, {staged, fused}, "lesson", 3.0, 0.10, 0.0, 0.0, false});
+  claims.push_back({"staged-over-fused-is-the-byte-ratio-card-scaled",
+                    "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
+                    "byte ratio 3.00",
+                    ClaimKind::kRatioNear, {staged, fused}, "card-scaled", 3.0, 0.10, 0.0, 0.0, false});
+  claims.push_back({"chain-rows-at-the-copy-floor",
+                    "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
+                    ClaimKind::kBandwidthBand, {case_name("part2", "copy-floor"), staged, fused, halfway}, "lesson",
+                    1.0, 0.0, 0.95, 1.05, false});
+  claims.push_back({"staged-launch-cost-converges-to-an-empty-launch",
+                    "At the small end of the sweep, the staged chain's time per launch converges to part 1's "
+                    "empty-kernel launch",
+                    ClaimKind::kPerLaunchConverges,
+                    {case_name("part3", "staged-chain"), case_name("part1", "empty-single-thread")}, "", 1.0, 0.20,
+                    0.0, 0.0, false});
+  std::vector<std::string> widths;
+  for (const int width : kWidths) {
+    widths.push_back(case_name("part4", "fused-wide-k" + std::to_string(width)));
+  }
+  claims.push_back({"widening-does-not-make-it-faster",
+                    "Widening the fused kernel to more elements per thread does not make it faster",
+                    ClaimKind::kNotFaster, widths, "lesson", 1.0, 0.02, 0.0, 0.0, false});
+  claims.push_back({"fused-and-staged-agree-bitwise", "The fused and staged chains agree bit for bit",
+                    ClaimKind::kBitwiseEqual, {"fused-chain", "staged-chain"}, "", 0.0, 0.0, 0.0, 0.0, true});
+  claims.push_back({"halfway-against-staged",
+                    "The exercise: staged over the half-way pair follows its byte ratio 36/20 = 1.80",
+                    ClaimKind::kRatioNear, {staged, halfway}, "lesson", 1.8, 0.10, 0.0, 0.0, false});
+  claims.push_back({"halfway-against-fused",
+                    "The exercise: the half-way pair over fused follows its byte ratio 20/12 = 1.67",
+                    ClaimKind::kRatioNear, {halfway, fused}, "lesson", 20.0 / 12.0, 0.10, 0.0, 0.0, false});
+  return claims;
+}
+
 // ---- tables ---------------------------------------------------------------------------------
 
 double gb_per_s(const CaseResult& c) {
-  return labrun::effective_gb_per_s(c.model, c.elements, c.summary.median);
+  return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
 }
 
 std::string spread(const CaseResult& c) {
-  return labrun::percent(c.summary.relative_spread);
+  return c.has_samples() ? labrun::percent(c.summary.relative_spread) : "-";
 }
 
 std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
@@ -138,7 +181,7 @@ Table part1_table(const Transcript& t) {
     table.rows.push_back({c.label,
                           c.name.find("single") != std::string::npos ? "-" : std::to_string(c.elements),
                           blocks != c.attributes.end() ? fixed(blocks->second, 0) : "?",
-                          fixed(c.summary.median * 1000.0 / c.launches_per_sample, 3), spread(c)});
+                          fixed(c.central_ms() * 1000.0 / c.launches_per_sample, 3), spread(c)});
   }
   return table;
 }
@@ -159,7 +202,7 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
     if (c == nullptr) {
       return;
     }
-    table.rows.push_back({indent + c->label, fixed(c->summary.median, 4),
+    table.rows.push_back({indent + c->label, fixed(c->central_ms(), 4),
                           fixed(c->model.bytes_per_element(), 0), fixed(gb_per_s(*c), 1),
                           x_copy(gb_per_s(*c)), spread(*c)});
   };
@@ -171,7 +214,7 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   int found = 0;
   for (const char* stage : stages) {
     if (const CaseResult* c = t.find_case(case_name("part2", stage), size_label)) {
-      summed_ms += c->summary.median;
+      summed_ms += c->central_ms();
       summed_model.read_bytes_per_element += c->model.read_bytes_per_element;
       summed_model.write_bytes_per_element += c->model.write_bytes_per_element;
       summed_model.launches += c->model.launches;
@@ -214,10 +257,10 @@ Table part3_table(const Transcript& t) {
     if (f == nullptr) {
       continue;
     }
-    table.rows.push_back({std::to_string(s->elements), s->size_label, fixed(s->summary.median, 4),
-                          fixed(f->summary.median, 4),
-                          f->summary.median > 0 ? fixed(s->summary.median / f->summary.median, 2) : "-",
-                          fixed(s->summary.median * 1000.0 / s->model.launches, 3)});
+    table.rows.push_back({std::to_string(s->elements), s->size_label, fixed(s->central_ms(), 4),
+                          fixed(f->central_ms(), 4),
+                          f->central_ms() > 0 ? fixed(s->central_ms() / f->central_ms(), 2) : "-",
+                          fixed(s->central_ms() * 1000.0 / s->model.launches, 3)});
   }
   return table;
 }
@@ -231,8 +274,8 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
   const CaseResult* fused = t.find_case(case_name("part2", "fused-chain"), size_label);
   const CaseResult* wide1 = t.find_case(case_name("part4", "fused-wide-k1"), size_label);
   if (fused != nullptr && wide1 != nullptr) {
-    table.notes.push_back("chainFused at this size: " + fixed(fused->summary.median, 4) +
-                          " ms; chainFusedWide<1>: " + fixed(wide1->summary.median, 4) +
+    table.notes.push_back("chainFused at this size: " + fixed(fused->central_ms(), 4) +
+                          " ms; chainFusedWide<1>: " + fixed(wide1->central_ms(), 4) +
                           " ms (the two should agree).");
   }
   table.headers = {"per thread", "blocks", "regs", "spill B", "blocks/SM",
@@ -251,7 +294,7 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
     table.rows.push_back({std::to_string(width), attribute(*c, "blocks", 0), attribute(*c, "registers", 0),
                           attribute(*c, "local_bytes_per_thread", 0), attribute(*c, "blocks_per_sm", 0),
                           occupancy != c->attributes.end() ? labrun::percent(occupancy->second) : "?",
-                          fixed(c->summary.median, 4), fixed(gb_per_s(*c), 1), spread(*c)});
+                          fixed(c->central_ms(), 4), fixed(gb_per_s(*c), 1), spread(*c)});
   }
   return table;
 }
@@ -293,6 +336,7 @@ labrun::Lab make_lab() {
        case_name("part2", "fused-chain")},
       {"fused over the copy floor", case_name("part2", "fused-chain"), case_name("part2", "copy-floor")},
   };
+  lab.claims = declare_claims();
   lab.stability_case = case_name("part2", "staged-chain");
   lab.open_session = open_session;
   lab.render_tables = render_tables;

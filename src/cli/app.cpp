@@ -9,6 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "runner/plan.hpp"
@@ -19,7 +20,7 @@ namespace labrun {
 namespace {
 
 constexpr const char* kExitCodes =
-    "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable transcript, I/O error); "
+    "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable or invalid transcript, I/O error); "
     "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
     "5 a version failed its correctness check.";
 
@@ -47,6 +48,40 @@ void list_labs(const std::string& only, std::ostream& out) {
   }
 }
 
+// One line per file: "FILE: valid (schema X)" on out, or "FILE: POINTER: problem" on err.
+int validate_files_and_report(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
+  int status = exit_code::kOk;
+  for (const std::string& file : files) {
+    std::string text;
+    try {
+      text = read_file(file);
+    } catch (const std::exception& error) {
+      err << "labrun: " << error.what() << "\n";
+      status = exit_code::kFailure;
+      continue;
+    }
+    const std::vector<SchemaProblem> problems = validate_transcript_text(text);
+    if (!problems.empty()) {
+      err << "labrun: " << file << ": " << (problems.front().pointer.empty() ? "/" : problems.front().pointer)
+          << ": " << problems.front().message;
+      if (problems.size() > 1) {
+        err << " (" << problems.size() - 1 << " more)";
+      }
+      err << "\n";
+      status = exit_code::kFailure;
+      continue;
+    }
+    try {
+      const Transcript transcript = transcript_from_text(text);
+      out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")\n";
+    } catch (const TranscriptFormatError& error) {
+      err << "labrun: " << file << ": " << error.what() << "\n";
+      status = exit_code::kFailure;
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
@@ -70,6 +105,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "report",
       "Render the Markdown of a transcript to standard output, exactly as the run wrote it (no GPU needed).");
   report->add_option("file", report_file, "A transcript written by `labrun run` (.json)")->required();
+
+  std::vector<std::string> validate_files;
+  CLI::App* validate = app.add_subcommand(
+      "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
+  validate->add_option("files", validate_files, "Transcript files (.json)")->required();
 
   RunOptions options;
   std::string out_dir;
@@ -122,6 +162,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (plan->parsed()) {
       out << render_plan(find_lab_or_throw(plan_lab));
       return exit_code::kOk;
+    }
+    if (validate->parsed()) {
+      return validate_files_and_report(validate_files, out, err);
     }
     if (report->parsed()) {
       const std::string text = read_file(report_file);

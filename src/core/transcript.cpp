@@ -1,6 +1,7 @@
 #include "core/transcript.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 #include <type_traits>
 
 namespace labrun {
@@ -48,6 +49,31 @@ const Fact* FactGroup::find(const std::string& wanted) const {
     }
   }
   return nullptr;
+}
+
+double CaseResult::central_ms() const {
+  if (has_samples()) {
+    return summary.median;
+  }
+  return published ? published->value_ms : 0.0;
+}
+
+const char* verdict_name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kHeld: return "held";
+    case Verdict::kFailed: return "failed";
+    case Verdict::kNotMeasured: return "not measured";
+  }
+  return "not measured";
+}
+
+Verdict verdict_from_name(const std::string& name) {
+  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured}) {
+    if (name == verdict_name(v)) {
+      return v;
+    }
+  }
+  throw std::invalid_argument("unknown verdict '" + name + "'");
 }
 
 const FactGroup* Transcript::group(const std::string& wanted) const {

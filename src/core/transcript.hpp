@@ -15,7 +15,9 @@
 namespace labrun {
 
 //! Version of the transcript format, carried inside every transcript (semantic versioning).
-inline constexpr const char* kTranscriptSchemaVersion = "1.0.0";
+//! 1.1.0 added provenance, claims and published figures; 1.0.0 transcripts are read as measured
+//! transcripts with no claims recorded (docs/transcript-fields.md, "Versions").
+inline constexpr const char* kTranscriptSchemaVersion = "1.1.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -83,6 +85,13 @@ struct BitwiseComparison {
   double max_abs_difference = 0.0;
 };
 
+//! A figure published by a source instead of raw samples (a transcribed reference).
+struct PublishedFigure {
+  std::string statistic = "mean";  //!< "mean" or "median"
+  int runs = 0;                    //!< how many runs the statistic summarises
+  double value_ms = 0.0;           //!< per sample, as this harness defines a sample for the case
+};
+
 //! One case timed at one size.
 struct CaseResult {
   std::string name;        //!< stable case name, "day48-fusion/part2/staged-chain"
@@ -96,6 +105,31 @@ struct CaseResult {
   std::vector<double> samples_ms;            //!< raw per-sample times, milliseconds, from CUDA events
   SampleSummary summary;                     //!< of samples_ms
   std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
+  std::optional<PublishedFigure> published;  //!< only in transcribed transcripts
+
+  [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
+  //! The case's central time in ms: the median of its samples, or the published figure of a
+  //! transcribed case; 0 when neither exists.
+  [[nodiscard]] double central_ms() const;
+};
+
+//! What a claim's evaluation found.
+enum class Verdict { kHeld, kFailed, kNotMeasured };
+[[nodiscard]] const char* verdict_name(Verdict verdict);  //!< "held", "failed", "not measured"
+//! Throws std::invalid_argument for any other text.
+[[nodiscard]] Verdict verdict_from_name(const std::string& name);
+
+//! A lesson's claim checked against a transcript's figures.
+struct ClaimResult {
+  std::string id;         //!< stable, "staged-over-fused-is-the-byte-ratio"
+  std::string statement;  //!< what is predicted, in words
+  std::string figures;    //!< which figures of the transcript it reads
+  Verdict verdict = Verdict::kNotMeasured;
+  std::optional<double> measured;
+  std::optional<double> expected;
+  std::string tolerance;  //!< in words, "within 10% of expected"
+  bool expected_to_fail = false;  //!< the lesson itself predicts this one may fail
+  std::string detail;             //!< the figures behind the verdict, or why it was not measured
 };
 
 //! The same case timed a second time at the end of the run.
@@ -110,7 +144,11 @@ struct StabilityCheck {
 };
 
 struct Transcript {
-  std::string schema_version = kTranscriptSchemaVersion;
+  std::string schema_version = kTranscriptSchemaVersion;  //!< as read; always written as current
+  //! "measured" (written by labrun from a run) or "transcribed" (figures copied from a source).
+  std::string provenance = "measured";
+  std::string provenance_source;  //!< transcribed only: where the figures come from
+  std::string provenance_note;    //!< transcribed only: what was and was not transcribed
   std::string lab_name;
   std::string lab_title;
   std::string configuration;  //!< "full", or "smoke" (tiny sizes: checks the lab runs; not evidence)
@@ -129,6 +167,8 @@ struct Transcript {
   std::vector<BitwiseComparison> bitwise;
   std::vector<CaseResult> cases;
   std::optional<StabilityCheck> stability;
+  std::vector<ClaimResult> claims;
+  bool claims_recorded = true;  //!< false for transcripts (1.0.0, transcribed) that carry none
 
   [[nodiscard]] const FactGroup* group(const std::string& name) const;
   //! The first case with this name (and size label, when given), or nullptr.
@@ -137,6 +177,7 @@ struct Transcript {
   //! Every case with this name, in run order.
   [[nodiscard]] std::vector<const CaseResult*> cases_named(const std::string& name) const;
   [[nodiscard]] bool all_correct() const;
+  [[nodiscard]] bool is_transcribed() const { return provenance == "transcribed"; }
 };
 
 }  // namespace labrun

@@ -1,6 +1,7 @@
 #include "evidence/markdown.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -128,13 +129,42 @@ Table measured_ratios_table(const Transcript& t) {
   for (const PredictionRecord& p : t.predictions) {
     for (const CaseResult* slower : t.cases_named(p.slower_case)) {
       const CaseResult* faster = t.find_case(p.faster_case, slower->size_label);
-      if (faster == nullptr || !(faster->summary.median > 0.0)) {
+      if (faster == nullptr || !(faster->central_ms() > 0.0)) {
         continue;
       }
       table.rows.push_back({p.description, slower->size_label, std::to_string(slower->elements),
                             fixed(p.ratios.bytes, 2), fixed(p.ratios.launches, 2),
-                            fixed(slower->summary.median / faster->summary.median, 2)});
+                            fixed(slower->central_ms() / faster->central_ms(), 2)});
     }
+  }
+  return table;
+}
+
+std::string claim_number(const std::optional<double>& value) {
+  if (!value) {
+    return "-";
+  }
+  if (std::fabs(*value) >= 1000.0 && *value == std::floor(*value)) {
+    return fixed(*value, 0);
+  }
+  return fixed(*value, 2);
+}
+
+Table claims_table(const Transcript& t) {
+  Table table;
+  table.title = "Claims against this card";
+  table.notes = {
+      "Each of the lesson's claims, checked against this transcript's figures with the stated tolerance. "
+      "A claim the lesson itself hedges on is marked expected to fail."};
+  table.headers = {"claim", "measured", "expected", "tolerance", "verdict", "figures"};
+  table.right_aligned = {false, true, true, false, false, false};
+  for (const ClaimResult& c : t.claims) {
+    std::string verdict = verdict_name(c.verdict);
+    if (c.expected_to_fail) {
+      verdict += " (expected to fail)";
+    }
+    table.rows.push_back(
+        {c.statement, claim_number(c.measured), claim_number(c.expected), c.tolerance, verdict, c.detail});
   }
   return table;
 }
@@ -192,9 +222,9 @@ Table generic_cases_table(const Transcript& t) {
   table.headers = {"case", "size", "n", "median ms", "spread", "GB/s"};
   table.right_aligned = {false, false, true, true, true, true};
   for (const CaseResult& c : t.cases) {
-    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.summary.median, 4),
-                          percent(c.summary.relative_spread),
-                          fixed(effective_gb_per_s(c.model, c.elements, c.summary.median), 1)});
+    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.central_ms(), 4),
+                          c.has_samples() ? percent(c.summary.relative_spread) : "-",
+                          fixed(effective_gb_per_s(c.model, c.elements, c.central_ms()), 1)});
   }
   return table;
 }
@@ -305,6 +335,9 @@ std::string render_markdown(const Transcript& t, const Lab* lab) {
   }
   if (const Table ratios = measured_ratios_table(t); !ratios.rows.empty()) {
     append_section(out, ratios);
+  }
+  if (t.claims_recorded && !t.claims.empty()) {
+    append_section(out, claims_table(t));
   }
   if (t.stability) {
     append_section(out, stability_table(*t.stability));

@@ -1,5 +1,6 @@
 #include "evidence/transcript_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -177,7 +178,11 @@ Json optional_number(const std::optional<double>& value) {
 
 Json transcript_to_json(const Transcript& t) {
   Json document;
-  document["schema_version"] = t.schema_version;
+  document["schema_version"] = kTranscriptSchemaVersion;
+  document["provenance"] =
+      t.is_transcribed()
+          ? Json{{"kind", "transcribed"}, {"source", t.provenance_source}, {"note", t.provenance_note}}
+          : Json{{"kind", "measured"}};
   document["lab"] = Json{{"name", t.lab_name}, {"title", t.lab_title}};
   document["run"] = Json{{"configuration", t.configuration}, {"seed", t.seed},
                          {"repetitions", t.repetitions},     {"warmups", t.warmups},
@@ -241,17 +246,22 @@ Json transcript_to_json(const Transcript& t) {
     for (const auto& [key, value] : c.attributes) {
       attributes[key] = number_or_text(value);
     }
-    cases.push_back(Json{{"name", c.name},
-                         {"part", c.part},
-                         {"label", c.label},
-                         {"size_label", c.size_label},
-                         {"elements", c.elements},
-                         {"model", model_to_json(c.model)},
-                         {"launches_per_sample", c.launches_per_sample},
-                         {"warmups", c.warmups},
-                         {"samples_ms", c.samples_ms},
-                         {"summary", summary_to_json(c.summary)},
-                         {"attributes", attributes}});
+    Json entry{{"name", c.name},
+               {"part", c.part},
+               {"label", c.label},
+               {"size_label", c.size_label},
+               {"elements", c.elements},
+               {"model", model_to_json(c.model)},
+               {"launches_per_sample", c.launches_per_sample},
+               {"warmups", c.warmups},
+               {"samples_ms", c.samples_ms},
+               {"summary", c.has_samples() || !c.published ? summary_to_json(c.summary) : Json(nullptr)},
+               {"attributes", attributes}};
+    if (c.published) {
+      entry["published"] = Json{
+          {"statistic", c.published->statistic}, {"runs", c.published->runs}, {"value_ms", c.published->value_ms}};
+    }
+    cases.push_back(entry);
   }
   document["cases"] = cases;
   if (t.stability) {
@@ -266,23 +276,25 @@ Json transcript_to_json(const Transcript& t) {
   } else {
     document["stability"] = nullptr;
   }
+  Json claims = Json::array();
+  for (const ClaimResult& c : t.claims) {
+    claims.push_back(Json{{"id", c.id},
+                          {"statement", c.statement},
+                          {"figures", c.figures},
+                          {"verdict", verdict_name(c.verdict)},
+                          {"measured", optional_number(c.measured)},
+                          {"expected", optional_number(c.expected)},
+                          {"tolerance", c.tolerance},
+                          {"expected_to_fail", c.expected_to_fail},
+                          {"detail", c.detail}});
+  }
+  document["claims"] = claims;
   return document;
 }
 
-Transcript transcript_from_json(const Json& document) {
-  const Reader root(document, "");
-  Transcript t;
-  t.schema_version = root.text("schema_version");
-  const std::string supported_major =
-      std::string(kTranscriptSchemaVersion).substr(0, std::string(kTranscriptSchemaVersion).find('.'));
-  if (t.schema_version.substr(0, t.schema_version.find('.')) != supported_major) {
-    root.fail("schema_version",
-              "unsupported version '" + t.schema_version + "' (this build reads " + supported_major + ".x)");
-  }
-  const Reader lab = root.child("lab");
-  t.lab_name = lab.text("name");
-  t.lab_title = lab.text("title");
-  const Reader run = root.child("run");
+namespace {
+
+void read_run(const Reader& run, Transcript& t) {
   t.configuration = run.text("configuration");
   t.seed = run.count("seed");
   t.repetitions = run.integer("repetitions");
@@ -292,10 +304,11 @@ Transcript transcript_from_json(const Json& document) {
   t.started_utc = run.text("started_utc");
   t.finished_utc = run.text("finished_utc");
   t.wall_seconds = run.number("wall_seconds");
+}
 
-  const Reader environment = root.child("environment");
+void read_environment(const Reader& environment, Transcript& t) {
   if (!environment.node().is_object()) {
-    throw TranscriptFormatError("/environment: expected an object");
+    throw TranscriptFormatError(environment.pointer() + ": expected an object");
   }
   for (const auto& [group_name, group_node] : environment.node().items()) {
     const Reader group = environment.child(group_name);
@@ -326,28 +339,9 @@ Transcript transcript_from_json(const Json& document) {
     }
     t.environment.push_back(std::move(facts));
   }
+}
 
-  for (const Reader& size : root.items("sizes")) {
-    SizeRecord record;
-    record.label = size.text("label");
-    record.rule = size.text("rule");
-    if (size.has("elements")) {
-      record.elements = size.count("elements");
-    } else {
-      record.unknown_reason = size.text("unknown");
-    }
-    t.sizes.push_back(record);
-  }
-  for (const Reader& p : root.items("predictions")) {
-    PredictionRecord record;
-    record.description = p.text("description");
-    record.slower_case = p.text("slower_case");
-    record.faster_case = p.text("faster_case");
-    record.ratios.bytes = p.number("byte_ratio");
-    record.ratios.launches = p.number("launch_ratio");
-    t.predictions.push_back(record);
-  }
-  const Reader correctness = root.child("correctness");
+void read_correctness(const Reader& correctness, Transcript& t) {
   for (const Reader& c : correctness.items("checks")) {
     CorrectnessCheck check;
     check.version = c.text("version");
@@ -374,27 +368,139 @@ Transcript transcript_from_json(const Json& document) {
     comparison.max_abs_difference = b.number("max_abs_difference");
     t.bitwise.push_back(comparison);
   }
-  for (const Reader& c : root.items("cases")) {
-    CaseResult result;
-    result.name = c.text("name");
-    result.part = c.text("part");
-    result.label = c.text("label");
-    result.size_label = c.text("size_label");
-    result.elements = c.count("elements");
-    result.model = model_from(c.child("model"));
-    result.launches_per_sample = c.integer("launches_per_sample");
+}
+
+CaseResult read_case(const Reader& c, bool transcribed) {
+  CaseResult result;
+  result.name = c.text("name");
+  result.part = c.text("part");
+  result.label = c.text("label");
+  result.size_label = c.text("size_label");
+  result.elements = c.count("elements");
+  result.model = model_from(c.child("model"));
+  result.launches_per_sample = c.integer("launches_per_sample");
+  if (!transcribed || c.has("warmups")) {
     result.warmups = c.integer("warmups");
+  }
+  if (!transcribed || c.has("samples_ms")) {
     result.samples_ms = c.numbers("samples_ms");
+  }
+  if (!transcribed || c.has("summary")) {
     result.summary = summary_from(c.child("summary"));
+  }
+  if (c.has("attributes")) {
     const Reader attributes = c.child("attributes");
     if (!attributes.node().is_object()) {
       throw TranscriptFormatError(attributes.pointer() + ": expected an object");
     }
-    for (const auto& [key, value] : attributes.node().items()) {
-      result.attributes[key] = attributes.number(key);
-      static_cast<void>(value);
+    for (const auto& item : attributes.node().items()) {
+      result.attributes[item.key()] = attributes.number(item.key());
     }
-    t.cases.push_back(std::move(result));
+  } else if (!transcribed) {
+    static_cast<void>(c.field("attributes"));  // throws: missing
+  }
+  if (c.has("published")) {
+    const Reader published = c.child("published");
+    result.published = PublishedFigure{published.text("statistic"), published.integer("runs"),
+                                       published.number("value_ms")};
+  } else if (transcribed) {
+    static_cast<void>(c.field("published"));  // throws: missing
+  }
+  return result;
+}
+
+ClaimResult read_claim(const Reader& c) {
+  ClaimResult claim;
+  claim.id = c.text("id");
+  claim.statement = c.text("statement");
+  claim.figures = c.text("figures");
+  try {
+    claim.verdict = verdict_from_name(c.text("verdict"));
+  } catch (const std::invalid_argument& error) {
+    c.fail("verdict", error.what());
+  }
+  if (c.has("measured")) {
+    claim.measured = c.number("measured");
+  }
+  if (c.has("expected")) {
+    claim.expected = c.number("expected");
+  }
+  claim.tolerance = c.text("tolerance");
+  claim.expected_to_fail = c.flag("expected_to_fail");
+  claim.detail = c.text("detail");
+  return claim;
+}
+
+}  // namespace
+
+const std::vector<std::string>& readable_schema_versions() {
+  static const std::vector<std::string> versions{"1.0.0", kTranscriptSchemaVersion};
+  return versions;
+}
+
+Transcript transcript_from_json(const Json& document) {
+  const Reader root(document, "");
+  Transcript t;
+  t.schema_version = root.text("schema_version");
+  const auto& readable = readable_schema_versions();
+  if (std::find(readable.begin(), readable.end(), t.schema_version) == readable.end()) {
+    root.fail("schema_version", "unknown schema version '" + t.schema_version + "' (this build reads 1.0.0 and " +
+                                    kTranscriptSchemaVersion + ")");
+  }
+  // 1.0.0 had no provenance: every 1.0.0 transcript was measured.
+  if (root.has("provenance")) {
+    const Reader provenance = root.child("provenance");
+    t.provenance = provenance.text("kind");
+    if (t.provenance == "transcribed") {
+      t.provenance_source = provenance.text("source");
+      if (provenance.has("note")) {
+        t.provenance_note = provenance.text("note");
+      }
+    } else if (t.provenance != "measured") {
+      provenance.fail("kind", "expected \"measured\" or \"transcribed\"");
+    }
+  } else if (t.schema_version != "1.0.0") {
+    static_cast<void>(root.field("provenance"));  // throws: missing
+  }
+  const bool transcribed = t.is_transcribed();
+  const Reader lab = root.child("lab");
+  t.lab_name = lab.text("name");
+  t.lab_title = lab.text("title");
+  if (!transcribed || root.has("run")) {
+    read_run(root.child("run"), t);
+  } else {
+    t.configuration = "transcribed";
+  }
+  read_environment(root.child("environment"), t);
+  if (!transcribed || root.has("sizes")) {
+    for (const Reader& size : root.items("sizes")) {
+      SizeRecord record;
+      record.label = size.text("label");
+      record.rule = size.text("rule");
+      if (size.has("elements")) {
+        record.elements = size.count("elements");
+      } else {
+        record.unknown_reason = size.text("unknown");
+      }
+      t.sizes.push_back(record);
+    }
+  }
+  if (!transcribed || root.has("predictions")) {
+    for (const Reader& p : root.items("predictions")) {
+      PredictionRecord record;
+      record.description = p.text("description");
+      record.slower_case = p.text("slower_case");
+      record.faster_case = p.text("faster_case");
+      record.ratios.bytes = p.number("byte_ratio");
+      record.ratios.launches = p.number("launch_ratio");
+      t.predictions.push_back(record);
+    }
+  }
+  if (!transcribed || root.has("correctness")) {
+    read_correctness(root.child("correctness"), t);
+  }
+  for (const Reader& c : root.items("cases")) {
+    t.cases.push_back(read_case(c, transcribed));
   }
   if (root.has("stability")) {
     const Reader s = root.child("stability");
@@ -407,8 +513,18 @@ Transcript transcript_from_json(const Json& document) {
     check.relative_difference = s.number("relative_difference");
     check.second_samples_ms = s.numbers("second_samples_ms");
     t.stability = check;
-  } else {
+  } else if (!transcribed) {
     static_cast<void>(root.field("stability"));  // present, and null
+  }
+  // Claims arrived in 1.1.0; a transcript without them has none recorded.
+  if (root.has("claims")) {
+    for (const Reader& c : root.items("claims")) {
+      t.claims.push_back(read_claim(c));
+    }
+  } else if (t.schema_version == "1.0.0" || transcribed) {
+    t.claims_recorded = false;
+  } else {
+    static_cast<void>(root.field("claims"));  // throws: missing
   }
   return t;
 }

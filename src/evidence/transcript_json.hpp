@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "core/transcript.hpp"
 
@@ -21,6 +22,10 @@ class TranscriptFormatError : public std::runtime_error {
 [[nodiscard]] Json transcript_to_json(const Transcript& transcript);
 //! Throws TranscriptFormatError for a missing or mistyped field or an unsupported major version.
 [[nodiscard]] Transcript transcript_from_json(const Json& document);
+
+//! Schema versions this build reads: 1.0.0 (read through the migration in docs/transcript-fields.md)
+//! and the current one, which is the one it writes.
+[[nodiscard]] const std::vector<std::string>& readable_schema_versions();
 
 //! The transcript as the text written to disk (indented JSON, trailing newline).
 [[nodiscard]] std::string transcript_to_text(const Transcript& transcript);

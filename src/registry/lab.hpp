@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "claims/claims.hpp"
 #include "core/byte_model.hpp"
 #include "core/transcript.hpp"
 
@@ -95,6 +96,7 @@ struct Lab {
   std::uint64_t correctness_elements = 0;
   std::vector<CaseSpec> cases;
   std::vector<Prediction> predictions;
+  std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
   std::string stability_case;  //!< timed a second time at the end of a run, at its largest size
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
   //! The lab's own tables, rendered from a transcript alone.

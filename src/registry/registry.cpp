@@ -23,6 +23,15 @@ void LabRegistry::add(Lab lab) {
       throw std::invalid_argument("case '" + spec.name + "' declares no size");
     }
   }
+  std::set<std::string> claim_ids;
+  for (const ClaimSpec& claim : lab.claims) {
+    if (!claim_ids.insert(claim.id).second) {
+      throw std::invalid_argument("claim declared twice: " + claim.id);
+    }
+    if (claim.cases.size() < 2) {
+      throw std::invalid_argument("claim '" + claim.id + "' names fewer than two cases");
+    }
+  }
   labs_.push_back(std::move(lab));
 }
 

@@ -13,6 +13,7 @@
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 
@@ -277,6 +278,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     }
   }
   session.reset();
+  t.claims = evaluate_claims(lab.claims, t);
 
   run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_end", sizing.pci_bus_id));
   t.environment.push_back(run_facts);
@@ -286,6 +288,12 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   // The Markdown is rendered from the JSON text as written, so `labrun report` on the file
   // reproduces it exactly.
   const std::string json_text = transcript_to_text(t);
+  // Never write a transcript its own schema refuses.
+  if (const std::vector<SchemaProblem> problems = validate_transcript_text(json_text); !problems.empty()) {
+    throw std::runtime_error("the transcript of this run does not match schema " + std::string(kTranscriptSchemaVersion) +
+                             " at " + problems.front().pointer + ": " + problems.front().message +
+                             "; nothing was written (a harness bug: please report it)");
+  }
   const std::string markdown = render_markdown(transcript_from_text(json_text), &lab);
   RunReport report;
   const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");

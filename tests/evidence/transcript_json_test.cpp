@@ -36,7 +36,8 @@ TEST_CASE("a transcript survives a round trip through its JSON text unchanged") 
 
 TEST_CASE("the JSON carries every raw sample and the schema version") {
   const Json document = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
-  CHECK(document["schema_version"] == "1.0.0");
+  CHECK(document["schema_version"] == "1.1.0");
+  CHECK(document["provenance"]["kind"] == "measured");
   CHECK(document["cases"][1]["samples_ms"].size() == 3);
   CHECK(document["environment"]["device"]["uuid"]["unknown"] == "not readable in this test");
   CHECK(document["correctness"]["checks"][1]["first_bad_got"] == "nan");
@@ -68,7 +69,7 @@ TEST_CASE("bad transcripts are refused with the JSON pointer of the problem") {
 
   Json version = good;
   version["schema_version"] = "2.0.0";
-  CHECK_THAT(error_of(version), ContainsSubstring("unsupported version '2.0.0'"));
+  CHECK_THAT(error_of(version), ContainsSubstring("/schema_version: unknown schema version '2.0.0'"));
 
   Json fact = good;
   fact["environment"]["device"]["name"] = Json{{"guess", "H200"}};

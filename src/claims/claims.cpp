@@ -1,0 +1,194 @@
+#include "claims/claims.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/byte_model.hpp"
+#include "evidence/format.hpp"
+
+namespace labrun {
+namespace {
+
+ClaimResult start(const ClaimSpec& spec) {
+  ClaimResult result;
+  result.id = spec.id;
+  result.statement = spec.statement;
+  result.expected_to_fail = spec.expected_to_fail;
+  return result;
+}
+
+ClaimResult not_measured(ClaimResult result, const std::string& why) {
+  result.verdict = Verdict::kNotMeasured;
+  result.detail = why;
+  return result;
+}
+
+const CaseResult* timed(const Transcript& t, const std::string& name, const std::string& size_label) {
+  const CaseResult* c = t.find_case(name, size_label);
+  return c != nullptr && c->central_ms() > 0.0 ? c : nullptr;
+}
+
+std::string missing(const std::string& name, const std::string& size_label) {
+  return name + " was not timed" + (size_label.empty() ? "" : " at the " + size_label + " size");
+}
+
+double gb_per_s(const CaseResult& c) { return effective_gb_per_s(c.model, c.elements, c.central_ms()); }
+
+std::string percent_text(double fraction) { return fixed(fraction * 100.0, 0) + "%"; }
+
+ClaimResult ratio_near(const ClaimSpec& spec, const Transcript& t) {
+  ClaimResult result = start(spec);
+  result.figures = "median time of " + spec.cases.at(0) + " over " + spec.cases.at(1) + " at the " +
+                   spec.size_label + " size";
+  result.expected = spec.expected;
+  result.tolerance = "within " + percent_text(spec.tolerance) + " of " + fixed(spec.expected, 2);
+  const CaseResult* slower = timed(t, spec.cases[0], spec.size_label);
+  const CaseResult* faster = timed(t, spec.cases[1], spec.size_label);
+  if (slower == nullptr || faster == nullptr) {
+    return not_measured(result, missing(slower == nullptr ? spec.cases[0] : spec.cases[1], spec.size_label));
+  }
+  const double ratio = slower->central_ms() / faster->central_ms();
+  result.measured = ratio;
+  const double off = ratio / spec.expected - 1.0;
+  result.verdict = std::fabs(off) <= spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
+  result.detail = fixed(slower->central_ms(), 4) + " ms / " + fixed(faster->central_ms(), 4) + " ms = " +
+                  fixed(ratio, 2) + ", " + (off >= 0 ? "+" : "") + fixed(off * 100.0, 1) + "% from " +
+                  fixed(spec.expected, 2);
+  return result;
+}
+
+ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
+  ClaimResult result = start(spec);
+  result.figures = "GB/s of each row over the GB/s of " + spec.cases.at(0) + " at the " + spec.size_label + " size";
+  result.expected = 1.0;
+  result.tolerance = "every row between " + fixed(spec.low, 2) + " and " + fixed(spec.high, 2);
+  const CaseResult* reference = timed(t, spec.cases[0], spec.size_label);
+  if (reference == nullptr) {
+    return not_measured(result, missing(spec.cases[0], spec.size_label));
+  }
+  bool all_within = true;
+  double worst = 1.0;
+  int rows = 0;
+  for (std::size_t i = 1; i < spec.cases.size(); ++i) {
+    const CaseResult* row = timed(t, spec.cases[i], spec.size_label);
+    if (row == nullptr) {
+      continue;
+    }
+    const double multiple = gb_per_s(*row) / gb_per_s(*reference);
+    all_within = all_within && multiple >= spec.low && multiple <= spec.high;
+    if (std::fabs(multiple - 1.0) > std::fabs(worst - 1.0)) {
+      worst = multiple;
+    }
+    result.detail += (rows++ == 0 ? "" : ", ") + row->label + " " + fixed(multiple, 2);
+  }
+  if (rows == 0) {
+    return not_measured(result, "none of the rows was timed at the " + spec.size_label + " size");
+  }
+  result.measured = worst;
+  result.verdict = all_within ? Verdict::kHeld : Verdict::kFailed;
+  result.detail = "x copy floor (" + fixed(gb_per_s(*reference), 1) + " GB/s): " + result.detail;
+  return result;
+}
+
+ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
+  ClaimResult result = start(spec);
+  result.figures = "time per launch of " + spec.cases.at(0) + " at its smallest n, over the per-launch time of " +
+                   spec.cases.at(1);
+  result.expected = 1.0;
+  result.tolerance = "within " + percent_text(spec.tolerance);
+  const CaseResult* smallest = nullptr;
+  for (const CaseResult* c : t.cases_named(spec.cases[0])) {
+    if (c->central_ms() > 0.0 && (smallest == nullptr || c->elements < smallest->elements)) {
+      smallest = c;
+    }
+  }
+  const CaseResult* empty = nullptr;
+  for (const CaseResult* c : t.cases_named(spec.cases[1])) {
+    if (c->central_ms() > 0.0) {
+      empty = c;
+      break;
+    }
+  }
+  if (smallest == nullptr || empty == nullptr || smallest->model.launches <= 0) {
+    return not_measured(result, missing(smallest == nullptr ? spec.cases[0] : spec.cases[1], ""));
+  }
+  const double chain_us = smallest->central_ms() * 1000.0 / smallest->model.launches;
+  const double empty_us = empty->central_ms() * 1000.0 / empty->launches_per_sample;
+  const double ratio = chain_us / empty_us;
+  result.measured = ratio;
+  result.verdict = std::fabs(ratio - 1.0) <= spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
+  result.detail = fixed(chain_us, 3) + " us per launch at n = " + std::to_string(smallest->elements) +
+                  " against " + fixed(empty_us, 3) + " us per empty launch";
+  return result;
+}
+
+ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t) {
+  ClaimResult result = start(spec);
+  result.figures = "fastest median among the wider cases over the median of " + spec.cases.at(0) + " at the " +
+                   spec.size_label + " size";
+  result.expected = 1.0;
+  result.tolerance = "no case faster by more than " + percent_text(spec.tolerance);
+  const CaseResult* baseline = timed(t, spec.cases[0], spec.size_label);
+  if (baseline == nullptr) {
+    return not_measured(result, missing(spec.cases[0], spec.size_label));
+  }
+  const CaseResult* fastest = nullptr;
+  for (std::size_t i = 1; i < spec.cases.size(); ++i) {
+    const CaseResult* c = timed(t, spec.cases[i], spec.size_label);
+    if (c != nullptr && (fastest == nullptr || c->central_ms() < fastest->central_ms())) {
+      fastest = c;
+    }
+  }
+  if (fastest == nullptr) {
+    return not_measured(result, "no other case was timed at the " + spec.size_label + " size");
+  }
+  const double ratio = fastest->central_ms() / baseline->central_ms();
+  result.measured = ratio;
+  result.verdict = ratio >= 1.0 - spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
+  result.detail = "fastest: " + fastest->label + " " + fixed(fastest->central_ms(), 4) + " ms against " +
+                  baseline->label + " " + fixed(baseline->central_ms(), 4) + " ms";
+  return result;
+}
+
+ClaimResult bitwise_equal(const ClaimSpec& spec, const Transcript& t) {
+  ClaimResult result = start(spec);
+  result.figures = "bitwise comparison of " + spec.cases.at(0) + " and " + spec.cases.at(1);
+  result.expected = 0.0;
+  result.tolerance = "no element differs";
+  for (const BitwiseComparison& b : t.bitwise) {
+    if (b.first == spec.cases[0] && b.second == spec.cases[1]) {
+      result.measured = static_cast<double>(b.differing);
+      result.verdict = b.differing == 0 ? Verdict::kHeld : Verdict::kFailed;
+      const double share = b.elements > 0 ? static_cast<double>(b.differing) / static_cast<double>(b.elements) : 0.0;
+      result.detail = std::to_string(b.differing) + " of " + std::to_string(b.elements) + " elements differ (" +
+                      percent(share) + "), by at most " + scientific(b.max_abs_difference);
+      return result;
+    }
+  }
+  return not_measured(result, "no bitwise comparison of " + spec.cases[0] + " and " + spec.cases[1] + " was recorded");
+}
+
+}  // namespace
+
+ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) {
+  switch (spec.kind) {
+    case ClaimKind::kRatioNear: return ratio_near(spec, transcript);
+    case ClaimKind::kBandwidthBand: return bandwidth_band(spec, transcript);
+    case ClaimKind::kPerLaunchConverges: return per_launch_converges(spec, transcript);
+    case ClaimKind::kNotFaster: return not_faster(spec, transcript);
+    case ClaimKind::kBitwiseEqual: return bitwise_equal(spec, transcript);
+  }
+  return not_measured(start(spec), "unknown claim kind");
+}
+
+std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
+  std::vector<ClaimResult> results;
+  results.reserve(specs.size());
+  for (const ClaimSpec& spec : specs) {
+    results.push_back(evaluate_claim(spec, transcript));
+  }
+  return results;
+}
+
+}  // namespace labrun

@@ -1,0 +1,47 @@
+#pragma once
+// A lesson's claims as data: what is predicted, from which figures of a transcript, with what
+// tolerance. Evaluating them needs only a transcript, so claims are checked the same way on a
+// fresh run, an old transcript or a transcribed reference.
+
+#include <string>
+#include <vector>
+
+#include "core/transcript.hpp"
+
+namespace labrun {
+
+enum class ClaimKind {
+  //! central(cases[0]) / central(cases[1]) at size_label is within `tolerance` (a fraction) of
+  //! `expected`.
+  kRatioNear,
+  //! Every row of cases[1..] moves bytes at between `low` and `high` times the GB/s of the
+  //! reference cases[0], at size_label.
+  kBandwidthBand,
+  //! At the smallest size it ran, cases[0]'s time per launch (central / its model's launches) is
+  //! within `tolerance` of cases[1]'s time per launch (central / launches per sample).
+  kPerLaunchConverges,
+  //! No case of cases[1..] is faster than cases[0] by more than `tolerance`, at size_label.
+  kNotFaster,
+  //! The bitwise comparison of versions cases[0] and cases[1] found no differing element.
+  kBitwiseEqual,
+};
+
+struct ClaimSpec {
+  std::string id;         //!< stable, lower-case words joined by '-'
+  std::string statement;  //!< the prediction, in words
+  ClaimKind kind = ClaimKind::kRatioNear;
+  std::vector<std::string> cases;  //!< case names (versions, for kBitwiseEqual), as the kind says
+  std::string size_label;          //!< "lesson", "card-scaled", ...; unused by some kinds
+  double expected = 0.0;
+  double tolerance = 0.0;  //!< a fraction: 0.1 is 10%
+  double low = 0.0;        //!< kBandwidthBand only
+  double high = 0.0;
+  bool expected_to_fail = false;  //!< the lesson hedges on this one
+};
+
+//! Evaluates one claim; a figure the transcript lacks gives "not measured" with the reason.
+[[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
+[[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
+                                                       const Transcript& transcript);
+
+}  // namespace labrun

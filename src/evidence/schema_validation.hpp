@@ -1,0 +1,35 @@
+#pragma once
+// Validating transcripts against their JSON Schema (evidence/schema/transcript-<version>.schema.json,
+// compiled into the binary) with valijson.
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labrun {
+
+//! One problem found in a document: where (a JSON pointer, "" for the whole document) and what.
+struct SchemaProblem {
+  std::string pointer;
+  std::string message;
+};
+
+//! The schema versions compiled into this build, oldest first.
+[[nodiscard]] std::vector<std::string> known_schema_versions();
+//! The schema text of a version, or nullopt for an unknown version.
+[[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
+
+//! Validates a parsed transcript against the schema named by its own "schema_version". Returns
+//! the problems found, most specific first; empty when the document is valid. A missing, mistyped
+//! or unknown schema_version is itself the one problem returned.
+[[nodiscard]] std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document);
+
+//! Validates a transcript's text: malformed JSON (a truncated file, say) is reported with the
+//! byte offset where parsing failed, at pointer "".
+[[nodiscard]] std::vector<SchemaProblem> validate_transcript_text(const std::string& text);
+
+//! "/cases/2/samples_ms" from valijson's context ["<root>", "[cases]", "[2]", "[samples_ms]"].
+[[nodiscard]] std::string json_pointer_from_context(const std::vector<std::string>& context);
+
+}  // namespace labrun

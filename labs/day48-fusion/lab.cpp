@@ -102,23 +102,50 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   const std::string fused = case_name("part2", "fused-chain");
   const std::string halfway = case_name("part2", "halfway-pair");
   std::vector<labrun::ClaimSpec> claims;
-  claims.push_back({"staged-over-fused-is-the-byte-ratio",
-                    "At the timed size, staged over fused follows the byte ratio 3.00, not the launch ratio 4",
-                    ClaimKind::kRatioNear, {staged, fused}, "lesson", 3.0, 0.10, 0.0, 0.0, false});
-  claims.push_back({"staged-over-fused-is-the-byte-ratio-card-scaled",
-                    "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
-                    "byte ratio 3.00",
-                    ClaimKind::kRatioNear, {staged, fused}, "card-scaled", 3.0, 0.10, 0.0, 0.0, false});
+  claims.push_back(
+      {"staged-over-fused-is-the-byte-ratio",
+       "At the timed size, staged over fused follows the byte ratio 3.00, not the launch ratio 4",
+       ClaimKind::kRatioNear,
+       {staged, fused},
+       "lesson",
+       3.0,
+       0.10,
+       0.0,
+       0.0,
+       false});
+  claims.push_back(
+      {"staged-over-fused-is-the-byte-ratio-card-scaled",
+       "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
+       "byte ratio 3.00",
+       ClaimKind::kRatioNear,
+       {staged, fused},
+       "card-scaled",
+       3.0,
+       0.10,
+       0.0,
+       0.0,
+       false});
   claims.push_back({"chain-rows-at-the-copy-floor",
                     "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
-                    ClaimKind::kBandwidthBand, {case_name("part2", "copy-floor"), staged, fused, halfway}, "lesson",
-                    1.0, 0.0, 0.95, 1.05, false});
+                    ClaimKind::kBandwidthBand,
+                    {case_name("part2", "copy-floor"), staged, fused, halfway},
+                    "lesson",
+                    1.0,
+                    0.0,
+                    0.95,
+                    1.05,
+                    false});
   claims.push_back({"staged-launch-cost-converges-to-an-empty-launch",
                     "At the small end of the sweep, the staged chain's time per launch converges to part 1's "
                     "empty-kernel launch",
                     ClaimKind::kPerLaunchConverges,
-                    {case_name("part3", "staged-chain"), case_name("part1", "empty-single-thread")}, "", 1.0, 0.20,
-                    0.0, 0.0, false});
+                    {case_name("part3", "staged-chain"), case_name("part1", "empty-single-thread")},
+                    "",
+                    1.0,
+                    0.20,
+                    0.0,
+                    0.0,
+                    false});
   std::vector<std::string> widths;
   for (const int width : kWidths) {
     widths.push_back(case_name("part4", "fused-wide-k" + std::to_string(width)));
@@ -126,14 +153,36 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   claims.push_back({"widening-does-not-make-it-faster",
                     "Widening the fused kernel to more elements per thread does not make it faster",
                     ClaimKind::kNotFaster, widths, "lesson", 1.0, 0.02, 0.0, 0.0, false});
-  claims.push_back({"fused-and-staged-agree-bitwise", "The fused and staged chains agree bit for bit",
-                    ClaimKind::kBitwiseEqual, {"fused-chain", "staged-chain"}, "", 0.0, 0.0, 0.0, 0.0, true});
+  claims.push_back({"fused-and-staged-agree-bitwise",
+                    "The fused and staged chains agree bit for bit",
+                    ClaimKind::kBitwiseEqual,
+                    {"fused-chain", "staged-chain"},
+                    "",
+                    0.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                    true});
   claims.push_back({"halfway-against-staged",
                     "The exercise: staged over the half-way pair follows its byte ratio 36/20 = 1.80",
-                    ClaimKind::kRatioNear, {staged, halfway}, "lesson", 1.8, 0.10, 0.0, 0.0, false});
+                    ClaimKind::kRatioNear,
+                    {staged, halfway},
+                    "lesson",
+                    1.8,
+                    0.10,
+                    0.0,
+                    0.0,
+                    false});
   claims.push_back({"halfway-against-fused",
                     "The exercise: the half-way pair over fused follows its byte ratio 20/12 = 1.67",
-                    ClaimKind::kRatioNear, {halfway, fused}, "lesson", 20.0 / 12.0, 0.10, 0.0, 0.0, false});
+                    ClaimKind::kRatioNear,
+                    {halfway, fused},
+                    "lesson",
+                    20.0 / 12.0,
+                    0.10,
+                    0.0,
+                    0.0,
+                    false});
   return claims;
 }
 
@@ -294,7 +343,8 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
     table.rows.push_back({std::to_string(width), attribute(*c, "blocks", 0), attribute(*c, "registers", 0),
                           attribute(*c, "local_bytes_per_thread", 0), attribute(*c, "blocks_per_sm", 0),
                           occupancy != c->attributes.end() ? labrun::percent(occupancy->second) : "?",
-                          fixed(c->central_ms(), 4), fixed(gb_per_s(*c), 1), spread(*c)});
+                          c->central_ms() > 0.0 ? fixed(c->central_ms(), 4) : "-",
+                          c->central_ms() > 0.0 ? fixed(gb_per_s(*c), 1) : "-", spread(*c)});
   }
   return table;
 }

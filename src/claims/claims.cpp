@@ -33,9 +33,13 @@ std::string missing(const std::string& name, const std::string& size_label) {
   return name + " was not timed" + (size_label.empty() ? "" : " at the " + size_label + " size");
 }
 
-double gb_per_s(const CaseResult& c) { return effective_gb_per_s(c.model, c.elements, c.central_ms()); }
+double gb_per_s(const CaseResult& c) {
+  return effective_gb_per_s(c.model, c.elements, c.central_ms());
+}
 
-std::string percent_text(double fraction) { return fixed(fraction * 100.0, 0) + "%"; }
+std::string percent_text(double fraction) {
+  return fixed(fraction * 100.0, 0) + "%";
+}
 
 ClaimResult ratio_near(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
@@ -52,15 +56,16 @@ ClaimResult ratio_near(const ClaimSpec& spec, const Transcript& t) {
   result.measured = ratio;
   const double off = ratio / spec.expected - 1.0;
   result.verdict = std::fabs(off) <= spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = fixed(slower->central_ms(), 4) + " ms / " + fixed(faster->central_ms(), 4) + " ms = " +
-                  fixed(ratio, 2) + ", " + (off >= 0 ? "+" : "") + fixed(off * 100.0, 1) + "% from " +
-                  fixed(spec.expected, 2);
+  result.detail = fixed(slower->central_ms(), 4) + " ms / " + fixed(faster->central_ms(), 4) +
+                  " ms = " + fixed(ratio, 2) + ", " + (off >= 0 ? "+" : "") + fixed(off * 100.0, 1) +
+                  "% from " + fixed(spec.expected, 2);
   return result;
 }
 
 ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
-  result.figures = "GB/s of each row over the GB/s of " + spec.cases.at(0) + " at the " + spec.size_label + " size";
+  result.figures =
+      "GB/s of each row over the GB/s of " + spec.cases.at(0) + " at the " + spec.size_label + " size";
   result.expected = 1.0;
   result.tolerance = "every row between " + fixed(spec.low, 2) + " and " + fixed(spec.high, 2);
   const CaseResult* reference = timed(t, spec.cases[0], spec.size_label);
@@ -93,8 +98,8 @@ ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
 
 ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
-  result.figures = "time per launch of " + spec.cases.at(0) + " at its smallest n, over the per-launch time of " +
-                   spec.cases.at(1);
+  result.figures = "time per launch of " + spec.cases.at(0) +
+                   " at its smallest n, over the per-launch time of " + spec.cases.at(1);
   result.expected = 1.0;
   result.tolerance = "within " + percent_text(spec.tolerance);
   const CaseResult* smallest = nullptr;
@@ -125,8 +130,8 @@ ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
 
 ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
-  result.figures = "fastest median among the wider cases over the median of " + spec.cases.at(0) + " at the " +
-                   spec.size_label + " size";
+  result.figures = "fastest median among the wider cases over the median of " + spec.cases.at(0) +
+                   " at the " + spec.size_label + " size";
   result.expected = 1.0;
   result.tolerance = "no case faster by more than " + percent_text(spec.tolerance);
   const CaseResult* baseline = timed(t, spec.cases[0], spec.size_label);
@@ -160,13 +165,16 @@ ClaimResult bitwise_equal(const ClaimSpec& spec, const Transcript& t) {
     if (b.first == spec.cases[0] && b.second == spec.cases[1]) {
       result.measured = static_cast<double>(b.differing);
       result.verdict = b.differing == 0 ? Verdict::kHeld : Verdict::kFailed;
-      const double share = b.elements > 0 ? static_cast<double>(b.differing) / static_cast<double>(b.elements) : 0.0;
-      result.detail = std::to_string(b.differing) + " of " + std::to_string(b.elements) + " elements differ (" +
-                      percent(share) + "), by at most " + scientific(b.max_abs_difference);
+      const double share =
+          b.elements > 0 ? static_cast<double>(b.differing) / static_cast<double>(b.elements) : 0.0;
+      result.detail = std::to_string(b.differing) + " of " + std::to_string(b.elements) +
+                      " elements differ (" + percent(share) + "), by at most " +
+                      scientific(b.max_abs_difference);
       return result;
     }
   }
-  return not_measured(result, "no bitwise comparison of " + spec.cases[0] + " and " + spec.cases[1] + " was recorded");
+  return not_measured(
+      result, "no bitwise comparison of " + spec.cases[0] + " and " + spec.cases[1] + " was recorded");
 }
 
 }  // namespace

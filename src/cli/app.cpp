@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "cli/exit_codes.hpp"
+#include "compare/compare.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
@@ -22,7 +23,7 @@ namespace {
 constexpr const char* kExitCodes =
     "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable or invalid transcript, I/O error); "
     "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
-    "5 a version failed its correctness check.";
+    "5 a version failed its correctness check; 6 compare found a regression beyond --fail-on-regression.";
 
 const Lab& find_lab_or_throw(const std::string& name) {
   const Lab* lab = registered_labs().find(name);
@@ -45,6 +46,26 @@ void list_labs(const std::string& only, std::ostream& out) {
     for (const CaseSpec& spec : lab.cases) {
       out << "    " << spec.name << "  [" << spec.describe_sizes() << "]\n";
     }
+  }
+}
+
+class InvalidTranscript : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads and validates a transcript; the message names the file and the JSON pointer.
+Transcript read_transcript_or_throw(const std::string& file) {
+  const std::string text = read_file(file);
+  if (const auto problems = validate_transcript_text(text); !problems.empty()) {
+    throw InvalidTranscript(file + ": " +
+                            (problems.front().pointer.empty() ? "/" : problems.front().pointer) + ": " +
+                            problems.front().message);
+  }
+  try {
+    return transcript_from_text(text);
+  } catch (const TranscriptFormatError& error) {
+    throw InvalidTranscript(file + ": " + error.what());
   }
 }
 
@@ -73,7 +94,8 @@ int validate_files_and_report(const std::vector<std::string>& files, std::ostrea
     }
     try {
       const Transcript transcript = transcript_from_text(text);
-      out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")\n";
+      out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance
+          << ")\n";
     } catch (const TranscriptFormatError& error) {
       err << "labrun: " << file << ": " << error.what() << "\n";
       status = exit_code::kFailure;
@@ -110,6 +132,24 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   CLI::App* validate = app.add_subcommand(
       "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
   validate->add_option("files", validate_files, "Transcript files (.json)")->required();
+
+  std::string compare_baseline;
+  std::string compare_candidate;
+  std::string compare_format = "md";
+  std::optional<double> fail_on_regression;
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "Compare two transcripts of one lab: shared cases, a verdict per case from the raw samples and "
+      "their spread, predicted ratios, and the claims whose verdict differs (no GPU needed).");
+  compare->add_option("baseline", compare_baseline, "The transcript to compare against (.json)")->required();
+  compare->add_option("candidate", compare_candidate, "The transcript being judged (.json)")->required();
+  compare->add_option("--format", compare_format, "md or json")
+      ->check(CLI::IsMember({"md", "json"}))
+      ->capture_default_str();
+  compare
+      ->add_option("--fail-on-regression", fail_on_regression,
+                   "Exit 6 when a case of the candidate is slower than the baseline by more than PCT percent")
+      ->check(CLI::NonNegativeNumber);
 
   RunOptions options;
   std::string out_dir;
@@ -166,14 +206,35 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (validate->parsed()) {
       return validate_files_and_report(validate_files, out, err);
     }
-    if (report->parsed()) {
-      const std::string text = read_file(report_file);
-      Transcript transcript;
-      try {
-        transcript = transcript_from_text(text);
-      } catch (const TranscriptFormatError& error) {
-        return fail(exit_code::kFailure, report_file + ": " + error.what());
+    if (compare->parsed()) {
+      const Transcript baseline = read_transcript_or_throw(compare_baseline);
+      const Transcript candidate = read_transcript_or_throw(compare_candidate);
+      if (baseline.lab_name != candidate.lab_name) {
+        throw UsageError("the transcripts are of different labs (" + baseline.lab_name + ", " +
+                         candidate.lab_name + ")");
       }
+      const Lab* lab = registered_labs().find(baseline.lab_name);
+      const TranscriptComparison comparison =
+          compare_transcripts(baseline, candidate, lab != nullptr ? &lab->claims : nullptr);
+      if (compare_format == "json") {
+        out << comparison_to_json(comparison).dump(2) << "\n";
+      } else {
+        out << comparison_to_markdown(comparison);
+      }
+      if (fail_on_regression) {
+        const auto slower = regressions(comparison, *fail_on_regression);
+        for (const CaseComparison* row : slower) {
+          err << "labrun: regression: " << row->name << " at n = " << row->elements << " is "
+              << (row->time_ratio - 1.0) * 100.0 << "% slower\n";
+        }
+        if (!slower.empty()) {
+          return exit_code::kRegression;
+        }
+      }
+      return exit_code::kOk;
+    }
+    if (report->parsed()) {
+      const Transcript transcript = read_transcript_or_throw(report_file);
       out << render_markdown(transcript, registered_labs().find(transcript.lab_name));
       return exit_code::kOk;
     }

@@ -9,5 +9,6 @@ inline constexpr int kUsage = 2;       //!< bad arguments, unknown lab, no match
 inline constexpr int kNoDevice = 3;    //!< no usable CUDA device (the CUDA error is named)
 inline constexpr int kFileExists = 4;  //!< an evidence file exists and --force was not given
 inline constexpr int kIncorrect = 5;   //!< a version failed its correctness check
+inline constexpr int kRegression = 6;  //!< compare: a case slower than --fail-on-regression allows
 
 }  // namespace labrun::exit_code

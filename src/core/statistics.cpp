@@ -33,6 +33,18 @@ SampleSummary summarize(const std::vector<double>& samples) {
   return summary;
 }
 
+double quantile(std::vector<double> samples, double q) {
+  if (samples.empty()) {
+    return 0.0;
+  }
+  std::sort(samples.begin(), samples.end());
+  const double position = std::clamp(q, 0.0, 1.0) * static_cast<double>(samples.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, samples.size() - 1);
+  const double weight = position - static_cast<double>(below);
+  return samples[below] * (1.0 - weight) + samples[above] * weight;
+}
+
 double relative_difference(double a, double b) {
   const double mid = (a + b) / 2.0;
   if (mid == 0.0) {

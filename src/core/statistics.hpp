@@ -22,6 +22,9 @@ struct SampleSummary {
 //! Median of the samples (mean of the middle two for an even count); 0 when empty.
 [[nodiscard]] double median(std::vector<double> samples);
 
+//! The q-quantile (0 <= q <= 1) with linear interpolation between order statistics; 0 when empty.
+[[nodiscard]] double quantile(std::vector<double> samples, double q);
+
 //! |a - b| / ((a + b) / 2): relative difference of two positive figures; 0 when both are 0.
 [[nodiscard]] double relative_difference(double a, double b);
 

@@ -127,7 +127,7 @@ struct ClaimResult {
   Verdict verdict = Verdict::kNotMeasured;
   std::optional<double> measured;
   std::optional<double> expected;
-  std::string tolerance;  //!< in words, "within 10% of expected"
+  std::string tolerance;          //!< in words, "within 10% of expected"
   bool expected_to_fail = false;  //!< the lesson itself predicts this one may fail
   std::string detail;             //!< the figures behind the verdict, or why it was not measured
 };

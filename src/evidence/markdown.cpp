@@ -298,10 +298,20 @@ std::string render_table(const Table& table) {
 std::string render_markdown(const Transcript& t, const Lab* lab) {
   std::ostringstream out;
   out << "# " << t.lab_title << "\n\n";
-  out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished " << t.finished_utc
-      << " after " << fixed(t.wall_seconds, 1) << " s. Written by labrun from transcript schema "
-      << t.schema_version << ".\n";
-  if (t.configuration != "full") {
+  if (t.is_transcribed()) {
+    out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name")
+        << ": **transcribed, not measured by labrun.** Source: " << t.provenance_source
+        << ". Written by labrun from transcript schema " << t.schema_version << ".\n";
+    if (!t.provenance_note.empty()) {
+      out << "\n" << t.provenance_note << "\n";
+    }
+    out << "\nTimes below are the source's published figures; spreads are unknown.\n";
+  } else {
+    out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished "
+        << t.finished_utc << " after " << fixed(t.wall_seconds, 1)
+        << " s. Written by labrun from transcript schema " << t.schema_version << ".\n";
+  }
+  if (t.configuration == "smoke") {
     out << "\n**Configuration `" << t.configuration
         << "`: tiny sizes that check the lab runs. These figures are not evidence.**\n";
   }
@@ -312,7 +322,9 @@ std::string render_markdown(const Transcript& t, const Lab* lab) {
     }
     out << "\n";
   }
-  append_section(out, summary_table(t));
+  if (!t.is_transcribed()) {
+    append_section(out, summary_table(t));
+  }
   append_section(out, sizes_table(t));
   append_section(out, byte_model_table(t));
   if (!t.predictions.empty()) {

@@ -92,7 +92,8 @@ std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
     for (const std::string& v : known_schema_versions()) {
       known += (known.empty() ? "" : ", ") + v;
     }
-    return {{"/schema_version", "unknown schema version '" + version->get<std::string>() + "' (known: " + known + ")"}};
+    return {{"/schema_version",
+             "unknown schema version '" + version->get<std::string>() + "' (known: " + known + ")"}};
   }
   valijson::Validator validator;
   valijson::ValidationResults results;
@@ -102,11 +103,23 @@ std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
   }
   std::vector<std::pair<std::size_t, SchemaProblem>> found;
   valijson::ValidationResults::Error error;
+  const std::string missing_prefix = "Missing required property '";
   while (results.popError(error)) {
-    found.push_back({error.context.size(), {json_pointer_from_context(error.context), error.description}});
+    SchemaProblem problem{json_pointer_from_context(error.context), error.description};
+    std::size_t depth = error.context.size();
+    // "Missing required property 'seed'." at /run reads better as "/run/seed: missing".
+    if (problem.message.rfind(missing_prefix, 0) == 0) {
+      const std::size_t end = problem.message.find('\'', missing_prefix.size());
+      problem.pointer += "/" + escape_pointer_token(problem.message.substr(missing_prefix.size(),
+                                                                           end - missing_prefix.size()));
+      problem.message = "missing";
+      ++depth;
+    }
+    found.push_back({depth, std::move(problem)});
   }
   // The deepest problem is the most specific one (the outer ones say "item #2 failed").
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<SchemaProblem> problems;
   problems.reserve(found.size());
   for (auto& item : found) {
@@ -121,7 +134,8 @@ std::vector<SchemaProblem> validate_transcript_text(const std::string& text) {
     document = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& error) {
     return {{"", "malformed JSON at byte " + std::to_string(error.byte) + " (" +
-                     (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) + ")"}};
+                     (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) +
+                     ")"}};
   }
   return validate_transcript(document);
 }

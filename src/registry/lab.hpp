@@ -97,7 +97,7 @@ struct Lab {
   std::vector<CaseSpec> cases;
   std::vector<Prediction> predictions;
   std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
-  std::string stability_case;  //!< timed a second time at the end of a run, at its largest size
+  std::string stability_case;     //!< timed a second time at the end of a run, at its largest size
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;

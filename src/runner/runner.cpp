@@ -290,8 +290,9 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   const std::string json_text = transcript_to_text(t);
   // Never write a transcript its own schema refuses.
   if (const std::vector<SchemaProblem> problems = validate_transcript_text(json_text); !problems.empty()) {
-    throw std::runtime_error("the transcript of this run does not match schema " + std::string(kTranscriptSchemaVersion) +
-                             " at " + problems.front().pointer + ": " + problems.front().message +
+    throw std::runtime_error("the transcript of this run does not match schema " +
+                             std::string(kTranscriptSchemaVersion) + " at " + problems.front().pointer +
+                             ": " + problems.front().message +
                              "; nothing was written (a harness bug: please report it)");
   }
   const std::string markdown = render_markdown(transcript_from_text(json_text), &lab);

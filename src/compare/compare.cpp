@@ -1,0 +1,283 @@
+#include "compare/compare.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "core/byte_model.hpp"
+#include "core/statistics.hpp"
+#include "evidence/format.hpp"
+#include "evidence/markdown.hpp"
+
+namespace labrun {
+namespace {
+
+std::string label_of(const Transcript& t) {
+  std::string device = "unknown device";
+  if (const FactGroup* g = t.group("device")) {
+    if (const Fact* name = g->find("name"); name != nullptr && name->is_known()) {
+      device = name->display();
+    }
+  }
+  if (t.is_transcribed()) {
+    return device + " (transcribed: " + t.provenance_source + ")";
+  }
+  return device + " (measured " + t.started_utc + ")";
+}
+
+CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const CompareRules& rules) {
+  CaseComparison row;
+  row.name = a.name;
+  row.elements = a.elements;
+  row.baseline_size_label = a.size_label;
+  row.candidate_size_label = b.size_label;
+  row.baseline_ms = a.central_ms();
+  row.candidate_ms = b.central_ms();
+  row.time_ratio = row.candidate_ms / row.baseline_ms;
+  row.baseline_gb_per_s = effective_gb_per_s(a.model, a.elements, row.baseline_ms);
+  row.candidate_gb_per_s = effective_gb_per_s(b.model, b.elements, row.candidate_ms);
+  const double difference = std::fabs(row.time_ratio - 1.0);
+  bool differs = false;
+  if (a.has_samples() && b.has_samples()) {
+    const double a_low = quantile(a.samples_ms, 0.25);
+    const double a_high = quantile(a.samples_ms, 0.75);
+    const double b_low = quantile(b.samples_ms, 0.25);
+    const double b_high = quantile(b.samples_ms, 0.75);
+    const bool overlap = a_low <= b_high && b_low <= a_high;
+    differs = !overlap && difference > rules.sampled_threshold;
+    row.basis = overlap ? "interquartile ranges overlap"
+                        : "interquartile ranges apart, medians " + fixed(difference * 100.0, 1) + "% apart";
+  } else {
+    differs = difference > rules.published_threshold;
+    row.basis = "published figure: " + fixed(difference * 100.0, 1) + "% apart, threshold " +
+                fixed(rules.published_threshold * 100.0, 0) + "%";
+  }
+  row.change =
+      !differs ? CaseChange::kSame : (row.time_ratio < 1.0 ? CaseChange::kFaster : CaseChange::kSlower);
+  return row;
+}
+
+std::vector<ClaimResult> claims_of(const Transcript& t, const std::vector<ClaimSpec>* specs) {
+  if (t.claims_recorded) {
+    return t.claims;
+  }
+  return specs != nullptr ? evaluate_claims(*specs, t) : std::vector<ClaimResult>{};
+}
+
+std::optional<double> measured_ratio(const Transcript& t, const PredictionRecord& p, std::uint64_t elements) {
+  const CaseResult* slower = nullptr;
+  const CaseResult* faster = nullptr;
+  for (const CaseResult& c : t.cases) {
+    if (c.elements == elements && c.name == p.slower_case) {
+      slower = &c;
+    }
+    if (c.elements == elements && c.name == p.faster_case) {
+      faster = &c;
+    }
+  }
+  if (slower == nullptr || faster == nullptr || !(faster->central_ms() > 0.0)) {
+    return std::nullopt;
+  }
+  return slower->central_ms() / faster->central_ms();
+}
+
+std::string verdict_text(const std::optional<ClaimResult>& claim) {
+  if (!claim) {
+    return "not declared";
+  }
+  std::string text = verdict_name(claim->verdict);
+  if (claim->measured) {
+    text += " (" + fixed(*claim->measured, 2) + ")";
+  }
+  return text;
+}
+
+}  // namespace
+
+const char* case_change_name(CaseChange change) {
+  switch (change) {
+    case CaseChange::kSame: return "same";
+    case CaseChange::kFaster: return "faster";
+    case CaseChange::kSlower: return "slower";
+  }
+  return "same";
+}
+
+bool ClaimComparison::differs() const {
+  if (!baseline || !candidate) {
+    return baseline.has_value() != candidate.has_value();
+  }
+  return baseline->verdict != candidate->verdict;
+}
+
+TranscriptComparison compare_transcripts(const Transcript& baseline, const Transcript& candidate,
+                                         const std::vector<ClaimSpec>* claims, const CompareRules& rules) {
+  TranscriptComparison comparison;
+  comparison.rules = rules;
+  comparison.baseline_label = label_of(baseline);
+  comparison.candidate_label = label_of(candidate);
+  for (const CaseResult& a : baseline.cases) {
+    for (const CaseResult& b : candidate.cases) {
+      if (a.name == b.name && a.elements == b.elements && a.central_ms() > 0.0 && b.central_ms() > 0.0) {
+        comparison.cases.push_back(compare_case(a, b, rules));
+        break;
+      }
+    }
+  }
+  // The predictions of either transcript (a transcribed one may record none), at every size both
+  // measured.
+  std::vector<PredictionRecord> predictions =
+      candidate.predictions.empty() ? baseline.predictions : candidate.predictions;
+  for (const PredictionRecord& p : predictions) {
+    for (const CaseResult& c : baseline.cases) {
+      if (c.name != p.slower_case) {
+        continue;
+      }
+      const auto a = measured_ratio(baseline, p, c.elements);
+      const auto b = measured_ratio(candidate, p, c.elements);
+      if (a && b) {
+        comparison.predictions.push_back(
+            {p.description, c.elements, p.ratios.bytes, p.ratios.launches, *a, *b});
+      }
+    }
+  }
+  const std::vector<ClaimResult> a_claims = claims_of(baseline, claims);
+  const std::vector<ClaimResult> b_claims = claims_of(candidate, claims);
+  for (const ClaimResult& a : a_claims) {
+    ClaimComparison row{a.id, a.statement, a, std::nullopt};
+    for (const ClaimResult& b : b_claims) {
+      if (b.id == a.id) {
+        row.candidate = b;
+      }
+    }
+    comparison.claims.push_back(row);
+  }
+  for (const ClaimResult& b : b_claims) {
+    bool seen = false;
+    for (const ClaimComparison& row : comparison.claims) {
+      seen = seen || row.id == b.id;
+    }
+    if (!seen) {
+      comparison.claims.push_back({b.id, b.statement, std::nullopt, b});
+    }
+  }
+  return comparison;
+}
+
+std::vector<const CaseComparison*> regressions(const TranscriptComparison& comparison, double percent_limit) {
+  std::vector<const CaseComparison*> slower;
+  for (const CaseComparison& row : comparison.cases) {
+    if (row.change == CaseChange::kSlower && (row.time_ratio - 1.0) * 100.0 > percent_limit) {
+      slower.push_back(&row);
+    }
+  }
+  return slower;
+}
+
+std::string comparison_to_markdown(const TranscriptComparison& c) {
+  std::ostringstream out;
+  out << "# Comparison\n\n";
+  out << "- baseline: " << c.baseline_label << "\n";
+  out << "- candidate: " << c.candidate_label << "\n\n";
+  out << "A case is the same unless the two differ beyond their spread: with raw samples on both sides, "
+         "the interquartile ranges must not overlap and the medians must differ by more than "
+      << fixed(c.rules.sampled_threshold * 100.0, 0)
+      << "%; against a published figure (no samples), the figures must differ by more than "
+      << fixed(c.rules.published_threshold * 100.0, 0) << "%. time ratio = candidate / baseline.\n\n";
+  out << "## Cases both ran\n\n";
+  Table cases;
+  cases.headers = {"case",           "n",       "baseline ms", "candidate ms", "time ratio", "baseline GB/s",
+                   "candidate GB/s", "verdict", "basis"};
+  cases.right_aligned = {false, true, true, true, true, true, true, false, false};
+  for (const CaseComparison& row : c.cases) {
+    cases.rows.push_back({row.name, std::to_string(row.elements), fixed(row.baseline_ms, 4),
+                          fixed(row.candidate_ms, 4), fixed(row.time_ratio, 3),
+                          fixed(row.baseline_gb_per_s, 1), fixed(row.candidate_gb_per_s, 1),
+                          case_change_name(row.change), row.basis});
+  }
+  out << render_table(cases);
+  if (!c.predictions.empty()) {
+    out << "\n## Predicted ratios, measured on each\n\n";
+    Table ratios;
+    ratios.headers = {"prediction", "n", "byte ratio", "launch ratio", "baseline", "candidate"};
+    ratios.right_aligned = {false, true, true, true, true, true};
+    for (const PredictionComparison& p : c.predictions) {
+      ratios.rows.push_back({p.description, std::to_string(p.elements), fixed(p.byte_ratio, 2),
+                             fixed(p.launch_ratio, 2), fixed(p.baseline_measured, 2),
+                             fixed(p.candidate_measured, 2)});
+    }
+    out << render_table(ratios);
+  }
+  out << "\n## Claims whose verdict differs\n\n";
+  Table claims;
+  claims.headers = {"claim", "baseline", "candidate"};
+  claims.right_aligned = {false, false, false};
+  std::string same;
+  for (const ClaimComparison& row : c.claims) {
+    if (row.differs()) {
+      claims.rows.push_back({row.statement, verdict_text(row.baseline), verdict_text(row.candidate)});
+    } else {
+      same += (same.empty() ? "" : ", ") + row.id + " (" + verdict_text(row.baseline) + ")";
+    }
+  }
+  if (claims.rows.empty()) {
+    out << "None.\n";
+  } else {
+    out << render_table(claims);
+  }
+  if (!same.empty()) {
+    out << "\nSame verdict on both: " << same << ".\n";
+  }
+  return out.str();
+}
+
+nlohmann::ordered_json comparison_to_json(const TranscriptComparison& c) {
+  using Json = nlohmann::ordered_json;
+  Json cases = Json::array();
+  for (const CaseComparison& row : c.cases) {
+    cases.push_back(Json{{"name", row.name},
+                         {"elements", row.elements},
+                         {"baseline_size_label", row.baseline_size_label},
+                         {"candidate_size_label", row.candidate_size_label},
+                         {"baseline_ms", row.baseline_ms},
+                         {"candidate_ms", row.candidate_ms},
+                         {"time_ratio", row.time_ratio},
+                         {"baseline_gb_per_s", row.baseline_gb_per_s},
+                         {"candidate_gb_per_s", row.candidate_gb_per_s},
+                         {"verdict", case_change_name(row.change)},
+                         {"basis", row.basis}});
+  }
+  Json predictions = Json::array();
+  for (const PredictionComparison& p : c.predictions) {
+    predictions.push_back(Json{{"description", p.description},
+                               {"elements", p.elements},
+                               {"byte_ratio", p.byte_ratio},
+                               {"launch_ratio", p.launch_ratio},
+                               {"baseline_measured", p.baseline_measured},
+                               {"candidate_measured", p.candidate_measured}});
+  }
+  const auto verdict = [](const std::optional<ClaimResult>& claim) {
+    return claim ? Json(verdict_name(claim->verdict)) : Json(nullptr);
+  };
+  const auto measured = [](const std::optional<ClaimResult>& claim) {
+    return claim && claim->measured ? Json(*claim->measured) : Json(nullptr);
+  };
+  Json claims = Json::array();
+  for (const ClaimComparison& row : c.claims) {
+    claims.push_back(Json{{"id", row.id},
+                          {"statement", row.statement},
+                          {"baseline_verdict", verdict(row.baseline)},
+                          {"candidate_verdict", verdict(row.candidate)},
+                          {"baseline_measured", measured(row.baseline)},
+                          {"candidate_measured", measured(row.candidate)},
+                          {"differs", row.differs()}});
+  }
+  return Json{{"baseline", c.baseline_label},
+              {"candidate", c.candidate_label},
+              {"rules", Json{{"sampled_threshold", c.rules.sampled_threshold},
+                             {"published_threshold", c.rules.published_threshold}}},
+              {"cases", cases},
+              {"predictions", predictions},
+              {"claims", claims}};
+}
+
+}  // namespace labrun

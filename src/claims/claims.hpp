@@ -17,8 +17,9 @@ enum class ClaimKind {
   //! Every row of cases[1..] moves bytes at between `low` and `high` times the GB/s of the
   //! reference cases[0], at size_label.
   kBandwidthBand,
-  //! At the smallest size it ran, cases[0]'s time per launch (central / its model's launches) is
-  //! within `tolerance` of cases[1]'s time per launch (central / launches per sample).
+  //! cases[0]'s lowest time per launch over the sizes it ran (central / its model's launches: the
+  //! floor it falls to as n shrinks) is within `tolerance` of cases[1]'s time per launch
+  //! (central / launches per sample).
   kPerLaunchConverges,
   //! No case of cases[1..] is faster than cases[0] by more than `tolerance`, at size_label.
   kNotFaster,

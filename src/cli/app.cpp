@@ -9,6 +9,7 @@
 #include "cli/exit_codes.hpp"
 #include "compare/compare.hpp"
 #include "evidence/atomic_file.hpp"
+#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
@@ -225,7 +226,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         const auto slower = regressions(comparison, *fail_on_regression);
         for (const CaseComparison* row : slower) {
           err << "labrun: regression: " << row->name << " at n = " << row->elements << " is "
-              << (row->time_ratio - 1.0) * 100.0 << "% slower\n";
+              << fixed((row->time_ratio - 1.0) * 100.0, 1) << "% slower (limit "
+              << fixed(*fail_on_regression, 1) << "%)\n";
         }
         if (!slower.empty()) {
           return exit_code::kRegression;

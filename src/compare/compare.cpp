@@ -86,7 +86,7 @@ std::string verdict_text(const std::optional<ClaimResult>& claim) {
   }
   std::string text = verdict_name(claim->verdict);
   if (claim->measured) {
-    text += " (" + fixed(*claim->measured, 2) + ")";
+    text += " (" + compact_number(*claim->measured) + ")";
   }
   return text;
 }
@@ -189,9 +189,10 @@ std::string comparison_to_markdown(const TranscriptComparison& c) {
                    "candidate GB/s", "verdict", "basis"};
   cases.right_aligned = {false, true, true, true, true, true, true, false, false};
   for (const CaseComparison& row : c.cases) {
+    const auto bandwidth = [](double gbps) { return gbps > 0.0 ? fixed(gbps, 1) : std::string("-"); };
     cases.rows.push_back({row.name, std::to_string(row.elements), fixed(row.baseline_ms, 4),
                           fixed(row.candidate_ms, 4), fixed(row.time_ratio, 3),
-                          fixed(row.baseline_gb_per_s, 1), fixed(row.candidate_gb_per_s, 1),
+                          bandwidth(row.baseline_gb_per_s), bandwidth(row.candidate_gb_per_s),
                           case_change_name(row.change), row.basis});
   }
   out << render_table(cases);

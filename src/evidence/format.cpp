@@ -23,6 +23,13 @@ std::string scientific(double value) {
   return text;
 }
 
+std::string compact_number(double value) {
+  if (std::fabs(value) >= 1000.0 && value == std::floor(value)) {
+    return fixed(value, 0);
+  }
+  return fixed(value, 2);
+}
+
 std::string percent(double fraction) {
   return fixed(fraction * 100.0, 1) + "%";
 }

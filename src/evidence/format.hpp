@@ -10,6 +10,8 @@ namespace labrun {
 [[nodiscard]] std::string fixed(double value, int decimals);
 //! Scientific with 2 significant decimals ("2.38e-07").
 [[nodiscard]] std::string scientific(double value);
+//! A figure for a summary cell: whole numbers of 1000 or more without decimals, others with two.
+[[nodiscard]] std::string compact_number(double value);
 //! Percentage of a fraction with one decimal ("100.0%").
 [[nodiscard]] std::string percent(double fraction);
 //! Binary size ("60.0 MiB").

@@ -141,13 +141,7 @@ Table measured_ratios_table(const Transcript& t) {
 }
 
 std::string claim_number(const std::optional<double>& value) {
-  if (!value) {
-    return "-";
-  }
-  if (std::fabs(*value) >= 1000.0 && *value == std::floor(*value)) {
-    return fixed(*value, 0);
-  }
-  return fixed(*value, 2);
+  return value ? compact_number(*value) : "-";
 }
 
 Table claims_table(const Transcript& t) {

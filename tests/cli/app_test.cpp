@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
@@ -113,4 +114,43 @@ TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error"
   CHECK_THAT(o.err, StartsWith("labrun: error: no usable CUDA device: cudaError"));
   CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
   CHECK_FALSE(fs::exists(out));  // nothing written
+}
+
+TEST_CASE("validate reports each file and exits 1 when one is invalid") {
+  const fs::path valid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "valid" / "measured-1.1.0.json";
+  const fs::path invalid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "missing-run-seed.json";
+  const Outcome ok =
+      labrun_with({"validate", valid.string(), golden("day48-fusion-nvidia-h200.json").string()});
+  CHECK(ok.status == 0);
+  CHECK_THAT(ok.out, ContainsSubstring("valid (schema 1.1.0, measured)"));
+  CHECK_THAT(ok.out, ContainsSubstring("valid (schema 1.0.0, measured)"));
+  const Outcome bad = labrun_with({"validate", valid.string(), invalid.string()});
+  CHECK(bad.status == labrun::exit_code::kFailure);
+  CHECK(bad.err == "labrun: " + invalid.string() + ": /run/seed: missing (1 more)\n");
+  CHECK(labrun_with({"validate"}).status == labrun::exit_code::kUsage);
+}
+
+TEST_CASE("compare prints the shared cases and claims and fails on a regression beyond the limit") {
+  const fs::path t4 = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence" / "day48-fusion" /
+                      "tesla-t4-lesson" / "cuda-12.6-original.json";
+  const std::string h200 = golden("day48-fusion-nvidia-h200.json").string();
+  const Outcome md = labrun_with({"compare", t4.string(), h200});
+  CHECK(md.status == 0);
+  CHECK_THAT(md.out, ContainsSubstring("baseline: Tesla T4 (transcribed"));
+  CHECK_THAT(md.out, ContainsSubstring("| day48-fusion/part2/staged-chain"));
+  CHECK_THAT(md.out, ContainsSubstring("## Claims whose verdict differs"));
+  const Outcome json = labrun_with({"compare", t4.string(), h200, "--format", "json"});
+  CHECK(json.status == 0);
+  const auto parsed = nlohmann::json::parse(json.out);
+  CHECK(parsed["cases"].size() > 10);
+  // The H200 is up to 65% slower than the T4 at launch-bound sizes and ten times faster elsewhere.
+  CHECK(labrun_with({"compare", t4.string(), h200, "--fail-on-regression", "70"}).status == 0);
+  CHECK(labrun_with({"compare", t4.string(), h200, "--fail-on-regression", "60"}).status ==
+        labrun::exit_code::kRegression);
+  const Outcome regressed = labrun_with({"compare", h200, t4.string(), "--fail-on-regression", "50"});
+  CHECK(regressed.status == labrun::exit_code::kRegression);
+  CHECK_THAT(regressed.err, ContainsSubstring("labrun: regression: day48-fusion/part2/staged-chain"));
+  CHECK(labrun_with({"compare", t4.string(), h200, "--format", "xml"}).status == labrun::exit_code::kUsage);
+  const fs::path broken = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
+  CHECK(labrun_with({"compare", broken.string(), h200}).status == labrun::exit_code::kFailure);
 }

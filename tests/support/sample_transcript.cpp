@@ -101,6 +101,16 @@ Transcript sample_day48_transcript() {
   stability.relative_difference = relative_difference(0.45, 0.451);
   stability.second_samples_ms = {0.451, 0.451, 0.452};
   t.stability = stability;
+  ClaimResult claim;
+  claim.id = "staged-over-fused-is-the-byte-ratio";
+  claim.statement = "staged over fused follows the byte ratio";
+  claim.figures = "median time of staged over fused";
+  claim.verdict = Verdict::kHeld;
+  claim.measured = 3.0;
+  claim.expected = 3.0;
+  claim.tolerance = "within 10% of 3.00";
+  claim.detail = "0.4500 ms / 0.1500 ms = 3.00";
+  t.claims = {claim};
   return t;
 }
 

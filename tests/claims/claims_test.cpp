@@ -1,0 +1,179 @@
+#include "claims/claims.hpp"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "support/sample_transcript.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+using labrun::ClaimKind;
+using labrun::ClaimSpec;
+using labrun::Verdict;
+using labrun::testing::make_case_result;
+
+namespace {
+
+constexpr std::uint64_t kN = 16777216;
+
+labrun::ByteModel floats(double reads, double writes, int launches) {
+  return {4 * reads, 4 * writes, launches};
+}
+
+// A transcript whose figures are chosen so that each claim's verdict is known.
+labrun::Transcript known_transcript(double staged_ms, double fused_ms) {
+  labrun::Transcript t;
+  t.cases.push_back(make_case_result("lab/p2/copy", "p2", "lesson", kN, floats(1, 1, 1), {0.10, 0.10, 0.10}));
+  t.cases.push_back(
+      make_case_result("lab/p2/staged", "p2", "lesson", kN, floats(5, 4, 4), {staged_ms, staged_ms}));
+  t.cases.push_back(
+      make_case_result("lab/p2/fused", "p2", "lesson", kN, floats(2, 1, 1), {fused_ms, fused_ms}));
+  labrun::CaseResult empty = make_case_result("lab/p1/empty", "p1", "single", 1, floats(0, 0, 1), {4.0, 4.0});
+  empty.launches_per_sample = 1000;  // 4 us per launch
+  t.cases.push_back(empty);
+  t.cases.push_back(
+      make_case_result("lab/p3/staged", "p3", "sweep", 4096, floats(5, 4, 4), {0.0200}));  // 5 us
+  t.cases.push_back(
+      make_case_result("lab/p3/staged", "p3", "sweep", 1024, floats(5, 4, 4), {0.0168}));  // 4.2 us
+  t.cases.push_back(make_case_result("lab/p4/k1", "p4", "lesson", kN, floats(2, 1, 1), {0.150}));
+  t.cases.push_back(make_case_result("lab/p4/k2", "p4", "lesson", kN, floats(2, 1, 1), {0.149}));
+  t.cases.push_back(make_case_result("lab/p4/k4", "p4", "lesson", kN, floats(2, 1, 1), {0.160}));
+  t.bitwise.push_back(labrun::BitwiseComparison{"fused", "staged", 1000, 150, 2.38e-7});
+  return t;
+}
+
+ClaimSpec ratio_claim(double expected, double tolerance, const std::string& size = "lesson") {
+  return {"ratio",
+          "staged over fused",
+          ClaimKind::kRatioNear,
+          {"lab/p2/staged", "lab/p2/fused"},
+          size,
+          expected,
+          tolerance,
+          0,
+          0,
+          false};
+}
+
+}  // namespace
+
+TEST_CASE("a ratio claim holds within its tolerance and fails outside it") {
+  const labrun::Transcript t = known_transcript(0.45, 0.15);  // ratio 3.00
+  const labrun::ClaimResult held = labrun::evaluate_claim(ratio_claim(3.0, 0.10), t);
+  CHECK(held.verdict == Verdict::kHeld);
+  CHECK(*held.measured == Catch::Approx(3.0));
+  CHECK(*held.expected == 3.0);
+  CHECK(held.tolerance == "within 10% of 3.00");
+  const labrun::ClaimResult failed = labrun::evaluate_claim(ratio_claim(4.0, 0.10), t);
+  CHECK(failed.verdict == Verdict::kFailed);
+  CHECK_THAT(failed.detail, ContainsSubstring("-25.0% from 4.00"));
+  // 3.35 against 3.00 is 11.7% off: outside 10%, inside 12%.
+  const labrun::Transcript h200_like = known_transcript(0.2232, 0.0666);
+  CHECK(labrun::evaluate_claim(ratio_claim(3.0, 0.10), h200_like).verdict == Verdict::kFailed);
+  CHECK(labrun::evaluate_claim(ratio_claim(3.0, 0.12), h200_like).verdict == Verdict::kHeld);
+}
+
+TEST_CASE("a claim whose figures were not measured says so") {
+  const labrun::Transcript t = known_transcript(0.45, 0.15);
+  const labrun::ClaimResult r = labrun::evaluate_claim(ratio_claim(3.0, 0.1, "card-scaled"), t);
+  CHECK(r.verdict == Verdict::kNotMeasured);
+  CHECK_FALSE(r.measured.has_value());
+  CHECK_THAT(r.detail, ContainsSubstring("was not timed at the card-scaled size"));
+}
+
+TEST_CASE("the bandwidth band holds only when every row is inside it") {
+  // copy: 8 B in 0.1 ms. staged: 36 B in 0.45 ms -> the same GB/s; fused 12 B in 0.15 ms -> the same.
+  ClaimSpec band{"band",
+                 "rows at the copy floor",
+                 ClaimKind::kBandwidthBand,
+                 {"lab/p2/copy", "lab/p2/staged", "lab/p2/fused"},
+                 "lesson",
+                 1.0,
+                 0.0,
+                 0.95,
+                 1.05,
+                 false};
+  CHECK(labrun::evaluate_claim(band, known_transcript(0.45, 0.15)).verdict == Verdict::kHeld);
+  // fused at 0.12 ms moves 1.25 x the copy floor's GB/s.
+  const labrun::ClaimResult r = labrun::evaluate_claim(band, known_transcript(0.45, 0.12));
+  CHECK(r.verdict == Verdict::kFailed);
+  CHECK(*r.measured == Catch::Approx(1.25));
+  CHECK_THAT(r.detail, ContainsSubstring("fused 1.25"));
+}
+
+TEST_CASE("per-launch convergence reads the lowest per-launch time against the empty launch") {
+  ClaimSpec converge{"converge",
+                     "per launch",
+                     ClaimKind::kPerLaunchConverges,
+                     {"lab/p3/staged", "lab/p1/empty"},
+                     "",
+                     1.0,
+                     0.10,
+                     0,
+                     0,
+                     false};
+  const labrun::ClaimResult r = labrun::evaluate_claim(converge, known_transcript(0.45, 0.15));
+  CHECK(r.verdict == Verdict::kHeld);  // 4.2 us against 4.0 us
+  CHECK(*r.measured == Catch::Approx(1.05));
+  CHECK_THAT(r.detail, ContainsSubstring("n = 1024"));
+  converge.tolerance = 0.04;
+  CHECK(labrun::evaluate_claim(converge, known_transcript(0.45, 0.15)).verdict == Verdict::kFailed);
+  // As on the lesson's T4, the floor need not be at the smallest n: 4.05 us at 1024, 2.675 at 16384.
+  labrun::Transcript t4_like = known_transcript(0.45, 0.15);
+  t4_like.cases.push_back(make_case_result("lab/p3/staged", "p3", "sweep", 16384, floats(5, 4, 4), {0.0107}));
+  t4_like.cases[3].samples_ms = {2.668};
+  t4_like.cases[3].summary = labrun::summarize(t4_like.cases[3].samples_ms);
+  converge.tolerance = 0.20;
+  const labrun::ClaimResult t4 = labrun::evaluate_claim(converge, t4_like);
+  CHECK(t4.verdict == Verdict::kHeld);
+  CHECK(*t4.measured == Catch::Approx(2.675 / 2.668));
+  CHECK_THAT(t4.detail, ContainsSubstring("n = 16384"));
+}
+
+TEST_CASE("not-faster fails when a wider case beats the baseline by more than the tolerance") {
+  ClaimSpec wider{"wider",
+                  "widening does not help",
+                  ClaimKind::kNotFaster,
+                  {"lab/p4/k1", "lab/p4/k2", "lab/p4/k4"},
+                  "lesson",
+                  1.0,
+                  0.02,
+                  0,
+                  0,
+                  false};
+  CHECK(labrun::evaluate_claim(wider, known_transcript(0.45, 0.15)).verdict ==
+        Verdict::kHeld);  // 0.149 vs 0.150
+  wider.tolerance = 0.001;
+  const labrun::ClaimResult r = labrun::evaluate_claim(wider, known_transcript(0.45, 0.15));
+  CHECK(r.verdict == Verdict::kFailed);
+  CHECK_THAT(r.detail, ContainsSubstring("fastest: k2"));
+}
+
+TEST_CASE("the bitwise claim reports the differing count and keeps expected-to-fail") {
+  ClaimSpec bitwise{
+      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true};
+  const labrun::ClaimResult r = labrun::evaluate_claim(bitwise, known_transcript(0.45, 0.15));
+  CHECK(r.verdict == Verdict::kFailed);
+  CHECK(r.expected_to_fail);
+  CHECK(*r.measured == 150.0);
+  CHECK_THAT(r.detail, ContainsSubstring("150 of 1000 elements differ (15.0%)"));
+  bitwise.cases = {"halfway", "staged"};
+  CHECK(labrun::evaluate_claim(bitwise, known_transcript(0.45, 0.15)).verdict == Verdict::kNotMeasured);
+}
+
+TEST_CASE("a transcribed case's published figure stands in for samples") {
+  labrun::Transcript t = known_transcript(0.45, 0.15);
+  t.cases[2].samples_ms.clear();
+  t.cases[2].summary = {};
+  t.cases[2].published = labrun::PublishedFigure{"mean", 10, 0.18};
+  const labrun::ClaimResult r = labrun::evaluate_claim(ratio_claim(2.5, 0.01), t);
+  CHECK(*r.measured == Catch::Approx(2.5));
+  CHECK(r.verdict == Verdict::kHeld);
+}
+
+TEST_CASE("verdict names round trip") {
+  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured}) {
+    CHECK(labrun::verdict_from_name(labrun::verdict_name(v)) == v);
+  }
+  CHECK_THROWS_AS(labrun::verdict_from_name("maybe"), std::invalid_argument);
+}

@@ -1,0 +1,116 @@
+#include "compare/compare.hpp"
+
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "support/sample_transcript.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+using labrun::CaseChange;
+using labrun::testing::make_case_result;
+
+namespace {
+
+labrun::ByteModel twelve_bytes() {
+  return {8.0, 4.0, 1};
+}
+
+labrun::Transcript with_cases(std::vector<labrun::CaseResult> cases) {
+  labrun::Transcript t;
+  t.lab_name = "lab";
+  t.environment = {labrun::FactGroup{"device", {labrun::Fact::known("name", std::string("Card"))}}};
+  t.cases = std::move(cases);
+  return t;
+}
+
+const labrun::CaseComparison& row(const labrun::TranscriptComparison& c, const std::string& name) {
+  for (const auto& r : c.cases) {
+    if (r.name == name) {
+      return r;
+    }
+  }
+  FAIL("no row " << name);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("compare decides same, faster and slower from the samples and their spread") {
+  const labrun::Transcript baseline = with_cases(
+      {make_case_result("lab/p/steady", "p", "lesson", 1000, twelve_bytes(), {1.00, 1.01, 0.99, 1.00, 1.02}),
+       make_case_result("lab/p/slower", "p", "lesson", 1000, twelve_bytes(), {1.00, 1.01, 0.99, 1.00, 1.02}),
+       make_case_result("lab/p/faster", "p", "lesson", 1000, twelve_bytes(), {1.00, 1.01, 0.99, 1.00, 1.02}),
+       make_case_result("lab/p/noisy", "p", "lesson", 1000, twelve_bytes(), {0.80, 1.20, 0.90, 1.10, 1.00}),
+       make_case_result("lab/p/only-baseline", "p", "lesson", 1000, twelve_bytes(), {1.0})});
+  const labrun::Transcript candidate = with_cases(
+      {make_case_result("lab/p/steady", "p", "lesson", 1000, twelve_bytes(), {1.00, 1.00, 1.01, 0.99, 1.00}),
+       make_case_result("lab/p/slower", "p", "lesson", 1000, twelve_bytes(), {1.20, 1.21, 1.19, 1.20, 1.22}),
+       make_case_result("lab/p/faster", "p", "lesson", 1000, twelve_bytes(), {0.50, 0.51, 0.49, 0.50, 0.52}),
+       make_case_result("lab/p/noisy", "p", "lesson", 1000, twelve_bytes(), {0.85, 1.25, 0.95, 1.15, 1.05}),
+       make_case_result("lab/p/steady", "p", "lesson", 2000, twelve_bytes(), {1.0})});
+  const labrun::TranscriptComparison c = labrun::compare_transcripts(baseline, candidate, nullptr);
+  REQUIRE(c.cases.size() == 4);  // shared by name and size only
+  CHECK(row(c, "lab/p/steady").change == CaseChange::kSame);
+  CHECK(row(c, "lab/p/slower").change == CaseChange::kSlower);
+  CHECK(row(c, "lab/p/slower").time_ratio == Catch::Approx(1.20));
+  CHECK(row(c, "lab/p/faster").change == CaseChange::kFaster);
+  CHECK(row(c, "lab/p/noisy").change == CaseChange::kSame);  // 5% apart, but the spreads overlap
+  CHECK(row(c, "lab/p/faster").candidate_gb_per_s ==
+        Catch::Approx(2 * row(c, "lab/p/faster").baseline_gb_per_s));
+
+  const auto slower_than_10 = labrun::regressions(c, 10.0);
+  REQUIRE(slower_than_10.size() == 1);
+  CHECK(slower_than_10[0]->name == "lab/p/slower");
+  CHECK(labrun::regressions(c, 25.0).empty());
+
+  const std::string md = labrun::comparison_to_markdown(c);
+  CHECK_THAT(md, ContainsSubstring("| lab/p/slower |"));
+  CHECK_THAT(md, ContainsSubstring("slower"));
+  const auto json = labrun::comparison_to_json(c);
+  CHECK(json["cases"].size() == 4);
+  CHECK(json["cases"][1]["verdict"] == "slower");
+}
+
+TEST_CASE("against a published figure the verdict uses the published threshold") {
+  labrun::CaseResult published = make_case_result("lab/p/a", "p", "lesson", 1000, twelve_bytes(), {});
+  published.published = labrun::PublishedFigure{"mean", 10, 1.0};
+  labrun::CaseResult near =
+      make_case_result("lab/p/a", "p", "lesson", 1000, twelve_bytes(), {1.03, 1.03, 1.04});
+  labrun::CaseResult far =
+      make_case_result("lab/p/a", "p", "lesson", 1000, twelve_bytes(), {0.40, 0.40, 0.41});
+  const auto same = labrun::compare_transcripts(with_cases({published}), with_cases({near}), nullptr);
+  REQUIRE(same.cases.size() == 1);
+  CHECK(same.cases[0].change == CaseChange::kSame);
+  CHECK_THAT(same.cases[0].basis, ContainsSubstring("published figure"));
+  const auto faster = labrun::compare_transcripts(with_cases({published}), with_cases({far}), nullptr);
+  CHECK(faster.cases[0].change == CaseChange::kFaster);
+}
+
+TEST_CASE("claims whose verdict differs are listed, and a transcript without claims has them evaluated") {
+  labrun::Transcript baseline =
+      with_cases({make_case_result("lab/p/staged", "p", "lesson", 1000, {20, 16, 4}, {3.0, 3.0}),
+                  make_case_result("lab/p/fused", "p", "lesson", 1000, twelve_bytes(), {1.0, 1.0})});
+  baseline.claims_recorded = false;  // like a transcribed reference
+  labrun::Transcript candidate =
+      with_cases({make_case_result("lab/p/staged", "p", "lesson", 1000, {20, 16, 4}, {3.6, 3.6}),
+                  make_case_result("lab/p/fused", "p", "lesson", 1000, twelve_bytes(), {1.0, 1.0})});
+  const std::vector<labrun::ClaimSpec> specs = {{"byte-ratio",
+                                                 "staged over fused is 3",
+                                                 labrun::ClaimKind::kRatioNear,
+                                                 {"lab/p/staged", "lab/p/fused"},
+                                                 "lesson",
+                                                 3.0,
+                                                 0.1,
+                                                 0,
+                                                 0,
+                                                 false}};
+  candidate.claims = labrun::evaluate_claims(specs, candidate);
+  const auto c = labrun::compare_transcripts(baseline, candidate, &specs);
+  REQUIRE(c.claims.size() == 1);
+  CHECK(c.claims[0].baseline->verdict == labrun::Verdict::kHeld);
+  CHECK(c.claims[0].candidate->verdict == labrun::Verdict::kFailed);
+  CHECK(c.claims[0].differs());
+  CHECK_THAT(labrun::comparison_to_markdown(c),
+             ContainsSubstring("| staged over fused is 3 | held (3.00) | failed (3.60) |"));
+}

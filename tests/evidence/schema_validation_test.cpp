@@ -1,0 +1,126 @@
+#include "evidence/schema_validation.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "evidence/atomic_file.hpp"
+#include "evidence/transcript_json.hpp"
+#include "support/json_shape.hpp"
+#include "support/sample_transcript.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::StartsWith;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kTests = fs::path(LABRUN_TEST_DATA_DIR);
+const fs::path kEvidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
+
+}  // namespace
+
+TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
+  int transcripts = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(kEvidence)) {
+    if (entry.path().extension() != ".json" || entry.path().parent_path().filename() == "schema") {
+      continue;
+    }
+    INFO(entry.path().string());
+    const auto problems = labrun::validate_transcript_text(labrun::read_file(entry.path()));
+    CHECK(problems.empty());
+    if (!problems.empty()) {
+      UNSCOPED_INFO(problems.front().pointer << ": " << problems.front().message);
+    }
+    CHECK_NOTHROW(labrun::transcript_from_text(labrun::read_file(entry.path())));
+    ++transcripts;
+  }
+  CHECK(transcripts >= 4);  // two H200 runs and two transcribed T4 references at least
+}
+
+TEST_CASE("the valid corpus validates - each under the schema it names") {
+  for (const char* name : {"measured-1.1.0.json", "h200-run-1.0.0.json"}) {
+    INFO(name);
+    CHECK(labrun::validate_transcript_text(labrun::read_file(kTests / "evidence" / "valid" / name)).empty());
+  }
+}
+
+TEST_CASE("each invalid transcript is refused with the JSON pointer of its problem") {
+  std::ifstream manifest(kTests / "evidence" / "invalid" / "expected.tsv");
+  std::string line;
+  int checked = 0;
+  while (std::getline(manifest, line)) {
+    if (line.empty() || line[0] == '#') {
+      continue;
+    }
+    std::istringstream fields(line);
+    std::string file;
+    std::string pointer;
+    std::string word;
+    std::getline(fields, file, '\t');
+    std::getline(fields, pointer, '\t');
+    std::getline(fields, word, '\t');
+    INFO(file);
+    const fs::path path = kTests / "evidence" / "invalid" / file;
+    const std::string before = labrun::read_file(path);
+    const auto problems = labrun::validate_transcript_text(before);
+    REQUIRE_FALSE(problems.empty());
+    if (pointer.empty()) {
+      CHECK(problems.front().pointer.empty());
+    } else {
+      CHECK_THAT(problems.front().pointer, StartsWith(pointer));
+    }
+    CHECK_THAT(problems.front().message, ContainsSubstring(word));
+    CHECK(labrun::read_file(path) == before);  // validation changes nothing on disk
+    ++checked;
+  }
+  CHECK(checked >= 14);
+}
+
+TEST_CASE("what the writer writes validates against the current schema") {
+  const labrun::Json document = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
+  CHECK(document["schema_version"] == labrun::kTranscriptSchemaVersion);
+  const auto problems = labrun::validate_transcript(document);
+  INFO((problems.empty() ? std::string() : problems.front().pointer + ": " + problems.front().message));
+  CHECK(problems.empty());
+}
+
+TEST_CASE("the writer's output shape is pinned to its schema version") {
+  // Changing what the writer emits needs a new schema version: bump kTranscriptSchemaVersion, add
+  // evidence/schema/transcript-<new>.schema.json and tests/evidence/golden/transcript-shape-<new>.txt.
+  const std::string shape = labrun::testing::json_shape(
+      nlohmann::json::parse(labrun::transcript_to_text(labrun::testing::sample_day48_transcript())));
+  const fs::path pinned = kTests / "evidence" / "golden" /
+                          ("transcript-shape-" + std::string(labrun::kTranscriptSchemaVersion) + ".txt");
+  REQUIRE(fs::exists(pinned));
+  CHECK(shape == labrun::read_file(pinned));
+}
+
+TEST_CASE("schemas of every readable version are compiled in") {
+  const auto versions = labrun::known_schema_versions();
+  CHECK(versions == std::vector<std::string>{"1.0.0", "1.1.0"});
+  for (const std::string& v : labrun::readable_schema_versions()) {
+    CHECK(labrun::schema_text(v).has_value());
+  }
+  CHECK_FALSE(labrun::schema_text("0.9.0").has_value());
+}
+
+TEST_CASE("valijson contexts become JSON pointers") {
+  CHECK(labrun::json_pointer_from_context({"<root>"}).empty());
+  CHECK(labrun::json_pointer_from_context({"<root>", "[cases]", "[2]", "[samples_ms]"}) ==
+        "/cases/2/samples_ms");
+  CHECK(labrun::json_pointer_from_context({"<root>", "[a/b]", "[c~d]"}) == "/a~1b/c~0d");
+}
+
+TEST_CASE("a 1.0.0 transcript is read through the migration - measured and with no claims recorded") {
+  const labrun::Transcript t =
+      labrun::transcript_from_text(labrun::read_file(kTests / "evidence" / "valid" / "h200-run-1.0.0.json"));
+  CHECK(t.schema_version == "1.0.0");
+  CHECK(t.provenance == "measured");
+  CHECK_FALSE(t.claims_recorded);
+  CHECK(t.claims.empty());
+  // Written again, it is a current transcript that validates.
+  CHECK(labrun::validate_transcript(labrun::transcript_to_json(t)).empty());
+}

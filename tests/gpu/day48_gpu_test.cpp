@@ -11,6 +11,7 @@
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "kernels.hpp"
 #include "lab.hpp"
@@ -90,7 +91,9 @@ TEST_CASE("every case of the lab runs in the smoke configuration and its transcr
   REQUIRE(name != nullptr);
   CHECK(name->is_known());
 
+  CHECK(t.claims.size() == lab.claims.size());
   const std::string json_text = labrun::read_file(report.json_path);
+  CHECK(labrun::validate_transcript_text(json_text).empty());
   const labrun::Transcript back = labrun::transcript_from_text(json_text);
   CHECK(labrun::transcript_to_text(back) == json_text);
   CHECK(labrun::render_markdown(back, &lab) == labrun::read_file(report.markdown_path));

@@ -62,9 +62,13 @@ TEST_CASE("a transcript of a lab this build does not know still renders - generi
   CHECK_THAT(md, ContainsSubstring("## Every case"));
 }
 
-TEST_CASE("golden: the committed H200 transcript renders to the Markdown the run wrote") {
+TEST_CASE("golden: committed H200 transcripts render to the Markdown their runs wrote") {
   const fs::path golden = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden";
-  const labrun::Transcript t =
-      labrun::transcript_from_text(labrun::read_file(golden / "day48-fusion-nvidia-h200.json"));
-  CHECK(render(t) == labrun::read_file(golden / "day48-fusion-nvidia-h200.md"));
+  // Schema 1.0.0 (read through the migration) and 1.1.0 (with claims).
+  for (const char* stem : {"day48-fusion-nvidia-h200", "day48-fusion-nvidia-h200-1.1.0"}) {
+    INFO(stem);
+    const labrun::Transcript t =
+        labrun::transcript_from_text(labrun::read_file(golden / (std::string(stem) + ".json")));
+    CHECK(render(t) == labrun::read_file(golden / (std::string(stem) + ".md")));
+  }
 }

@@ -25,7 +25,9 @@ const fs::path kEvidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evide
 TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
   int transcripts = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kEvidence)) {
-    if (entry.path().extension() != ".json" || entry.path().parent_path().filename() == "schema") {
+    // Transcripts only: not the schemas, not the output of `labrun compare`.
+    const fs::path folder = entry.path().parent_path().filename();
+    if (entry.path().extension() != ".json" || folder == "schema" || folder == "comparisons") {
       continue;
     }
     INFO(entry.path().string());

@@ -21,7 +21,9 @@ echo "build: $(awk "BEGIN{print $(date +%s.%N) - $start}") s"
 grep -E "Compiling entry|Used [0-9]+ registers" "$out/build.log" | grep -A1 "sm_90" | head -60 >"$out/ptxas.txt" || true
 
 echo "== tests (dev preset)"
-ctest --preset dev --output-on-failure >"$out/ctest.log" 2>&1 || status=1
+mkdir -p "$out/grades"
+LABRUN_GRADE_OUT="$out/grades" ctest --preset dev --output-on-failure >"$out/ctest.log" 2>&1 || status=1
+[ -f "$out/grades/summary.md" ] && cat "$out/grades/summary.md"
 tail -25 "$out/ctest.log"
 
 echo "== the lab, timed end to end"
@@ -42,6 +44,12 @@ while IFS= read -r f; do
   esac
 done < <(find evidence -type f -newer "$marker" \( -name '*.json' -o -name '*.md' \) | sort)
 rm -f "$out/lab-stdout.md" "$marker"
+
+echo "== grading one submission, timed end to end (compile included)"
+start=$(date +%s.%N)
+./build/dev/labrun grade tests/grading/corpus/correct/halfway.cu --out "$out/grade-correct" --force \
+  >"$out/grade-correct.md" 2>"$out/grade-correct.log" || status=1
+echo "labrun grade: $(awk "BEGIN{print $(date +%s.%N) - $start}") s"; head -3 "$out/grade-correct.md"
 
 if command -v compute-sanitizer >/dev/null 2>&1; then
   echo "== compute-sanitizer (memcheck, smoke configuration)"

@@ -5,6 +5,7 @@
 
 #include "chain_constants.hpp"
 #include "evidence/format.hpp"
+#include "grading/grader.hpp"
 #include "session.hpp"
 
 namespace day48 {
@@ -389,6 +390,7 @@ labrun::Lab make_lab() {
   lab.claims = declare_claims();
   lab.stability_case = case_name("part2", "staged-chain");
   lab.open_session = open_session;
+  lab.grade = grading::grade_submission;
   lab.render_tables = render_tables;
   return lab;
 }

@@ -98,6 +98,13 @@ DeviceAvailability probe_devices() {
   return availability;
 }
 
+CudaCapability read_compute_capability() {
+  CudaCapability capability;
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&capability.major, cudaDevAttrComputeCapabilityMajor, 0));
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&capability.minor, cudaDevAttrComputeCapabilityMinor, 0));
+  return capability;
+}
+
 DeviceSizing read_device_sizing() {
   DeviceSizing sizing;
   cudaDeviceProp properties{};

@@ -30,6 +30,13 @@ struct DeviceSizing {
 //! Throws CudaError on failure.
 [[nodiscard]] DeviceSizing read_device_sizing();
 
+struct CudaCapability {
+  int major = 0;
+  int minor = 0;
+};
+//! Compute capability of device 0; throws CudaError.
+[[nodiscard]] CudaCapability read_compute_capability();
+
 //! Facts about device 0 ("device"), the driver and runtime ("driver"), this binary ("build") and
 //! the host ("host"). Any fact that cannot be read is recorded as unknown with the reason.
 [[nodiscard]] std::vector<FactGroup> collect_environment();

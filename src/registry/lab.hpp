@@ -13,6 +13,8 @@
 #include "claims/claims.hpp"
 #include "core/byte_model.hpp"
 #include "core/transcript.hpp"
+#include "grading/grade_request.hpp"
+#include "grading/report.hpp"
 
 namespace labrun {
 
@@ -99,6 +101,8 @@ struct Lab {
   std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
   std::string stability_case;     //!< timed a second time at the end of a run, at its largest size
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
+  //! Grades a student's submission for the lab's exercise; empty when the lab has no grader.
+  std::function<GradeReport(const GradeRequest&, const std::function<void(const std::string&)>&)> grade;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
 

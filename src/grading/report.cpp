@@ -1,0 +1,92 @@
+#include "grading/report.hpp"
+
+#include <sstream>
+
+#include "evidence/format.hpp"
+
+namespace labrun {
+
+double GradeReport::score() const {
+  double total = 0.0;
+  for (const GradeTest& test : tests) {
+    total += test.score;
+  }
+  return total;
+}
+
+double GradeReport::max_score() const {
+  double total = 0.0;
+  for (const GradeTest& test : tests) {
+    total += test.max_score;
+  }
+  return total;
+}
+
+bool GradeReport::has_mistake(const std::string& id) const {
+  for (const NamedMistake& mistake : mistakes) {
+    if (mistake.id == id) {
+      return true;
+    }
+  }
+  return false;
+}
+
+nlohmann::ordered_json gradescope_results(const GradeReport& report) {
+  nlohmann::ordered_json tests = nlohmann::ordered_json::array();
+  for (const GradeTest& test : report.tests) {
+    tests.push_back({{"name", test.name},
+                     {"status", test.passed ? "passed" : "failed"},
+                     {"score", test.score},
+                     {"max_score", test.max_score},
+                     {"output", test.output},
+                     {"visibility", test.visibility}});
+  }
+  return {{"score", report.score()}, {"execution_time", report.execution_seconds}, {"tests", tests}};
+}
+
+nlohmann::ordered_json report_json(const GradeReport& report) {
+  nlohmann::ordered_json document = gradescope_results(report);
+  document["lab"] = report.lab;
+  document["student_id"] = report.student_id;
+  document["submission"] = report.submission;
+  document["max_score"] = report.max_score();
+  nlohmann::ordered_json mistakes = nlohmann::ordered_json::array();
+  for (const NamedMistake& mistake : report.mistakes) {
+    mistakes.push_back({{"id", mistake.id}, {"explanation", mistake.explanation}});
+  }
+  document["mistakes"] = mistakes;
+  nlohmann::ordered_json figures = nlohmann::ordered_json::object();
+  for (const auto& [label, value] : report.figures) {
+    figures[label] = value;
+  }
+  document["figures"] = figures;
+  document["raw"] = report.raw;
+  return document;
+}
+
+std::string report_markdown(const GradeReport& report) {
+  std::ostringstream out;
+  out << "# " << report.lab << " exercise: " << report.student_id << "\n\n";
+  out << "Score **" << fixed(report.score(), 0) << " / " << fixed(report.max_score(), 0) << "** for `"
+      << report.submission << "`, graded in " << fixed(report.execution_seconds, 1) << " s.\n";
+  if (!report.mistakes.empty()) {
+    out << "\n## What went wrong\n\n";
+    for (const NamedMistake& mistake : report.mistakes) {
+      out << "- **" << mistake.id << "**: " << mistake.explanation << "\n";
+    }
+  }
+  out << "\n## Checks\n\n";
+  for (const GradeTest& test : report.tests) {
+    out << "- " << (test.passed ? "passed" : "FAILED") << " (" << fixed(test.score, 0) << "/"
+        << fixed(test.max_score, 0) << ") " << test.name << ": " << test.output << "\n";
+  }
+  if (!report.figures.empty()) {
+    out << "\n## Measured\n\n";
+    for (const auto& [label, value] : report.figures) {
+      out << "- " << label << ": " << value << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace labrun

@@ -1,0 +1,50 @@
+#pragma once
+// A grade as plain data, and its three renderings: Gradescope's results.json, a full JSON report,
+// and Markdown written for the student.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace labrun {
+
+//! One graded check, as Gradescope shows it.
+struct GradeTest {
+  std::string name;
+  bool passed = false;
+  double score = 0.0;
+  double max_score = 0.0;
+  std::string output;  //!< what was found, and what to look at
+  std::string visibility = "visible";
+};
+
+//! A mistake recognised in the submission.
+struct NamedMistake {
+  std::string id;           //!< stable: "stage-2-applied-twice"
+  std::string explanation;  //!< for the student: what happened and what to look at
+};
+
+struct GradeReport {
+  std::string lab;
+  std::string student_id;
+  std::string submission;  //!< the file graded
+  std::vector<GradeTest> tests;
+  std::vector<NamedMistake> mistakes;
+  std::vector<std::pair<std::string, std::string>> figures;  //!< measured figures, labelled
+  double execution_seconds = 0.0;
+  nlohmann::ordered_json raw;  //!< what the child process reported, unchanged
+
+  [[nodiscard]] double score() const;
+  [[nodiscard]] double max_score() const;
+  [[nodiscard]] bool has_mistake(const std::string& id) const;
+};
+
+//! Gradescope's results.json: score, execution_time, tests (name, status, score, max_score, output,
+//! visibility).
+[[nodiscard]] nlohmann::ordered_json gradescope_results(const GradeReport& report);
+//! Everything: the Gradescope fields plus mistakes, figures and the child's raw results.
+[[nodiscard]] nlohmann::ordered_json report_json(const GradeReport& report);
+//! For the student: what passed, what failed, why, and what to look at.
+[[nodiscard]] std::string report_markdown(const GradeReport& report);
+
+}  // namespace labrun

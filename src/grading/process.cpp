@@ -85,7 +85,9 @@ ProcessResult run_with_limit(const std::vector<std::string>& argv, double limit_
     args.push_back(nullptr);
     ::execvp(args[0], args.data());
     const std::string message = std::string("cannot execute ") + argv[0] + ": " + std::strerror(errno) + "\n";
-    static_cast<void>(::write(STDOUT_FILENO, message.data(), message.size()));
+    if (::write(STDOUT_FILENO, message.data(), message.size()) < 0) {
+      ::_exit(126);  // nowhere left to report to
+    }
     ::_exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent, so the group exists before any kill

@@ -2,13 +2,13 @@
 // graded the way course staff do it: `labrun grade --batch`. Skips without a GPU. Reports go to
 // $LABRUN_GRADE_OUT when set, else to a temporary folder.
 
+#include <unistd.h>
 #include <catch2/catch_test_macros.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 #include "cli/app.hpp"
 #include "device/device_info.hpp"
@@ -30,8 +30,8 @@ TEST_CASE("labrun grade --batch names what is wrong with every submission of the
   }
   const fs::path corpus = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
-  const std::vector<std::string> args{"labrun", "grade", "--batch", corpus.string(), "--out", out.string(),
-                                      "--time-limit", "20", "--force"};
+  const std::vector<std::string> args{"labrun",     "grade",        "--batch", corpus.string(), "--out",
+                                      out.string(), "--time-limit", "20",      "--force"};
   std::vector<const char*> argv;
   for (const std::string& a : args) {
     argv.push_back(a.c_str());
@@ -55,7 +55,9 @@ TEST_CASE("labrun grade --batch names what is wrong with every submission of the
     for (const auto& m : report.at("mistakes")) {
       named.push_back(m.at("id").get<std::string>());
     }
-    const auto passed = [&](std::size_t test) { return report.at("tests").at(test).at("status") == "passed"; };
+    const auto passed = [&](std::size_t test) {
+      return report.at("tests").at(test).at("status") == "passed";
+    };
     CHECK(passed(0) == expected.at("compiles").get<bool>());
     CHECK((passed(1) && passed(2) && passed(3)) == expected.at("passes_correctness").get<bool>());
     for (const auto& id : expected.at("mistakes")) {

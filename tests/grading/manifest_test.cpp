@@ -2,6 +2,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
 
 using Catch::Matchers::ContainsSubstring;
 
@@ -50,4 +51,21 @@ TEST_CASE("a bad manifest names the file and the field") {
   CHECK_THAT(error_of("{\"student_id\": "), ContainsSubstring("m.json: malformed JSON at byte"));
   CHECK(error_of("[1]") == "m.json: expected a JSON object");
   CHECK_THROWS_AS(labrun::read_manifest("/nonexistent/manifest.json"), labrun::ManifestError);
+}
+
+TEST_CASE("the worked example's and the corpus's manifests are valid") {
+  const std::filesystem::path root = std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path();
+  CHECK(labrun::read_manifest(root / "labs" / "day48-fusion" / "grading" / "example" / "halfway.json")
+            .student_id == "example-student");
+  CHECK(labrun::manifest_beside(root / "labs" / "day48-fusion" / "grading" / "example" / "halfway.cu")
+            .filename() == "halfway.json");
+  int manifests = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(LABRUN_TEST_DATA_DIR) /
+                                                               "grading" / "corpus")) {
+    const auto beside = labrun::manifest_beside(entry.path() / "halfway.cu");
+    REQUIRE_FALSE(beside.empty());
+    CHECK(labrun::read_manifest(beside).student_id == entry.path().filename().string());
+    ++manifests;
+  }
+  CHECK(manifests >= 14);
 }

@@ -117,6 +117,8 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
     }
   }
 
+  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
+  input.sanitizer_available = !sanitizer.empty();
   const ScratchFolder scratch;
   fs::copy_file(request.submission, scratch.path / "submission.cu");
   const fs::path library = scratch.path / "submission.so";
@@ -150,8 +152,6 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
         progress(std::string("the child's report could not be read: ") + error.what());
       }
     }
-    const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
-    input.sanitizer_available = !sanitizer.empty();
     if (input.sanitizer_available && input.results && input.results->completed) {
       for (const char* tool : {"memcheck", "racecheck"}) {
         progress(std::string("compute-sanitizer ") + tool + " at n = " + std::to_string(kSanitizerElements));

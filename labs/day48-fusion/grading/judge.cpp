@@ -156,9 +156,10 @@ labrun::GradeReport judge(const JudgeInput& in) {
   GradeTest inside{
       "Writes only inside its buffers, leaves its inputs alone", false, 0.0, 10.0, "", "visible"};
   if (const SizeResult* s = size_labelled(results, "odd")) {
-    const bool isolated_ok = s->isolated_check && s->isolated_check->passed;
+    // Independent: run alone it is exactly as right (or as wrong) as after a staged run.
+    const bool isolated_ok = s->isolated_check && s->isolated_check->mismatches == s->check.mismatches;
     independent.passed = isolated_ok && s->staged_buffers_written.empty();
-    if (s->isolated_check && !isolated_ok && s->check.passed) {
+    if (s->isolated_check && !s->isolated_check->passed && s->check.passed) {
       add(report, "reads-staged-buffer",
           "the output is right only after the staged chain has run: run alone, with the staged chain's "
           "buffers poisoned, " +

@@ -88,6 +88,7 @@ TEST_CASE("a compile error stops everything else") {
   CHECK(mistake_ids(r) == std::vector<std::string>{"compile-error"});
   CHECK_THAT(r.tests[0].output, ContainsSubstring("expected a \";\""));
   CHECK(r.score() == 10.0);  // only the manifest checks (5 + 5) can still pass
+  CHECK(r.max_score() == 100.0);
 }
 
 TEST_CASE("a time-out is named and fails the run's checks") {
@@ -131,10 +132,13 @@ TEST_CASE("unwritten elements: all of them, or only the tail") {
   JudgeInput in = good_input();
   SizeResult& odd = in.results->sizes[0];
   odd.check = check(1049187, 99);
+  odd.isolated_check = check(1049187, 99);  // as wrong alone as after a staged run: independent
   odd.unwritten = 99;
   odd.trailing_unwritten = 99;
   const labrun::GradeReport tail = day48::grading::judge(in);
   CHECK(tail.has_mistake("tail-missed"));
+  CHECK_FALSE(tail.has_mistake("reads-staged-buffer"));
+  CHECK(tail.tests[3].passed);
   CHECK_THAT(tail.mistakes[0].explanation, ContainsSubstring("last 99 of 1049187"));
   odd.check = check(1049187, 1049187);
   odd.unwritten = 1049187;

@@ -20,8 +20,7 @@ __global__ void scale_bias_gelu(const float* __restrict__ x, float* __restrict__
 // Stages 3 and 4: y = clamp_range(add_residual(intermediate, residual)).
 __global__ void residual_clamp(const float* __restrict__ intermediate, const float* __restrict__ residual,
                                float* __restrict__ y, std::size_t n) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x
-  if (i < n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x if (i < n) {
     y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
   }
 }
@@ -35,6 +34,5 @@ extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::
   }
   const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
   scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual,
-                                                  buffers->y, n);
+  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

@@ -35,6 +35,5 @@ extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::
   }
   const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
   scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual,
-                                                  buffers->y, n);
+  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

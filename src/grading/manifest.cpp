@@ -70,7 +70,7 @@ std::filesystem::path manifest_beside(const std::filesystem::path& submission) {
   if (std::filesystem::exists(same_stem)) {
     return same_stem;
   }
-  const std::filesystem::path in_folder = submission.parent_path() / "manifest.json";
+  std::filesystem::path in_folder = submission.parent_path() / "manifest.json";
   if (std::filesystem::exists(in_folder)) {
     return in_folder;
   }

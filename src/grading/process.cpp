@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -19,7 +20,7 @@ std::string ProcessResult::describe() const {
   if (!started) {
     text << "could not start: " << output;
   } else if (timed_out) {
-    text << "timed out after " << static_cast<int>(wall_seconds + 0.5) << " s and was killed";
+    text << "timed out after " << std::lround(wall_seconds) << " s and was killed";
   } else if (signal != 0) {
     text << "killed by signal " << signal << " (" << strsignal(signal) << ")";
   } else {
@@ -41,7 +42,7 @@ std::filesystem::path find_on_path(const std::string& program) {
   std::istringstream folders(path);
   std::string folder;
   while (std::getline(folders, folder, ':')) {
-    const std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
+    std::filesystem::path candidate = std::filesystem::path(folder.empty() ? "." : folder) / program;
     if (::access(candidate.c_str(), X_OK) == 0) {
       return candidate;
     }

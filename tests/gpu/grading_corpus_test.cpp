@@ -33,6 +33,7 @@ TEST_CASE("labrun grade --batch names what is wrong with every submission of the
   const std::vector<std::string> args{"labrun",     "grade",        "--batch", corpus.string(), "--out",
                                       out.string(), "--time-limit", "20",      "--force"};
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const std::string& a : args) {
     argv.push_back(a.c_str());
   }

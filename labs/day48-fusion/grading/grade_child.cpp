@@ -248,7 +248,7 @@ int run(const Options& options) {
     bench.inspect_output(options.odd, x, r, odd);
     const auto staged_after = bench.staged_contents(options.odd);
     const char* names[] = {"t1", "t2", "t3"};
-    for (int b = 0; b < 3; ++b) {
+    for (std::size_t b = 0; b < 3; ++b) {
       if (staged_before[b] != staged_after[b]) {
         odd.staged_buffers_written.emplace_back(names[b]);
       }

@@ -56,8 +56,8 @@ Json to_json(const ChildResults& results) {
               {"unwritten", s.unwritten},
               {"trailing_unwritten", s.trailing_unwritten},
               {"computed_non_finite", s.computed_non_finite},
-              {"guard_after_output_intact", s.guard_after_output_intact},
-              {"guard_after_intermediate_intact", s.guard_after_intermediate_intact},
+              {"guards_around_output_intact", s.guards_around_output_intact},
+              {"guards_around_intermediate_intact", s.guards_around_intermediate_intact},
               {"inputs_unchanged", s.inputs_unchanged},
               {"isolated_check", s.isolated_check ? check_to_json(*s.isolated_check) : Json(nullptr)},
               {"staged_buffers_written", s.staged_buffers_written}};
@@ -97,8 +97,8 @@ ChildResults child_results_from_json(const Json& document) {
       size.unwritten = s.at("unwritten").get<std::uint64_t>();
       size.trailing_unwritten = s.at("trailing_unwritten").get<std::uint64_t>();
       size.computed_non_finite = s.at("computed_non_finite").get<std::uint64_t>();
-      size.guard_after_output_intact = s.at("guard_after_output_intact").get<bool>();
-      size.guard_after_intermediate_intact = s.at("guard_after_intermediate_intact").get<bool>();
+      size.guards_around_output_intact = s.at("guards_around_output_intact").get<bool>();
+      size.guards_around_intermediate_intact = s.at("guards_around_intermediate_intact").get<bool>();
       size.inputs_unchanged = s.at("inputs_unchanged").get<bool>();
       if (!s.at("isolated_check").is_null()) {
         size.isolated_check = check_from_json(s.at("isolated_check"));

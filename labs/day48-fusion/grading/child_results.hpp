@@ -24,14 +24,14 @@ struct SizeResult {
   std::uint64_t elements = 0;
   //! The run after a staged-chain run, compared with the float64 reference.
   labrun::CorrectnessCheck check;
-  std::vector<CompositionMatch> compositions;   //!< the wrong compositions, each counted (wrong outputs only)
-  std::uint64_t composition_elements = 0;       //!< the leading elements those counts cover
-  std::uint64_t unwritten = 0;                  //!< outputs still holding the poison bit pattern
-  std::uint64_t trailing_unwritten = 0;         //!< of which the run that ends at element n - 1
-  std::uint64_t computed_non_finite = 0;        //!< NaN or infinity that is not the poison pattern
-  bool guard_after_output_intact = true;        //!< 1024 poisoned floats after y[n - 1]
-  bool guard_after_intermediate_intact = true;  //!< likewise after intermediate[n - 1]
-  bool inputs_unchanged = true;                 //!< x and residual as generated
+  std::vector<CompositionMatch> compositions;  //!< the wrong compositions, each counted (wrong outputs only)
+  std::uint64_t composition_elements = 0;      //!< the leading elements those counts cover
+  std::uint64_t unwritten = 0;                 //!< outputs still holding the poison bit pattern
+  std::uint64_t trailing_unwritten = 0;        //!< of which the run that ends at element n - 1
+  std::uint64_t computed_non_finite = 0;       //!< NaN or infinity that is not the poison pattern
+  bool guards_around_output_intact = true;     //!< 1024 poisoned floats before y[0] and after y[n - 1]
+  bool guards_around_intermediate_intact = true;  //!< likewise around the intermediate
+  bool inputs_unchanged = true;                   //!< x and residual as generated
   //! The run with no staged run before it and the staged buffers poisoned (odd size only).
   std::optional<labrun::CorrectnessCheck> isolated_check;
   std::vector<std::string> staged_buffers_written;  //!< "t1", "t2", "t3" (odd size only)

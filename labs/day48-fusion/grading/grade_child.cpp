@@ -60,9 +60,9 @@ std::vector<float> download(const float* device, std::size_t count) {
 
 class Bench {
  public:
-  //! `guard` poisoned floats follow y, the intermediate and the inputs: guarded runs tell a write
-  //! past n from a correct one; unguarded runs (for compute-sanitizer) make any access past n
-  //! leave its allocation.
+  //! `guard` poisoned floats stand before and after y and the intermediate, and after the inputs:
+  //! guarded runs tell a write outside [0, n) from a correct one; unguarded runs (for
+  //! compute-sanitizer) make any access outside [0, n) leave its allocation.
   Bench(Day48HalfwayLaunch launch, std::size_t capacity, std::uint64_t seed, std::size_t guard)
       : launch_(launch),
         capacity_(capacity),
@@ -72,8 +72,8 @@ class Bench {
         t1_(capacity),
         t2_(capacity),
         t3_(capacity),
-        intermediate_(capacity + guard),
-        y_(capacity + guard),
+        intermediate_(capacity + 2 * guard),
+        y_(capacity + 2 * guard),
         lab_y_(capacity),
         lab_halfway_(capacity),
         copy_out_(capacity) {
@@ -81,8 +81,8 @@ class Bench {
                                t3_.data(), lab_y_.data(),    lab_halfway_.data(), copy_out_.data()};
     student_.x = x_.data();
     student_.residual = residual_.data();
-    student_.intermediate = intermediate_.data();
-    student_.y = y_.data();
+    student_.intermediate = intermediate_.data() + guard_;
+    student_.y = y_.data() + guard_;
     student_.t1 = t1_.data();
     student_.t2 = t2_.data();
     student_.t3 = t3_.data();
@@ -96,8 +96,8 @@ class Bench {
     }
   }
   void poison_outputs(std::size_t n) {
-    LABRUN_CUDA_CHECK(cudaMemset(y_.data(), 0xFF, (n + guard_) * sizeof(float)));
-    LABRUN_CUDA_CHECK(cudaMemset(intermediate_.data(), 0xFF, (n + guard_) * sizeof(float)));
+    LABRUN_CUDA_CHECK(cudaMemset(y_.data(), 0xFF, (n + 2 * guard_) * sizeof(float)));
+    LABRUN_CUDA_CHECK(cudaMemset(intermediate_.data(), 0xFF, (n + 2 * guard_) * sizeof(float)));
   }
   void run_student(std::size_t n) {
     launch_(&student_, n, nullptr);
@@ -112,14 +112,15 @@ class Bench {
   // Compares y[0, n) with the reference and counts what the parent needs to name a mistake.
   void inspect_output(std::size_t n, const std::vector<float>& x, const std::vector<float>& r,
                       SizeResult& out) {
-    const std::vector<float> y = download(y_.data(), n + kGuard);
+    // [guard | y[0, n) | guard], as allocated.
+    const std::vector<float> guarded = download(y_.data(), n + 2 * guard_);
+    const std::vector<float> y(guarded.begin() + static_cast<std::ptrdiff_t>(guard_),
+                               guarded.begin() + static_cast<std::ptrdiff_t>(guard_ + n));
     std::vector<double> expected(n);
     for (std::size_t i = 0; i < n; ++i) {
       expected[i] = day48::chain_element(day48::Composition::kCorrect, x[i], r[i]);
     }
-    out.check = labrun::compare_with_reference(
-        "submission", std::vector<float>(y.begin(), y.begin() + static_cast<std::ptrdiff_t>(n)), expected,
-        labrun::Tolerance{1e-5, 1e-5});
+    out.check = labrun::compare_with_reference("submission", y, expected, labrun::Tolerance{1e-5, 1e-5});
     const labrun::Tolerance tolerance{1e-5, 1e-5};
     // Only a wrong output needs naming; the first 2^20 elements are enough to recognise it.
     const std::size_t sampled = out.check.passed ? 0 : std::min<std::size_t>(n, std::size_t{1} << 20);
@@ -147,25 +148,30 @@ class Bench {
     for (std::size_t i = n; i > 0 && is_poison(y[i - 1]); --i) {
       ++out.trailing_unwritten;
     }
-    for (std::size_t i = n; i < n + kGuard; ++i) {
-      out.guard_after_output_intact = out.guard_after_output_intact && is_poison(y[i]);
-    }
-    const std::vector<float> guard = download(intermediate_.data() + n, kGuard);
-    for (const float g : guard) {
-      out.guard_after_intermediate_intact = out.guard_after_intermediate_intact && is_poison(g);
-    }
+    out.guards_around_output_intact = guards_intact(guarded, n);
+    out.guards_around_intermediate_intact = guards_intact(download(intermediate_.data(), n + 2 * guard_), n);
     out.inputs_unchanged = download(x_.data(), n) == x && download(residual_.data(), n) == r;
   }
 
   labrun::CorrectnessCheck check_only(std::size_t n, const std::vector<float>& x,
                                       const std::vector<float>& r) {
-    const std::vector<float> y = download(y_.data(), n);
+    const std::vector<float> y = download(y_.data() + guard_, n);
     std::vector<double> expected(n);
     for (std::size_t i = 0; i < n; ++i) {
       expected[i] = day48::chain_element(day48::Composition::kCorrect, x[i], r[i]);
     }
     return labrun::compare_with_reference("submission, run alone", y, expected,
                                           labrun::Tolerance{1e-5, 1e-5});
+  }
+
+  // Both guard regions of a [guard | n elements | guard] download still hold the poison pattern.
+  bool guards_intact(const std::vector<float>& guarded, std::size_t n) const {
+    for (std::size_t i = 0; i < guard_; ++i) {
+      if (!is_poison(guarded[i]) || !is_poison(guarded[guard_ + n + i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   std::vector<std::vector<float>> staged_contents(std::size_t n) {

@@ -188,12 +188,13 @@ labrun::GradeReport judge(const JudgeInput& in) {
   bool guards = !results.sizes.empty();
   bool inputs = !results.sizes.empty();
   for (const SizeResult& s : results.sizes) {
-    if (!s.guard_after_output_intact || !s.guard_after_intermediate_intact) {
+    if (!s.guards_around_output_intact || !s.guards_around_intermediate_intact) {
       guards = false;
       add(report, "write-past-n",
-          std::string("something was written past element n - 1 of ") +
-              (!s.guard_after_output_intact ? "y" : "the intermediate") +
-              " at n = " + std::to_string(s.elements) + ": the bounds check must be i < n, in both kernels");
+          std::string("something was written outside elements [0, n) of ") +
+              (!s.guards_around_output_intact ? "y" : "the intermediate") +
+              " at n = " + std::to_string(s.elements) +
+              ": the bounds check must be i < n in both kernels, and no index may fall below 0");
     }
     if (!s.inputs_unchanged) {
       inputs = false;

@@ -152,7 +152,7 @@ TEST_CASE("unwritten elements: all of them, or only the tail") {
 
 TEST_CASE("a write past n, a modified input and a staged buffer used are each named") {
   JudgeInput in = good_input();
-  in.results->sizes[0].guard_after_output_intact = false;
+  in.results->sizes[0].guards_around_output_intact = false;
   in.results->sizes[1].inputs_unchanged = false;
   in.results->sizes[0].staged_buffers_written = {"t2"};
   const labrun::GradeReport r = day48::grading::judge(in);
@@ -199,4 +199,20 @@ TEST_CASE("without compute-sanitizer its check is skipped, not failed") {
   in.sanitizer_available = true;
   in.sanitizers = {{"memcheck", false, "ERROR SUMMARY: 2 errors"}};
   CHECK(day48::grading::judge(in).has_mistake("sanitizer-errors"));
+}
+
+TEST_CASE("a CUDA error in the child fails the run's checks with its message") {
+  JudgeInput in = good_input();
+  in.child->exit_code = 3;
+  in.results->completed = false;
+  in.results->error =
+      "cudaErrorIllegalAddress (an illegal memory access was encountered) from cudaDeviceSynchronize()";
+  in.results->sizes.clear();
+  in.results->timing.reset();
+  in.sanitizers.clear();
+  const labrun::GradeReport r = day48::grading::judge(in);
+  REQUIRE(r.has_mistake("cuda-error"));
+  CHECK_THAT(r.mistakes[0].explanation, ContainsSubstring("cudaErrorIllegalAddress"));
+  CHECK_FALSE(r.tests[1].passed);
+  CHECK_THAT(r.tests[1].output, ContainsSubstring("the run stopped on an error"));
 }

@@ -25,10 +25,12 @@ const fs::path kEvidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evide
 TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
   int transcripts = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kEvidence)) {
-    // Transcripts only: not the schemas, not the output of `labrun compare`.
-    const fs::path folder = entry.path().parent_path().filename();
-    if (entry.path().extension() != ".json" || folder == "schema" || folder == "comparisons" ||
-        folder == "grading") {
+    // Transcripts only: not the schemas, not `labrun compare` or `labrun grade` output.
+    const std::string relative = fs::relative(entry.path(), kEvidence).string();
+    const bool transcript_folder = relative.rfind("schema/", 0) != 0 &&
+                                   relative.find("/comparisons/") == std::string::npos &&
+                                   relative.find("/grading/") == std::string::npos;
+    if (entry.path().extension() != ".json" || !transcript_folder) {
       continue;
     }
     INFO(entry.path().string());

@@ -17,4 +17,8 @@ std::uint64_t card_scaled_elements(std::uint64_t l2_bytes, std::uint64_t element
   return elements;
 }
 
+bool fits_in_device_memory(std::uint64_t needed_bytes, std::uint64_t free_bytes) {
+  return needed_bytes <= free_bytes / 10 * 9;
+}
+
 }  // namespace labrun

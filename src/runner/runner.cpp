@@ -56,8 +56,7 @@ SizeRecord card_scaled_record(const Lab& lab, const DeviceSizing& sizing, bool s
       card_scaled_elements(sizing.l2_bytes, lab.element_bytes, lab.card_scaled_l2_multiple);
   const std::uint64_t needed =
       elements * lab.element_bytes * static_cast<std::uint64_t>(lab.buffers_at_max_size);
-  // Leave a tenth of the free memory for the context and the driver.
-  if (needed > sizing.free_memory_bytes / 10 * 9) {
+  if (!fits_in_device_memory(needed, sizing.free_memory_bytes)) {
     record.unknown_reason = "needs " + binary_size(needed) + " of device memory for " +
                             std::to_string(lab.buffers_at_max_size) + " buffers; " +
                             binary_size(sizing.free_memory_bytes) + " free";

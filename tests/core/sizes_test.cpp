@@ -13,6 +13,12 @@ TEST_CASE("card-scaled size is the smallest power of two at least 8 x L2") {
   CHECK(labrun::card_scaled_elements(1, 1, 1) == 1);
 }
 
+TEST_CASE("buffers fit when they leave a tenth of the free memory") {
+  CHECK(labrun::fits_in_device_memory(900, 1000));
+  CHECK_FALSE(labrun::fits_in_device_memory(901, 1000));
+  CHECK(labrun::fits_in_device_memory(0, 0));
+}
+
 TEST_CASE("card-scaled size rejects zero arguments") {
   CHECK_THROWS_AS(labrun::card_scaled_elements(0, 4, 8), std::invalid_argument);
   CHECK_THROWS_AS(labrun::card_scaled_elements(1024, 0, 8), std::invalid_argument);

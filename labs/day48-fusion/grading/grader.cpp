@@ -51,11 +51,16 @@ fs::path child_program(const labrun::GradeRequest& request) {
   return labrun::current_executable().parent_path() / kChildProgram;
 }
 
-// The card-scaled size if the child's buffers fit, else the lesson's timed size.
+// The card-scaled size if the card reports its L2 and the child's buffers fit, else the lesson's
+// timed size.
 std::uint64_t large_size(const labrun::DeviceSizing& sizing) {
-  const std::uint64_t card = labrun::card_scaled_elements(sizing.l2_bytes > 0 ? sizing.l2_bytes : 1, 4, 8);
-  const std::uint64_t needed = card * 4 * kChildBuffers;
-  return needed <= sizing.free_memory_bytes / 10 * 9 ? card : std::uint64_t{16777216};
+  constexpr std::uint64_t kLessonElements = 16777216;
+  if (sizing.l2_bytes == 0) {
+    return kLessonElements;
+  }
+  const std::uint64_t card = labrun::card_scaled_elements(sizing.l2_bytes, 4, 8);
+  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, sizing.free_memory_bytes) ? card
+                                                                                           : kLessonElements;
 }
 
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,

@@ -2,7 +2,8 @@
 # Installs what labrun needs to build, with apt, on Debian 12 (bookworm) or Ubuntu 24.04 (noble).
 #
 #   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11,
-#                                      # and valijson's headers (unpacked into .deps/, see below)
+#                                      # valijson's headers (unpacked into .deps/, see below), and
+#                                      # matplotlib for python3 (scripts/draw_plots.py draws the plots)
 #   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy (tests only)
 #
 # The CUDA Toolkit (nvcc, 12.x or 13.x) is not installed here: it comes from NVIDIA's own packages.
@@ -13,7 +14,7 @@ want_tests=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -31,12 +32,13 @@ Install these by hand, then configure with CMake as README.md shows:
   - a C++17 host compiler supported by your nvcc, and the CUDA Toolkit (12.x or 13.x)
   - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
   - valijson 1.0 headers (header-only), in .deps/valijson/usr/include or on the include path
+  - python3 with matplotlib (to draw plots; without it labrun skips them and says why)
   - Catch2 v3, clang-format and clang-tidy (only to build and run the tests)
 TXT
   exit 2
 }
 
-base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev)
+base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev python3-matplotlib)
 repo_root=$(cd "$(dirname "$0")/.." && pwd)
 
 # valijson (the JSON Schema validator) is header-only, but its package depends on Qt, Poco and

@@ -18,6 +18,9 @@ inline constexpr float kResidualSpan = 1.0f;
 inline constexpr std::uint64_t kInputStream = 1;
 inline constexpr std::uint64_t kResidualStream = 2;
 
+// Part 5's small size: where launches, not bytes, set the time.
+inline constexpr std::uint64_t kPart5SmallElements = 16384;
+
 // The widths of the part 4 sweep (elements per thread).
 inline constexpr int kWidths[] = {1, 2, 4, 8, 16, 32};
 

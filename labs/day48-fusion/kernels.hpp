@@ -31,6 +31,11 @@ void fill_inputs(const ChainBuffers& b, std::size_t n, std::uint64_t seed, cudaS
 void launch_do_nothing(unsigned blocks, unsigned threads, cudaStream_t stream);
 //! out[i] = in[i]: the floor no elementwise pass over the same data can beat.
 void launch_copy_floor(const float* in, float* out, std::size_t n, cudaStream_t stream);
+//! The same copy as the card's practical ceiling: 16-byte accesses, a grid-stride loop over a grid
+//! that fills every SM once.
+void launch_copy_vectorized(const float* in, float* out, std::size_t n, cudaStream_t stream);
+//! The same copy as the driver does it: cudaMemcpyAsync, device to device.
+void launch_copy_memcpy(const float* in, float* out, std::size_t n, cudaStream_t stream);
 
 void launch_stage_scale_bias(const ChainBuffers& b, std::size_t n, cudaStream_t stream);    // x -> t1
 void launch_stage_gelu(const ChainBuffers& b, std::size_t n, cudaStream_t stream);          // t1 -> t2

@@ -1,11 +1,13 @@
 #include "lab.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "chain_constants.hpp"
 #include "evidence/format.hpp"
 #include "grading/grader.hpp"
+#include "plots.hpp"
 #include "session.hpp"
 
 namespace day48 {
@@ -60,6 +62,8 @@ std::vector<CaseSpec> declare_cases() {
                               floats(0, 0, 1), "", {{"single", 1}});
   single.launches_per_sample = kLaunchesPerPart1Sample;
   cases.push_back(single);
+  cases.push_back(make_case("part1", "empty-single-launch", "doNothing, one launch per sample (latency)",
+                            floats(0, 0, 1), "", {{"single", 1}}));
   CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid", floats(0, 0, 1),
                             "", {kLesson});
   grid.launches_per_sample = kLaunchesPerPart1Sample;
@@ -67,6 +71,10 @@ std::vector<CaseSpec> declare_cases() {
 
   const std::vector<SizeRequest> part2_sizes{kLesson, kCardScaled};
   cases.push_back(make_case("part2", "copy-floor", "copyFloor", floats(1, 1, 1), "copy-floor", part2_sizes));
+  cases.push_back(make_case("part2", "copy-vectorized", "ceiling: vectorised grid-stride copy", floats(1, 1, 1),
+                            "copy-vectorized", part2_sizes));
+  cases.push_back(make_case("part2", "copy-memcpy", "ceiling: cudaMemcpy device to device", floats(1, 1, 1),
+                            "copy-memcpy", part2_sizes));
   cases.push_back(make_case("part2", "stage-scale-bias", "stage 1: applyScaleBias", floats(1, 1, 1),
                             "staged-chain", part2_sizes));
   cases.push_back(
@@ -92,7 +100,53 @@ std::vector<CaseSpec> declare_cases() {
     cases.push_back(make_case("part4", version, "chainFusedWide<" + std::to_string(width) + ">",
                               floats(2, 1, 1), version, {kLesson, kCardScaled}));
   }
+  // Part 5: launch cost against bytes. The staged chain replayed as a CUDA graph keeps its four
+  // kernels and its 36 B per element but pays the launch overhead once per graph.
+  const std::vector<SizeRequest> part5_sizes{{"small", kPart5SmallElements}, kLesson};
+  cases.push_back(make_case("part5", "staged-chain", "staged chain, four launches on a stream", floats(5, 4, 4),
+                            "staged-chain", part5_sizes));
+  cases.push_back(make_case("part5", "staged-chain-graph", "staged chain, replayed as one CUDA graph",
+                            floats(5, 4, 4), "staged-chain-graph", part5_sizes));
+  cases.push_back(
+      make_case("part5", "fused-chain", "chainFused, one launch", floats(2, 1, 1), "fused-chain", part5_sizes));
   return cases;
+}
+
+// Part 5's claim: at the small size the graph beats the stream; at the lesson size the graph is
+// within 5% of the stream and the fused kernel beats both.
+void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
+  const std::string stream_name = case_name("part5", "staged-chain");
+  const std::string graph_name = case_name("part5", "staged-chain-graph");
+  const std::string fused_name = case_name("part5", "fused-chain");
+  result.figures = "median times of " + stream_name + ", " + graph_name + " and " + fused_name +
+                   " at the small and lesson sizes";
+  result.tolerance = "graph < stream at small n; |graph / stream - 1| <= 5% and fused < graph at the lesson size";
+  const CaseResult* small_stream = t.find_case(stream_name, "small");
+  const CaseResult* small_graph = t.find_case(graph_name, "small");
+  const CaseResult* large_stream = t.find_case(stream_name, "lesson");
+  const CaseResult* large_graph = t.find_case(graph_name, "lesson");
+  const CaseResult* large_fused = t.find_case(fused_name, "lesson");
+  for (const CaseResult* c : {small_stream, small_graph, large_stream, large_graph, large_fused}) {
+    if (c == nullptr || c->central_ms() <= 0.0) {
+      result.verdict = labrun::Verdict::kNotMeasured;
+      result.detail = "part 5 was not timed at both the small and the lesson size";
+      return;
+    }
+  }
+  const double small_saving_us = (small_stream->central_ms() - small_graph->central_ms()) * 1000.0;
+  const double large_ratio = large_graph->central_ms() / large_stream->central_ms();
+  const bool graph_helps_small = small_saving_us > 0.0;
+  const bool graph_neutral_large = std::abs(large_ratio - 1.0) <= 0.05;
+  const bool fusion_helps_large = large_fused->central_ms() < large_graph->central_ms();
+  result.measured = large_ratio;
+  result.expected = 1.0;
+  result.verdict = graph_helps_small && graph_neutral_large && fusion_helps_large ? labrun::Verdict::kHeld
+                                                                                 : labrun::Verdict::kFailed;
+  result.detail = "small n: the graph saves " + fixed(small_saving_us, 2) + " us (" +
+                  fixed(small_stream->central_ms() * 1000.0, 2) + " -> " +
+                  fixed(small_graph->central_ms() * 1000.0, 2) + " us); lesson n: graph / stream = " +
+                  fixed(large_ratio, 3) + ", fused " + fixed(large_fused->central_ms(), 4) + " ms against graph " +
+                  fixed(large_graph->central_ms(), 4) + " ms";
 }
 
 // The lesson's claims ("The four claims, against the card", the exercise's solution), with the
@@ -113,7 +167,8 @@ std::vector<labrun::ClaimSpec> declare_claims() {
        0.10,
        0.0,
        0.0,
-       false});
+       false,
+                    {}});
   claims.push_back(
       {"staged-over-fused-is-the-byte-ratio-card-scaled",
        "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
@@ -125,7 +180,8 @@ std::vector<labrun::ClaimSpec> declare_claims() {
        0.10,
        0.0,
        0.0,
-       false});
+       false,
+                    {}});
   claims.push_back({"chain-rows-at-the-copy-floor",
                     "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
                     ClaimKind::kBandwidthBand,
@@ -135,7 +191,8 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     0.0,
                     0.95,
                     1.05,
-                    false});
+                    false,
+                    {}});
   claims.push_back({"staged-launch-cost-converges-to-an-empty-launch",
                     "At the small end of the sweep, the staged chain's time per launch converges to part 1's "
                     "empty-kernel launch",
@@ -146,14 +203,16 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     0.20,
                     0.0,
                     0.0,
-                    false});
+                    false,
+                    {}});
   std::vector<std::string> widths;
   for (const int width : kWidths) {
     widths.push_back(case_name("part4", "fused-wide-k" + std::to_string(width)));
   }
   claims.push_back({"widening-does-not-make-it-faster",
                     "Widening the fused kernel to more elements per thread does not make it faster",
-                    ClaimKind::kNotFaster, widths, "lesson", 1.0, 0.02, 0.0, 0.0, false});
+                    ClaimKind::kNotFaster, widths, "lesson", 1.0, 0.02, 0.0, 0.0, false,
+                    {}});
   claims.push_back({"fused-and-staged-agree-bitwise",
                     "The fused and staged chains agree bit for bit",
                     ClaimKind::kBitwiseEqual,
@@ -163,7 +222,8 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     0.0,
                     0.0,
                     0.0,
-                    true});
+                    true,
+                    {}});
   claims.push_back({"halfway-against-staged",
                     "The exercise: staged over the half-way pair follows its byte ratio 36/20 = 1.80",
                     ClaimKind::kRatioNear,
@@ -173,7 +233,8 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     0.10,
                     0.0,
                     0.0,
-                    false});
+                    false,
+                    {}});
   claims.push_back({"halfway-against-fused",
                     "The exercise: the half-way pair over fused follows its byte ratio 20/12 = 1.67",
                     ClaimKind::kRatioNear,
@@ -183,11 +244,46 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     0.10,
                     0.0,
                     0.0,
-                    false});
+                    false,
+                    {}});
+  // Not the lesson's: the harness's own check that its practical ceiling is a real one.
+  labrun::ClaimSpec ceiling;
+  ceiling.id = "vectorized-copy-reaches-the-memcpy-ceiling";
+  ceiling.statement =
+      "At the card-scaled size the vectorised grid-stride copy runs within 10% of a device-to-device "
+      "cudaMemcpy";
+  ceiling.kind = ClaimKind::kRatioNear;
+  ceiling.cases = {case_name("part2", "copy-vectorized"), case_name("part2", "copy-memcpy")};
+  ceiling.size_label = "card-scaled";
+  ceiling.expected = 1.0;
+  ceiling.tolerance = 0.10;
+  claims.push_back(ceiling);
+
+  labrun::ClaimSpec graphs;
+  graphs.id = "graphs-remove-launch-cost-fusion-removes-bytes";
+  graphs.statement =
+      "A CUDA graph of the staged chain is faster than its four stream launches at the small size but "
+      "within 5% of them at the lesson size, where only fusion (fewer bytes) is faster";
+  graphs.kind = ClaimKind::kCustom;
+  graphs.evaluate = graphs_against_fusion;
+  claims.push_back(graphs);
   return claims;
 }
 
 // ---- tables ---------------------------------------------------------------------------------
+
+// The device's theoretical peak (device fact memory_peak_gb_per_s); 0 when not recorded.
+double memory_peak_gb_per_s(const Transcript& t) {
+  const labrun::FactGroup* device = t.group("device");
+  const labrun::Fact* peak = device != nullptr ? device->find("memory_peak_gb_per_s") : nullptr;
+  if (peak == nullptr || !peak->is_known()) {
+    return 0.0;
+  }
+  if (const double* value = std::get_if<double>(&*peak->value)) {
+    return *value;
+  }
+  return 0.0;
+}
 
 double gb_per_s(const CaseResult& c) {
   return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
@@ -221,6 +317,11 @@ Table part1_table(const Transcript& t) {
   table.title = "Part 1: what one launch costs";
   table.notes = {"Each sample times " + std::to_string(kLaunchesPerPart1Sample) +
                  " back-to-back launches of an empty kernel; per launch = median sample / launches."};
+  if (t.find_case(case_name("part1", "empty-single-launch")) != nullptr) {
+    table.notes.push_back(
+        "The one-launch row times a single launch between two events per sample: its latency as the GPU's "
+        "timeline sees it, against the throughput of launches queued back to back.");
+  }
   table.headers = {"launch shape", "grid for n", "blocks", "per launch (us)", "spread"};
   table.right_aligned = {false, true, true, true, true};
   for (const CaseResult& c : t.cases) {
@@ -247,16 +348,40 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   const CaseResult* copy = t.find_case(case_name("part2", "copy-floor"), size_label);
   const double copy_gbps = copy != nullptr ? gb_per_s(*copy) : 0.0;
   const auto x_copy = [&](double gbps) { return copy_gbps > 0.0 ? fixed(gbps / copy_gbps, 2) : "-"; };
+  // The practical ceiling, where the run measured one: the best of the three copies.
+  double ceiling_gbps = 0.0;
+  for (const char* name : {"copy-vectorized", "copy-memcpy"}) {
+    if (const CaseResult* c = t.find_case(case_name("part2", name), size_label)) {
+      ceiling_gbps = std::max({ceiling_gbps, gb_per_s(*c), copy_gbps});
+    }
+  }
+  const double peak_gbps = memory_peak_gb_per_s(t);
+  if (ceiling_gbps > 0.0) {
+    table.headers.insert(table.headers.end() - 1, {"% ceiling", "% peak"});
+    table.right_aligned.insert(table.right_aligned.end() - 1, {true, true});
+    table.notes.push_back("% ceiling is GB/s over the best copy at this size (" + fixed(ceiling_gbps, 1) +
+                          " GB/s); % peak is over the theoretical peak from the device's memory clock and bus "
+                          "width (" + (peak_gbps > 0.0 ? fixed(peak_gbps, 1) + " GB/s" : "unknown") + ").");
+  }
+  const auto add_row = [&](const std::string& label, double ms, double bytes, double gbps, const std::string& sp) {
+    std::vector<std::string> row{label, fixed(ms, 4), fixed(bytes, 0), fixed(gbps, 1), x_copy(gbps)};
+    if (ceiling_gbps > 0.0) {
+      row.push_back(labrun::percent(gbps / ceiling_gbps));
+      row.push_back(peak_gbps > 0.0 ? labrun::percent(gbps / peak_gbps) : "-");
+    }
+    row.push_back(sp);
+    table.rows.push_back(std::move(row));
+  };
   const auto add_case = [&](const std::string& name, const std::string& indent) {
     const CaseResult* c = t.find_case(case_name("part2", name), size_label);
     if (c == nullptr) {
       return;
     }
-    table.rows.push_back({indent + c->label, fixed(c->central_ms(), 4),
-                          fixed(c->model.bytes_per_element(), 0), fixed(gb_per_s(*c), 1),
-                          x_copy(gb_per_s(*c)), spread(*c)});
+    add_row(indent + c->label, c->central_ms(), c->model.bytes_per_element(), gb_per_s(*c), spread(*c));
   };
   add_case("copy-floor", "");
+  add_case("copy-vectorized", "");
+  add_case("copy-memcpy", "");
   const char* stages[] = {"stage-scale-bias", "stage-gelu", "stage-add-residual", "stage-clamp-range"};
   double summed_ms = 0.0;
   ByteModel summed_model{0.0, 0.0, 0};
@@ -274,8 +399,7 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   }
   if (found == 4) {
     const double gbps = labrun::effective_gb_per_s(summed_model, elements, summed_ms);
-    table.rows.push_back({"four stages, summed", fixed(summed_ms, 4),
-                          fixed(summed_model.bytes_per_element(), 0), fixed(gbps, 1), x_copy(gbps), "-"});
+    add_row("four stages, summed", summed_ms, summed_model.bytes_per_element(), gbps, "-");
   }
   for (const char* stage : stages) {
     add_case(stage, "- ");
@@ -350,6 +474,31 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
   return table;
 }
 
+Table part5_table(const Transcript& t) {
+  Table table;
+  table.title = "Part 5: launch cost three ways, and what fusion removes instead";
+  table.notes = {
+      "Times in microseconds (median per execution). The graph replays the staged chain's four kernels as one "
+      "CUDA graph: same bytes, one launch overhead. Part 1 gives the other two ways: launches back to back "
+      "and a single launch."};
+  table.headers = {"n", "size", "staged, stream (us)", "staged, graph (us)", "fused (us)", "graph saves (us)",
+                   "fusion saves (us)"};
+  table.right_aligned = {true, false, true, true, true, true, true};
+  for (const std::string& label : size_labels_of(t, "part5")) {
+    const CaseResult* stream = t.find_case(case_name("part5", "staged-chain"), label);
+    const CaseResult* graph = t.find_case(case_name("part5", "staged-chain-graph"), label);
+    const CaseResult* fused = t.find_case(case_name("part5", "fused-chain"), label);
+    const auto us = [](const CaseResult* c) { return c != nullptr ? fixed(c->central_ms() * 1000.0, 2) : "-"; };
+    const auto saved = [](const CaseResult* from, const CaseResult* to) {
+      return from != nullptr && to != nullptr ? fixed((from->central_ms() - to->central_ms()) * 1000.0, 2) : "-";
+    };
+    const CaseResult* any = stream != nullptr ? stream : (graph != nullptr ? graph : fused);
+    table.rows.push_back({std::to_string(any->elements), label, us(stream), us(graph), us(fused),
+                          saved(stream, graph), saved(stream, fused)});
+  }
+  return table;
+}
+
 }  // namespace
 
 std::vector<Table> render_tables(const Transcript& t) {
@@ -365,6 +514,9 @@ std::vector<Table> render_tables(const Transcript& t) {
   }
   for (const std::string& label : size_labels_of(t, "part4")) {
     tables.push_back(part4_table(t, label));
+  }
+  if (!size_labels_of(t, "part5").empty()) {
+    tables.push_back(part5_table(t));
   }
   return tables;
 }
@@ -392,6 +544,7 @@ labrun::Lab make_lab() {
   lab.open_session = open_session;
   lab.grade = grading::grade_submission;
   lab.render_tables = render_tables;
+  lab.plots = plots;
   return lab;
 }
 

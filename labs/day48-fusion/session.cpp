@@ -5,13 +5,13 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "chain_constants.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
-#include "timing/event_timer.hpp"
 #include "verify/compare.hpp"
 
 namespace day48 {
@@ -70,7 +70,7 @@ class Day48Session final : public labrun::LabSession {
     std::map<std::string, std::vector<float>> outputs;
     for (const std::string& version : versions) {
       poison_outputs(n);
-      const bool is_copy = version == "copy-floor";
+      const bool is_copy = version.rfind("copy-", 0) == 0;
       region_for(version, n)();
       LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
       std::vector<float> got = download(is_copy ? copy_out_.data() : y_.data(), n);
@@ -100,31 +100,30 @@ class Day48Session final : public labrun::LabSession {
             labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock})};
   }
 
-  labrun::CaseOutcome run_case(const labrun::CaseSpec& spec, std::uint64_t elements,
-                               const labrun::TimingPlan& plan) override {
+  labrun::CaseRegion prepare_case(const labrun::CaseSpec& spec, std::uint64_t elements) override {
     require_capacity(elements);
-    labrun::CaseOutcome outcome;
+    labrun::CaseRegion region;
     const std::string name = short_name(spec.name);
-    outcome.samples_ms = labrun::time_region(plan.warmups, plan.repetitions, spec.launches_per_sample,
-                                             region_for(name, elements), stream_);
-    if (name == "empty-single-thread") {
-      outcome.attributes["blocks"] = 1;
-      outcome.attributes["threads_per_block"] = 1;
+    region.run = region_for(name, elements);
+    auto& attributes = region.attributes;
+    if (name == "empty-single-thread" || name == "empty-single-launch") {
+      attributes["blocks"] = 1;
+      attributes["threads_per_block"] = 1;
     } else {
       const int width = width_of(name);
-      outcome.attributes["blocks"] = blocks_for(elements, width > 0 ? width : 1);
-      outcome.attributes["threads_per_block"] = kThreadsPerBlock;
+      attributes["blocks"] = blocks_for(elements, width > 0 ? width : 1);
+      attributes["threads_per_block"] = kThreadsPerBlock;
       if (width > 0) {
         const KernelResources resources = fused_wide_resources(width);
-        outcome.attributes["registers"] = resources.registers;
-        outcome.attributes["local_bytes_per_thread"] = static_cast<double>(resources.local_bytes);
-        outcome.attributes["blocks_per_sm"] = resources.blocks_per_sm;
-        outcome.attributes["theoretical_occupancy"] =
+        attributes["registers"] = resources.registers;
+        attributes["local_bytes_per_thread"] = static_cast<double>(resources.local_bytes);
+        attributes["blocks_per_sm"] = resources.blocks_per_sm;
+        attributes["theoretical_occupancy"] =
             static_cast<double>(resources.blocks_per_sm * kThreadsPerBlock) / max_threads_per_sm_;
-        outcome.attributes["binary_version"] = resources.binary_version;
+        attributes["binary_version"] = resources.binary_version;
       }
     }
-    return outcome;
+    return region;
   }
 
  private:
@@ -146,8 +145,18 @@ class Day48Session final : public labrun::LabSession {
       const Launcher launch = found->second;
       return [launch, &b, n, s] { launch(b, n, s); };
     }
-    if (name == "empty-single-thread") {
+    if (name == "empty-single-thread" || name == "empty-single-launch") {
       return [s] { launch_do_nothing(1, 1, s); };
+    }
+    if (name == "staged-chain-graph") {
+      const cudaGraphExec_t graph = staged_chain_graph(n);
+      return [graph, s] { LABRUN_CUDA_CHECK(cudaGraphLaunch(graph, s)); };
+    }
+    if (name == "copy-vectorized") {
+      return [&b, n, s] { launch_copy_vectorized(b.x, b.copy_out, n, s); };
+    }
+    if (name == "copy-memcpy") {
+      return [&b, n, s] { launch_copy_memcpy(b.x, b.copy_out, n, s); };
     }
     if (name == "empty-chain-grid") {
       const unsigned blocks = blocks_for(n, 1);
@@ -160,6 +169,25 @@ class Day48Session final : public labrun::LabSession {
       return [width, &b, n, s] { launch_fused_wide(width, b, n, s); };
     }
     throw std::invalid_argument("day48-fusion has no region named '" + name + "'");
+  }
+
+  // The staged chain at n captured once as a CUDA graph (four kernel nodes) and instantiated; kept
+  // for the session's life. Captured on a stream of its own: the legacy stream cannot be captured.
+  cudaGraphExec_t staged_chain_graph(std::size_t n) {
+    if (const auto found = graphs_.find(n); found != graphs_.end()) {
+      return found->second.exec;
+    }
+    CapturedGraph captured;
+    cudaStream_t capture_stream = nullptr;
+    LABRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
+    LABRUN_CUDA_CHECK(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal));
+    launch_staged_chain(buffers_, n, capture_stream);
+    LABRUN_CUDA_CHECK(cudaStreamEndCapture(capture_stream, &captured.graph));
+    LABRUN_CUDA_CHECK(cudaStreamDestroy(capture_stream));
+    LABRUN_CUDA_CHECK(cudaGraphInstantiate(&captured.exec, captured.graph, 0));
+    const cudaGraphExec_t exec = captured.exec;
+    graphs_.emplace(n, std::move(captured));
+    return exec;
   }
 
   void require_capacity(std::uint64_t elements) const {
@@ -191,11 +219,32 @@ class Day48Session final : public labrun::LabSession {
     LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
 
+  // Owns a captured graph and its executable form.
+  struct CapturedGraph {
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    CapturedGraph() = default;
+    CapturedGraph(const CapturedGraph&) = delete;
+    CapturedGraph& operator=(const CapturedGraph&) = delete;
+    CapturedGraph(CapturedGraph&& other) noexcept
+        : graph(std::exchange(other.graph, nullptr)), exec(std::exchange(other.exec, nullptr)) {}
+    CapturedGraph& operator=(CapturedGraph&&) = delete;
+    ~CapturedGraph() {
+      if (exec != nullptr) {
+        LABRUN_CUDA_NOTHROW(cudaGraphExecDestroy(exec));
+      }
+      if (graph != nullptr) {
+        LABRUN_CUDA_NOTHROW(cudaGraphDestroy(graph));
+      }
+    }
+  };
+
   std::size_t capacity_;
   DeviceBuffer<float> x_, residual_, t1_, t2_, t3_, y_, halfway_, copy_out_;
   ChainBuffers buffers_;
   cudaStream_t stream_ = nullptr;  // the legacy default stream
   int max_threads_per_sm_ = 0;
+  std::map<std::size_t, CapturedGraph> graphs_;  // by n; destroyed before the buffers they use
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 // tolerance. Evaluating them needs only a transcript, so claims are checked the same way on a
 // fresh run, an old transcript or a transcribed reference.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,10 @@ enum class ClaimKind {
   kNotFaster,
   //! The bitwise comparison of versions cases[0] and cases[1] found no differing element.
   kBitwiseEqual,
+  //! The lab's own rule (ClaimSpec::evaluate), for a claim no kind above expresses: a crossover
+  //! size found in a sweep, a ratio across several sizes. The rule fills the result's figures,
+  //! verdict, measured, expected, tolerance and detail; id and statement come from the spec.
+  kCustom,
 };
 
 struct ClaimSpec {
@@ -38,6 +43,7 @@ struct ClaimSpec {
   double low = 0.0;        //!< kBandwidthBand only
   double high = 0.0;
   bool expected_to_fail = false;  //!< the lesson hedges on this one
+  std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
 };
 
 //! Evaluates one claim; a figure the transcript lacks gives "not measured" with the reason.

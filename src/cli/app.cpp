@@ -19,10 +19,75 @@
 #include "registry/registry.hpp"
 #include "runner/plan.hpp"
 #include "runner/runner.hpp"
+#include "device/device_info.hpp"
+#include "plots/draw_plots.hpp"
+#include "profile/profiler.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace labrun {
 namespace {
+
+// The plots drawn earlier beside a transcript file, as the Markdown section that links them.
+std::string existing_plot_links(const Transcript& t, const Lab* lab, const std::string& json_file) {
+  if (lab == nullptr || !lab->plots) {
+    return "";
+  }
+  const std::filesystem::path path(json_file);
+  const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
+  return plot_links_markdown(existing_plots(lab->plots(t), dir, path.stem().string(), kPlotFormat), dir);
+}
+
+// The options `run` and `profile` share.
+void add_run_options(CLI::App* command, RunOptions& options, std::string& out_dir, bool& quiet,
+                     std::string& timing_mode, std::string& case_order) {
+  command->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
+  command->add_option("--case", options.case_patterns,
+                      "Glob over case names ('*' and '?'), with or without the lab prefix, e.g. 'part2/*'; "
+                      "repeatable; default: every case");
+  command->add_option("--out", out_dir,
+                      "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
+  command
+      ->add_option("--reps", options.repetitions,
+                   "Minimum timed samples per case and size (exactly this many with --target-ci 0)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  command->add_option("--warmups", options.warmups, "Untimed executions before a case's first sample")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  command->add_option("--max-samples", options.max_samples, "Most timed samples per case and size")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  command
+      ->add_option("--target-ci", options.target_relative_median_ci,
+                   "Stop sampling a case once the 95% confidence interval of its median is within this fraction "
+                   "of the median (0.005 = 0.5%); 0 takes exactly --reps samples")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  command
+      ->add_option("--case-time-limit", options.case_time_limit_s,
+                   "Seconds one case may spend sampling before it stops unconverged (it still takes --reps)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command
+      ->add_option("--timing", timing_mode,
+                   "hot: samples back to back, as the lesson times; cold: the L2 is flushed (2 x its size read, "
+                   "persisting lines reset) before every sample")
+      ->check(CLI::IsMember({"hot", "cold"}))
+      ->capture_default_str();
+  command
+      ->add_option("--order", case_order,
+                   "declared: cases in the lab's order; shuffle: a seeded random order; interleave: a batch of "
+                   "samples from every case in turn, so drift does not favour one case")
+      ->check(CLI::IsMember({"declared", "shuffle", "interleave"}))
+      ->capture_default_str();
+  command->add_option("--seed", options.seed, "Seed of the random inputs (and of --order shuffle)")
+      ->capture_default_str();
+  command->add_flag(
+      "--smoke", options.smoke,
+      "Tiny sizes (n <= 65536), 3 samples, no adaptive sampling: checks the lab runs; the files are marked smoke");
+  command->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
+  command->add_flag("--quiet", quiet, "No progress lines");
+}
 
 constexpr const char* kExitCodes =
     "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable or invalid transcript, I/O error); "
@@ -228,6 +293,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "Render the Markdown of a transcript to standard output, exactly as the run wrote it (no GPU needed).");
   report->add_option("file", report_file, "A transcript written by `labrun run` (.json)")->required();
 
+  std::string plot_file;
+  std::string plot_format = kPlotFormat;
+  bool plot_force = false;
+  CLI::App* plot = app.add_subcommand(
+      "plot",
+      "Draw a transcript's plots (matplotlib, no GPU needed) beside it as <stem>.<plot>.svg (or .png), and "
+      "render the Markdown beside it again so that it links them.");
+  plot->add_option("file", plot_file, "A transcript written by `labrun run` (.json)")->required();
+  plot->add_option("--format", plot_format, "svg or png (the Markdown links svg plots only)")
+      ->check(CLI::IsMember({"svg", "png"}))
+      ->capture_default_str();
+  plot->add_flag("--force", plot_force, "Replace existing plot files");
+
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand(
       "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
@@ -290,25 +368,34 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   RunOptions options;
   std::string out_dir;
   bool quiet = false;
+  std::string timing_mode = "hot";
+  std::string case_order = "declared";
   CLI::App* run =
       app.add_subcommand("run",
                          "Run a lab on CUDA device 0: correctness first, then every selected case; writes "
                          "<timestamp>.json and <timestamp>.md and prints the Markdown.");
-  run->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
-  run->add_option("--case", options.case_patterns,
-                  "Glob over case names ('*' and '?'), with or without the lab prefix, e.g. 'part2/*'; "
-                  "repeatable; default: every case");
-  run->add_option("--out", out_dir,
-                  "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
-  run->add_option("--reps", options.repetitions, "Timed samples per case and size")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  run->add_option("--seed", options.seed, "Seed of the random inputs")->capture_default_str();
-  run->add_flag(
-      "--smoke", options.smoke,
-      "Tiny sizes (n <= 65536), at most 3 samples: checks the lab runs; the files are marked smoke");
-  run->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
-  run->add_flag("--quiet", quiet, "No progress lines");
+  add_run_options(run, options, out_dir, quiet, timing_mode, case_order);
+
+  std::string profile_dir;
+  std::string ncu_path;
+  CLI::App* profile = app.add_subcommand(
+      "profile",
+      "Run a lab as `run` does, then run each case once more under Nsight Compute (ncu) at its largest size "
+      "and record the DRAM bytes it moved beside its byte model; keeps the .ncu-rep report.");
+  add_run_options(profile, options, out_dir, quiet, timing_mode, case_order);
+  profile->add_option("--profile-dir", profile_dir,
+                      "Directory for the .ncu-rep report (default: profiles/<lab>/<device>)");
+  profile->add_option("--ncu", ncu_path, "The ncu executable (default: ncu on PATH)");
+
+  // The profiled child of `labrun profile`; not for direct use.
+  std::string pass_lab;
+  std::vector<std::string> pass_items;
+  std::uint64_t pass_seed = 48;
+  CLI::App* profile_pass = app.add_subcommand("profile-pass", "");
+  profile_pass->group("");
+  profile_pass->add_option("lab", pass_lab)->required();
+  profile_pass->add_option("--item", pass_items)->required();
+  profile_pass->add_option("--seed", pass_seed);
 
   try {
     app.parse(argc, argv);
@@ -404,12 +491,76 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
     if (report->parsed()) {
       const Transcript transcript = read_transcript_or_throw(report_file);
-      out << render_markdown(transcript, registered_labs().find(transcript.lab_name));
+      const Lab* lab = registered_labs().find(transcript.lab_name);
+      out << render_markdown(transcript, lab, existing_plot_links(transcript, lab, report_file));
       return exit_code::kOk;
     }
-    // run
+    if (plot->parsed()) {
+      const Transcript transcript = read_transcript_or_throw(plot_file);
+      const Lab* lab = registered_labs().find(transcript.lab_name);
+      if (lab == nullptr || !lab->plots) {
+        throw UsageError("lab " + transcript.lab_name + " draws no plots in this build");
+      }
+      const std::filesystem::path json_path(plot_file);
+      const std::filesystem::path dir = json_path.parent_path().empty() ? "." : json_path.parent_path();
+      const std::string stem = json_path.stem().string();
+      const PlotOutcome outcome = draw_plots(lab->plots(transcript), dir, stem, plot_format, plot_force);
+      if (!outcome.skipped_reason.empty()) {
+        return fail(exit_code::kFailure, "no plots drawn: " + outcome.skipped_reason);
+      }
+      for (const DrawnPlot& drawn : outcome.drawn) {
+        out << drawn.file.string() << "\n";
+      }
+      // The Markdown beside the transcript is a rendering of it: render it again, now linking the plots.
+      const std::filesystem::path markdown_path = dir / (stem + ".md");
+      if (std::filesystem::exists(markdown_path) && plot_format == kPlotFormat) {
+        write_file_atomically(markdown_path,
+                              render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir)), true);
+        log.info("rendered " + markdown_path.string() + " again, linking the plots");
+      }
+      return exit_code::kOk;
+    }
+    if (profile_pass->parsed()) {
+      const Lab& lab = find_lab_or_throw(pass_lab);
+      std::vector<ProfileItem> items;
+      for (const std::string& text : pass_items) {
+        const auto [name, elements] = parse_item_argument(text);
+        items.push_back(ProfileItem{name, "", elements, 0.0});
+      }
+      if (const DeviceAvailability availability = probe_devices(); !availability.usable) {
+        throw NoDeviceError("no usable CUDA device: " + availability.error);
+      }
+      run_profile_pass(lab, items, pass_seed);
+      return exit_code::kOk;
+    }
+    // run or profile
     const Lab& lab = find_lab_or_throw(options.lab_name);
     options.out_dir = out_dir;
+    try {
+      options.mode = timing_mode_from_name(timing_mode);
+      options.order = case_order_from_name(case_order);
+    } catch (const std::invalid_argument& error) {
+      throw UsageError(error.what());
+    }
+    if (profile->parsed()) {
+      options.profiler = [&](const std::vector<ProfileItem>& items, const std::string& stem) {
+        ProfileRequest request;
+        request.lab_name = lab.name;
+        request.items = items;
+        request.seed = options.seed;
+        request.ncu = ncu_path;
+        const std::filesystem::path dir = profile_dir.empty() ? std::filesystem::path("profiles") / lab.name /
+                                                                    device_slug(read_device_sizing().name)
+                                                              : std::filesystem::path(profile_dir);
+        request.report_file = dir / (stem + ".ncu-rep");
+        request.overwrite = options.overwrite;
+        ProfileRecord record = profile_lab(request, [&log](const std::string& line) { log.info(line); });
+        if (record.status != "measured") {
+          log.warn("no DRAM counts: " + record.detail);
+        }
+        return record;
+      };
+    }
     for (int i = 0; i < argc; ++i) {
       options.command_line.emplace_back(argv[i]);
     }

@@ -25,4 +25,11 @@ PredictedRatios predicted_ratios(const ByteModel& numerator, const ByteModel& de
   return ratios;
 }
 
+double theoretical_peak_gb_per_s(double memory_clock_khz, double bus_width_bits) {
+  if (memory_clock_khz <= 0.0 || bus_width_bits <= 0.0) {
+    return 0.0;
+  }
+  return 2.0 * memory_clock_khz * 1000.0 * bus_width_bits / 8.0 / 1e9;
+}
+
 }  // namespace labrun

@@ -22,6 +22,11 @@ struct ByteModel {
 //! `elements` in `milliseconds`. Returns 0 when the time is not positive.
 [[nodiscard]] double effective_gb_per_s(const ByteModel& model, std::uint64_t elements, double milliseconds);
 
+//! The theoretical peak memory bandwidth in GB/s from the device's attributes: two transfers per
+//! memory clock (double data rate) across the bus, 2 x memory clock (kHz) x 1000 x bus width (bits)
+//! / 8 / 10^9. Returns 0 when either figure is not positive.
+[[nodiscard]] double theoretical_peak_gb_per_s(double memory_clock_khz, double bus_width_bits);
+
 //! The ratios a model predicts between a slower case (numerator) and a faster one: the byte
 //! ratio holds while both are bound by traffic, the launch ratio while both are bound by launches.
 struct PredictedRatios {

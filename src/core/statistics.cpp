@@ -1,5 +1,7 @@
 #include "core/statistics.hpp"
 
+#include "core/sampling.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -30,6 +32,9 @@ SampleSummary summarize(const std::vector<double>& samples) {
   summary.min = *lowest;
   summary.max = *highest;
   summary.relative_spread = summary.median > 0.0 ? (summary.max - summary.min) / summary.median : 0.0;
+  summary.q1 = quantile(samples, 0.25);
+  summary.q3 = quantile(samples, 0.75);
+  summary.relative_median_ci = relative_median_ci(samples);
   return summary;
 }
 

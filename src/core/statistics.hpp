@@ -14,6 +14,11 @@ struct SampleSummary {
   double max = 0.0;
   //! (max - min) / median: the full range of the samples relative to their median.
   double relative_spread = 0.0;
+  double q1 = 0.0;  //!< first quartile (quantile 0.25)
+  double q3 = 0.0;  //!< third quartile (quantile 0.75)
+  //! Width of the 95% confidence interval of the median over the median (core/sampling.hpp);
+  //! infinity below 6 samples.
+  double relative_median_ci = 0.0;
 };
 
 //! Summarises samples; an empty input gives a zero summary with count 0.

@@ -17,7 +17,9 @@ namespace labrun {
 //! Version of the transcript format, carried inside every transcript (semantic versioning).
 //! 1.1.0 added provenance, claims and published figures; 1.0.0 transcripts are read as measured
 //! transcripts with no claims recorded (docs/transcript-fields.md, "Versions").
-inline constexpr const char* kTranscriptSchemaVersion = "1.1.0";
+//! 1.2.0 added how cases were sampled (timing mode, stop rule, quartiles, per-sample SM clocks)
+//! and the profiler's DRAM counts; older transcripts are read with none of it recorded.
+inline constexpr const char* kTranscriptSchemaVersion = "1.2.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -106,11 +108,63 @@ struct CaseResult {
   SampleSummary summary;                     //!< of samples_ms
   std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
   std::optional<PublishedFigure> published;  //!< only in transcribed transcripts
+  // How the samples were taken (1.2.0; empty when the transcript predates it or is transcribed).
+  std::string timing_mode;  //!< "hot" or "cold"
+  std::string stop_reason;  //!< "median-converged", "time-limit", "sample-cap", "fixed-count"
+  double sampling_seconds = 0.0;  //!< wall seconds spent sampling the case, warm-ups included
+  //! Per sample, the SM clock just after it (MHz, clock64 over %globaltimer); nullopt: unread.
+  std::vector<std::optional<double>> sample_sm_clock_mhz;
+  //! Indices of samples whose SM clock was below the run's throttle threshold.
+  std::vector<std::size_t> throttled_samples;
+  //! SM cycles per execution of the case's region: median over samples with a known clock of
+  //! sample ms x clock / launches per sample. nullopt when no clock was read.
+  std::optional<double> median_cycles;
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
   //! The case's central time in ms: the median of its samples, or the published figure of a
   //! transcribed case; 0 when neither exists.
   [[nodiscard]] double central_ms() const;
+};
+
+//! How a run sampled its cases (1.2.0).
+struct TimingRecord {
+  std::string mode = "hot";         //!< "hot" or "cold" (core/sampling.hpp)
+  std::string order = "declared";   //!< "declared", "shuffle" or "interleave"
+  int min_samples = 0;
+  int max_samples = 0;
+  double target_relative_median_ci = 0.0;  //!< 0: adaptive sampling off
+  double case_time_limit_s = 0.0;
+  int batch = 0;                              //!< samples between two checks of the stop rule
+  std::optional<std::uint64_t> l2_flush_bytes;  //!< cold mode: bytes read to evict the L2
+  std::string clock_source;                   //!< how per-sample SM clocks were read
+  std::optional<double> throttle_threshold_mhz;  //!< samples below it are flagged throttled
+  std::string throttle_rule;                  //!< the threshold in words, or why there is none
+};
+
+//! One case's kernels as Nsight Compute counted them, at one size.
+struct ProfiledCase {
+  std::string name;
+  std::string size_label;
+  std::uint64_t elements = 0;
+  int kernels = 0;  //!< kernel launches counted for one execution of the case's region
+  double dram_read_bytes = 0.0;   //!< dram__bytes_read.sum over those kernels
+  double dram_write_bytes = 0.0;  //!< dram__bytes_write.sum over those kernels
+  double model_bytes_per_element = 0.0;  //!< the case's byte model, for comparison
+
+  [[nodiscard]] double dram_bytes_per_element() const {
+    return elements > 0 ? (dram_read_bytes + dram_write_bytes) / static_cast<double>(elements) : 0.0;
+  }
+};
+
+//! The profiling pass of `labrun profile` (1.2.0).
+struct ProfileRecord {
+  //! "measured"; "counters-refused" (ERR_NVGPUCTRPERM); "ncu-absent"; "failed".
+  std::string status;
+  std::string detail;  //!< why, when not measured; what was profiled, when it was
+  std::string tool_version;
+  std::vector<std::string> command;
+  std::string report_file;  //!< the .ncu-rep, relative to the repository root or absolute
+  std::vector<ProfiledCase> cases;
 };
 
 //! What a claim's evaluation found.
@@ -169,6 +223,11 @@ struct Transcript {
   std::optional<StabilityCheck> stability;
   std::vector<ClaimResult> claims;
   bool claims_recorded = true;  //!< false for transcripts (1.0.0, transcribed) that carry none
+  //! How cases were sampled; nullopt in transcribed transcripts. Before 1.2.0 it is the migration's
+  //! record (hot, declared order, fixed count, no clocks) and timing_recorded is false.
+  std::optional<TimingRecord> timing;
+  bool timing_recorded = true;
+  std::optional<ProfileRecord> profile;  //!< only from `labrun profile`
 
   [[nodiscard]] const FactGroup* group(const std::string& name) const;
   //! The first case with this name (and size label, when given), or nullptr.

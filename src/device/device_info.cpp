@@ -7,6 +7,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "core/byte_model.hpp"
 #include "device/build_info.hpp"
 #include "device/nvml.hpp"
 #include "timing/cuda_check.hpp"
@@ -34,6 +35,22 @@ Fact text_or_unknown(const std::string& key, const char* value, const std::strin
     return Fact::unknown(key, reason);
   }
   return Fact::known(key, std::string(value));
+}
+
+// The theoretical peak from the memory clock fact just recorded and the bus width.
+Fact memory_peak_fact(const std::vector<Fact>& device_facts, int bus_width_bits) {
+  const std::string key = "memory_peak_gb_per_s";
+  for (const Fact& fact : device_facts) {
+    if (fact.key == "memory_clock_khz" && fact.is_known()) {
+      const double peak = theoretical_peak_gb_per_s(
+          static_cast<double>(std::get<std::int64_t>(*fact.value)), static_cast<double>(bus_width_bits));
+      if (peak > 0.0) {
+        return Fact::known(key, peak);
+      }
+      return Fact::unknown(key, "the memory clock or bus width is reported as 0");
+    }
+  }
+  return Fact::unknown(key, "the memory clock is unknown");
 }
 
 FactGroup build_group() {
@@ -119,6 +136,13 @@ DeviceSizing read_device_sizing() {
   LABRUN_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   sizing.free_memory_bytes = free_bytes;
   sizing.total_memory_bytes = total_bytes;
+  sizing.sm_count = properties.multiProcessorCount;
+  int clock_khz = 0;
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0) == cudaSuccess) {
+    sizing.sm_clock_peak_mhz = clock_khz / 1000.0;
+  } else {
+    static_cast<void>(cudaGetLastError());
+  }
   return sizing;
 }
 
@@ -176,7 +200,7 @@ std::vector<FactGroup> collect_environment() {
     static_cast<void>(cudaGetLastError());
     const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
     for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count", "l2_bytes",
-                            "memory_bytes", "memory_bus_width_bits", "memory_clock_khz", "ecc_enabled"}) {
+                            "memory_bytes", "memory_bus_width_bits", "memory_clock_khz", "memory_peak_gb_per_s", "ecc_enabled"}) {
       device.facts.push_back(Fact::unknown(key, reason));
     }
   } else {
@@ -200,6 +224,7 @@ std::vector<FactGroup> collect_environment() {
         Fact::known("memory_bus_width_bits", static_cast<std::int64_t>(properties.memoryBusWidth)));
     device.facts.push_back(attribute_fact("memory_clock_khz", cudaDevAttrMemoryClockRate, index));
     device.facts.push_back(attribute_fact("sm_clock_peak_khz", cudaDevAttrClockRate, index));
+    device.facts.push_back(memory_peak_fact(device.facts, properties.memoryBusWidth));
     device.facts.push_back(
         Fact::known("max_threads_per_sm", static_cast<std::int64_t>(properties.maxThreadsPerMultiProcessor)));
     device.facts.push_back(Fact::known("ecc_enabled", properties.ECCEnabled != 0));

@@ -26,6 +26,8 @@ struct DeviceSizing {
   std::uint64_t l2_bytes = 0;
   std::uint64_t free_memory_bytes = 0;
   std::uint64_t total_memory_bytes = 0;
+  int sm_count = 0;
+  double sm_clock_peak_mhz = 0.0;  //!< cudaDevAttrClockRate; 0 when the device does not say
 };
 //! Throws CudaError on failure.
 [[nodiscard]] DeviceSizing read_device_sizing();

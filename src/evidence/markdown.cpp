@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/byte_model.hpp"
+#include "core/statistics.hpp"
 #include "evidence/format.hpp"
 
 namespace labrun {
@@ -236,6 +237,77 @@ Table stability_table(const StabilityCheck& s) {
   return table;
 }
 
+// Only for transcripts that record how they sampled (1.2.0 on).
+Table sampling_rule_table(const TimingRecord& timing) {
+  Table table;
+  table.title = "How the cases were sampled";
+  table.headers = {"setting", "value"};
+  table.right_aligned = {false, false};
+  table.rows.push_back({"mode", timing.mode == "cold" ? "cold: the L2 flushed before every sample (" +
+                                                             (timing.l2_flush_bytes
+                                                                  ? std::to_string(*timing.l2_flush_bytes) + " B read"
+                                                                  : std::string("size not recorded")) +
+                                                             ", persisting lines reset)"
+                                                       : "hot: samples back to back, caches as the last sample left them"});
+  table.rows.push_back({"order", timing.order});
+  table.rows.push_back(
+      {"stop rule", timing.target_relative_median_ci > 0.0
+                        ? "at least " + std::to_string(timing.min_samples) +
+                              " samples, then stop when the median's 95% interval is within " +
+                              percent(timing.target_relative_median_ci) + " of it, or at " +
+                              std::to_string(timing.max_samples) + " samples, or after " +
+                              fixed(timing.case_time_limit_s, 2) + " s"
+                        : "exactly " + std::to_string(timing.min_samples) + " samples"});
+  table.rows.push_back({"SM clock", timing.clock_source});
+  table.rows.push_back({"throttled when", timing.throttle_rule});
+  return table;
+}
+
+Table sampling_table(const Transcript& t) {
+  Table table;
+  table.title = "Samples, per case";
+  table.notes = {
+      "Quartiles and the median's 95% interval (relative to the median) from the raw samples; clock is the "
+      "median SM clock measured after each sample; cycles are SM cycles per execution of the case."};
+  table.headers = {"case", "n", "samples", "stopped", "median ms", "q1 ms", "q3 ms", "median CI",
+                   "clock MHz", "cycles", "throttled"};
+  table.right_aligned = {false, true, true, false, true, true, true, true, true, true, true};
+  for (const CaseResult& c : t.cases) {
+    std::vector<double> clocks;
+    for (const std::optional<double>& mhz : c.sample_sm_clock_mhz) {
+      if (mhz) {
+        clocks.push_back(*mhz);
+      }
+    }
+    table.rows.push_back({c.name, std::to_string(c.elements), std::to_string(c.summary.count), c.stop_reason,
+                          fixed(c.summary.median, 4), fixed(c.summary.q1, 4), fixed(c.summary.q3, 4),
+                          std::isfinite(c.summary.relative_median_ci) ? percent(c.summary.relative_median_ci) : "-",
+                          clocks.empty() ? "-" : fixed(median(clocks), 0),
+                          c.median_cycles ? fixed(*c.median_cycles, 0) : "-",
+                          std::to_string(c.throttled_samples.size())});
+  }
+  return table;
+}
+
+Table profile_table(const ProfileRecord& profile) {
+  Table table;
+  table.title = "DRAM bytes counted by Nsight Compute";
+  table.notes = {"Status: " + profile.status + ". " + profile.detail + "."};
+  if (!profile.tool_version.empty()) {
+    table.notes.push_back("Tool: " + profile.tool_version +
+                          (profile.report_file.empty() ? "" : "; report: `" + profile.report_file + "`") + ".");
+  }
+  table.headers = {"case", "size", "n", "kernels", "model B/elem", "DRAM B/elem", "DRAM / model"};
+  table.right_aligned = {false, false, true, true, true, true, true};
+  for (const ProfiledCase& c : profile.cases) {
+    const double measured = c.dram_bytes_per_element();
+    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), std::to_string(c.kernels),
+                          fixed(c.model_bytes_per_element, 1), fixed(measured, 2),
+                          c.model_bytes_per_element > 0.0 ? fixed(measured / c.model_bytes_per_element, 3) : "-"});
+  }
+  return table;
+}
+
 void append_section(std::ostringstream& out, const Table& table) {
   out << "\n## " << table.title << "\n\n";
   for (const std::string& note : table.notes) {
@@ -289,7 +361,7 @@ std::string render_table(const Table& table) {
   return out.str();
 }
 
-std::string render_markdown(const Transcript& t, const Lab* lab) {
+std::string render_markdown(const Transcript& t, const Lab* lab, const std::string& plots_section) {
   std::ostringstream out;
   out << "# " << t.lab_title << "\n\n";
   if (t.is_transcribed()) {
@@ -339,6 +411,7 @@ std::string render_markdown(const Transcript& t, const Lab* lab) {
         << "rendered; every case is listed instead.\n";
     append_section(out, generic_cases_table(t));
   }
+  out << plots_section;
   if (const Table ratios = measured_ratios_table(t); !ratios.rows.empty()) {
     append_section(out, ratios);
   }
@@ -347,6 +420,13 @@ std::string render_markdown(const Transcript& t, const Lab* lab) {
   }
   if (t.stability) {
     append_section(out, stability_table(*t.stability));
+  }
+  if (t.profile) {
+    append_section(out, profile_table(*t.profile));
+  }
+  if (t.timing && t.timing_recorded) {
+    append_section(out, sampling_rule_table(*t.timing));
+    append_section(out, sampling_table(t));
   }
   append_section(out, facts_table(t));
   out << "\nTimes are medians of each case's samples, in milliseconds from CUDA events; every "

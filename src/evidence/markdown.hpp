@@ -13,7 +13,9 @@ namespace labrun {
 [[nodiscard]] std::string render_table(const Table& table);
 
 //! The whole report. `lab` supplies the lab's tables; when it is nullptr (a lab this build does
-//! not know) a generic table of every case is rendered instead.
-[[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab);
+//! not know) a generic table of every case is rendered instead. `plots_section` (Markdown linking
+//! the plots drawn beside the report, src/plots) goes right after the lab's tables.
+[[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab,
+                                          const std::string& plots_section = "");
 
 }  // namespace labrun

@@ -151,12 +151,19 @@ ByteModel model_from(const Reader& reader) {
 }
 
 Json summary_to_json(const SampleSummary& summary) {
-  return Json{{"count", summary.count},  {"median_ms", summary.median},
-              {"mean_ms", summary.mean}, {"min_ms", summary.min},
-              {"max_ms", summary.max},   {"relative_spread", summary.relative_spread}};
+  return Json{{"count", summary.count},
+              {"median_ms", summary.median},
+              {"mean_ms", summary.mean},
+              {"min_ms", summary.min},
+              {"max_ms", summary.max},
+              {"q1_ms", summary.q1},
+              {"q3_ms", summary.q3},
+              {"relative_spread", summary.relative_spread},
+              {"relative_median_ci", number_or_text(summary.relative_median_ci)}};
 }
 
-SampleSummary summary_from(const Reader& reader) {
+// Before 1.2.0 a summary had no quartiles or median interval: they are computed from the samples.
+SampleSummary summary_from(const Reader& reader, const std::vector<double>& samples) {
   SampleSummary summary;
   summary.count = reader.integer("count");
   summary.median = reader.number("median_ms");
@@ -164,7 +171,49 @@ SampleSummary summary_from(const Reader& reader) {
   summary.min = reader.number("min_ms");
   summary.max = reader.number("max_ms");
   summary.relative_spread = reader.number("relative_spread");
+  if (reader.has("q1_ms")) {
+    summary.q1 = reader.number("q1_ms");
+    summary.q3 = reader.number("q3_ms");
+    summary.relative_median_ci = reader.number("relative_median_ci");
+  } else {
+    const SampleSummary computed = summarize(samples);
+    summary.q1 = computed.q1;
+    summary.q3 = computed.q3;
+    summary.relative_median_ci = computed.relative_median_ci;
+  }
   return summary;
+}
+
+Json timing_to_json(const TimingRecord& timing) {
+  return Json{{"mode", timing.mode},
+              {"order", timing.order},
+              {"min_samples", timing.min_samples},
+              {"max_samples", timing.max_samples},
+              {"target_relative_median_ci", timing.target_relative_median_ci},
+              {"case_time_limit_s", timing.case_time_limit_s},
+              {"batch", timing.batch},
+              {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
+              {"clock_source", timing.clock_source},
+              {"throttle_threshold_mhz",
+               timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
+              {"throttle_rule", timing.throttle_rule}};
+}
+
+Json profile_to_json(const ProfileRecord& profile) {
+  Json cases = Json::array();
+  for (const ProfiledCase& c : profile.cases) {
+    cases.push_back(Json{{"name", c.name},
+                         {"size_label", c.size_label},
+                         {"elements", c.elements},
+                         {"kernels", c.kernels},
+                         {"dram_read_bytes", c.dram_read_bytes},
+                         {"dram_write_bytes", c.dram_write_bytes},
+                         {"dram_bytes_per_element", c.dram_bytes_per_element()},
+                         {"model_bytes_per_element", c.model_bytes_per_element}});
+  }
+  return Json{{"status", profile.status},         {"detail", profile.detail},
+              {"tool_version", profile.tool_version}, {"command", profile.command},
+              {"report_file", profile.report_file},   {"cases", cases}};
 }
 
 Json optional_count(const std::optional<std::uint64_t>& value) {
@@ -262,6 +311,18 @@ Json transcript_to_json(const Transcript& t) {
                                 {"runs", c.published->runs},
                                 {"value_ms", c.published->value_ms}};
     }
+    if (!c.timing_mode.empty()) {
+      Json clocks = Json::array();
+      for (const std::optional<double>& mhz : c.sample_sm_clock_mhz) {
+        clocks.push_back(optional_number(mhz));
+      }
+      entry["timing_mode"] = c.timing_mode;
+      entry["stop_reason"] = c.stop_reason;
+      entry["sampling_seconds"] = c.sampling_seconds;
+      entry["sample_sm_clock_mhz"] = clocks;
+      entry["throttled_samples"] = c.throttled_samples;
+      entry["median_cycles"] = optional_number(c.median_cycles);
+    }
     cases.push_back(entry);
   }
   document["cases"] = cases;
@@ -290,6 +351,8 @@ Json transcript_to_json(const Transcript& t) {
                           {"detail", c.detail}});
   }
   document["claims"] = claims;
+  document["timing"] = t.timing ? timing_to_json(*t.timing) : Json(nullptr);
+  document["profile"] = t.profile ? profile_to_json(*t.profile) : Json(nullptr);
   return document;
 }
 
@@ -387,7 +450,29 @@ CaseResult read_case(const Reader& c, bool transcribed) {
     result.samples_ms = c.numbers("samples_ms");
   }
   if (!transcribed || c.has("summary")) {
-    result.summary = summary_from(c.child("summary"));
+    result.summary = summary_from(c.child("summary"), result.samples_ms);
+  }
+  if (c.has("timing_mode")) {
+    result.timing_mode = c.text("timing_mode");
+    result.stop_reason = c.text("stop_reason");
+    result.sampling_seconds = c.number("sampling_seconds");
+    const Json& clocks = c.array("sample_sm_clock_mhz");
+    for (std::size_t i = 0; i < clocks.size(); ++i) {
+      result.sample_sm_clock_mhz.push_back(
+          clocks[i].is_null() ? std::nullopt
+                              : std::optional<double>(c.number_value(clocks[i], "sample_sm_clock_mhz/" +
+                                                                                     std::to_string(i))));
+    }
+    const Json& throttled = c.array("throttled_samples");
+    for (std::size_t i = 0; i < throttled.size(); ++i) {
+      if (!throttled[i].is_number_unsigned()) {
+        c.fail("throttled_samples/" + std::to_string(i), "expected a sample index");
+      }
+      result.throttled_samples.push_back(throttled[i].get<std::size_t>());
+    }
+    if (c.has("median_cycles")) {
+      result.median_cycles = c.number("median_cycles");
+    }
   }
   if (c.has("attributes")) {
     const Reader attributes = c.child("attributes");
@@ -406,6 +491,65 @@ CaseResult read_case(const Reader& c, bool transcribed) {
         PublishedFigure{published.text("statistic"), published.integer("runs"), published.number("value_ms")};
   }
   return result;
+}
+
+TimingRecord read_timing(const Reader& r) {
+  TimingRecord timing;
+  timing.mode = r.text("mode");
+  timing.order = r.text("order");
+  timing.min_samples = r.integer("min_samples");
+  timing.max_samples = r.integer("max_samples");
+  timing.target_relative_median_ci = r.number("target_relative_median_ci");
+  timing.case_time_limit_s = r.number("case_time_limit_s");
+  timing.batch = r.integer("batch");
+  if (r.has("l2_flush_bytes")) {
+    timing.l2_flush_bytes = r.count("l2_flush_bytes");
+  }
+  timing.clock_source = r.text("clock_source");
+  if (r.has("throttle_threshold_mhz")) {
+    timing.throttle_threshold_mhz = r.number("throttle_threshold_mhz");
+  }
+  timing.throttle_rule = r.text("throttle_rule");
+  return timing;
+}
+
+ProfileRecord read_profile(const Reader& r) {
+  ProfileRecord profile;
+  profile.status = r.text("status");
+  profile.detail = r.text("detail");
+  profile.tool_version = r.text("tool_version");
+  profile.command = r.texts("command");
+  profile.report_file = r.text("report_file");
+  for (const Reader& c : r.items("cases")) {
+    ProfiledCase profiled;
+    profiled.name = c.text("name");
+    profiled.size_label = c.text("size_label");
+    profiled.elements = c.count("elements");
+    profiled.kernels = c.integer("kernels");
+    profiled.dram_read_bytes = c.number("dram_read_bytes");
+    profiled.dram_write_bytes = c.number("dram_write_bytes");
+    profiled.model_bytes_per_element = c.number("model_bytes_per_element");
+    profile.cases.push_back(profiled);
+  }
+  return profile;
+}
+
+// Before 1.2.0 the harness always sampled hot, in declared order, a fixed count per case, and read
+// no per-sample clock: the migration records exactly that, and marks the record as migrated.
+void migrate_timing(Transcript& t) {
+  TimingRecord timing;
+  timing.min_samples = std::max(1, t.repetitions);
+  timing.max_samples = timing.min_samples;
+  timing.batch = timing.min_samples;
+  timing.clock_source = "not recorded: the transcript predates schema 1.2.0";
+  timing.throttle_rule = "not recorded: the transcript predates schema 1.2.0";
+  t.timing = timing;
+  t.timing_recorded = false;
+  for (CaseResult& c : t.cases) {
+    c.timing_mode = "hot";
+    c.stop_reason = "fixed-count";
+    c.sample_sm_clock_mhz.assign(c.samples_ms.size(), std::nullopt);
+  }
 }
 
 ClaimResult read_claim(const Reader& c) {
@@ -433,7 +577,7 @@ ClaimResult read_claim(const Reader& c) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -444,7 +588,7 @@ Transcript transcript_from_json(const Json& document) {
   const auto& readable = readable_schema_versions();
   if (std::find(readable.begin(), readable.end(), t.schema_version) == readable.end()) {
     root.fail("schema_version", "unknown schema version '" + t.schema_version +
-                                    "' (this build reads 1.0.0 and " + kTranscriptSchemaVersion + ")");
+                                    "' (this build reads 1.0.0, 1.1.0 and " + kTranscriptSchemaVersion + ")");
   }
   // 1.0.0 had no provenance: every 1.0.0 transcript was measured.
   if (root.has("provenance")) {
@@ -524,6 +668,19 @@ Transcript transcript_from_json(const Json& document) {
     t.claims_recorded = false;
   } else {
     static_cast<void>(root.field("claims"));  // throws: missing
+  }
+  // Timing and profile records arrived in 1.2.0; a measured 1.2.0 transcript always has timing.
+  const bool before_1_2 = t.schema_version == "1.0.0" || t.schema_version == "1.1.0";
+  if (root.has("timing")) {
+    t.timing = read_timing(root.child("timing"));
+  } else if (!before_1_2 && !transcribed) {
+    root.fail("timing", "missing (a measured " + std::string(kTranscriptSchemaVersion) +
+                            " transcript records how it sampled)");
+  } else if (!transcribed) {
+    migrate_timing(t);
+  }
+  if (root.has("profile")) {
+    t.profile = read_profile(root.child("profile"));
   }
   return t;
 }

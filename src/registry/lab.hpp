@@ -15,6 +15,7 @@
 #include "core/transcript.hpp"
 #include "grading/grade_request.hpp"
 #include "grading/report.hpp"
+#include "plots/plot_spec.hpp"
 
 namespace labrun {
 
@@ -45,16 +46,14 @@ struct Prediction {
   std::string faster_case;  //!< denominator
 };
 
-//! How each timed sample is taken.
-struct TimingPlan {
-  int warmups = 3;       //!< untimed executions before the first sample
-  int repetitions = 20;  //!< timed samples kept
-};
-
-//! What a session measured for one case at one size.
-struct CaseOutcome {
-  std::vector<double> samples_ms;
-  std::map<std::string, double> attributes;
+//! One case at one size, ready to be timed by the harness (src/timing/sampler). The session owns
+//! everything `run` touches and keeps it valid until the session closes: with --order interleave
+//! the harness holds the regions of every case at once and runs them in turns.
+struct CaseRegion {
+  //! One execution of the case: enqueues its work on the legacy default stream (stream 0) and
+  //! returns without synchronising. The harness times launches_per_sample executions per sample.
+  std::function<void()> run;
+  std::map<std::string, double> attributes;  //!< per-case facts: blocks, registers, occupancy, ...
 };
 
 //! A table ready for rendering: plain strings, one alignment per column.
@@ -78,8 +77,9 @@ class LabSession {
   //! Facts about the lab's compiled kernels on this device (the machine code they run as, ...),
   //! recorded in the transcript's "lab" group.
   [[nodiscard]] virtual std::vector<Fact> facts() = 0;
-  //! Times one case at one size. Throws on a CUDA error.
-  virtual CaseOutcome run_case(const CaseSpec& spec, std::uint64_t elements, const TimingPlan& plan) = 0;
+  //! Prepares one case at one size for timing. Throws std::invalid_argument for a case the session
+  //! does not know and labrun::CudaError on a CUDA error.
+  [[nodiscard]] virtual CaseRegion prepare_case(const CaseSpec& spec, std::uint64_t elements) = 0;
 };
 
 //! Settings a session is opened with.
@@ -105,6 +105,9 @@ struct Lab {
   std::function<GradeReport(const GradeRequest&, const std::function<void(const std::string&)>&)> grade;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
+  //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when
+  //! the lab draws none.
+  std::function<std::vector<PlotSpec>(const Transcript&)> plots;
 
   [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
 };

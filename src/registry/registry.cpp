@@ -28,7 +28,11 @@ void LabRegistry::add(Lab lab) {
     if (!claim_ids.insert(claim.id).second) {
       throw std::invalid_argument("claim declared twice: " + claim.id);
     }
-    if (claim.cases.size() < 2) {
+    if (claim.kind == ClaimKind::kCustom) {
+      if (!claim.evaluate) {
+        throw std::invalid_argument("claim '" + claim.id + "' is custom but declares no rule");
+      }
+    } else if (claim.cases.size() < 2) {
       throw std::invalid_argument("claim '" + claim.id + "' names fewer than two cases");
     }
   }

@@ -15,7 +15,9 @@
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
+#include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
+#include "timing/sampler.hpp"
 
 namespace labrun {
 namespace {
@@ -92,7 +94,87 @@ void create_output_directory(const std::filesystem::path& dir) {
   }
 }
 
+TimingRecord timing_record(const SamplingRule& rule, const RunOptions& options, const DeviceSizing& sizing) {
+  TimingRecord timing;
+  timing.mode = timing_mode_name(options.mode);
+  timing.order = case_order_name(options.order);
+  timing.min_samples = rule.min_samples;
+  timing.max_samples = rule.max_samples;
+  timing.target_relative_median_ci = rule.target_relative_median_ci;
+  timing.case_time_limit_s = rule.case_time_limit_s;
+  timing.batch = rule.batch;
+  timing.clock_source =
+      "after every sample, a one-thread kernel times clock64 against %globaltimer over 20 us: the SM "
+      "clock just after the sample";
+  if (sizing.sm_clock_peak_mhz > 0.0) {
+    timing.throttle_threshold_mhz = kThrottleFraction * sizing.sm_clock_peak_mhz;
+    timing.throttle_rule = "below " + fixed(kThrottleFraction * 100.0, 0) + "% of the peak SM clock (" +
+                           fixed(sizing.sm_clock_peak_mhz, 0) + " MHz, cudaDevAttrClockRate)";
+  } else {
+    timing.throttle_rule = "none: the device reports no peak SM clock";
+  }
+  return timing;
+}
+
 }  // namespace
+
+SamplingRule sampling_rule_for(const RunOptions& options) {
+  if (options.repetitions < 1) {
+    throw UsageError("--reps must be at least 1");
+  }
+  if (options.warmups < 0) {
+    throw UsageError("--warmups must not be negative");
+  }
+  if (options.max_samples < options.repetitions) {
+    throw UsageError("--max-samples (" + std::to_string(options.max_samples) + ") must be at least --reps (" +
+                     std::to_string(options.repetitions) + ")");
+  }
+  if (options.target_relative_median_ci < 0.0) {
+    throw UsageError("--target-ci must not be negative");
+  }
+  if (options.case_time_limit_s <= 0.0) {
+    throw UsageError("--case-time-limit must be positive");
+  }
+  SamplingRule rule;
+  rule.warmups = options.warmups;
+  rule.min_samples = options.repetitions;
+  rule.max_samples = options.max_samples;
+  rule.target_relative_median_ci = options.target_relative_median_ci;
+  rule.case_time_limit_s = options.case_time_limit_s;
+  if (options.smoke) {
+    rule.warmups = 1;
+    rule.min_samples = std::min(options.repetitions, 3);
+    rule.max_samples = rule.min_samples;
+    rule.target_relative_median_ci = 0.0;
+  }
+  return rule;
+}
+
+std::optional<double> median_cycles(const std::vector<double>& samples_ms,
+                                    const std::vector<std::optional<double>>& sm_clock_mhz,
+                                    int executions_per_sample) {
+  std::vector<double> cycles;
+  for (std::size_t i = 0; i < samples_ms.size() && i < sm_clock_mhz.size(); ++i) {
+    if (sm_clock_mhz[i]) {
+      cycles.push_back(samples_ms[i] * *sm_clock_mhz[i] * 1000.0 / std::max(1, executions_per_sample));
+    }
+  }
+  if (cycles.empty()) {
+    return std::nullopt;
+  }
+  return median(cycles);
+}
+
+std::vector<std::size_t> throttled_samples(const std::vector<std::optional<double>>& sm_clock_mhz,
+                                           double threshold_mhz) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < sm_clock_mhz.size(); ++i) {
+    if (sm_clock_mhz[i] && *sm_clock_mhz[i] < threshold_mhz) {
+      indices.push_back(i);
+    }
+  }
+  return indices;
+}
 
 std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec, const std::optional<std::uint64_t>& card_scaled,
                                         bool smoke) {
@@ -134,9 +216,6 @@ std::string timestamp_file_stem(const std::string& utc_timestamp) {
 
 RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
   const Clock::time_point start = Clock::now();
-  if (options.repetitions < 1) {
-    throw UsageError("--reps must be at least 1");
-  }
   const std::vector<const CaseSpec*> selected = select_cases(lab, options.case_patterns);
   if (selected.empty()) {
     throw UsageError("no case of " + lab.name + " matches the given --case pattern(s); " +
@@ -152,8 +231,10 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   t.lab_title = lab.title;
   t.configuration = options.smoke ? "smoke" : "full";
   t.seed = options.seed;
-  t.repetitions = options.smoke ? std::min(options.repetitions, 3) : options.repetitions;
-  t.warmups = options.smoke ? 1 : options.warmups;
+  const SamplingRule rule = sampling_rule_for(options);
+  const TimingMode rule_mode = options.mode;
+  t.repetitions = rule.min_samples;
+  t.warmups = rule.warmups;
   t.case_patterns = options.case_patterns;
   t.command_line = options.command_line;
   t.started_utc = utc_timestamp_now();
@@ -197,6 +278,14 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       max_elements = std::max(max_elements, size.elements);
     }
   }
+  if (options.order == CaseOrder::kShuffle) {
+    std::vector<Planned> shuffled;
+    for (const std::size_t index : shuffled_order(plan.size(), options.seed)) {
+      shuffled.push_back(plan[index]);
+    }
+    plan = std::move(shuffled);
+  }
+  t.timing = timing_record(rule, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
     const CaseSpec* faster = lab.find_case(p.faster_case);
@@ -226,17 +315,44 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     }
   }
 
-  const TimingPlan timing{t.warmups, t.repetitions};
-  std::size_t index = 0;
-  for (const Planned& item : plan) {
-    ++index;
-    if (failed_versions.count(item.spec->verified_by) != 0) {
-      continue;
+  // Sampling: every case of the plan gets a sampler; declared and shuffled orders run each case to
+  // its stop in turn, interleave takes a batch from every unfinished case per round.
+  std::optional<L2Flusher> flusher;
+  if (rule_mode == TimingMode::kCold) {
+    if (sizing.l2_bytes == 0) {
+      throw UsageError("--timing cold needs the L2 size, and this device reports none");
     }
-    progress("[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + item.spec->name +
-             " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
-             fixed(seconds_since(start), 1) + " s elapsed");
-    CaseOutcome outcome = session->run_case(*item.spec, item.size.elements, timing);
+    flusher.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
+    t.timing->l2_flush_bytes = flusher->bytes();
+  }
+  ClockProbe probe;
+  struct Active {
+    const Planned* item;
+    CaseRegion region;
+    std::unique_ptr<CaseSampler> sampler;
+    std::optional<StopReason> stopped;
+  };
+  const auto start_case = [&](const Planned& item) {
+    Active active{&item, session->prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
+    active.sampler = std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample, rule_mode,
+                                                   flusher ? &*flusher : nullptr, &probe);
+    active.sampler->warm_up(rule.warmups);
+    return active;
+  };
+  // Takes samples until the rule says stop (or one batch, when `one_batch`).
+  const auto sample = [&](Active& active, bool one_batch) {
+    while (!active.stopped) {
+      const int have = static_cast<int>(active.sampler->samples_ms().size());
+      const int next = have < rule.min_samples ? rule.min_samples - have : rule.batch;
+      active.sampler->take(std::min(next, rule.max_samples - have));
+      active.stopped = stop_reason(rule, active.sampler->samples_ms(), active.sampler->elapsed_s());
+      if (one_batch) {
+        return;
+      }
+    }
+  };
+  const auto record = [&](Active& active) {
+    const Planned& item = *active.item;
     CaseResult result;
     result.name = item.spec->name;
     result.part = item.spec->part;
@@ -245,11 +361,62 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     result.elements = item.size.elements;
     result.model = item.spec->model;
     result.launches_per_sample = item.spec->launches_per_sample;
-    result.warmups = timing.warmups;
-    result.samples_ms = std::move(outcome.samples_ms);
+    result.warmups = rule.warmups;
+    result.samples_ms = active.sampler->samples_ms();
     result.summary = summarize(result.samples_ms);
-    result.attributes = std::move(outcome.attributes);
-    t.cases.push_back(std::move(result));
+    result.attributes = std::move(active.region.attributes);
+    result.timing_mode = timing_mode_name(rule_mode);
+    result.stop_reason = stop_reason_name(*active.stopped);
+    result.sampling_seconds = active.sampler->elapsed_s();
+    result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
+    if (t.timing->throttle_threshold_mhz) {
+      result.throttled_samples = throttled_samples(result.sample_sm_clock_mhz, *t.timing->throttle_threshold_mhz);
+    }
+    result.median_cycles =
+        median_cycles(result.samples_ms, result.sample_sm_clock_mhz, result.launches_per_sample);
+    return result;
+  };
+  const auto announce = [&](std::size_t index, const Planned& item) {
+    progress("[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + item.spec->name +
+             " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
+             fixed(seconds_since(start), 1) + " s elapsed");
+  };
+  std::vector<const Planned*> runnable;
+  for (const Planned& item : plan) {
+    if (failed_versions.count(item.spec->verified_by) == 0) {
+      runnable.push_back(&item);
+    }
+  }
+  if (options.order == CaseOrder::kInterleave) {
+    std::vector<Active> active;
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      announce(i + 1, *runnable[i]);
+      active.push_back(start_case(*runnable[i]));
+    }
+    for (int round = 1;; ++round) {
+      std::size_t open = 0;
+      for (Active& a : active) {
+        if (!a.stopped) {
+          sample(a, true);
+          ++open;
+        }
+      }
+      if (open == 0) {
+        break;
+      }
+      progress("interleaved round " + std::to_string(round) + ": " + std::to_string(open) + " cases sampled, " +
+               fixed(seconds_since(start), 1) + " s elapsed");
+    }
+    for (Active& a : active) {
+      t.cases.push_back(record(a));
+    }
+  } else {
+    for (std::size_t i = 0; i < runnable.size(); ++i) {
+      announce(i + 1, *runnable[i]);
+      Active a = start_case(*runnable[i]);
+      sample(a, false);
+      t.cases.push_back(record(a));
+    }
   }
 
   // Time the stability case again, at its largest size, now that everything else has run.
@@ -263,20 +430,34 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     if (largest != nullptr) {
       progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
                " for the stability check");
-      const CaseSpec* spec = lab.find_case(largest->name);
-      CaseOutcome again = session->run_case(*spec, largest->elements, timing);
+      const Planned again_item{lab.find_case(largest->name), ResolvedSize{largest->size_label, largest->elements}};
+      Active again = start_case(again_item);
+      sample(again, false);
       StabilityCheck check;
       check.case_name = largest->name;
       check.size_label = largest->size_label;
       check.elements = largest->elements;
       check.first_median_ms = largest->summary.median;
-      check.second_median_ms = median(again.samples_ms);
+      check.second_samples_ms = again.sampler->samples_ms();
+      check.second_median_ms = median(check.second_samples_ms);
       check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
-      check.second_samples_ms = std::move(again.samples_ms);
       t.stability = check;
     }
   }
   session.reset();
+  if (options.profiler) {
+    std::vector<ProfileItem> items;
+    for (const CaseResult& c : t.cases) {
+      const auto same = std::find_if(items.begin(), items.end(), [&](const ProfileItem& i) { return i.name == c.name; });
+      const ProfileItem item{c.name, c.size_label, c.elements, c.model.bytes_per_element()};
+      if (same == items.end()) {
+        items.push_back(item);
+      } else if (c.elements > same->elements) {
+        *same = item;
+      }
+    }
+    t.profile = options.profiler(items, timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : ""));
+  }
   t.claims = evaluate_claims(lab.claims, t);
 
   run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_end", sizing.pci_bus_id));
@@ -294,13 +475,18 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
                              ": " + problems.front().message +
                              "; nothing was written (a harness bug: please report it)");
   }
-  const std::string markdown = render_markdown(transcript_from_text(json_text), &lab);
+  const Transcript written = transcript_from_text(json_text);
   RunReport report;
   const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
   report.json_path = out_dir / (stem + ".json");
   report.markdown_path = out_dir / (stem + ".md");
+  const std::vector<PlotSpec> plots = lab.plots ? lab.plots(written) : std::vector<PlotSpec>{};
   if (!options.overwrite) {
-    for (const auto& path : {report.json_path, report.markdown_path}) {
+    std::vector<std::filesystem::path> targets{report.json_path, report.markdown_path};
+    for (const PlotSpec& plot : plots) {
+      targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotFormat));
+    }
+    for (const auto& path : targets) {
       if (std::filesystem::exists(path)) {
         throw FileExistsError(path.string() +
                               " exists; refusing to overwrite it (pass --force to replace it)");
@@ -309,6 +495,28 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   create_output_directory(out_dir);
   write_file_atomically(report.json_path, json_text, options.overwrite);
+  // Plots are drawn from the transcript as written; the Markdown links the ones that were drawn.
+  std::vector<DrawnPlot> drawn;
+  if (!plots.empty()) {
+    progress("drawing " + std::to_string(plots.size()) + " plots");
+    // A renderer failure costs the plots, not the run: the transcript is already written.
+    try {
+      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotFormat, options.overwrite);
+      if (!outcome.skipped_reason.empty()) {
+        progress("plots not drawn: " + outcome.skipped_reason + " (`labrun plot FILE` draws them later)");
+      }
+      drawn = outcome.drawn;
+    } catch (const FileExistsError&) {
+      throw;
+    } catch (const std::runtime_error& error) {
+      progress("plots not drawn: " + std::string(error.what()));
+    }
+  }
+  report.plot_files.reserve(drawn.size());
+  for (const DrawnPlot& plot : drawn) {
+    report.plot_files.push_back(plot.file);
+  }
+  const std::string markdown = render_markdown(written, &lab, plot_links_markdown(drawn, out_dir));
   write_file_atomically(report.markdown_path, markdown, options.overwrite);
   report.transcript = std::move(t);
   report.markdown = markdown;

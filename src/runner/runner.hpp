@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/sampling.hpp"
 #include "core/transcript.hpp"
+#include "profile/ncu_results.hpp"
 #include "registry/lab.hpp"
 
 namespace labrun {
@@ -30,12 +32,21 @@ struct RunOptions {
   std::string lab_name;
   std::vector<std::string> case_patterns;  //!< empty: every case
   std::filesystem::path out_dir;           //!< empty: evidence/<lab>/<device-slug>
-  int repetitions = 20;
+  int repetitions = 20;  //!< the minimum samples per case (exactly this many when not adaptive)
   int warmups = 3;
+  int max_samples = 1000;
+  //! Stop a case once its median's 95% interval is within this fraction of it; 0: fixed count.
+  double target_relative_median_ci = 0.005;
+  double case_time_limit_s = 0.25;  //!< wall seconds one case may spend sampling past its minimum
+  TimingMode mode = TimingMode::kHot;
+  CaseOrder order = CaseOrder::kDeclared;
   std::uint64_t seed = 48;
   bool smoke = false;  //!< tiny sizes and few samples: checks the lab runs; not evidence
   bool overwrite = false;
   std::vector<std::string> command_line;
+  //! `labrun profile`: called once the timed cases are done and the session is closed, with each
+  //! timed case at its largest size and the run's file stem; its record goes into the transcript.
+  std::function<ProfileRecord(const std::vector<ProfileItem>&, const std::string& stem)> profiler;
 };
 
 //! Elements every size is capped at in the smoke configuration.
@@ -46,7 +57,11 @@ struct RunReport {
   std::filesystem::path json_path;
   std::filesystem::path markdown_path;
   std::string markdown;  //!< exactly what was written to markdown_path
+  std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
 };
+
+//! The format plots are drawn in beside a run's Markdown.
+inline constexpr const char* kPlotFormat = "svg";
 
 using ProgressSink = std::function<void(const std::string&)>;
 
@@ -64,6 +79,24 @@ struct ResolvedSize {
 [[nodiscard]] std::string utc_timestamp_now();
 //! "2026-11-30T05-40-12Z": the timestamp as a file name.
 [[nodiscard]] std::string timestamp_file_stem(const std::string& utc_timestamp);
+
+//! Samples whose SM clock is below this fraction of the card's maximum are flagged throttled.
+inline constexpr double kThrottleFraction = 0.95;
+//! Cold mode reads this many times the L2 size before each sample.
+inline constexpr int kL2FlushMultiple = 2;
+
+//! The run's sampling settings, as the transcript records them (smoke: 3 samples, 1 warm-up,
+//! adaptive sampling off). Throws UsageError for values out of range.
+[[nodiscard]] SamplingRule sampling_rule_for(const RunOptions& options);
+
+//! Per-sample SM cycles per region execution: ms x MHz x 1000 / executions_per_sample, median over
+//! the samples whose clock is known; nullopt when none is.
+[[nodiscard]] std::optional<double> median_cycles(const std::vector<double>& samples_ms,
+                                                  const std::vector<std::optional<double>>& sm_clock_mhz,
+                                                  int executions_per_sample);
+//! Indices of samples whose clock is known and below threshold_mhz.
+[[nodiscard]] std::vector<std::size_t> throttled_samples(const std::vector<std::optional<double>>& sm_clock_mhz,
+                                                         double threshold_mhz);
 
 //! Runs and writes. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
 //! std::runtime_error; writes nothing when the run fails before its end.

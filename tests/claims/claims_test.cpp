@@ -52,7 +52,8 @@ ClaimSpec ratio_claim(double expected, double tolerance, const std::string& size
           tolerance,
           0,
           0,
-          false};
+          false,
+          {}};
 }
 
 }  // namespace
@@ -92,7 +93,8 @@ TEST_CASE("the bandwidth band holds only when every row is inside it") {
                  0.0,
                  0.95,
                  1.05,
-                 false};
+                 false,
+                 {}};
   CHECK(labrun::evaluate_claim(band, known_transcript(0.45, 0.15)).verdict == Verdict::kHeld);
   // fused at 0.12 ms moves 1.25 x the copy floor's GB/s.
   const labrun::ClaimResult r = labrun::evaluate_claim(band, known_transcript(0.45, 0.12));
@@ -111,7 +113,8 @@ TEST_CASE("per-launch convergence reads the lowest per-launch time against the e
                      0.10,
                      0,
                      0,
-                     false};
+                     false,
+                     {}};
   const labrun::ClaimResult r = labrun::evaluate_claim(converge, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kHeld);  // 4.2 us against 4.0 us
   CHECK(*r.measured == Catch::Approx(1.05));
@@ -140,7 +143,8 @@ TEST_CASE("not-faster fails when a wider case beats the baseline by more than th
                   0.02,
                   0,
                   0,
-                  false};
+                  false,
+                  {}};
   CHECK(labrun::evaluate_claim(wider, known_transcript(0.45, 0.15)).verdict ==
         Verdict::kHeld);  // 0.149 vs 0.150
   wider.tolerance = 0.001;
@@ -151,7 +155,7 @@ TEST_CASE("not-faster fails when a wider case beats the baseline by more than th
 
 TEST_CASE("the bitwise claim reports the differing count and keeps expected-to-fail") {
   ClaimSpec bitwise{
-      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true};
+      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true, {}};
   const labrun::ClaimResult r = labrun::evaluate_claim(bitwise, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kFailed);
   CHECK(r.expected_to_fail);

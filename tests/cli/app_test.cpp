@@ -63,7 +63,7 @@ TEST_CASE("usage errors exit 2 with a message") {
   CHECK(labrun_with({"run", "day48-fusion", "--bogus"}).status == labrun::exit_code::kUsage);
   const Outcome unknown = labrun_with({"run", "day99-nothing"});
   CHECK(unknown.status == labrun::exit_code::kUsage);
-  CHECK(unknown.err == "labrun: error: unknown lab 'day99-nothing' (known: day48-fusion)\n");
+  CHECK(unknown.err == "labrun: error: unknown lab 'day99-nothing' (known: day48-fusion, fusion-verdicts)\n");
   const Outcome no_case = labrun_with({"run", "day48-fusion", "--case", "part9/*"});
   CHECK(no_case.status == labrun::exit_code::kUsage);
   CHECK_THAT(no_case.err, ContainsSubstring("no case of day48-fusion matches"));

@@ -46,3 +46,36 @@ TEST_CASE("timestamps are UTC ISO 8601 and make safe file names") {
   CHECK(std::regex_match(now, std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
   CHECK(labrun::timestamp_file_stem("2026-11-30T05:40:12Z") == "2026-11-30T05-40-12Z");
 }
+
+TEST_CASE("cycles per execution come from each sample's own clock") {
+  // 1 ms at 2000 MHz over 10 executions is 200,000 cycles each; unread clocks are left out.
+  const auto cycles = labrun::median_cycles({1.0, 2.0, 1.0}, {2000.0, std::nullopt, 1000.0}, 10);
+  REQUIRE(cycles.has_value());
+  CHECK(*cycles == (200000.0 + 100000.0) / 2.0);
+  CHECK_FALSE(labrun::median_cycles({1.0}, {std::nullopt}, 1).has_value());
+  CHECK(labrun::throttled_samples({1980.0, 1500.0, std::nullopt, 1880.0}, 1881.0) ==
+        std::vector<std::size_t>{1, 3});
+}
+
+TEST_CASE("the sampling rule follows the options, and smoke runs take a fixed three samples") {
+  labrun::RunOptions options;
+  options.repetitions = 25;
+  options.max_samples = 400;
+  options.target_relative_median_ci = 0.01;
+  options.case_time_limit_s = 0.5;
+  const labrun::SamplingRule rule = labrun::sampling_rule_for(options);
+  CHECK(rule.min_samples == 25);
+  CHECK(rule.max_samples == 400);
+  CHECK(rule.adaptive());
+  options.smoke = true;
+  const labrun::SamplingRule smoke = labrun::sampling_rule_for(options);
+  CHECK(smoke.min_samples == 3);
+  CHECK(smoke.max_samples == 3);
+  CHECK_FALSE(smoke.adaptive());
+  options.smoke = false;
+  options.max_samples = 10;
+  CHECK_THROWS_AS(labrun::sampling_rule_for(options), labrun::UsageError);
+  options.max_samples = 400;
+  options.case_time_limit_s = 0.0;
+  CHECK_THROWS_AS(labrun::sampling_rule_for(options), labrun::UsageError);
+}

@@ -16,6 +16,9 @@ CaseResult make_case_result(const std::string& name, const std::string& part, co
   result.warmups = 3;
   result.samples_ms = std::move(samples_ms);
   result.summary = summarize(result.samples_ms);
+  result.timing_mode = "hot";
+  result.stop_reason = "fixed-count";
+  result.sample_sm_clock_mhz.assign(result.samples_ms.size(), std::nullopt);
   return result;
 }
 
@@ -111,6 +114,39 @@ Transcript sample_day48_transcript() {
   claim.tolerance = "within 10% of 3.00";
   claim.detail = "0.4500 ms / 0.1500 ms = 3.00";
   t.claims = {claim};
+  TimingRecord timing;
+  timing.min_samples = 3;
+  timing.max_samples = 1000;
+  timing.target_relative_median_ci = 0.005;
+  timing.case_time_limit_s = 0.25;
+  timing.batch = 5;
+  timing.clock_source = "clock64 over %globaltimer after every sample";
+  timing.throttle_threshold_mhz = 1881.0;
+  timing.throttle_rule = "below 95% of the peak SM clock (1980 MHz)";
+  t.timing = timing;
+  // One case with clocks read, one sample of them throttled.
+  CaseResult& clocked = t.cases[1];
+  clocked.stop_reason = "median-converged";
+  clocked.sampling_seconds = 0.012;
+  clocked.sample_sm_clock_mhz = {1980.0, 1700.0, std::nullopt};
+  clocked.throttled_samples = {1};
+  clocked.median_cycles = 198000.0;
+  ProfileRecord profile;
+  profile.status = "measured";
+  profile.detail = "each case's region ran once";
+  profile.tool_version = "Version 2025.3.0.0";
+  profile.command = {"ncu", "--clock-control", "none"};
+  profile.report_file = "profiles/day48-fusion/test-gpu/2026-11-30T05-00-00Z.ncu-rep";
+  ProfiledCase profiled;
+  profiled.name = "day48-fusion/part2/fused-chain";
+  profiled.size_label = "lesson";
+  profiled.elements = n;
+  profiled.kernels = 1;
+  profiled.dram_read_bytes = 8.0 * static_cast<double>(n);
+  profiled.dram_write_bytes = 4.0 * static_cast<double>(n);
+  profiled.model_bytes_per_element = 12.0;
+  profile.cases = {profiled};
+  t.profile = profile;
   return t;
 }
 

@@ -1,0 +1,248 @@
+#include "plots.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <type_traits>
+
+#include "evidence/format.hpp"
+#include "lab.hpp"
+
+namespace day48 {
+namespace {
+
+using labrun::CaseResult;
+using labrun::fixed;
+using labrun::LineSeries;
+using labrun::PlotPanel;
+using labrun::PlotSpec;
+using labrun::Transcript;
+
+// Bytes of one element of the chain's buffers: n x this is the footprint the L2 line marks.
+constexpr double kElementBytes = sizeof(float);
+// Part 4's case names end in the width K: "day48-fusion/part4/fused-wide-k8".
+constexpr const char* kWideCasePrefix = "fused-wide-k";
+
+std::string case_name(const std::string& part, const std::string& name) {
+  return std::string(kLabName) + "/" + part + "/" + name;
+}
+
+// A known numeric fact of a group, or nothing (absent, unknown, or not a number).
+std::optional<double> numeric_fact(const Transcript& t, const std::string& group, const std::string& key) {
+  const labrun::FactGroup* facts = t.group(group);
+  const labrun::Fact* fact = facts != nullptr ? facts->find(key) : nullptr;
+  if (fact == nullptr || !fact->is_known()) {
+    return std::nullopt;
+  }
+  return std::visit(
+      [](const auto& value) -> std::optional<double> {
+        using T = std::decay_t<decltype(value)>;
+        if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, double>) {
+          return static_cast<double>(value);
+        } else {
+          return std::nullopt;
+        }
+      },
+      *fact->value);
+}
+
+double gb_per_s(const CaseResult& c) {
+  return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
+}
+
+// The size labels a part ran at, in run order.
+std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
+  std::vector<std::string> labels;
+  for (const CaseResult& c : t.cases) {
+    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
+      labels.push_back(c.size_label);
+    }
+  }
+  return labels;
+}
+
+std::string size_title(const Transcript& t, const std::string& part, const std::string& label) {
+  for (const CaseResult& c : t.cases) {
+    if (c.part == part && c.size_label == label) {
+      return "n = " + std::to_string(c.elements) + " (" + label + ")";
+    }
+  }
+  return label;
+}
+
+std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& size_label) {
+  PlotPanel panel;
+  panel.kind = "bar";
+  panel.x_label = "case";
+  panel.y_label = "effective GB/s (model bytes / median time)";
+  for (const CaseResult& c : t.cases) {
+    if (c.part == "part2" && c.size_label == size_label && c.central_ms() > 0.0) {
+      panel.categories.push_back(c.label);
+      panel.bar_values.push_back(gb_per_s(c));
+    }
+  }
+  if (panel.categories.empty()) {
+    return std::nullopt;
+  }
+  const CaseResult* ceiling = nullptr;
+  for (const char* copy : {"copy-floor", "copy-vectorized", "copy-memcpy"}) {
+    const CaseResult* c = t.find_case(case_name("part2", copy), size_label);
+    if (c != nullptr && c->central_ms() > 0.0 && (ceiling == nullptr || gb_per_s(*c) > gb_per_s(*ceiling))) {
+      ceiling = c;
+    }
+  }
+  if (ceiling != nullptr) {
+    panel.reference_lines.push_back(
+        {"measured ceiling (" + ceiling->label + ") " + fixed(gb_per_s(*ceiling), 1) + " GB/s",
+         gb_per_s(*ceiling)});
+  }
+  const std::optional<double> peak = numeric_fact(t, "device", "memory_peak_gb_per_s");
+  if (peak && *peak > 0.0) {
+    panel.reference_lines.push_back({"theoretical peak " + fixed(*peak, 1) + " GB/s", *peak});
+  }
+  return PlotSpec{"bandwidth-" + size_label,
+                  "Part 2: effective bandwidth of every version, " + size_title(t, "part2", size_label),
+                  {panel}};
+}
+
+std::optional<PlotSpec> sweep_plot(const Transcript& t) {
+  std::vector<const CaseResult*> staged = t.cases_named(case_name("part3", "staged-chain"));
+  const std::vector<const CaseResult*> fused = t.cases_named(case_name("part3", "fused-chain"));
+  std::sort(staged.begin(), staged.end(),
+            [](const CaseResult* a, const CaseResult* b) { return a->elements < b->elements; });
+  LineSeries staged_times;
+  LineSeries fused_times;
+  LineSeries ratios;
+  const CaseResult* first_pair_staged = nullptr;
+  const CaseResult* first_pair_fused = nullptr;
+  for (const CaseResult* s : staged) {
+    const auto same_n = std::find_if(fused.begin(), fused.end(),
+                                     [&](const CaseResult* f) { return f->elements == s->elements; });
+    if (same_n == fused.end() || s->central_ms() <= 0.0 || (*same_n)->central_ms() <= 0.0) {
+      continue;
+    }
+    if (first_pair_staged == nullptr) {
+      first_pair_staged = s;
+      first_pair_fused = *same_n;
+    }
+    const auto n = static_cast<double>(s->elements);
+    staged_times.x.push_back(n);
+    staged_times.y.push_back(s->central_ms());
+    fused_times.x.push_back(n);
+    fused_times.y.push_back((*same_n)->central_ms());
+    ratios.x.push_back(n);
+    ratios.y.push_back(s->central_ms() / (*same_n)->central_ms());
+  }
+  if (first_pair_staged == nullptr) {
+    return std::nullopt;
+  }
+  staged_times.label = first_pair_staged->label;
+  fused_times.label = first_pair_fused->label;
+  ratios.label = first_pair_staged->label + " / " + first_pair_fused->label + " (measured)";
+
+  PlotPanel times;
+  times.x_label = "n (elements)";
+  times.y_label = "median time (ms)";
+  times.x_log = true;
+  times.y_log = true;
+  times.lines = {staged_times, fused_times};
+
+  PlotPanel ratio;
+  ratio.x_label = "n (elements)";
+  ratio.y_label = "staged / fused (ratio of medians)";
+  ratio.x_log = true;
+  ratio.lines = {ratios};
+  const labrun::PredictedRatios predicted =
+      labrun::predicted_ratios(first_pair_staged->model, first_pair_fused->model);
+  ratio.reference_lines = {{"byte ratio " + fixed(predicted.bytes, 2) + " (" +
+                                fixed(first_pair_staged->model.bytes_per_element(), 0) + " / " +
+                                fixed(first_pair_fused->model.bytes_per_element(), 0) + " B per element)",
+                            predicted.bytes},
+                           {"launch ratio " + fixed(predicted.launches, 2) + " (" +
+                                std::to_string(first_pair_staged->model.launches) + " / " +
+                                std::to_string(first_pair_fused->model.launches) + " launches)",
+                            predicted.launches}};
+
+  const std::optional<double> l2_bytes = numeric_fact(t, "device", "l2_bytes");
+  if (l2_bytes && *l2_bytes > 0.0) {
+    const labrun::VerticalLine l2{
+        "n x 4 B = L2 (" + labrun::binary_size(static_cast<std::uint64_t>(*l2_bytes)) + ")",
+        *l2_bytes / kElementBytes};
+    times.vertical_lines.push_back(l2);
+    ratio.vertical_lines.push_back(l2);
+  }
+  return PlotSpec{"sweep", "Part 3: staged and fused chains swept over n", {times, ratio}};
+}
+
+std::optional<PlotSpec> width_plot(const Transcript& t, const std::string& size_label) {
+  const std::string prefix = case_name("part4", kWideCasePrefix);
+  std::vector<std::pair<int, const CaseResult*>> by_width;
+  for (const CaseResult& c : t.cases) {
+    if (c.part != "part4" || c.size_label != size_label || c.name.rfind(prefix, 0) != 0) {
+      continue;
+    }
+    try {
+      by_width.emplace_back(std::stoi(c.name.substr(prefix.size())), &c);
+    } catch (const std::exception&) {
+      continue;  // not a width case
+    }
+  }
+  std::stable_sort(by_width.begin(), by_width.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  LineSeries times{"median time", {}, {}};
+  LineSeries occupancy{"theoretical occupancy", {}, {}};
+  for (const auto& [width, c] : by_width) {
+    if (c->central_ms() > 0.0) {
+      times.x.push_back(width);
+      times.y.push_back(c->central_ms());
+    }
+    const auto found = c->attributes.find("theoretical_occupancy");
+    if (found != c->attributes.end()) {
+      occupancy.x.push_back(width);
+      occupancy.y.push_back(found->second);
+    }
+  }
+  if (times.x.empty()) {
+    return std::nullopt;
+  }
+  PlotSpec spec{"width-" + size_label,
+                "Part 4: chainFused widened to K elements per thread, " + size_title(t, "part4", size_label),
+                {}};
+  PlotPanel time_panel;
+  time_panel.x_label = "K (elements per thread)";
+  time_panel.y_label = "median time (ms)";
+  time_panel.x_log = true;
+  time_panel.lines = {times};
+  spec.panels.push_back(time_panel);
+  if (!occupancy.x.empty()) {
+    PlotPanel occupancy_panel;
+    occupancy_panel.x_label = "K (elements per thread)";
+    occupancy_panel.y_label = "theoretical occupancy (fraction)";
+    occupancy_panel.x_log = true;
+    occupancy_panel.lines = {occupancy};
+    spec.panels.push_back(occupancy_panel);
+  }
+  return spec;
+}
+
+}  // namespace
+
+std::vector<PlotSpec> plots(const Transcript& transcript) {
+  std::vector<PlotSpec> specs;
+  const auto add = [&](std::optional<PlotSpec> spec) {
+    if (spec) {
+      specs.push_back(std::move(*spec));
+    }
+  };
+  for (const std::string& label : size_labels_of(transcript, "part2")) {
+    add(bandwidth_plot(transcript, label));
+  }
+  add(sweep_plot(transcript));
+  for (const std::string& label : size_labels_of(transcript, "part4")) {
+    add(width_plot(transcript, label));
+  }
+  return specs;
+}
+
+}  // namespace day48

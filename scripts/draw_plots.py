@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Draws labrun's plots with matplotlib (Agg): a generic renderer that knows no lab.
+
+    scripts/draw_plots.py SPEC.json
+
+SPEC.json is written by labrun (src/plots/draw_plots.cpp, plot_specs_to_json), fields as in
+src/plots/plot_spec.hpp:
+
+    {"format": "svg" | "png",
+     "plots": [{"id", "title", "file",
+                "panels": [{"kind": "line" | "bar", "x_label", "y_label", "x_log", "y_log",
+                            "lines": [{"label", "x": [..], "y": [..]}],
+                            "categories": [..], "bar_values": [..],
+                            "reference_lines": [{"label", "y"}],
+                            "vertical_lines": [{"label", "x"}]}]}]}
+
+Each figure stacks its panels vertically and is written to its "file" (through a temporary file in
+the same folder, then a rename). Line panels: x base-2 log when x_log, y base-10 log when y_log.
+Bar panels are drawn horizontally, one bar per category, first category on top: the bars' values
+are the panel's y quantity, so y_label names the value axis (drawn across), x_label the categories,
+y_log makes the value axis base-10 log, and a reference line marks its value across the bars.
+Reference lines are dashed, vertical lines dotted, each labelled in the legend. A null number is a
+value that is not known, drawn as a gap. The output is byte-for-byte reproducible for the same
+input and matplotlib version: fixed size, DPI, SVG hash salt, and no date or software metadata.
+
+Exit status: 0 drawn; 1 a file could not be written; 2 bad input (one line on stderr);
+3 matplotlib cannot be imported (one line on stderr).
+"""
+
+import json
+import math
+import os
+import sys
+
+EXIT_CANNOT_WRITE = 1
+EXIT_BAD_INPUT = 2
+EXIT_NO_MATPLOTLIB = 3
+
+FIGURE_WIDTH_IN = 8.0
+LINE_PANEL_HEIGHT_IN = 3.6
+BAR_HEIGHT_IN = 0.38  # per category of a bar panel
+BAR_PANEL_MIN_HEIGHT_IN = 2.4
+TITLE_HEIGHT_IN = 0.5
+DPI = {"svg": 100, "png": 150}
+SVG_HASH_SALT = "labrun-plots"
+
+
+class BadInput(Exception):
+    """The spec is not what this renderer draws; the message names where."""
+
+
+def fail(status, message):
+    print("draw_plots: " + message, file=sys.stderr)
+    return status
+
+
+# ---- reading the spec --------------------------------------------------------------------------
+
+def field(node, key, kind, where):
+    if not isinstance(node, dict) or key not in node:
+        raise BadInput("%s.%s: missing" % (where, key))
+    value = node[key]
+    if kind is float:
+        if value is None:
+            return math.nan
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise BadInput("%s.%s: expected a number or null" % (where, key))
+        return float(value)
+    if not isinstance(value, kind):
+        raise BadInput("%s.%s: expected %s" % (where, key, kind.__name__))
+    return value
+
+
+def number_list(node, key, where):
+    values = field(node, key, list, where)
+    return [field({"v": v}, "v", float, "%s.%s[%d]" % (where, key, i)) for i, v in enumerate(values)]
+
+
+def text_list(node, key, where):
+    values = field(node, key, list, where)
+    for i, v in enumerate(values):
+        if not isinstance(v, str):
+            raise BadInput("%s.%s[%d]: expected str" % (where, key, i))
+    return values
+
+
+def read_panel(node, where):
+    kind = field(node, "kind", str, where)
+    if kind not in ("line", "bar"):
+        raise BadInput("%s.kind: '%s' is not one of line, bar" % (where, kind))
+    panel = {
+        "kind": kind,
+        "x_label": field(node, "x_label", str, where),
+        "y_label": field(node, "y_label", str, where),
+        "x_log": field(node, "x_log", bool, where),
+        "y_log": field(node, "y_log", bool, where),
+        "lines": [],
+        "categories": text_list(node, "categories", where),
+        "bar_values": number_list(node, "bar_values", where),
+        "reference_lines": [],
+        "vertical_lines": [],
+    }
+    for i, series in enumerate(field(node, "lines", list, where)):
+        at = "%s.lines[%d]" % (where, i)
+        x, y = number_list(series, "x", at), number_list(series, "y", at)
+        if len(x) != len(y):
+            raise BadInput("%s: %d x and %d y values" % (at, len(x), len(y)))
+        panel["lines"].append({"label": field(series, "label", str, at), "x": x, "y": y})
+    if len(panel["categories"]) != len(panel["bar_values"]):
+        raise BadInput("%s: %d bar values for %d categories"
+                       % (where, len(panel["bar_values"]), len(panel["categories"])))
+    for i, line in enumerate(field(node, "reference_lines", list, where)):
+        at = "%s.reference_lines[%d]" % (where, i)
+        panel["reference_lines"].append({"label": field(line, "label", str, at),
+                                         "y": field(line, "y", float, at)})
+    for i, line in enumerate(field(node, "vertical_lines", list, where)):
+        at = "%s.vertical_lines[%d]" % (where, i)
+        panel["vertical_lines"].append({"label": field(line, "label", str, at),
+                                        "x": field(line, "x", float, at)})
+    if kind == "bar" and panel["vertical_lines"]:
+        raise BadInput("%s.vertical_lines: a bar panel has no numeric x" % where)
+    return panel
+
+
+def read_spec(path):
+    try:
+        with open(path, encoding="utf-8") as source:
+            document = json.load(source)
+    except OSError as error:
+        raise BadInput("cannot read %s: %s" % (path, error.strerror or error))
+    except ValueError as error:
+        raise BadInput("%s is not JSON: %s" % (path, error))
+    fmt = field(document, "format", str, "spec")
+    if fmt not in DPI:
+        raise BadInput("spec.format: '%s' is not one of svg, png" % fmt)
+    plots = []
+    for i, node in enumerate(field(document, "plots", list, "spec")):
+        where = "spec.plots[%d]" % i
+        plot = {key: field(node, key, str, where) for key in ("id", "title", "file")}
+        if not plot["file"]:
+            raise BadInput("%s.file: empty" % where)
+        panels = field(node, "panels", list, where)
+        if not panels:
+            raise BadInput("%s.panels: a plot needs at least one panel" % where)
+        plot["panels"] = [read_panel(p, "%s.panels[%d]" % (where, j)) for j, p in enumerate(panels)]
+        plots.append(plot)
+    return fmt, plots
+
+
+# ---- drawing -----------------------------------------------------------------------------------
+
+def panel_height(panel):
+    if panel["kind"] == "bar":
+        return max(BAR_PANEL_MIN_HEIGHT_IN, BAR_HEIGHT_IN * len(panel["categories"]) + 1.2)
+    return LINE_PANEL_HEIGHT_IN
+
+
+def draw_line_panel(axes, panel):
+    color = 0
+    for series in panel["lines"]:
+        axes.plot(series["x"], series["y"], marker="o", markersize=4, linewidth=1.5,
+                  color="C%d" % (color % 10), label=series["label"])
+        color += 1
+    if panel["x_log"]:
+        axes.set_xscale("log", base=2)
+    if panel["y_log"]:
+        axes.set_yscale("log", base=10)
+    for line in panel["reference_lines"]:
+        axes.axhline(line["y"], linestyle="--", linewidth=1.2, color="C%d" % (color % 10),
+                     label=line["label"])
+        color += 1
+    for line in panel["vertical_lines"]:
+        axes.axvline(line["x"], linestyle=":", linewidth=1.4, color="C%d" % (color % 10),
+                     label=line["label"])
+        color += 1
+    axes.set_xlabel(panel["x_label"])
+    axes.set_ylabel(panel["y_label"])
+
+
+def draw_bar_panel(axes, panel):
+    positions = list(range(len(panel["categories"])))
+    bars = axes.barh(positions, panel["bar_values"], color="C0", height=0.6)
+    axes.bar_label(bars, fmt="%.1f", padding=3, fontsize="small")
+    axes.set_yticks(positions)
+    axes.set_yticklabels(panel["categories"])
+    axes.invert_yaxis()  # first category on top, as in the tables
+    if panel["y_log"]:
+        axes.set_xscale("log", base=10)
+    color = 1
+    for line in panel["reference_lines"]:
+        axes.axvline(line["y"], linestyle="--", linewidth=1.2, color="C%d" % (color % 10),
+                     label=line["label"])
+        color += 1
+    axes.set_xlabel(panel["y_label"])
+    axes.set_ylabel(panel["x_label"])
+    # Room on the right for the value labels past the longest bar.
+    finite = [v for v in panel["bar_values"] + [r["y"] for r in panel["reference_lines"]]
+              if math.isfinite(v)]
+    if finite and max(finite) > 0 and not panel["y_log"]:
+        axes.set_xlim(0, max(finite) * 1.15)
+
+
+def draw_figure(pyplot, plot, fmt):
+    heights = [panel_height(p) for p in plot["panels"]]
+    figure = pyplot.figure(figsize=(FIGURE_WIDTH_IN, sum(heights) + TITLE_HEIGHT_IN), dpi=DPI[fmt],
+                           layout="constrained")
+    grid = figure.add_gridspec(len(heights), 1, height_ratios=heights)
+    for row, panel in enumerate(plot["panels"]):
+        axes = figure.add_subplot(grid[row, 0])
+        if panel["kind"] == "bar":
+            draw_bar_panel(axes, panel)
+            axes.grid(True, axis="x", alpha=0.35)
+        else:
+            draw_line_panel(axes, panel)
+            axes.grid(True, which="major", alpha=0.35)
+        if axes.get_legend_handles_labels()[0]:
+            axes.legend(loc="best", fontsize="small", framealpha=0.85)
+    figure.suptitle(plot["title"])
+    return figure
+
+
+def save(figure, path, fmt):
+    metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+    temporary = "%s.tmp-%d" % (path, os.getpid())
+    try:
+        figure.savefig(temporary, format=fmt, metadata=metadata)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+
+
+def main(argv):
+    if len(argv) != 2:
+        return fail(EXIT_BAD_INPUT, "usage: draw_plots.py SPEC.json")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as pyplot
+    except ImportError as error:
+        return fail(EXIT_NO_MATPLOTLIB, "cannot import matplotlib with %s (%s)" % (sys.executable, error))
+    matplotlib.rcParams["svg.hashsalt"] = SVG_HASH_SALT
+    matplotlib.rcParams["svg.fonttype"] = "path"  # text as paths: looks the same without the fonts
+    try:
+        fmt, plots = read_spec(argv[1])
+    except BadInput as error:
+        return fail(EXIT_BAD_INPUT, "bad input: %s" % error)
+    for plot in plots:
+        figure = draw_figure(pyplot, plot, fmt)
+        try:
+            save(figure, plot["file"], fmt)
+        except OSError as error:
+            return fail(EXIT_CANNOT_WRITE, "cannot write %s: %s" % (plot["file"], error.strerror or error))
+        finally:
+            pyplot.close(figure)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,63 @@
+#pragma once
+// How the harness samples a case: cold or hot L2, the order cases run in, and the rule that says
+// when a case has enough samples. Host logic only; the GPU side is src/timing/sampler.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labrun {
+
+//! kCold flushes the L2 (and resets persisting L2 lines) before every sample, so each sample
+//! reads its inputs from device memory; kHot runs samples back to back, as the lesson does.
+enum class TimingMode { kHot, kCold };
+[[nodiscard]] const char* timing_mode_name(TimingMode mode);  //!< "hot", "cold"
+//! Throws std::invalid_argument for any other text.
+[[nodiscard]] TimingMode timing_mode_from_name(const std::string& name);
+
+//! kDeclared runs each case to its stop in the lab's order; kShuffle does the same in a seeded
+//! random order; kInterleave takes a batch of samples from every unfinished case in turn, so slow
+//! drift (clocks, temperature) is spread over all cases instead of favouring the first ones.
+enum class CaseOrder { kDeclared, kShuffle, kInterleave };
+[[nodiscard]] const char* case_order_name(CaseOrder order);  //!< "declared", "shuffle", "interleave"
+//! Throws std::invalid_argument for any other text.
+[[nodiscard]] CaseOrder case_order_from_name(const std::string& name);
+
+//! Why a case stopped taking samples.
+enum class StopReason {
+  kMedianConverged,  //!< at least min_samples, and the median's confidence interval is narrow enough
+  kTimeLimit,        //!< the case's time budget was spent first
+  kSampleCap,        //!< max_samples reached first
+  kFixedCount,       //!< adaptive sampling was off: exactly min_samples were taken
+};
+[[nodiscard]] const char* stop_reason_name(StopReason reason);  //!< "median-converged", ...
+//! Throws std::invalid_argument for any other text.
+[[nodiscard]] StopReason stop_reason_from_name(const std::string& name);
+
+struct SamplingRule {
+  int warmups = 3;        //!< untimed executions before the first sample
+  int min_samples = 20;   //!< never fewer, whatever the spread
+  int max_samples = 1000;  //!< never more
+  //! Stop once the 95% confidence interval of the median, relative to the median, is at most
+  //! this (0.005 = 0.5%). 0 turns adaptive sampling off: exactly min_samples are taken.
+  double target_relative_median_ci = 0.005;
+  double case_time_limit_s = 1.0;  //!< wall seconds spent sampling one case, warm-ups included
+  int batch = 5;                   //!< samples taken between two checks of the rule
+
+  [[nodiscard]] bool adaptive() const { return target_relative_median_ci > 0.0; }
+};
+
+//! Width of the distribution-free 95% confidence interval of the median (order statistics at
+//! ranks n/2 -+ 0.98 sqrt(n)), over the median. Infinity below 6 samples, where the interval is
+//! unbounded; 0 when the median is 0 and the interval is empty.
+[[nodiscard]] double relative_median_ci(std::vector<double> samples);
+
+//! Whether sampling stops now, given the samples so far and the seconds spent on the case.
+[[nodiscard]] std::optional<StopReason> stop_reason(const SamplingRule& rule, const std::vector<double>& samples,
+                                                    double elapsed_s);
+
+//! A seeded permutation of 0..count-1 (the same seed gives the same order on every machine).
+[[nodiscard]] std::vector<std::size_t> shuffled_order(std::size_t count, std::uint64_t seed);
+
+}  // namespace labrun

@@ -1,0 +1,318 @@
+#include "plots/draw_plots.hpp"
+
+#include <stdlib.h>  // mkdtemp
+
+#include <cmath>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <stdexcept>
+
+#include "evidence/atomic_file.hpp"
+#include "grading/process.hpp"
+
+#ifndef LABRUN_SCRIPTS_SOURCE_DIR
+#error "LABRUN_SCRIPTS_SOURCE_DIR (the source tree's scripts/ folder) is defined by CMakeLists.txt"
+#endif
+
+namespace labrun {
+namespace {
+
+namespace fs = std::filesystem;
+using Json = nlohmann::ordered_json;
+
+constexpr const char* kRendererScript = "draw_plots.py";
+// Long enough for matplotlib's first run on a machine, which builds its font cache.
+constexpr double kRendererLimitSeconds = 180.0;
+// The renderer's own exit status for "matplotlib cannot be imported": try the next Python.
+constexpr int kRendererNoMatplotlib = 3;
+// The shell's convention (and run_with_limit's) for a program that could not be executed.
+constexpr int kCannotExecute = 126;
+constexpr int kNotFound = 127;
+
+void check_format(const std::string& format) {
+  if (format != "svg" && format != "png") {
+    throw std::invalid_argument("plot format '" + format + "' is not one of svg, png");
+  }
+}
+
+void check_plot_id(const std::string& plot_id) {
+  const bool valid = !plot_id.empty() &&
+                     plot_id.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+  if (!valid) {
+    throw std::invalid_argument("plot id '" + plot_id + "' must be lower-case letters, digits and '-'");
+  }
+}
+
+Json number(double value) {
+  return std::isfinite(value) ? Json(value) : Json(nullptr);
+}
+
+Json numbers(const std::vector<double>& values) {
+  Json list = Json::array();
+  for (const double value : values) {
+    list.push_back(number(value));
+  }
+  return list;
+}
+
+Json panel_to_json(const PlotPanel& panel, const std::string& where) {
+  if (panel.kind != "line" && panel.kind != "bar") {
+    throw std::invalid_argument(where + ": panel kind '" + panel.kind + "' is not one of line, bar");
+  }
+  if (panel.categories.size() != panel.bar_values.size()) {
+    throw std::invalid_argument(where + ": " + std::to_string(panel.bar_values.size()) + " bar values for " +
+                                std::to_string(panel.categories.size()) + " categories");
+  }
+  if (panel.kind == "bar" && !panel.vertical_lines.empty()) {
+    throw std::invalid_argument(where + ": a bar panel has no numeric x for vertical lines");
+  }
+  Json node;
+  node["kind"] = panel.kind;
+  node["x_label"] = panel.x_label;
+  node["y_label"] = panel.y_label;
+  node["x_log"] = panel.x_log;
+  node["y_log"] = panel.y_log;
+  node["lines"] = Json::array();
+  for (const LineSeries& series : panel.lines) {
+    if (series.x.size() != series.y.size()) {
+      throw std::invalid_argument(where + ": series '" + series.label + "' has " +
+                                  std::to_string(series.x.size()) + " x and " +
+                                  std::to_string(series.y.size()) + " y values");
+    }
+    node["lines"].push_back(
+        Json{{"label", series.label}, {"x", numbers(series.x)}, {"y", numbers(series.y)}});
+  }
+  node["categories"] = panel.categories;
+  node["bar_values"] = numbers(panel.bar_values);
+  node["reference_lines"] = Json::array();
+  for (const ReferenceLine& line : panel.reference_lines) {
+    node["reference_lines"].push_back(Json{{"label", line.label}, {"y", number(line.y)}});
+  }
+  node["vertical_lines"] = Json::array();
+  for (const VerticalLine& line : panel.vertical_lines) {
+    node["vertical_lines"].push_back(Json{{"label", line.label}, {"x", number(line.x)}});
+  }
+  return node;
+}
+
+// A private folder under the system's temporary directory, removed with everything in it.
+class ScratchDirectory {
+ public:
+  ScratchDirectory() {
+    std::string pattern = (fs::temp_directory_path() / "labrun-plots-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot create a temporary folder for the plot specs from " + pattern);
+    }
+    path_ = pattern;
+  }
+  ~ScratchDirectory() {
+    std::error_code ignored;
+    fs::remove_all(path_, ignored);
+  }
+  ScratchDirectory(const ScratchDirectory&) = delete;
+  ScratchDirectory& operator=(const ScratchDirectory&) = delete;
+  [[nodiscard]] const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+std::string environment_value(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? std::string(value) : std::string();
+}
+
+// The Pythons to try, in order (see draw_plots in the header).
+std::vector<fs::path> python_candidates() {
+  const std::string chosen = environment_value("LABRUN_PYTHON");
+  if (!chosen.empty()) {
+    return {fs::path(chosen)};
+  }
+  std::vector<fs::path> candidates;
+  const fs::path on_path = find_on_path("python3");
+  if (!on_path.empty()) {
+    candidates.push_back(on_path);
+  }
+  const fs::path system_python = "/usr/bin/python3";
+  std::error_code error;
+  if (fs::exists(system_python, error) &&
+      (on_path.empty() || !fs::equivalent(on_path, system_python, error))) {
+    candidates.push_back(system_python);
+  }
+  return candidates;
+}
+
+fs::path renderer_script() {
+  const std::string chosen = environment_value("LABRUN_SCRIPTS_DIR");
+  return fs::path(chosen.empty() ? std::string(LABRUN_SCRIPTS_SOURCE_DIR) : chosen) / kRendererScript;
+}
+
+std::string first_line(const std::string& text) {
+  const std::size_t end = text.find('\n');
+  return end == std::string::npos ? text : text.substr(0, end);
+}
+
+std::string trimmed(const std::string& text) {
+  const std::size_t last = text.find_last_not_of(" \n\r\t");
+  return last == std::string::npos ? std::string() : text.substr(0, last + 1);
+}
+
+bool url_safe(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+         c == '_' || c == '~' || c == '/';
+}
+
+std::string percent_encoded(const std::string& text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string encoded;
+  for (const char c : text) {
+    if (url_safe(c)) {
+      encoded += c;
+    } else {
+      const auto byte = static_cast<unsigned char>(c);
+      encoded += '%';
+      encoded += kHex[byte >> 4U];
+      encoded += kHex[byte & 0x0FU];
+    }
+  }
+  return encoded;
+}
+
+std::string escaped_alt_text(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    if (c == '[' || c == ']' || c == '\\') {
+      escaped += '\\';
+    }
+    escaped += c == '\n' ? ' ' : c;
+  }
+  return escaped;
+}
+
+}  // namespace
+
+fs::path plot_file_path(const fs::path& dir, const std::string& stem, const std::string& plot_id,
+                        const std::string& format) {
+  check_format(format);
+  check_plot_id(plot_id);
+  return dir / (stem + "." + plot_id + "." + format);
+}
+
+std::string plot_specs_to_json(const std::vector<PlotSpec>& specs, const fs::path& dir,
+                               const std::string& stem, const std::string& format) {
+  check_format(format);
+  Json document;
+  document["format"] = format;
+  document["plots"] = Json::array();
+  std::set<std::string> ids;
+  for (const PlotSpec& spec : specs) {
+    if (!ids.insert(spec.id).second) {
+      throw std::invalid_argument("plot id '" + spec.id + "' appears twice");
+    }
+    Json plot;
+    plot["id"] = spec.id;
+    plot["title"] = spec.title;
+    plot["file"] = fs::absolute(plot_file_path(dir, stem, spec.id, format)).lexically_normal().string();
+    plot["panels"] = Json::array();
+    for (std::size_t i = 0; i < spec.panels.size(); ++i) {
+      plot["panels"].push_back(
+          panel_to_json(spec.panels[i], "plot '" + spec.id + "' panel " + std::to_string(i)));
+    }
+    document["plots"].push_back(plot);
+  }
+  return document.dump(2) + "\n";
+}
+
+PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, const std::string& stem,
+                       const std::string& format, bool overwrite) {
+  const std::string input = plot_specs_to_json(specs, dir, stem, format);  // validates everything first
+  PlotOutcome outcome;
+  if (specs.empty()) {
+    return outcome;
+  }
+  if (!overwrite) {
+    for (const PlotSpec& spec : specs) {
+      const fs::path file = plot_file_path(dir, stem, spec.id, format);
+      if (fs::exists(file)) {
+        throw FileExistsError("plot file " + file.string() + " exists; pass --force to overwrite it");
+      }
+    }
+  }
+  const fs::path script = renderer_script();
+  if (!fs::is_regular_file(script)) {
+    outcome.skipped_reason = "the plot renderer " + script.string() +
+                             " was not found (set LABRUN_SCRIPTS_DIR to the folder holding " +
+                             kRendererScript + ")";
+    return outcome;
+  }
+  const std::vector<fs::path> pythons = python_candidates();
+  if (pythons.empty()) {
+    outcome.skipped_reason =
+        "no python3 found on PATH or at /usr/bin/python3 (install python3-matplotlib, e.g. with "
+        "scripts/install-deps.sh, or set LABRUN_PYTHON)";
+    return outcome;
+  }
+  fs::create_directories(dir);
+  const ScratchDirectory scratch;
+  const fs::path input_file = scratch.path() / "plots.json";
+  write_file_atomically(input_file, input, false);
+
+  std::string tried;
+  for (const fs::path& python : pythons) {
+    const ProcessResult run =
+        run_with_limit({python.string(), script.string(), input_file.string()}, kRendererLimitSeconds);
+    if (run.succeeded()) {
+      for (const PlotSpec& spec : specs) {
+        const fs::path file = plot_file_path(dir, stem, spec.id, format);
+        if (!fs::is_regular_file(file)) {
+          throw std::runtime_error(script.string() + " reported success but did not write " + file.string());
+        }
+        outcome.drawn.push_back({spec.id, spec.title, file});
+      }
+      return outcome;
+    }
+    const bool try_next = run.started && !run.timed_out && run.signal == 0 &&
+                          (run.exit_code == kRendererNoMatplotlib || run.exit_code == kCannotExecute ||
+                           run.exit_code == kNotFound);
+    if (!try_next) {
+      throw std::runtime_error("drawing plots with " + python.string() + " " + script.string() + " failed (" +
+                               run.describe() + "): " + trimmed(run.output));
+    }
+    tried += (tried.empty() ? "" : "; ") + python.string() + ": " + first_line(trimmed(run.output));
+  }
+  outcome.skipped_reason = "no Python that can import matplotlib (" + tried +
+                           "); install python3-matplotlib (scripts/install-deps.sh) or set LABRUN_PYTHON";
+  return outcome;
+}
+
+std::vector<DrawnPlot> existing_plots(const std::vector<PlotSpec>& specs, const fs::path& dir,
+                                      const std::string& stem, const std::string& format) {
+  std::vector<DrawnPlot> found;
+  for (const PlotSpec& spec : specs) {
+    const fs::path file = plot_file_path(dir, stem, spec.id, format);
+    if (fs::is_regular_file(file)) {
+      found.push_back({spec.id, spec.title, file});
+    }
+  }
+  return found;
+}
+
+std::string plot_links_markdown(const std::vector<DrawnPlot>& plots, const fs::path& markdown_dir) {
+  if (plots.empty()) {
+    return "";
+  }
+  const fs::path base = fs::absolute(markdown_dir).lexically_normal();
+  std::string text = "## Plots\n";
+  for (const DrawnPlot& plot : plots) {
+    const fs::path file = fs::absolute(plot.file).lexically_normal();
+    fs::path relative = file.lexically_relative(base);
+    if (relative.empty()) {
+      relative = file;
+    }
+    text += "\n![" + escaped_alt_text(plot.title) + "](" + percent_encoded(relative.generic_string()) + ")\n";
+  }
+  return text;
+}
+
+}  // namespace labrun

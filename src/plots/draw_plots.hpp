@@ -1,0 +1,64 @@
+#pragma once
+// Drawing a lab's plots (plots/plot_spec.hpp) to files: the specs go to scripts/draw_plots.py as
+// JSON and matplotlib draws them. Nothing here knows a lab; no GPU is needed. When no Python with
+// matplotlib can be found, nothing is drawn and the outcome says why: plots are optional evidence.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "plots/plot_spec.hpp"
+
+namespace labrun {
+
+//! A plot drawn to a file (or found drawn earlier).
+struct DrawnPlot {
+  std::string id;
+  std::string title;
+  std::filesystem::path file;
+};
+
+struct PlotOutcome {
+  std::vector<DrawnPlot> drawn;  //!< in spec order
+  //! Non-empty exactly when nothing could be drawn because no renderer could run (no Python that
+  //! can import matplotlib, the renderer script not found); says what was tried and how to fix it.
+  std::string skipped_reason;
+};
+
+//! `<dir>/<stem>.<plot_id>.<format>`. Throws std::invalid_argument for a format other than "svg"
+//! or "png", or a plot id that is empty or holds anything but 'a'-'z', '0'-'9' and '-'.
+[[nodiscard]] std::filesystem::path plot_file_path(const std::filesystem::path& dir, const std::string& stem,
+                                                   const std::string& plot_id, const std::string& format);
+
+//! The renderer's input: {"format", "plots": [{"id", "title", "file", "panels": [...]}]}, each
+//! panel's fields named as in PlotPanel, each file plot_file_path(dir, stem, id, format) made
+//! absolute. Non-finite numbers are written null (JSON has no NaN) and drawn as gaps. Throws
+//! std::invalid_argument for an invalid format or id, a repeated id, a panel kind other than "line"
+//! or "bar", a series whose x and y differ in length, bar values that do not match the categories,
+//! or vertical lines on a bar panel.
+[[nodiscard]] std::string plot_specs_to_json(const std::vector<PlotSpec>& specs,
+                                             const std::filesystem::path& dir, const std::string& stem,
+                                             const std::string& format);
+
+//! Draws every spec to plot_file_path(dir, stem, id, format), creating `dir` if needed.
+//! Without `overwrite`, throws FileExistsError (evidence/atomic_file.hpp) naming the first target
+//! that exists, before anything is drawn. Python is LABRUN_PYTHON when set, else the first of
+//! `python3` on PATH and /usr/bin/python3 that can import matplotlib; the script is
+//! draw_plots.py in LABRUN_SCRIPTS_DIR when set, else in this source tree's scripts/. The renderer
+//! runs under a time limit; its failure (time-out, bad input, a file it did not write) throws
+//! std::runtime_error with its output. No specs: nothing is run and the outcome is empty.
+[[nodiscard]] PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const std::filesystem::path& dir,
+                                     const std::string& stem, const std::string& format, bool overwrite);
+
+//! The specs whose files exist in `dir` (drawn by an earlier run), in spec order.
+[[nodiscard]] std::vector<DrawnPlot> existing_plots(const std::vector<PlotSpec>& specs,
+                                                    const std::filesystem::path& dir, const std::string& stem,
+                                                    const std::string& format);
+
+//! A "## Plots" Markdown section with one `![title](file)` image per plot, each file relative to
+//! `markdown_dir` (the folder the Markdown is written to) and percent-encoded where a URL needs
+//! it; "" when `plots` is empty.
+[[nodiscard]] std::string plot_links_markdown(const std::vector<DrawnPlot>& plots,
+                                              const std::filesystem::path& markdown_dir);
+
+}  // namespace labrun

@@ -1,0 +1,28 @@
+#pragma once
+// Small kernels the harness itself runs around a lab's cases (defined in probes.cu). Every
+// launcher checks its launch and throws CudaError.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace labrun {
+
+//! Reads `count` 16-byte words of `buffer` with a grid-stride loop, so the L2 ends up holding
+//! only clean lines of the buffer: a cold sample then reads its own inputs from device memory
+//! without first paying for write-backs of the flush. Writes to `sink` only if the sum is a value
+//! no real input produces, which keeps the compiler from dropping the loads.
+void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink, int sm_count,
+                          cudaStream_t stream);
+
+//! One thread spins from an edge of %globaltimer until at least `spin_ns` nanoseconds of it have
+//! passed and writes {SM clock64 cycles elapsed, globaltimer nanoseconds elapsed} to out[0..1]:
+//! cycles per nanosecond is the SM clock while it ran.
+void launch_clock_probe(unsigned long long* out, unsigned long long spin_ns, cudaStream_t stream);
+
+//! An empty kernel named labrun_profile_marker: the profiling pass launches one between cases, so
+//! the kernels Nsight Compute reports can be told apart by case.
+void launch_profile_marker(cudaStream_t stream);
+
+}  // namespace labrun

@@ -1,0 +1,92 @@
+#include "timing/sampler.hpp"
+
+#include <chrono>
+#include <stdexcept>
+
+#include "timing/cuda_check.hpp"
+#include "timing/probes.hpp"
+
+namespace labrun {
+namespace {
+
+class StopWatch {
+ public:
+  explicit StopWatch(double& total) : total_(total), start_(std::chrono::steady_clock::now()) {}
+  ~StopWatch() { total_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+  StopWatch(const StopWatch&) = delete;
+  StopWatch& operator=(const StopWatch&) = delete;
+
+ private:
+  double& total_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+L2Flusher::L2Flusher(std::size_t l2_bytes, int multiple, int sm_count)
+    : buffer_((l2_bytes * static_cast<std::size_t>(multiple) + sizeof(uint4) - 1) / sizeof(uint4)),
+      sink_(1),
+      sm_count_(sm_count) {
+  // Fill once so the reads are of defined values; the contents do not matter otherwise.
+  LABRUN_CUDA_CHECK(cudaMemset(buffer_.data(), 0x3C, buffer_.bytes()));
+  LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void L2Flusher::flush(cudaStream_t stream) {
+  LABRUN_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+  launch_l2_flush_read(buffer_.data(), buffer_.size(), sink_.data(), sm_count_, stream);
+}
+
+ClockProbe::ClockProbe(unsigned long long spin_ns) : result_(2), spin_ns_(spin_ns) {}
+
+std::optional<double> ClockProbe::sm_clock_mhz(cudaStream_t stream) {
+  launch_clock_probe(result_.data(), spin_ns_, stream);
+  unsigned long long host[2] = {0, 0};
+  LABRUN_CUDA_CHECK(cudaMemcpyAsync(host, result_.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (host[1] == 0) {
+    return std::nullopt;
+  }
+  // cycles per nanosecond is GHz; MHz is 1000 times that.
+  return static_cast<double>(host[0]) * 1000.0 / static_cast<double>(host[1]);
+}
+
+CaseSampler::CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode,
+                         L2Flusher* flusher, ClockProbe* probe, cudaStream_t stream)
+    : region_(std::move(region)),
+      executions_per_sample_(executions_per_sample),
+      mode_(mode),
+      flusher_(flusher),
+      probe_(probe),
+      stream_(stream) {
+  if (mode_ == TimingMode::kCold && flusher_ == nullptr) {
+    throw std::invalid_argument("cold sampling needs an L2 flusher");
+  }
+}
+
+void CaseSampler::warm_up(int warmups) {
+  const StopWatch watch(elapsed_s_);
+  for (int i = 0; i < warmups; ++i) {
+    region_();
+  }
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+void CaseSampler::take(int count) {
+  const StopWatch watch(elapsed_s_);
+  for (int sample = 0; sample < count; ++sample) {
+    if (mode_ == TimingMode::kCold) {
+      flusher_->flush(stream_);
+    }
+    timer_.start(stream_);
+    for (int e = 0; e < executions_per_sample_; ++e) {
+      region_();
+    }
+    samples_ms_.push_back(timer_.stop_ms(stream_));
+    sm_clock_mhz_.push_back(probe_ != nullptr ? probe_->sm_clock_mhz(stream_) : std::nullopt);
+  }
+  // Surface an asynchronous kernel fault here rather than in the next case.
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+}  // namespace labrun

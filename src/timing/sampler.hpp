@@ -1,0 +1,78 @@
+#pragma once
+// Takes a case's samples the way the run asks: hot or cold, with the SM clock read after every
+// sample. The stop rule itself is host logic (core/sampling).
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/sampling.hpp"
+#include "timing/device_buffer.hpp"
+#include "timing/event_timer.hpp"
+
+namespace labrun {
+
+//! Evicts a case's data from the L2 before a cold sample: resets persisting L2 lines, then reads a
+//! buffer of `multiple` times the L2 size (core/sampling.hpp says why it reads rather than writes).
+class L2Flusher {
+ public:
+  L2Flusher(std::size_t l2_bytes, int multiple, int sm_count);
+  void flush(cudaStream_t stream);
+  [[nodiscard]] std::size_t bytes() const { return buffer_.bytes(); }
+
+ private:
+  DeviceBuffer<uint4> buffer_;
+  DeviceBuffer<unsigned> sink_;
+  int sm_count_ = 0;
+};
+
+//! Reads the SM clock by timing clock64 against %globaltimer in a one-thread kernel.
+class ClockProbe {
+ public:
+  //! spin_ns: nanoseconds the probe kernel spins; longer is more precise and costs more per sample.
+  explicit ClockProbe(unsigned long long spin_ns = 20000);
+  //! The SM clock in MHz over the probe's spin; synchronises the stream. nullopt when the timer did
+  //! not advance (a device whose %globaltimer does not tick).
+  [[nodiscard]] std::optional<double> sm_clock_mhz(cudaStream_t stream);
+
+ private:
+  DeviceBuffer<unsigned long long> result_;
+  unsigned long long spin_ns_;
+};
+
+//! A case's samples so far. Each sample times executions_per_sample back-to-back executions of the
+//! region between two CUDA events; in cold mode the flusher runs before the start event.
+class CaseSampler {
+ public:
+  //! flusher: required in cold mode, unused in hot mode. probe: may be null (no clock recorded).
+  CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode, L2Flusher* flusher,
+              ClockProbe* probe, cudaStream_t stream = nullptr);
+
+  //! Untimed executions (module loading and first-touch costs stay out of the samples).
+  void warm_up(int warmups);
+  //! Takes `count` more samples; a launch error or failed kernel throws CudaError.
+  void take(int count);
+
+  [[nodiscard]] const std::vector<double>& samples_ms() const { return samples_ms_; }
+  //! Per sample: the SM clock just after it, MHz; nullopt when it could not be read.
+  [[nodiscard]] const std::vector<std::optional<double>>& sm_clock_mhz() const { return sm_clock_mhz_; }
+  //! Wall seconds spent in warm_up and take so far.
+  [[nodiscard]] double elapsed_s() const { return elapsed_s_; }
+
+ private:
+  std::function<void()> region_;
+  int executions_per_sample_;
+  TimingMode mode_;
+  L2Flusher* flusher_;
+  ClockProbe* probe_;
+  cudaStream_t stream_;
+  EventTimer timer_;
+  std::vector<double> samples_ms_;
+  std::vector<std::optional<double>> sm_clock_mhz_;
+  double elapsed_s_ = 0.0;
+};
+
+}  // namespace labrun

@@ -1,0 +1,86 @@
+#include "core/sampling.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+using labrun::SamplingRule;
+using labrun::StopReason;
+
+namespace {
+
+std::vector<double> constant(std::size_t count, double value) {
+  return std::vector<double>(count, value);
+}
+
+}  // namespace
+
+TEST_CASE("the median's confidence interval comes from order statistics") {
+  CHECK(std::isinf(labrun::relative_median_ci({1.0, 2.0, 3.0, 4.0, 5.0})));
+  CHECK(labrun::relative_median_ci(constant(20, 2.0)) == 0.0);
+  // 1..100: ranks 50 - 9.8 and 51 + 9.8, widened outwards to whole ranks 40 and 61.
+  std::vector<double> ramp;
+  for (int i = 100; i >= 1; --i) {
+    ramp.push_back(i);
+  }
+  CHECK(labrun::relative_median_ci(ramp) == (61.0 - 40.0) / 50.5);
+  // A far outlier moves neither end of the interval.
+  std::vector<double> tight = constant(40, 1.0);
+  tight.push_back(1000.0);
+  CHECK(labrun::relative_median_ci(tight) == 0.0);
+}
+
+TEST_CASE("sampling stops when the median converges, at the cap or at the time limit") {
+  SamplingRule rule;
+  rule.min_samples = 10;
+  rule.max_samples = 50;
+  rule.target_relative_median_ci = 0.005;
+  rule.case_time_limit_s = 1.0;
+  CHECK_FALSE(labrun::stop_reason(rule, constant(9, 1.0), 0.0).has_value());  // below the minimum
+  CHECK(labrun::stop_reason(rule, constant(10, 1.0), 0.0) == StopReason::kMedianConverged);
+  std::vector<double> noisy;
+  for (int i = 0; i < 20; ++i) {
+    noisy.push_back(i % 2 == 0 ? 1.0 : 2.0);
+  }
+  CHECK_FALSE(labrun::stop_reason(rule, noisy, 0.5).has_value());
+  CHECK(labrun::stop_reason(rule, noisy, 1.0) == StopReason::kTimeLimit);
+  noisy.resize(50, 1.5);
+  for (std::size_t i = 20; i < 50; ++i) {
+    noisy[i] = i % 2 == 0 ? 1.0 : 2.0;
+  }
+  CHECK(labrun::stop_reason(rule, noisy, 0.1) == StopReason::kSampleCap);
+  // Not adaptive: exactly the minimum, whatever the spread.
+  rule.target_relative_median_ci = 0.0;
+  CHECK_FALSE(labrun::stop_reason(rule, constant(9, 1.0), 5.0).has_value());
+  CHECK(labrun::stop_reason(rule, noisy, 0.0) == StopReason::kFixedCount);
+}
+
+TEST_CASE("modes, orders and stop reasons round-trip through their names") {
+  for (const auto mode : {labrun::TimingMode::kHot, labrun::TimingMode::kCold}) {
+    CHECK(labrun::timing_mode_from_name(labrun::timing_mode_name(mode)) == mode);
+  }
+  for (const auto order : {labrun::CaseOrder::kDeclared, labrun::CaseOrder::kShuffle, labrun::CaseOrder::kInterleave}) {
+    CHECK(labrun::case_order_from_name(labrun::case_order_name(order)) == order);
+  }
+  for (const auto reason : {StopReason::kMedianConverged, StopReason::kTimeLimit, StopReason::kSampleCap,
+                            StopReason::kFixedCount}) {
+    CHECK(labrun::stop_reason_from_name(labrun::stop_reason_name(reason)) == reason);
+  }
+  CHECK_THROWS_AS(labrun::timing_mode_from_name("warm"), std::invalid_argument);
+  CHECK_THROWS_AS(labrun::case_order_from_name("random"), std::invalid_argument);
+}
+
+TEST_CASE("a shuffled order is a seeded permutation") {
+  const auto order = labrun::shuffled_order(40, 48);
+  CHECK(order.size() == 40);
+  CHECK(std::set<std::size_t>(order.begin(), order.end()).size() == 40);
+  CHECK(order == labrun::shuffled_order(40, 48));
+  CHECK(order != labrun::shuffled_order(40, 49));
+  std::vector<std::size_t> identity(40);
+  for (std::size_t i = 0; i < 40; ++i) {
+    identity[i] = i;
+  }
+  CHECK(order != identity);
+  CHECK(labrun::shuffled_order(0, 1).empty());
+}

@@ -1,7 +1,7 @@
 # Writes OUTPUT (a C++ file defining labrun::build_info::git_commit/git_dirty/git_source) from
 # the git state of SOURCE_DIR; rewrites it only when the content changes. Run at build time.
-# Where SOURCE_DIR is no git checkout (a copied tree), the environment variables
-# LABRUN_GIT_COMMIT and LABRUN_GIT_DIRTY are used if set, and recorded as such.
+# When the environment variables LABRUN_GIT_COMMIT and LABRUN_GIT_DIRTY are set (a copied tree, built
+# elsewhere), they are used instead of git, and recorded as such.
 set(commit "")
 set(dirty "")
 set(reason "")
@@ -30,10 +30,12 @@ if(GIT_FOUND)
 else()
   set(reason "git not found at build time")
 endif()
-if(commit STREQUAL "" AND DEFINED ENV{LABRUN_GIT_COMMIT} AND NOT "$ENV{LABRUN_GIT_COMMIT}" STREQUAL "")
+# Set explicitly, the environment wins: a copied tree may carry a .git that is not its state.
+if(DEFINED ENV{LABRUN_GIT_COMMIT} AND NOT "$ENV{LABRUN_GIT_COMMIT}" STREQUAL "")
   set(commit "$ENV{LABRUN_GIT_COMMIT}")
   set(dirty "$ENV{LABRUN_GIT_DIRTY}")
   set(source "environment variables LABRUN_GIT_COMMIT/LABRUN_GIT_DIRTY at build time (copied tree)")
+  set(reason "")
 endif()
 string(REPLACE "\"" "'" reason "${reason}")
 string(REPLACE "\n" " " reason "${reason}")

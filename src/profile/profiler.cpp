@@ -79,7 +79,7 @@ ProfileRecord profile_lab(const ProfileRequest& request, const std::function<voi
   if (request.overwrite) {
     record.command.push_back("--force-overwrite");
   }
-  record.command.push_back(current_executable().string());
+  record.command.push_back(request.labrun.empty() ? current_executable().string() : request.labrun.string());
   record.command.push_back("profile-pass");
   record.command.push_back(request.lab_name);
   record.command.push_back("--seed");

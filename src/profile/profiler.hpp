@@ -20,6 +20,7 @@ struct ProfileRequest {
   std::uint64_t seed = 0;
   std::filesystem::path ncu;          //!< empty: `ncu` on PATH
   std::filesystem::path report_file;  //!< the .ncu-rep to write
+  std::filesystem::path labrun;       //!< the labrun executable to profile; empty: this process's own
   bool overwrite = false;
   double time_limit_s = 900.0;  //!< for the profiled child, which replays every kernel
 };

@@ -10,6 +10,7 @@
 #include "chain_constants.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
+#include "plots/draw_plots.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
@@ -29,7 +30,8 @@ void require_gpu() {
 }
 
 std::vector<std::string> every_version() {
-  std::vector<std::string> versions{"copy-floor", "staged-chain", "fused-chain", "halfway-pair"};
+  std::vector<std::string> versions{"copy-floor",   "copy-vectorized", "copy-memcpy",       "staged-chain",
+                                    "fused-chain",  "halfway-pair",    "staged-chain-graph"};
   for (const int width : day48::kWidths) {
     versions.push_back("fused-wide-k" + std::to_string(width));
   }
@@ -96,7 +98,22 @@ TEST_CASE("every case of the lab runs in the smoke configuration and its transcr
   CHECK(labrun::validate_transcript_text(json_text).empty());
   const labrun::Transcript back = labrun::transcript_from_text(json_text);
   CHECK(labrun::transcript_to_text(back) == json_text);
-  CHECK(labrun::render_markdown(back, &lab) == labrun::read_file(report.markdown_path));
+  // The Markdown links the plots the run drew beside it (none when matplotlib is missing).
+  for (const fs::path& file : report.plot_files) {
+    CHECK(fs::file_size(file) > 0);
+  }
+  const auto existing = labrun::existing_plots(lab.plots(back), report.json_path.parent_path(),
+                                               report.json_path.stem().string(), labrun::kPlotFormat);
+  CHECK(existing.size() == report.plot_files.size());
+  CHECK(labrun::render_markdown(back, &lab, labrun::plot_links_markdown(existing, report.json_path.parent_path())) ==
+        labrun::read_file(report.markdown_path));
+  // Every case recorded how it was sampled.
+  REQUIRE(back.timing.has_value());
+  for (const labrun::CaseResult& c : back.cases) {
+    CHECK(c.timing_mode == "hot");
+    CHECK(c.stop_reason == "fixed-count");
+    CHECK(c.sample_sm_clock_mhz.size() == c.samples_ms.size());
+  }
 
   // A second run into the same file names is refused rather than overwriting.
   CHECK_THROWS_AS(labrun::write_file_atomically(report.json_path, "x", false), labrun::FileExistsError);

@@ -1,7 +1,10 @@
 #include "profile/ncu_results.hpp"
 
+#include "evidence/atomic_file.hpp"
+
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 
@@ -109,4 +112,26 @@ TEST_CASE("ncu's failures are named: refused counters get the driver setting beh
   CHECK_THAT(other.detail, ContainsSubstring("application returned an error code (3)"));
   CHECK(labrun::classify_ncu_failure("", "timed out after 900 s").detail ==
         "ncu timed out after 900 s without an ==ERROR== line");
+}
+
+TEST_CASE("a real profile of the day-48 lab on an H200 is read and split by case") {
+  // Captured from `ncu --import R --csv --page raw --metrics ... --print-units base` after
+  // `labrun profile day48-fusion` on the H200: 24 cases, the sixth of them (cudaMemcpy) no kernel.
+  const auto rows = labrun::parse_ncu_raw_csv(
+      labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR) / "profile" / "h200-day48-ncu-raw.csv"));
+  CHECK(rows.size() == 91);
+  std::vector<labrun::ProfileItem> items;
+  for (int i = 0; i < 24; ++i) {
+    items.push_back({"lab/part/item-" + std::to_string(i), "card-scaled", 134217728, 12.0});
+  }
+  std::vector<std::string> skipped;
+  const auto cases = labrun::assign_rows_to_cases(rows, items, skipped);
+  CHECK(skipped == std::vector<std::string>{"lab/part/item-5"});
+  REQUIRE(cases.size() == 23);
+  CHECK(cases[9].name == "lab/part/item-10");  // the staged chain: four kernels
+  CHECK(cases[9].kernels == 4);
+  // The fused chain moves about its 12 B per element through DRAM at 8 x L2.
+  CHECK(cases[10].kernels == 1);
+  CHECK(cases[10].dram_bytes_per_element() > 11.5);
+  CHECK(cases[10].dram_bytes_per_element() < 12.5);
 }

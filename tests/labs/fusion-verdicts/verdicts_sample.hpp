@@ -94,6 +94,12 @@ inline labrun::Transcript sample_transcript() {
   t.environment = {labrun::FactGroup{"device",
                                      {labrun::Fact::known("name", std::string("Test GPU")),
                                       labrun::Fact::known("l2_bytes", kSampleL2Bytes)}}};
+  labrun::TimingRecord timing;  // a fixed count of samples, as a run with adaptive sampling off records it
+  timing.min_samples = 3;
+  timing.max_samples = 3;
+  timing.clock_source = "not read in this test";
+  timing.throttle_rule = "no clock read";
+  t.timing = timing;
   t.sizes = {labrun::SizeRecord{"lesson", kLessonElements, "declared by the lab", ""},
              labrun::SizeRecord{"card-scaled", kSweepLast, "8 x L2", ""},
              labrun::SizeRecord{"correctness", kCorrectnessElements, "odd", ""}};

@@ -1,0 +1,133 @@
+// The harness's own GPU side: the clock probe, the L2 flush, cold and interleaved sampling, and the
+// profiling pass under Nsight Compute. Each test skips without a usable device (and the profile
+// test without ncu).
+
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <set>
+
+#include "device/device_info.hpp"
+#include "evidence/atomic_file.hpp"
+#include "evidence/transcript_json.hpp"
+#include "grading/process.hpp"
+#include "lab.hpp"
+#include "profile/profiler.hpp"
+#include "runner/runner.hpp"
+#include "timing/sampler.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void require_gpu() {
+  const labrun::DeviceAvailability availability = labrun::probe_devices();
+  if (!availability.usable) {
+    SKIP("no usable CUDA device: " + availability.error);
+  }
+}
+
+fs::path temporary_directory() {
+  std::string pattern = (fs::temp_directory_path() / "labrun-measure-test-XXXXXX").string();
+  return mkdtemp(pattern.data());
+}
+
+}  // namespace
+
+TEST_CASE("the clock probe reads a plausible SM clock") {
+  require_gpu();
+  labrun::ClockProbe probe;
+  const auto mhz = probe.sm_clock_mhz(nullptr);
+  REQUIRE(mhz.has_value());
+  const labrun::DeviceSizing sizing = labrun::read_device_sizing();
+  CHECK(*mhz > 100.0);
+  // Boost may exceed the attribute slightly; a reading far above it would be a broken probe.
+  CHECK(*mhz < 1.2 * sizing.sm_clock_peak_mhz);
+}
+
+TEST_CASE("a cold sampler flushes before each sample and keeps every sample and clock") {
+  require_gpu();
+  const labrun::DeviceSizing sizing = labrun::read_device_sizing();
+  labrun::L2Flusher flusher(sizing.l2_bytes, labrun::kL2FlushMultiple, sizing.sm_count);
+  CHECK(flusher.bytes() >= 2 * sizing.l2_bytes);
+  labrun::ClockProbe probe;
+  int executions = 0;
+  labrun::CaseSampler sampler([&] { ++executions; flusher.flush(nullptr); }, 2, labrun::TimingMode::kCold,
+                              &flusher, &probe);
+  sampler.warm_up(1);
+  sampler.take(4);
+  CHECK(executions == 1 + 4 * 2);
+  CHECK(sampler.samples_ms().size() == 4);
+  CHECK(sampler.sm_clock_mhz().size() == 4);
+  for (const double ms : sampler.samples_ms()) {
+    CHECK(ms > 0.0);  // each sample timed two flush-sized reads
+  }
+  CHECK(sampler.elapsed_s() > 0.0);
+}
+
+TEST_CASE("cold, interleaved sampling records its mode, order and flush in the transcript") {
+  require_gpu();
+  const fs::path out = temporary_directory();
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = {"part2/*"};
+  options.out_dir = out;
+  options.smoke = true;
+  options.mode = labrun::TimingMode::kCold;
+  options.order = labrun::CaseOrder::kInterleave;
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->mode == "cold");
+  CHECK(back.timing->order == "interleave");
+  REQUIRE(back.timing->l2_flush_bytes.has_value());
+  CHECK(*back.timing->l2_flush_bytes >= 2 * labrun::read_device_sizing().l2_bytes);
+  std::set<std::string> names;
+  for (const labrun::CaseResult& c : back.cases) {
+    names.insert(c.name);
+    CHECK(c.timing_mode == "cold");
+    CHECK(c.samples_ms.size() == 3);
+    CHECK(c.sample_sm_clock_mhz.size() == 3);
+  }
+  CHECK(names.size() == 11);  // every part-2 case
+  fs::remove_all(out);
+}
+
+TEST_CASE("labrun profile records each case's DRAM bytes from Nsight Compute") {
+  require_gpu();
+  if (labrun::find_on_path("ncu").empty()) {
+    SKIP("Nsight Compute's ncu is not on PATH");
+  }
+  const fs::path out = temporary_directory();
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = {"part2/fused-chain", "part2/copy-memcpy"};
+  options.out_dir = out;
+  options.smoke = true;
+  labrun::ProfileRecord record;
+  options.profiler = [&](const std::vector<labrun::ProfileItem>& items, const std::string& stem) {
+    labrun::ProfileRequest request;
+    request.lab_name = lab.name;
+    request.items = items;
+    request.seed = options.seed;
+    request.report_file = out / (stem + ".ncu-rep");
+    // The child is labrun itself, which sits beside the grading child this test knows.
+    request.labrun = fs::path(LABRUN_GRADE_CHILD_PATH).parent_path() / "labrun";
+    record = labrun::profile_lab(request, [](const std::string&) {});
+    return record;
+  };
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  INFO(record.detail);
+  REQUIRE(record.status == "measured");
+  CHECK(fs::exists(out / fs::path(record.report_file).filename()));
+  REQUIRE(record.cases.size() == 1);  // cudaMemcpy is not a kernel
+  CHECK(record.cases[0].name == "day48-fusion/part2/fused-chain");
+  CHECK(record.cases[0].kernels == 1);
+  CHECK(record.cases[0].dram_read_bytes > 0.0);
+  REQUIRE(report.transcript.profile.has_value());
+  CHECK(report.transcript.profile->status == "measured");
+  fs::remove_all(out);
+}

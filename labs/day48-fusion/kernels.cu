@@ -200,8 +200,8 @@ void launch_copy_vectorized(const float* in, float* out, std::size_t n, cudaStre
   const std::size_t vectors = n / 4;
   const std::size_t tail = n % 4;
   const std::size_t vector_blocks = (vectors + kThreadsPerBlock - 1) / kThreadsPerBlock;
-  const unsigned blocks =
-      static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(vector_blocks, copy_vectorized_blocks())));
+  const unsigned blocks = static_cast<unsigned>(
+      std::max<std::size_t>(1, std::min<std::size_t>(vector_blocks, copy_vectorized_blocks())));
   copy_vectorized<<<blocks, kThreadsPerBlock, 0, stream>>>(reinterpret_cast<const float4*>(in),
                                                            reinterpret_cast<float4*>(out), vectors,
                                                            in + 4 * vectors, out + 4 * vectors, tail);

@@ -71,8 +71,8 @@ std::vector<CaseSpec> declare_cases() {
 
   const std::vector<SizeRequest> part2_sizes{kLesson, kCardScaled};
   cases.push_back(make_case("part2", "copy-floor", "copyFloor", floats(1, 1, 1), "copy-floor", part2_sizes));
-  cases.push_back(make_case("part2", "copy-vectorized", "ceiling: vectorised grid-stride copy", floats(1, 1, 1),
-                            "copy-vectorized", part2_sizes));
+  cases.push_back(make_case("part2", "copy-vectorized", "ceiling: vectorised grid-stride copy",
+                            floats(1, 1, 1), "copy-vectorized", part2_sizes));
   cases.push_back(make_case("part2", "copy-memcpy", "ceiling: cudaMemcpy device to device", floats(1, 1, 1),
                             "copy-memcpy", part2_sizes));
   cases.push_back(make_case("part2", "stage-scale-bias", "stage 1: applyScaleBias", floats(1, 1, 1),
@@ -103,12 +103,12 @@ std::vector<CaseSpec> declare_cases() {
   // Part 5: launch cost against bytes. The staged chain replayed as a CUDA graph keeps its four
   // kernels and its 36 B per element but pays the launch overhead once per graph.
   const std::vector<SizeRequest> part5_sizes{{"small", kPart5SmallElements}, kLesson};
-  cases.push_back(make_case("part5", "staged-chain", "staged chain, four launches on a stream", floats(5, 4, 4),
-                            "staged-chain", part5_sizes));
+  cases.push_back(make_case("part5", "staged-chain", "staged chain, four launches on a stream",
+                            floats(5, 4, 4), "staged-chain", part5_sizes));
   cases.push_back(make_case("part5", "staged-chain-graph", "staged chain, replayed as one CUDA graph",
                             floats(5, 4, 4), "staged-chain-graph", part5_sizes));
-  cases.push_back(
-      make_case("part5", "fused-chain", "chainFused, one launch", floats(2, 1, 1), "fused-chain", part5_sizes));
+  cases.push_back(make_case("part5", "fused-chain", "chainFused, one launch", floats(2, 1, 1), "fused-chain",
+                            part5_sizes));
   return cases;
 }
 
@@ -120,7 +120,8 @@ void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
   const std::string fused_name = case_name("part5", "fused-chain");
   result.figures = "median times of " + stream_name + ", " + graph_name + " and " + fused_name +
                    " at the small and lesson sizes";
-  result.tolerance = "graph < stream at small n; |graph / stream - 1| <= 5% and fused < graph at the lesson size";
+  result.tolerance =
+      "graph < stream at small n; |graph / stream - 1| <= 5% and fused < graph at the lesson size";
   const CaseResult* small_stream = t.find_case(stream_name, "small");
   const CaseResult* small_graph = t.find_case(graph_name, "small");
   const CaseResult* large_stream = t.find_case(stream_name, "lesson");
@@ -141,11 +142,12 @@ void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
   result.measured = large_ratio;
   result.expected = 1.0;
   result.verdict = graph_helps_small && graph_neutral_large && fusion_helps_large ? labrun::Verdict::kHeld
-                                                                                 : labrun::Verdict::kFailed;
+                                                                                  : labrun::Verdict::kFailed;
   result.detail = "small n: the graph saves " + fixed(small_saving_us, 2) + " us (" +
                   fixed(small_stream->central_ms() * 1000.0, 2) + " -> " +
-                  fixed(small_graph->central_ms() * 1000.0, 2) + " us); lesson n: graph / stream = " +
-                  fixed(large_ratio, 3) + ", fused " + fixed(large_fused->central_ms(), 4) + " ms against graph " +
+                  fixed(small_graph->central_ms() * 1000.0, 2) +
+                  " us); lesson n: graph / stream = " + fixed(large_ratio, 3) + ", fused " +
+                  fixed(large_fused->central_ms(), 4) + " ms against graph " +
                   fixed(large_graph->central_ms(), 4) + " ms";
 }
 
@@ -168,7 +170,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
        0.0,
        0.0,
        false,
-                    {}});
+       {}});
   claims.push_back(
       {"staged-over-fused-is-the-byte-ratio-card-scaled",
        "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
@@ -181,7 +183,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
        0.0,
        0.0,
        false,
-                    {}});
+       {}});
   claims.push_back({"chain-rows-at-the-copy-floor",
                     "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
                     ClaimKind::kBandwidthBand,
@@ -211,7 +213,14 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   }
   claims.push_back({"widening-does-not-make-it-faster",
                     "Widening the fused kernel to more elements per thread does not make it faster",
-                    ClaimKind::kNotFaster, widths, "lesson", 1.0, 0.02, 0.0, 0.0, false,
+                    ClaimKind::kNotFaster,
+                    widths,
+                    "lesson",
+                    1.0,
+                    0.02,
+                    0.0,
+                    0.0,
+                    false,
                     {}});
   claims.push_back({"fused-and-staged-agree-bitwise",
                     "The fused and staged chains agree bit for bit",
@@ -359,11 +368,14 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   if (ceiling_gbps > 0.0) {
     table.headers.insert(table.headers.end() - 1, {"% ceiling", "% peak"});
     table.right_aligned.insert(table.right_aligned.end() - 1, {true, true});
-    table.notes.push_back("% ceiling is GB/s over the best copy at this size (" + fixed(ceiling_gbps, 1) +
-                          " GB/s); % peak is over the theoretical peak from the device's memory clock and bus "
-                          "width (" + (peak_gbps > 0.0 ? fixed(peak_gbps, 1) + " GB/s" : "unknown") + ").");
+    table.notes.push_back(
+        "% ceiling is GB/s over the best copy at this size (" + fixed(ceiling_gbps, 1) +
+        " GB/s); % peak is over the theoretical peak from the device's memory clock and bus "
+        "width (" +
+        (peak_gbps > 0.0 ? fixed(peak_gbps, 1) + " GB/s" : "unknown") + ").");
   }
-  const auto add_row = [&](const std::string& label, double ms, double bytes, double gbps, const std::string& sp) {
+  const auto add_row = [&](const std::string& label, double ms, double bytes, double gbps,
+                           const std::string& sp) {
     std::vector<std::string> row{label, fixed(ms, 4), fixed(bytes, 0), fixed(gbps, 1), x_copy(gbps)};
     if (ceiling_gbps > 0.0) {
       row.push_back(labrun::percent(gbps / ceiling_gbps));
@@ -478,19 +490,28 @@ Table part5_table(const Transcript& t) {
   Table table;
   table.title = "Part 5: launch cost three ways, and what fusion removes instead";
   table.notes = {
-      "Times in microseconds (median per execution). The graph replays the staged chain's four kernels as one "
+      "Times in microseconds (median per execution). The graph replays the staged chain's four kernels as "
+      "one "
       "CUDA graph: same bytes, one launch overhead. Part 1 gives the other two ways: launches back to back "
       "and a single launch."};
-  table.headers = {"n", "size", "staged, stream (us)", "staged, graph (us)", "fused (us)", "graph saves (us)",
+  table.headers = {"n",
+                   "size",
+                   "staged, stream (us)",
+                   "staged, graph (us)",
+                   "fused (us)",
+                   "graph saves (us)",
                    "fusion saves (us)"};
   table.right_aligned = {true, false, true, true, true, true, true};
   for (const std::string& label : size_labels_of(t, "part5")) {
     const CaseResult* stream = t.find_case(case_name("part5", "staged-chain"), label);
     const CaseResult* graph = t.find_case(case_name("part5", "staged-chain-graph"), label);
     const CaseResult* fused = t.find_case(case_name("part5", "fused-chain"), label);
-    const auto us = [](const CaseResult* c) { return c != nullptr ? fixed(c->central_ms() * 1000.0, 2) : "-"; };
+    const auto us = [](const CaseResult* c) {
+      return c != nullptr ? fixed(c->central_ms() * 1000.0, 2) : "-";
+    };
     const auto saved = [](const CaseResult* from, const CaseResult* to) {
-      return from != nullptr && to != nullptr ? fixed((from->central_ms() - to->central_ms()) * 1000.0, 2) : "-";
+      return from != nullptr && to != nullptr ? fixed((from->central_ms() - to->central_ms()) * 1000.0, 2)
+                                              : "-";
     };
     const CaseResult* any = stream != nullptr ? stream : (graph != nullptr ? graph : fused);
     table.rows.push_back({std::to_string(any->elements), label, us(stream), us(graph), us(fused),

@@ -55,8 +55,9 @@ std::vector<PairPoint> pair_sweep(const Transcript& t, const std::string& unfuse
     if (!timed(u)) {
       continue;
     }
-    const auto same_n = std::find_if(fused_cases.begin(), fused_cases.end(),
-                                     [&](const CaseResult* f) { return f->elements == u->elements && timed(f); });
+    const auto same_n = std::find_if(fused_cases.begin(), fused_cases.end(), [&](const CaseResult* f) {
+      return f->elements == u->elements && timed(f);
+    });
     const bool seen = std::any_of(points.begin(), points.end(),
                                   [&](const PairPoint& p) { return p.elements == u->elements; });
     if (same_n != fused_cases.end() && !seen) {
@@ -109,7 +110,8 @@ std::optional<double> l2_bytes(const Transcript& t) {
   return bytes;
 }
 
-std::optional<double> case_gb_per_s(const Transcript& t, const std::string& name, const std::string& size_label) {
+std::optional<double> case_gb_per_s(const Transcript& t, const std::string& name,
+                                    const std::string& size_label) {
   const CaseResult* c = t.find_case(name, size_label);
   if (!timed(c)) {
     return std::nullopt;
@@ -152,8 +154,8 @@ std::string reuse_summary(const std::vector<ReusePoint>& points) {
   }
   const std::string range =
       "(R = " + std::to_string(points.front().reuse) + " to " + std::to_string(points.back().reuse) + ")";
-  const bool recompute_always = std::none_of(points.begin(), points.end(),
-                                             [](const ReusePoint& p) { return p.ratio < 1.0; });
+  const bool recompute_always =
+      std::none_of(points.begin(), points.end(), [](const ReusePoint& p) { return p.ratio < 1.0; });
   if (recompute_always) {
     return "recompute wins at every R " + range;
   }
@@ -164,8 +166,8 @@ std::string reuse_summary(const std::vector<ReusePoint>& points) {
   if (*from == 0) {
     return "materialise wins at every R " + range;
   }
-  return "recompute up to R = " + std::to_string(points[*from - 1].reuse) + ", materialise from R = " +
-         std::to_string(points[*from].reuse);
+  return "recompute up to R = " + std::to_string(points[*from - 1].reuse) +
+         ", materialise from R = " + std::to_string(points[*from].reuse);
 }
 
 std::optional<unsigned> trailing_factor(const std::string& name) {

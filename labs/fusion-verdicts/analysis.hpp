@@ -42,7 +42,8 @@ struct PairPoint {
 //! The index of the first point of the longest run, ending at the largest n, whose speedups are
 //! all within `tolerance` of their byte ratios: the size from which the speedup has settled.
 //! Empty when the largest n itself is off (or there are no points).
-[[nodiscard]] std::optional<std::size_t> settling_index(const std::vector<PairPoint>& points, double tolerance);
+[[nodiscard]] std::optional<std::size_t> settling_index(const std::vector<PairPoint>& points,
+                                                        double tolerance);
 
 //! A known numeric fact of a group (int or double), or nothing.
 [[nodiscard]] std::optional<double> numeric_fact(const labrun::Transcript& t, const std::string& group,

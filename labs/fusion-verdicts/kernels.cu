@@ -292,10 +292,11 @@ void launch_normalise_two_kernels(const Workspace& w, std::size_t n, cudaStream_
 void launch_normalise_cooperative(const Workspace& w, std::size_t n, cudaStream_t stream) {
   require_reduction_grid(w);
   if (!w.cooperative_launch) {
-    throw labrun::CudaError(cudaErrorNotSupported,
-                            "cudaLaunchCooperativeKernel: this device reports cudaDevAttrCooperativeLaunch = 0, "
-                            "so reduction-elementwise/cooperative cannot run on it",
-                            __FILE__, __LINE__);
+    throw labrun::CudaError(
+        cudaErrorNotSupported,
+        "cudaLaunchCooperativeKernel: this device reports cudaDevAttrCooperativeLaunch = 0, "
+        "so reduction-elementwise/cooperative cannot run on it",
+        __FILE__, __LINE__);
   }
   const float* x = w.x;
   float* partials = w.partials;

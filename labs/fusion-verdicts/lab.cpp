@@ -21,8 +21,8 @@ constexpr double kFloat = kElementBytes;
 const SizeRequest kLesson{"lesson", kLessonElements};
 const SizeRequest kCardScaled{"card-scaled", 0};
 
-CaseSpec make_case(const std::string& part, const std::string& name, const std::string& label, ByteModel model,
-                   std::vector<SizeRequest> sizes) {
+CaseSpec make_case(const std::string& part, const std::string& name, const std::string& label,
+                   ByteModel model, std::vector<SizeRequest> sizes) {
   CaseSpec spec;
   spec.name = case_name(part, name);
   spec.part = part;
@@ -85,8 +85,9 @@ std::vector<CaseSpec> declare_cases() {
   for (const int radius : kStencilRadii) {
     const std::vector<SizeRequest> sizes = radius == 1 ? both : std::vector<SizeRequest>{kLesson};
     const std::string points = std::to_string(2 * radius + 1) + "-point";
-    cases.push_back(make_case(kStencilPart, stencil_case(radius, false), points + " box, then again: two passes",
-                              ByteModel{2 * kFloat, 2 * kFloat, 2}, sizes));
+    cases.push_back(make_case(kStencilPart, stencil_case(radius, false),
+                              points + " box, then again: two passes", ByteModel{2 * kFloat, 2 * kFloat, 2},
+                              sizes));
     cases.push_back(make_case(kStencilPart, stencil_case(radius, true),
                               points + " box twice, fused (halo recomputed)", ByteModel{kFloat, kFloat, 1},
                               sizes));
@@ -101,10 +102,13 @@ std::vector<CaseSpec> declare_cases() {
     for (const unsigned reuse : kReuseFactors) {
       const double per_group = kFloat / reuse;
       const std::string r = " (R = " + std::to_string(reuse) + ")";
-      cases.push_back(make_case(kReusePart, reuse_case(expensive, true, reuse), cost + " value recomputed" + r,
+      std::string recomputed = cost;
+      recomputed.append(" value recomputed").append(r);
+      std::string materialised = cost;
+      materialised.append(" value materialised").append(r);
+      cases.push_back(make_case(kReusePart, reuse_case(expensive, true, reuse), recomputed,
                                 ByteModel{kFloat + per_group, kFloat, 1}, {kLesson}));
-      cases.push_back(make_case(kReusePart, reuse_case(expensive, false, reuse),
-                                cost + " value materialised" + r,
+      cases.push_back(make_case(kReusePart, reuse_case(expensive, false, reuse), materialised,
                                 ByteModel{kFloat + 2 * per_group, kFloat + per_group, 2}, {kLesson}));
     }
   }
@@ -149,10 +153,11 @@ std::vector<ClaimSpec> declare_claims() {
   // Elementwise then elementwise, "fuse". Every pass of both versions is one read and one write
   // per element, so the time ratio should be the byte ratio itself; 10% covers the noise of two
   // medians and one launch boundary (a few microseconds against milliseconds at this size).
-  ClaimSpec pair = claim(kPairClaim,
-                         "Elementwise then elementwise (fuse): two passes over the fused pass follows the byte "
-                         "ratio 2.00",
-                         ClaimKind::kRatioNear, {pair_unfused, pair_fused});
+  ClaimSpec pair =
+      claim(kPairClaim,
+            "Elementwise then elementwise (fuse): two passes over the fused pass follows the byte "
+            "ratio 2.00",
+            ClaimKind::kRatioNear, {pair_unfused, pair_fused});
   pair.size_label = kClaimSize;
   pair.expected = 2.0;
   pair.tolerance = 0.10;
@@ -164,10 +169,11 @@ std::vector<ClaimSpec> declare_claims() {
   // the L2 from L2 / 3 and part of it can still hit there a doubling beyond. Settling anywhere
   // from L2 / 4 to 4 x L2 is the chapter's crossover; far below it means the L2 made no
   // difference, far above it that something else (not the cache) kept the ratio off.
-  ClaimSpec crossover = claim(kCrossoverClaim,
-                              "The L2 crossover: the elementwise pair's speedup settles at its byte ratio once "
-                              "the intermediate no longer fits in L2 (at n x 4 B near the L2 size)",
-                              ClaimKind::kCustom, {pair_unfused, pair_fused});
+  ClaimSpec crossover =
+      claim(kCrossoverClaim,
+            "The L2 crossover: the elementwise pair's speedup settles at its byte ratio once "
+            "the intermediate no longer fits in L2 (at n x 4 B near the L2 size)",
+            ClaimKind::kCustom, {pair_unfused, pair_fused});
   const CrossoverRule crossover_rule{pair_unfused, pair_fused, 0.10, 0.25, 4.0, 2.0};
   crossover.evaluate = [crossover_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
     judge_crossover(crossover_rule, t, r);
@@ -191,10 +197,11 @@ std::vector<ClaimSpec> declare_claims() {
   // Reduction then elementwise, "do not fuse": with the bytes the same, the grid barrier can buy
   // only the kernel boundary it replaces (microseconds against a pass that takes hundreds of them
   // at this size). More than 10% faster would mean the chapter's advice leaves time on the table.
-  ClaimSpec normalise = claim(kNormaliseClaim,
-                              "Reduction then elementwise (do not fuse): a cooperative kernel with a grid-wide "
-                              "barrier is not meaningfully faster than two kernels moving the same bytes",
-                              ClaimKind::kNotFaster, {normalise_unfused, normalise_fused});
+  ClaimSpec normalise =
+      claim(kNormaliseClaim,
+            "Reduction then elementwise (do not fuse): a cooperative kernel with a grid-wide "
+            "barrier is not meaningfully faster than two kernels moving the same bytes",
+            ClaimKind::kNotFaster, {normalise_unfused, normalise_fused});
   normalise.size_label = kClaimSize;
   normalise.expected = 1.0;
   normalise.tolerance = 0.10;
@@ -203,10 +210,11 @@ std::vector<ClaimSpec> declare_claims() {
   // Stencil then stencil, "fuse, recomputing the halo": same read/write mix as the pair, plus a
   // shared-memory tile, two barriers per block and 2 / 256 of the first pass recomputed, which
   // the byte model does not count: 15% rather than 10%.
-  ClaimSpec stencil = claim(kStencilClaim,
-                            "Stencil then stencil (fuse): two 3-point passes over one fused pass that recomputes "
-                            "the halo follows the byte ratio 2.00",
-                            ClaimKind::kRatioNear, {stencil_unfused, stencil_fused});
+  ClaimSpec stencil =
+      claim(kStencilClaim,
+            "Stencil then stencil (fuse): two 3-point passes over one fused pass that recomputes "
+            "the halo follows the byte ratio 2.00",
+            ClaimKind::kRatioNear, {stencil_unfused, stencil_fused});
   stencil.size_label = kClaimSize;
   stencil.expected = 2.0;
   stencil.tolerance = 0.15;
@@ -216,12 +224,12 @@ std::vector<ClaimSpec> declare_claims() {
   // ceiling. The removed traffic is one write and one read of the intermediate, the copy floor's
   // own mix; a difference of two medians is noisier than either, hence -20% / +25% (the same
   // distance either way as a ratio).
-  ClaimSpec eliminated = claim(kEliminatedClaim,
-                               "The time each fusion saves is its eliminated traffic moved at about the copy "
-                               "floor's bandwidth (the chapter's measuring method)",
-                               ClaimKind::kCustom,
-                               {copy, pair_unfused, pair_fused, sum_unfused, sum_fused, stencil_unfused,
-                                stencil_fused});
+  ClaimSpec eliminated =
+      claim(kEliminatedClaim,
+            "The time each fusion saves is its eliminated traffic moved at about the copy "
+            "floor's bandwidth (the chapter's measuring method)",
+            ClaimKind::kCustom,
+            {copy, pair_unfused, pair_fused, sum_unfused, sum_fused, stencil_unfused, stencil_fused});
   const EliminatedTrafficRule eliminated_rule{
       {{pair_unfused, pair_fused}, {sum_unfused, sum_fused}, {stencil_unfused, stencil_fused}},
       copy,
@@ -250,7 +258,9 @@ std::vector<ClaimSpec> declare_claims() {
                               "Recompute or materialise, expensive value (transcendentals): recomputing wins "
                               "at low reuse and materialising wins from some reuse R on",
                               ClaimKind::kCustom, reuse_cases(true));
-  expensive.evaluate = [](const labrun::Transcript& t, labrun::ClaimResult& r) { judge_expensive_reuse(t, r); };
+  expensive.evaluate = [](const labrun::Transcript& t, labrun::ClaimResult& r) {
+    judge_expensive_reuse(t, r);
+  };
   claims.push_back(expensive);
   return claims;
 }
@@ -287,7 +297,8 @@ labrun::Lab make_lab() {
   lab.correctness_elements = kCorrectnessElements;
   lab.cases = declare_cases();
   lab.predictions = {
-      {"elementwise pair: two passes over fused", case_name(kPairPart, "two-passes"), case_name(kPairPart, "fused")},
+      {"elementwise pair: two passes over fused", case_name(kPairPart, "two-passes"),
+       case_name(kPairPart, "fused")},
       {"elementwise then reduction: two kernels over folded", case_name(kSumPart, "two-kernels"),
        case_name(kSumPart, "folded")},
       {"reduction then elementwise: two kernels over cooperative", case_name(kNormalisePart, "two-kernels"),

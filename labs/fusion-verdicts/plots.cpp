@@ -50,12 +50,13 @@ std::optional<PlotSpec> crossover_plot(const Transcript& t) {
   bandwidth.lines = {eliminated};
   for (const std::string label : {"lesson", "card-scaled"}) {
     if (const std::optional<double> copy = case_gb_per_s(t, case_name(kFloorPart, "copy"), label)) {
-      bandwidth.reference_lines.push_back({"copy floor at the " + label + " size, " + fixed(*copy, 1) + " GB/s", *copy});
+      bandwidth.reference_lines.push_back(
+          {"copy floor at the " + label + " size, " + fixed(*copy, 1) + " GB/s", *copy});
     }
   }
   if (const std::optional<double> l2 = l2_bytes(t)) {
-    const labrun::VerticalLine line{"n x 4 B = L2 (" + labrun::binary_size(static_cast<std::uint64_t>(*l2)) + ")",
-                                    *l2 / kElementBytes};
+    const labrun::VerticalLine line{
+        "n x 4 B = L2 (" + labrun::binary_size(static_cast<std::uint64_t>(*l2)) + ")", *l2 / kElementBytes};
     ratio.vertical_lines.push_back(line);
     bandwidth.vertical_lines.push_back(line);
   }
@@ -70,8 +71,9 @@ std::optional<PlotSpec> stencil_plot(const Transcript& t, const std::string& siz
   LineSeries speedup{"two passes / fused (measured)", {}, {}};
   double byte_ratio = 0.0;
   for (const int radius : kStencilRadii) {
-    const std::optional<PairPoint> p = pair_at(t, case_name(kStencilPart, stencil_case(radius, false)),
-                                               case_name(kStencilPart, stencil_case(radius, true)), size_label);
+    const std::optional<PairPoint> p =
+        pair_at(t, case_name(kStencilPart, stencil_case(radius, false)),
+                case_name(kStencilPart, stencil_case(radius, true)), size_label);
     if (p) {
       speedup.x.push_back(radius);
       speedup.y.push_back(p->speedup);
@@ -87,8 +89,8 @@ std::optional<PlotSpec> stencil_plot(const Transcript& t, const std::string& siz
   panel.x_log = true;
   panel.lines = {speedup};
   panel.reference_lines = {{"byte ratio " + fixed(byte_ratio, 2), byte_ratio}, {"break-even", 1.0}};
-  return PlotSpec{"stencil-radius-" + size_label, "Stencil then stencil: where recomputing the halo stops paying, " +
-                                                      size_label + " size",
+  return PlotSpec{"stencil-radius-" + size_label,
+                  "Stencil then stencil: where recomputing the halo stops paying, " + size_label + " size",
                   {panel}};
 }
 
@@ -127,7 +129,8 @@ std::optional<PlotSpec> reuse_plot(const Transcript& t) {
   if (ratio.lines.empty()) {
     return std::nullopt;
   }
-  return PlotSpec{"recompute-or-materialise", "Recompute or materialise a value used by R outputs", {ratio, times}};
+  return PlotSpec{
+      "recompute-or-materialise", "Recompute or materialise a value used by R outputs", {ratio, times}};
 }
 
 }  // namespace

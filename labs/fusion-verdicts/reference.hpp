@@ -24,7 +24,7 @@ namespace verdicts {
 [[nodiscard]] double expensive_value_reference(float a);
 
 //! y[i] = x[i] * values[i / reuse], where values[g] is the reference value of group g.
-[[nodiscard]] std::vector<double> reuse_reference(const std::vector<float>& x, const std::vector<double>& values,
-                                                  unsigned reuse);
+[[nodiscard]] std::vector<double> reuse_reference(const std::vector<float>& x,
+                                                  const std::vector<double>& values, unsigned reuse);
 
 }  // namespace verdicts

@@ -80,21 +80,20 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
     result.verdict = Verdict::kFailed;
     result.measured.reset();
     result.detail = "at the largest size, " + n_text(largest.elements) + ", the speedup is " +
-                    fixed(largest.speedup, 2) + " against the byte ratio " + fixed(largest.byte_ratio, 2) + " (" +
-                    signed_percent(largest.speedup / largest.byte_ratio - 1.0) + "): it never settles";
+                    fixed(largest.speedup, 2) + " against the byte ratio " + fixed(largest.byte_ratio, 2) +
+                    " (" + signed_percent(largest.speedup / largest.byte_ratio - 1.0) + "): it never settles";
     return;
   }
   const PairPoint& settled = points[*first];
   const double multiple = l2_multiple(settled.elements);
   result.measured = multiple;
   result.verdict = multiple >= rule.low_l2_multiple && multiple <= rule.high_l2_multiple ? Verdict::kHeld
-                                                                                          : Verdict::kFailed;
-  result.detail = "settles from " + n_text(settled.elements) + " (" +
-                  labrun::binary_size(static_cast<std::uint64_t>(static_cast<double>(settled.elements) *
-                                                                 kElementBytes)) +
-                  " = " + fixed(multiple, 2) + " x the " +
-                  labrun::binary_size(static_cast<std::uint64_t>(*l2)) + " L2) on, speedup " +
-                  fixed(settled.speedup, 2) + " against " + fixed(settled.byte_ratio, 2);
+                                                                                         : Verdict::kFailed;
+  result.detail =
+      "settles from " + n_text(settled.elements) + " (" +
+      labrun::binary_size(static_cast<std::uint64_t>(static_cast<double>(settled.elements) * kElementBytes)) +
+      " = " + fixed(multiple, 2) + " x the " + labrun::binary_size(static_cast<std::uint64_t>(*l2)) +
+      " L2) on, speedup " + fixed(settled.speedup, 2) + " against " + fixed(settled.byte_ratio, 2);
   if (*first > 0) {
     const PairPoint& below = points[*first - 1];
     result.detail += "; at " + n_text(below.elements) + " (" + fixed(l2_multiple(below.elements), 2) +
@@ -107,7 +106,8 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
 void judge_at_least_byte_ratio(const AtLeastByteRatioRule& rule, const Transcript& t, ClaimResult& result) {
   result.figures = "median of " + rule.unfused + " over " + rule.fused + " at the " + rule.size_label +
                    " size, against the byte ratio of their models";
-  result.tolerance = "at least " + percent_text(1.0 - rule.shortfall) + " of the byte ratio (more is allowed)";
+  result.tolerance =
+      "at least " + percent_text(1.0 - rule.shortfall) + " of the byte ratio (more is allowed)";
   const std::optional<PairPoint> p = pair_at(t, rule.unfused, rule.fused, rule.size_label);
   if (!p) {
     not_measured(result, "the pair was not timed at the " + rule.size_label + " size");
@@ -116,16 +116,18 @@ void judge_at_least_byte_ratio(const AtLeastByteRatioRule& rule, const Transcrip
   result.expected = p->byte_ratio;
   result.measured = p->speedup;
   result.verdict = p->speedup >= (1.0 - rule.shortfall) * p->byte_ratio ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = fixed(p->unfused_ms, 4) + " ms / " + fixed(p->fused_ms, 4) + " ms = " + fixed(p->speedup, 2) +
-                  ", " + signed_percent(p->speedup / p->byte_ratio - 1.0) + " from the byte ratio " +
-                  fixed(p->byte_ratio, 2);
+  result.detail = fixed(p->unfused_ms, 4) + " ms / " + fixed(p->fused_ms, 4) +
+                  " ms = " + fixed(p->speedup, 2) + ", " + signed_percent(p->speedup / p->byte_ratio - 1.0) +
+                  " from the byte ratio " + fixed(p->byte_ratio, 2);
 }
 
 void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcript& t, ClaimResult& result) {
-  result.figures = "(model bytes unfused - fused) / (median unfused - fused) of each pair, over the GB/s of " +
-                   rule.copy_floor + ", at the " + rule.size_label + " size";
+  result.figures =
+      "(model bytes unfused - fused) / (median unfused - fused) of each pair, over the GB/s of " +
+      rule.copy_floor + ", at the " + rule.size_label + " size";
   result.expected = 1.0;
-  result.tolerance = "every pair between " + fixed(rule.low, 2) + " and " + fixed(rule.high, 2) + " x the copy floor";
+  result.tolerance =
+      "every pair between " + fixed(rule.low, 2) + " and " + fixed(rule.high, 2) + " x the copy floor";
   const std::optional<double> copy = case_gb_per_s(t, rule.copy_floor, rule.size_label);
   if (!copy || !(*copy > 0.0)) {
     not_measured(result, "the copy floor was not timed at the " + rule.size_label + " size");
@@ -145,7 +147,8 @@ void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcrip
       // The fusion saved no time (or removed no bytes): its traffic was not the cost.
       all_within = false;
       worst = 0.0;
-      rows += row + ": no time saved (" + fixed(p->unfused_ms, 4) + " ms against " + fixed(p->fused_ms, 4) + " ms)";
+      rows += row + ": no time saved (" + fixed(p->unfused_ms, 4) + " ms against " + fixed(p->fused_ms, 4) +
+              " ms)";
       continue;
     }
     const double multiple = *p->eliminated_gb_per_s / *copy;
@@ -167,8 +170,8 @@ void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcrip
 void judge_cheap_reuse(const CheapReuseRule& rule, const Transcript& t, ClaimResult& result) {
   result.figures = "median of the cheap value's materialising case over its recomputing case at every R";
   result.expected = 1.0;
-  result.tolerance = "no ratio below " + fixed(1.0 - rule.tolerance, 2) + " (recompute never slower by more than " +
-                     percent_text(rule.tolerance) + ")";
+  result.tolerance = "no ratio below " + fixed(1.0 - rule.tolerance, 2) +
+                     " (recompute never slower by more than " + percent_text(rule.tolerance) + ")";
   const std::vector<ReusePoint> points = reuse_sweep(t, false);
   if (points.empty()) {
     not_measured(result, "no R of the cheap value was timed in both versions");
@@ -182,10 +185,10 @@ void judge_cheap_reuse(const CheapReuseRule& rule, const Transcript& t, ClaimRes
   }
   result.measured = lowest->ratio;
   result.verdict = lowest->ratio >= 1.0 - rule.tolerance ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = "materialise / recompute " + fixed(points.front().ratio, 2) + " at R = " +
-                  std::to_string(points.front().reuse) + ", " + fixed(points.back().ratio, 2) + " at R = " +
-                  std::to_string(points.back().reuse) + "; lowest " + fixed(lowest->ratio, 2) + " at R = " +
-                  std::to_string(lowest->reuse);
+  result.detail = "materialise / recompute " + fixed(points.front().ratio, 2) +
+                  " at R = " + std::to_string(points.front().reuse) + ", " + fixed(points.back().ratio, 2) +
+                  " at R = " + std::to_string(points.back().reuse) + "; lowest " + fixed(lowest->ratio, 2) +
+                  " at R = " + std::to_string(lowest->reuse);
 }
 
 void judge_expensive_reuse(const Transcript& t, ClaimResult& result) {
@@ -202,16 +205,16 @@ void judge_expensive_reuse(const Transcript& t, ClaimResult& result) {
   if (!from) {
     result.verdict = Verdict::kFailed;
     result.measured.reset();
-    result.detail = summary + ": at R = " + std::to_string(points.back().reuse) + " materialise / recompute is " +
-                    fixed(points.back().ratio, 2);
+    result.detail = summary + ": at R = " + std::to_string(points.back().reuse) +
+                    " materialise / recompute is " + fixed(points.back().ratio, 2);
     return;
   }
   result.measured = static_cast<double>(points[*from].reuse);
   result.verdict = *from > 0 ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = summary + "; materialise / recompute " + fixed(points.front().ratio, 2) + " at R = " +
-                  std::to_string(points.front().reuse) + ", " + fixed(points[*from].ratio, 2) + " at R = " +
-                  std::to_string(points[*from].reuse) + ", " + fixed(points.back().ratio, 2) + " at R = " +
-                  std::to_string(points.back().reuse);
+  result.detail = summary + "; materialise / recompute " + fixed(points.front().ratio, 2) +
+                  " at R = " + std::to_string(points.front().reuse) + ", " + fixed(points[*from].ratio, 2) +
+                  " at R = " + std::to_string(points[*from].reuse) + ", " + fixed(points.back().ratio, 2) +
+                  " at R = " + std::to_string(points.back().reuse);
 }
 
 }  // namespace verdicts

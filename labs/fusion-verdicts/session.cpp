@@ -227,7 +227,8 @@ class VerdictsSession final : public labrun::LabSession {
       }
     } else if (key.part == kStencilPart) {
       const StencilShape shape = stencil_shape(stencil_radius(key.name), starts_with(key.name, "fused"));
-      attributes["blocks"] = static_cast<double>((elements + kStencilTile - 1) / kStencilTile);
+      const std::uint64_t blocks = (elements + kStencilTile - 1) / kStencilTile;
+      attributes["blocks"] = static_cast<double>(blocks);
       attributes["radius"] = shape.radius;
       attributes["points"] = 2 * shape.radius + 1;
       attributes["tile"] = shape.tile;

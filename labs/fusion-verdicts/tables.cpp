@@ -70,7 +70,8 @@ std::vector<std::string> size_labels_of(const Transcript& t, const std::string& 
   return labels;
 }
 
-std::optional<std::uint64_t> elements_at(const Transcript& t, const std::string& part, const std::string& label) {
+std::optional<std::uint64_t> elements_at(const Transcript& t, const std::string& part,
+                                         const std::string& label) {
   for (const CaseResult& c : t.cases) {
     if (c.part == part && c.size_label == label) {
       return c.elements;
@@ -112,8 +113,8 @@ struct VerdictRow {
 
 std::vector<VerdictRow> verdict_rows() {
   return {
-      {"Elementwise then elementwise", "Fuse", case_name(kPairPart, "two-passes"), case_name(kPairPart, "fused"),
-       kPairClaim},
+      {"Elementwise then elementwise", "Fuse", case_name(kPairPart, "two-passes"),
+       case_name(kPairPart, "fused"), kPairClaim},
       {"Elementwise then reduction", "Fuse with care", case_name(kSumPart, "two-kernels"),
        case_name(kSumPart, "folded"), kSumClaim},
       {"Reduction then elementwise", "Do not fuse", case_name(kNormalisePart, "two-kernels"),
@@ -130,18 +131,21 @@ Table verdict_table(const Transcript& t, const std::string& size_label) {
   Table table;
   table.title = "The chapter's verdict table, measured: " + size_title(t, kPairPart, size_label);
   table.notes = {
-      "Chapter is the verdict the chapter's table gives. Speedup is the unfused median over the fused; the byte "
+      "Chapter is the verdict the chapter's table gives. Speedup is the unfused median over the fused; the "
+      "byte "
       "ratio is that of their models. Eliminated GB/s is (unfused - fused model bytes) / (unfused - fused "
-      "median), the bandwidth at which the removed traffic cost time; x copy is that over the copy floor's GB/s.",
+      "median), the bandwidth at which the removed traffic cost time; x copy is that over the copy floor's "
+      "GB/s.",
       "Sort then gather is a documented non-case (the lab's README says why it cannot fuse). Different block "
-      "sizes is measured as recompute or materialise (a value per R outputs: one grid, or each stage its own), "
+      "sizes is measured as recompute or materialise (a value per R outputs: one grid, or each stage its "
+      "own), "
       "at the lesson size; see its table."};
   if (with_claims) {
-    table.notes.push_back("Claim is the verdict of the row's claim, judged at the " + std::string(kClaimSize) +
-                          " size (the recompute sweep's at the lesson size).");
+    table.notes.push_back("Claim is the verdict of the row's claim, judged at the " +
+                          std::string(kClaimSize) + " size (the recompute sweep's at the lesson size).");
   }
-  table.headers = {"structure",   "chapter",      "unfused (ms)", "fused (ms)", "speedup",
-                   "byte ratio",  "elim. GB/s",   "x copy",       "on this card"};
+  table.headers = {"structure",  "chapter",    "unfused (ms)", "fused (ms)",  "speedup",
+                   "byte ratio", "elim. GB/s", "x copy",       "on this card"};
   table.right_aligned = {false, false, true, true, true, true, true, true, false};
   if (with_claims) {
     table.headers.emplace_back("claim");
@@ -158,8 +162,8 @@ Table verdict_table(const Transcript& t, const std::string& size_label) {
           multiple = fixed(*p->eliminated_gb_per_s / *copy, 2);
         }
         cells.insert(cells.end(), {ms_text(p->unfused_ms), ms_text(p->fused_ms), fixed(p->speedup, 2),
-                                   fixed(p->byte_ratio, 2), optional_text(p->eliminated_gb_per_s, 1), multiple,
-                                   measured_verdict(p->speedup)});
+                                   fixed(p->byte_ratio, 2), optional_text(p->eliminated_gb_per_s, 1),
+                                   multiple, measured_verdict(p->speedup)});
       } else {
         cells.insert(cells.end(), {"-", "-", "-", "-", "-", "-", "not timed at this size"});
       }
@@ -207,15 +211,16 @@ Table crossover_table(const Transcript& t) {
   table.notes.push_back(
       "Elim. GB/s is (16 - 8 B) x n / (two passes - fused median): the bandwidth of the traffic the fusion "
       "removed; where the intermediate sits in L2 it can exceed the card's DRAM bandwidth.");
-  table.headers = {"n", "size", "n x 4 B / L2", "two passes (ms)", "fused (ms)", "speedup", "byte ratio",
-                   "elim. GB/s", "settled"};
+  table.headers = {"n",       "size",       "n x 4 B / L2", "two passes (ms)", "fused (ms)",
+                   "speedup", "byte ratio", "elim. GB/s",   "settled"};
   table.right_aligned = {true, false, true, true, true, true, true, true, false};
   for (std::size_t i = 0; i < points.size(); ++i) {
     const PairPoint& p = points[i];
     table.rows.push_back({std::to_string(p.elements), p.size_label,
                           l2 ? fixed(static_cast<double>(p.elements) * kElementBytes / *l2, 4) : "?",
-                          ms_text(p.unfused_ms), ms_text(p.fused_ms), fixed(p.speedup, 2), fixed(p.byte_ratio, 2),
-                          optional_text(p.eliminated_gb_per_s, 1), settled && i >= *settled ? "yes" : "-"});
+                          ms_text(p.unfused_ms), ms_text(p.fused_ms), fixed(p.speedup, 2),
+                          fixed(p.byte_ratio, 2), optional_text(p.eliminated_gb_per_s, 1),
+                          settled && i >= *settled ? "yes" : "-"});
   }
   return table;
 }
@@ -226,10 +231,13 @@ Table reductions_table(const Transcript& t) {
   Table table;
   table.title = "The reductions: folding a pointwise stage in, and what a grid barrier buys";
   table.notes = {
-      "Every reduction runs grid-stride on the same grid: grid blocks = blocks per SM (the cooperative kernel's "
-      "occupancy) x SMs, so the two-kernel and cooperative versions differ only in the boundary between their "
+      "Every reduction runs grid-stride on the same grid: grid blocks = blocks per SM (the cooperative "
+      "kernel's "
+      "occupancy) x SMs, so the two-kernel and cooperative versions differ only in the boundary between "
+      "their "
       "phases. GB/s is model bytes over the median.",
-      "Barrier saves (us) is the two-kernel median minus the cooperative one: what replacing a kernel boundary "
+      "Barrier saves (us) is the two-kernel median minus the cooperative one: what replacing a kernel "
+      "boundary "
       "with a grid-wide barrier bought, the bytes being the same."};
   table.headers = {"case", "n", "ms", "GB/s", "launches", "grid blocks", "blocks/SM", "barrier saves (us)"};
   table.right_aligned = {false, true, true, true, true, true, true, true};
@@ -239,11 +247,12 @@ Table reductions_table(const Transcript& t) {
     if (c == nullptr) {
       return;
     }
-    table.rows.push_back(
-        {c->label, std::to_string(c->elements), ms_text(c->central_ms()),
-         c->central_ms() > 0.0 ? fixed(labrun::effective_gb_per_s(c->model, c->elements, c->central_ms()), 1) : "-",
-         std::to_string(c->model.launches), attribute_text(c, "grid_blocks", 0), attribute_text(c, "blocks_per_sm", 0),
-         barrier});
+    table.rows.push_back({c->label, std::to_string(c->elements), ms_text(c->central_ms()),
+                          c->central_ms() > 0.0
+                              ? fixed(labrun::effective_gb_per_s(c->model, c->elements, c->central_ms()), 1)
+                              : "-",
+                          std::to_string(c->model.launches), attribute_text(c, "grid_blocks", 0),
+                          attribute_text(c, "blocks_per_sm", 0), barrier});
   };
   std::vector<std::string> labels = size_labels_of(t, kSumPart);
   for (const std::string& label : size_labels_of(t, kNormalisePart)) {
@@ -267,15 +276,20 @@ Table reductions_table(const Transcript& t) {
 
 Table stencil_table(const Transcript& t, const std::string& size_label) {
   Table table;
-  table.title = "Stencil then stencil, fused through a shared tile: " + size_title(t, kStencilPart, size_label);
+  table.title =
+      "Stencil then stencil, fused through a shared tile: " + size_title(t, kStencilPart, size_label);
   table.notes = {
-      "Two box averages of 2R + 1 points. Tile is the outputs per block; halo the inputs the fused kernel loads "
-      "beyond each side of its tile (2R); recomputed the first-pass values it computes beyond its tile, which "
-      "the neighbouring blocks compute too, as a fraction of the tile (2R / tile). The wider the stencil, the "
-      "more arithmetic per byte and the more recomputed: where fused stops beating two passes, recomputing the "
+      "Two box averages of 2R + 1 points. Tile is the outputs per block; halo the inputs the fused kernel "
+      "loads "
+      "beyond each side of its tile (2R); recomputed the first-pass values it computes beyond its tile, "
+      "which "
+      "the neighbouring blocks compute too, as a fraction of the tile (2R / tile). The wider the stencil, "
+      "the "
+      "more arithmetic per byte and the more recomputed: where fused stops beating two passes, recomputing "
+      "the "
       "halo has stopped paying."};
-  table.headers = {"radius", "points", "tile", "halo", "recomputed", "two passes (ms)", "fused (ms)",
-                   "speedup", "byte ratio", "elim. GB/s"};
+  table.headers = {"radius",          "points",     "tile",    "halo",       "recomputed",
+                   "two passes (ms)", "fused (ms)", "speedup", "byte ratio", "elim. GB/s"};
   table.right_aligned = {true, true, true, true, true, true, true, true, true, true};
   for (const int radius : kStencilRadii) {
     const std::string unfused = case_name(kStencilPart, stencil_case(radius, false));
@@ -302,14 +316,16 @@ Table reuse_table(const Transcript& t) {
   Table table;
   table.title = "Recompute or materialise a value used by R outputs: " + size_title(t, kReusePart, "lesson");
   table.notes = {
-      "y[i] = x[i] * f(a[i / R]). Recompute: one kernel, every thread evaluates f (4 + 4/R B read, 4 written per "
-      "element). Materialise: f once per group into a buffer, then y = x * v (4 + 8/R read, 4 + 4/R written, two "
+      "y[i] = x[i] * f(a[i / R]). Recompute: one kernel, every thread evaluates f (4 + 4/R B read, 4 written "
+      "per "
+      "element). Materialise: f once per group into a buffer, then y = x * v (4 + 8/R read, 4 + 4/R written, "
+      "two "
       "launches). Cheap f is one multiply-add; expensive f is " +
           std::to_string(kExpensiveTerms) +
           " accurate sines and exponentials. Mat / rec above 1: recomputing wins.",
       "Cheap: " + reuse_summary(cheap) + ". Expensive: " + reuse_summary(expensive) + "."};
-  table.headers = {"R",          "cheap rec (ms)",     "cheap mat (ms)",    "mat / rec",
-                   "exp rec (ms)", "exp mat (ms)", "mat / rec"};
+  table.headers = {
+      "R", "cheap rec (ms)", "cheap mat (ms)", "mat / rec", "exp rec (ms)", "exp mat (ms)", "mat / rec"};
   table.right_aligned = {true, true, true, true, true, true, true};
   for (const unsigned reuse : kReuseFactors) {
     const auto at = [&](const std::vector<ReusePoint>& points) -> const ReusePoint* {

@@ -42,7 +42,7 @@ struct ClaimSpec {
   double tolerance = 0.0;  //!< a fraction: 0.1 is 10%
   double low = 0.0;        //!< kBandwidthBand only
   double high = 0.0;
-  bool expected_to_fail = false;  //!< the lesson hedges on this one
+  bool expected_to_fail = false;                                  //!< the lesson hedges on this one
   std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
 };
 

@@ -10,18 +10,18 @@
 
 #include "cli/exit_codes.hpp"
 #include "compare/compare.hpp"
+#include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "grading/report.hpp"
+#include "plots/draw_plots.hpp"
+#include "profile/profiler.hpp"
 #include "registry/registry.hpp"
 #include "runner/plan.hpp"
 #include "runner/runner.hpp"
-#include "device/device_info.hpp"
-#include "plots/draw_plots.hpp"
-#include "profile/profiler.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace labrun {
@@ -58,9 +58,10 @@ void add_run_options(CLI::App* command, RunOptions& options, std::string& out_di
       ->check(CLI::Range(1, 1000000))
       ->capture_default_str();
   command
-      ->add_option("--target-ci", options.target_relative_median_ci,
-                   "Stop sampling a case once the 95% confidence interval of its median is within this fraction "
-                   "of the median (0.005 = 0.5%); 0 takes exactly --reps samples")
+      ->add_option(
+          "--target-ci", options.target_relative_median_ci,
+          "Stop sampling a case once the 95% confidence interval of its median is within this fraction "
+          "of the median (0.005 = 0.5%); 0 takes exactly --reps samples")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   command
@@ -69,22 +70,24 @@ void add_run_options(CLI::App* command, RunOptions& options, std::string& out_di
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command
-      ->add_option("--timing", timing_mode,
-                   "hot: samples back to back, as the lesson times; cold: the L2 is flushed (2 x its size read, "
-                   "persisting lines reset) before every sample")
+      ->add_option(
+          "--timing", timing_mode,
+          "hot: samples back to back, as the lesson times; cold: the L2 is flushed (2 x its size read, "
+          "persisting lines reset) before every sample")
       ->check(CLI::IsMember({"hot", "cold"}))
       ->capture_default_str();
   command
-      ->add_option("--order", case_order,
-                   "declared: cases in the lab's order; shuffle: a seeded random order; interleave: a batch of "
-                   "samples from every case in turn, so drift does not favour one case")
+      ->add_option(
+          "--order", case_order,
+          "declared: cases in the lab's order; shuffle: a seeded random order; interleave: a batch of "
+          "samples from every case in turn, so drift does not favour one case")
       ->check(CLI::IsMember({"declared", "shuffle", "interleave"}))
       ->capture_default_str();
   command->add_option("--seed", options.seed, "Seed of the random inputs (and of --order shuffle)")
       ->capture_default_str();
-  command->add_flag(
-      "--smoke", options.smoke,
-      "Tiny sizes (n <= 65536), 3 samples, no adaptive sampling: checks the lab runs; the files are marked smoke");
+  command->add_flag("--smoke", options.smoke,
+                    "Tiny sizes (n <= 65536), 3 samples, no adaptive sampling: checks the lab runs; the "
+                    "files are marked smoke");
   command->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
   command->add_flag("--quiet", quiet, "No progress lines");
 }
@@ -514,8 +517,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       // The Markdown beside the transcript is a rendering of it: render it again, now linking the plots.
       const std::filesystem::path markdown_path = dir / (stem + ".md");
       if (std::filesystem::exists(markdown_path) && plot_format == kPlotFormat) {
-        write_file_atomically(markdown_path,
-                              render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir)), true);
+        write_file_atomically(
+            markdown_path, render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir)), true);
         log.info("rendered " + markdown_path.string() + " again, linking the plots");
       }
       return exit_code::kOk;

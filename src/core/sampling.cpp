@@ -53,8 +53,8 @@ const char* stop_reason_name(StopReason reason) {
 }
 
 StopReason stop_reason_from_name(const std::string& name) {
-  for (const StopReason reason : {StopReason::kMedianConverged, StopReason::kTimeLimit, StopReason::kSampleCap,
-                                  StopReason::kFixedCount}) {
+  for (const StopReason reason : {StopReason::kMedianConverged, StopReason::kTimeLimit,
+                                  StopReason::kSampleCap, StopReason::kFixedCount}) {
     if (name == stop_reason_name(reason)) {
       return reason;
     }

@@ -36,8 +36,8 @@ enum class StopReason {
 [[nodiscard]] StopReason stop_reason_from_name(const std::string& name);
 
 struct SamplingRule {
-  int warmups = 3;        //!< untimed executions before the first sample
-  int min_samples = 20;   //!< never fewer, whatever the spread
+  int warmups = 3;         //!< untimed executions before the first sample
+  int min_samples = 20;    //!< never fewer, whatever the spread
   int max_samples = 1000;  //!< never more
   //! Stop once the 95% confidence interval of the median, relative to the median, is at most
   //! this (0.005 = 0.5%). 0 turns adaptive sampling off: exactly min_samples are taken.
@@ -54,8 +54,8 @@ struct SamplingRule {
 [[nodiscard]] double relative_median_ci(std::vector<double> samples);
 
 //! Whether sampling stops now, given the samples so far and the seconds spent on the case.
-[[nodiscard]] std::optional<StopReason> stop_reason(const SamplingRule& rule, const std::vector<double>& samples,
-                                                    double elapsed_s);
+[[nodiscard]] std::optional<StopReason> stop_reason(const SamplingRule& rule,
+                                                    const std::vector<double>& samples, double elapsed_s);
 
 //! A seeded permutation of 0..count-1 (the same seed gives the same order on every machine).
 [[nodiscard]] std::vector<std::size_t> shuffled_order(std::size_t count, std::uint64_t seed);

@@ -109,8 +109,8 @@ struct CaseResult {
   std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
   std::optional<PublishedFigure> published;  //!< only in transcribed transcripts
   // How the samples were taken (1.2.0; empty when the transcript predates it or is transcribed).
-  std::string timing_mode;  //!< "hot" or "cold"
-  std::string stop_reason;  //!< "median-converged", "time-limit", "sample-cap", "fixed-count"
+  std::string timing_mode;        //!< "hot" or "cold"
+  std::string stop_reason;        //!< "median-converged", "time-limit", "sample-cap", "fixed-count"
   double sampling_seconds = 0.0;  //!< wall seconds spent sampling the case, warm-ups included
   //! Per sample, the SM clock just after it (MHz, clock64 over %globaltimer); nullopt: unread.
   std::vector<std::optional<double>> sample_sm_clock_mhz;
@@ -128,17 +128,17 @@ struct CaseResult {
 
 //! How a run sampled its cases (1.2.0).
 struct TimingRecord {
-  std::string mode = "hot";         //!< "hot" or "cold" (core/sampling.hpp)
-  std::string order = "declared";   //!< "declared", "shuffle" or "interleave"
+  std::string mode = "hot";        //!< "hot" or "cold" (core/sampling.hpp)
+  std::string order = "declared";  //!< "declared", "shuffle" or "interleave"
   int min_samples = 0;
   int max_samples = 0;
   double target_relative_median_ci = 0.0;  //!< 0: adaptive sampling off
   double case_time_limit_s = 0.0;
-  int batch = 0;                              //!< samples between two checks of the stop rule
-  std::optional<std::uint64_t> l2_flush_bytes;  //!< cold mode: bytes read to evict the L2
-  std::string clock_source;                   //!< how per-sample SM clocks were read
+  int batch = 0;                                 //!< samples between two checks of the stop rule
+  std::optional<std::uint64_t> l2_flush_bytes;   //!< cold mode: bytes read to evict the L2
+  std::string clock_source;                      //!< how per-sample SM clocks were read
   std::optional<double> throttle_threshold_mhz;  //!< samples below it are flagged throttled
-  std::string throttle_rule;                  //!< the threshold in words, or why there is none
+  std::string throttle_rule;                     //!< the threshold in words, or why there is none
 };
 
 //! One case's kernels as Nsight Compute counted them, at one size.
@@ -146,9 +146,9 @@ struct ProfiledCase {
   std::string name;
   std::string size_label;
   std::uint64_t elements = 0;
-  int kernels = 0;  //!< kernel launches counted for one execution of the case's region
-  double dram_read_bytes = 0.0;   //!< dram__bytes_read.sum over those kernels
-  double dram_write_bytes = 0.0;  //!< dram__bytes_write.sum over those kernels
+  int kernels = 0;                       //!< kernel launches counted for one execution of the case's region
+  double dram_read_bytes = 0.0;          //!< dram__bytes_read.sum over those kernels
+  double dram_write_bytes = 0.0;         //!< dram__bytes_write.sum over those kernels
   double model_bytes_per_element = 0.0;  //!< the case's byte model, for comparison
 
   [[nodiscard]] double dram_bytes_per_element() const {

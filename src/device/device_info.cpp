@@ -42,8 +42,8 @@ Fact memory_peak_fact(const std::vector<Fact>& device_facts, int bus_width_bits)
   const std::string key = "memory_peak_gb_per_s";
   for (const Fact& fact : device_facts) {
     if (fact.key == "memory_clock_khz" && fact.is_known()) {
-      const double peak = theoretical_peak_gb_per_s(
-          static_cast<double>(std::get<std::int64_t>(*fact.value)), static_cast<double>(bus_width_bits));
+      const double peak = theoretical_peak_gb_per_s(static_cast<double>(std::get<std::int64_t>(*fact.value)),
+                                                    static_cast<double>(bus_width_bits));
       if (peak > 0.0) {
         return Fact::known(key, peak);
       }
@@ -199,8 +199,9 @@ std::vector<FactGroup> collect_environment() {
   if (code != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
-    for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count", "l2_bytes",
-                            "memory_bytes", "memory_bus_width_bits", "memory_clock_khz", "memory_peak_gb_per_s", "ecc_enabled"}) {
+    for (const char* key :
+         {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count", "l2_bytes", "memory_bytes",
+          "memory_bus_width_bits", "memory_clock_khz", "memory_peak_gb_per_s", "ecc_enabled"}) {
       device.facts.push_back(Fact::unknown(key, reason));
     }
   } else {

@@ -45,4 +45,17 @@ std::string binary_size(std::uint64_t bytes) {
   return unit == 0 ? std::to_string(bytes) + " B" : fixed(value, 1) + " " + units[unit];
 }
 
+std::string bytes_per_element_text(double bytes) {
+  std::string text = fixed(bytes, 2);
+  if (text.find('.') != std::string::npos) {
+    while (text.back() == '0') {
+      text.pop_back();
+    }
+    if (text.back() == '.') {
+      text.pop_back();
+    }
+  }
+  return text;
+}
+
 }  // namespace labrun

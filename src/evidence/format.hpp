@@ -14,6 +14,9 @@ namespace labrun {
 [[nodiscard]] std::string compact_number(double value);
 //! Percentage of a fraction with one decimal ("100.0%").
 [[nodiscard]] std::string percent(double fraction);
+//! A byte count per element: whole numbers without decimals ("36"), others with up to two, trailing
+//! zeros dropped ("4.5", "4.03").
+[[nodiscard]] std::string bytes_per_element_text(double bytes);
 //! Binary size ("60.0 MiB").
 [[nodiscard]] std::string binary_size(std::uint64_t bytes);
 

@@ -99,8 +99,9 @@ Table byte_model_table(const Transcript& t) {
     if (!seen.insert(c.name).second) {
       continue;
     }
-    table.rows.push_back({c.name, fixed(c.model.read_bytes_per_element, 0),
-                          fixed(c.model.write_bytes_per_element, 0), fixed(c.model.bytes_per_element(), 0),
+    table.rows.push_back({c.name, bytes_per_element_text(c.model.read_bytes_per_element),
+                          bytes_per_element_text(c.model.write_bytes_per_element),
+                          bytes_per_element_text(c.model.bytes_per_element()),
                           std::to_string(c.model.launches)});
   }
   return table;
@@ -243,12 +244,13 @@ Table sampling_rule_table(const TimingRecord& timing) {
   table.title = "How the cases were sampled";
   table.headers = {"setting", "value"};
   table.right_aligned = {false, false};
-  table.rows.push_back({"mode", timing.mode == "cold" ? "cold: the L2 flushed before every sample (" +
-                                                             (timing.l2_flush_bytes
-                                                                  ? std::to_string(*timing.l2_flush_bytes) + " B read"
-                                                                  : std::string("size not recorded")) +
-                                                             ", persisting lines reset)"
-                                                       : "hot: samples back to back, caches as the last sample left them"});
+  table.rows.push_back(
+      {"mode", timing.mode == "cold"
+                   ? "cold: the L2 flushed before every sample (" +
+                         (timing.l2_flush_bytes ? std::to_string(*timing.l2_flush_bytes) + " B read"
+                                                : std::string("size not recorded")) +
+                         ", persisting lines reset)"
+                   : "hot: samples back to back, caches as the last sample left them"});
   table.rows.push_back({"order", timing.order});
   table.rows.push_back(
       {"stop rule", timing.target_relative_median_ci > 0.0
@@ -269,8 +271,8 @@ Table sampling_table(const Transcript& t) {
   table.notes = {
       "Quartiles and the median's 95% interval (relative to the median) from the raw samples; clock is the "
       "median SM clock measured after each sample; cycles are SM cycles per execution of the case."};
-  table.headers = {"case", "n", "samples", "stopped", "median ms", "q1 ms", "q3 ms", "median CI",
-                   "clock MHz", "cycles", "throttled"};
+  table.headers = {"case",  "n",         "samples",   "stopped", "median ms", "q1 ms",
+                   "q3 ms", "median CI", "clock MHz", "cycles",  "throttled"};
   table.right_aligned = {false, true, true, false, true, true, true, true, true, true, true};
   for (const CaseResult& c : t.cases) {
     std::vector<double> clocks;
@@ -279,12 +281,12 @@ Table sampling_table(const Transcript& t) {
         clocks.push_back(*mhz);
       }
     }
-    table.rows.push_back({c.name, std::to_string(c.elements), std::to_string(c.summary.count), c.stop_reason,
-                          fixed(c.summary.median, 4), fixed(c.summary.q1, 4), fixed(c.summary.q3, 4),
-                          std::isfinite(c.summary.relative_median_ci) ? percent(c.summary.relative_median_ci) : "-",
-                          clocks.empty() ? "-" : fixed(median(clocks), 0),
-                          c.median_cycles ? fixed(*c.median_cycles, 0) : "-",
-                          std::to_string(c.throttled_samples.size())});
+    table.rows.push_back(
+        {c.name, std::to_string(c.elements), std::to_string(c.summary.count), c.stop_reason,
+         fixed(c.summary.median, 4), fixed(c.summary.q1, 4), fixed(c.summary.q3, 4),
+         std::isfinite(c.summary.relative_median_ci) ? percent(c.summary.relative_median_ci) : "-",
+         clocks.empty() ? "-" : fixed(median(clocks), 0), c.median_cycles ? fixed(*c.median_cycles, 0) : "-",
+         std::to_string(c.throttled_samples.size())});
   }
   return table;
 }
@@ -295,15 +297,17 @@ Table profile_table(const ProfileRecord& profile) {
   table.notes = {"Status: " + profile.status + ". " + profile.detail + "."};
   if (!profile.tool_version.empty()) {
     table.notes.push_back("Tool: " + profile.tool_version +
-                          (profile.report_file.empty() ? "" : "; report: `" + profile.report_file + "`") + ".");
+                          (profile.report_file.empty() ? "" : "; report: `" + profile.report_file + "`") +
+                          ".");
   }
   table.headers = {"case", "size", "n", "kernels", "model B/elem", "DRAM B/elem", "DRAM / model"};
   table.right_aligned = {false, false, true, true, true, true, true};
   for (const ProfiledCase& c : profile.cases) {
     const double measured = c.dram_bytes_per_element();
-    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), std::to_string(c.kernels),
-                          fixed(c.model_bytes_per_element, 1), fixed(measured, 2),
-                          c.model_bytes_per_element > 0.0 ? fixed(measured / c.model_bytes_per_element, 3) : "-"});
+    table.rows.push_back(
+        {c.name, c.size_label, std::to_string(c.elements), std::to_string(c.kernels),
+         fixed(c.model_bytes_per_element, 1), fixed(measured, 2),
+         c.model_bytes_per_element > 0.0 ? fixed(measured / c.model_bytes_per_element, 3) : "-"});
   }
   return table;
 }

@@ -211,9 +211,12 @@ Json profile_to_json(const ProfileRecord& profile) {
                          {"dram_bytes_per_element", c.dram_bytes_per_element()},
                          {"model_bytes_per_element", c.model_bytes_per_element}});
   }
-  return Json{{"status", profile.status},         {"detail", profile.detail},
-              {"tool_version", profile.tool_version}, {"command", profile.command},
-              {"report_file", profile.report_file},   {"cases", cases}};
+  return Json{{"status", profile.status},
+              {"detail", profile.detail},
+              {"tool_version", profile.tool_version},
+              {"command", profile.command},
+              {"report_file", profile.report_file},
+              {"cases", cases}};
 }
 
 Json optional_count(const std::optional<std::uint64_t>& value) {
@@ -459,9 +462,9 @@ CaseResult read_case(const Reader& c, bool transcribed) {
     const Json& clocks = c.array("sample_sm_clock_mhz");
     for (std::size_t i = 0; i < clocks.size(); ++i) {
       result.sample_sm_clock_mhz.push_back(
-          clocks[i].is_null() ? std::nullopt
-                              : std::optional<double>(c.number_value(clocks[i], "sample_sm_clock_mhz/" +
-                                                                                     std::to_string(i))));
+          clocks[i].is_null()
+              ? std::nullopt
+              : std::optional<double>(c.number_value(clocks[i], "sample_sm_clock_mhz/" + std::to_string(i))));
     }
     const Json& throttled = c.array("throttled_samples");
     for (std::size_t i = 0; i < throttled.size(); ++i) {

@@ -303,7 +303,7 @@ std::string plot_links_markdown(const std::vector<DrawnPlot>& plots, const fs::p
     return "";
   }
   const fs::path base = fs::absolute(markdown_dir).lexically_normal();
-  std::string text = "## Plots\n";
+  std::string text = "\n## Plots\n";  // a section of its own, like every other
   for (const DrawnPlot& plot : plots) {
     const fs::path file = fs::absolute(plot.file).lexically_normal();
     fs::path relative = file.lexically_relative(base);

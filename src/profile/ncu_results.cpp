@@ -122,8 +122,8 @@ std::vector<NcuKernelRow> parse_ncu_raw_csv(const std::string& text) {
         units = std::move(fields);  // the units row, under the header
         continue;
       }
-      throw std::runtime_error("ncu CSV line " + std::to_string(line_number) + ": ID '" + fields[column("ID")] +
-                               "' is not a number");
+      throw std::runtime_error("ncu CSV line " + std::to_string(line_number) + ": ID '" +
+                               fields[column("ID")] + "' is not a number");
     }
     NcuKernelRow row;
     row.id = std::stoi(fields[column("ID")]);
@@ -146,7 +146,8 @@ std::vector<NcuKernelRow> parse_ncu_raw_csv(const std::string& text) {
   if (header.empty()) {
     throw std::runtime_error("ncu printed no CSV (no header row found)");
   }
-  std::sort(rows.begin(), rows.end(), [](const NcuKernelRow& a, const NcuKernelRow& b) { return a.id < b.id; });
+  std::sort(rows.begin(), rows.end(),
+            [](const NcuKernelRow& a, const NcuKernelRow& b) { return a.id < b.id; });
   return rows;
 }
 
@@ -197,7 +198,10 @@ NcuFailure classify_ncu_failure(const std::string& output, const std::string& ho
   std::string line;
   while (std::getline(lines, line)) {
     if (line.rfind("==ERROR==", 0) == 0) {
-      return {"failed", "ncu " + how_it_ended + ": " + line};
+      std::string detail = "ncu " + how_it_ended;
+      detail += ": ";
+      detail += line;
+      return {"failed", detail};
     }
   }
   return {"failed", "ncu " + how_it_ended + " without an ==ERROR== line"};

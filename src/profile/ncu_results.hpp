@@ -18,9 +18,9 @@ inline constexpr const char* kProfileMarkerKernel = "labrun_profile_marker";
 
 //! One profiled kernel launch: one data row of `ncu --import R --csv --page raw`.
 struct NcuKernelRow {
-  int id = 0;                 //!< ncu's launch ID, in launch order
-  std::string kernel_name;    //!< as ncu prints it (demangled)
-  std::map<std::string, double> metrics;  //!< metric name -> value in the unit ncu printed
+  int id = 0;                                //!< ncu's launch ID, in launch order
+  std::string kernel_name;                   //!< as ncu prints it (demangled)
+  std::map<std::string, double> metrics;     //!< metric name -> value in the unit ncu printed
   std::map<std::string, std::string> units;  //!< metric name -> unit ("byte"), when a units row exists
 };
 

@@ -46,16 +46,18 @@ std::pair<std::string, std::uint64_t> parse_item_argument(const std::string& tex
   return {text.substr(0, equals), std::stoull(count)};
 }
 
-ProfileRecord profile_lab(const ProfileRequest& request, const std::function<void(const std::string&)>& progress) {
+ProfileRecord profile_lab(const ProfileRequest& request,
+                          const std::function<void(const std::string&)>& progress) {
   ProfileRecord record;
   record.report_file = request.report_file.string();
   const std::filesystem::path ncu = request.ncu.empty() ? find_on_path("ncu") : request.ncu;
   if (ncu.empty() || !std::filesystem::exists(ncu)) {
     record.status = "ncu-absent";
-    record.detail = request.ncu.empty()
-                        ? "Nsight Compute's ncu is not on PATH; install Nsight Compute (it ships with the CUDA "
-                          "Toolkit) or pass --ncu PATH. The timings were taken without counters."
-                        : "--ncu " + request.ncu.string() + " does not exist";
+    record.detail =
+        request.ncu.empty()
+            ? "Nsight Compute's ncu is not on PATH; install Nsight Compute (it ships with the CUDA "
+              "Toolkit) or pass --ncu PATH. The timings were taken without counters."
+            : "--ncu " + request.ncu.string() + " does not exist";
     record.report_file.clear();
     return record;
   }
@@ -74,8 +76,8 @@ ProfileRecord profile_lab(const ProfileRequest& request, const std::function<voi
   }
   // Leave the card's clocks as they are (ncu would otherwise lock them to base), so counters and
   // timings describe the same card state.
-  record.command = {ncu.string(), "--clock-control", "none", "--metrics", metric_list(), "--export",
-                    request.report_file.string()};
+  record.command = {ncu.string(), "--clock-control",           "none", "--metrics", metric_list(),
+                    "--export",   request.report_file.string()};
   if (request.overwrite) {
     record.command.push_back("--force-overwrite");
   }
@@ -100,10 +102,10 @@ ProfileRecord profile_lab(const ProfileRequest& request, const std::function<voi
     }
     return record;
   }
-  const ProcessResult imported = run_with_limit({ncu.string(), "--import", request.report_file.string(), "--csv",
-                                                 "--page", "raw", "--metrics", metric_list(), "--print-units",
-                                                 "base"},
-                                                120.0, {}, kOutputCap);
+  const ProcessResult imported =
+      run_with_limit({ncu.string(), "--import", request.report_file.string(), "--csv", "--page", "raw",
+                      "--metrics", metric_list(), "--print-units", "base"},
+                     120.0, {}, kOutputCap);
   if (!imported.succeeded()) {
     const NcuFailure failure = classify_ncu_failure(imported.output, "--import " + imported.describe());
     record.status = "failed";
@@ -113,8 +115,9 @@ ProfileRecord profile_lab(const ProfileRequest& request, const std::function<voi
   std::vector<std::string> skipped;
   record.cases = assign_rows_to_cases(parse_ncu_raw_csv(imported.output), request.items, skipped);
   record.status = "measured";
-  record.detail = "each case's region ran once at the size shown; ncu flushed the caches before every kernel "
-                  "(its default --cache-control all) and left the clocks alone";
+  record.detail =
+      "each case's region ran once at the size shown; ncu flushed the caches before every kernel "
+      "(its default --cache-control all) and left the clocks alone";
   if (!skipped.empty()) {
     std::string names;
     for (const std::string& name : skipped) {

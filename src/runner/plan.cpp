@@ -15,10 +15,10 @@ std::string render_plan(const Lab& lab) {
   model.headers = {"case", "read B/elem", "write B/elem", "total B/elem", "launches", "sizes"};
   model.right_aligned = {false, true, true, true, true, false};
   for (const CaseSpec& spec : lab.cases) {
-    model.rows.push_back({spec.name, fixed(spec.model.read_bytes_per_element, 0),
-                          fixed(spec.model.write_bytes_per_element, 0),
-                          fixed(spec.model.bytes_per_element(), 0), std::to_string(spec.model.launches),
-                          spec.describe_sizes()});
+    model.rows.push_back({spec.name, bytes_per_element_text(spec.model.read_bytes_per_element),
+                          bytes_per_element_text(spec.model.write_bytes_per_element),
+                          bytes_per_element_text(spec.model.bytes_per_element()),
+                          std::to_string(spec.model.launches), spec.describe_sizes()});
   }
   out << render_table(model);
   out << "\ncard-scaled: the smallest power of two n with n * " << lab.element_bytes

@@ -334,8 +334,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   };
   const auto start_case = [&](const Planned& item) {
     Active active{&item, session->prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
-    active.sampler = std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample, rule_mode,
-                                                   flusher ? &*flusher : nullptr, &probe);
+    active.sampler = std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample,
+                                                   rule_mode, flusher ? &*flusher : nullptr, &probe);
     active.sampler->warm_up(rule.warmups);
     return active;
   };
@@ -370,7 +370,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     result.sampling_seconds = active.sampler->elapsed_s();
     result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
     if (t.timing->throttle_threshold_mhz) {
-      result.throttled_samples = throttled_samples(result.sample_sm_clock_mhz, *t.timing->throttle_threshold_mhz);
+      result.throttled_samples =
+          throttled_samples(result.sample_sm_clock_mhz, *t.timing->throttle_threshold_mhz);
     }
     result.median_cycles =
         median_cycles(result.samples_ms, result.sample_sm_clock_mhz, result.launches_per_sample);
@@ -404,8 +405,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       if (open == 0) {
         break;
       }
-      progress("interleaved round " + std::to_string(round) + ": " + std::to_string(open) + " cases sampled, " +
-               fixed(seconds_since(start), 1) + " s elapsed");
+      progress("interleaved round " + std::to_string(round) + ": " + std::to_string(open) +
+               " cases sampled, " + fixed(seconds_since(start), 1) + " s elapsed");
     }
     for (Active& a : active) {
       t.cases.push_back(record(a));
@@ -430,7 +431,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     if (largest != nullptr) {
       progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
                " for the stability check");
-      const Planned again_item{lab.find_case(largest->name), ResolvedSize{largest->size_label, largest->elements}};
+      const Planned again_item{lab.find_case(largest->name),
+                               ResolvedSize{largest->size_label, largest->elements}};
       Active again = start_case(again_item);
       sample(again, false);
       StabilityCheck check;
@@ -448,7 +450,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   if (options.profiler) {
     std::vector<ProfileItem> items;
     for (const CaseResult& c : t.cases) {
-      const auto same = std::find_if(items.begin(), items.end(), [&](const ProfileItem& i) { return i.name == c.name; });
+      const auto same =
+          std::find_if(items.begin(), items.end(), [&](const ProfileItem& i) { return i.name == c.name; });
       const ProfileItem item{c.name, c.size_label, c.elements, c.model.bytes_per_element()};
       if (same == items.end()) {
         items.push_back(item);

@@ -56,7 +56,7 @@ struct RunReport {
   Transcript transcript;
   std::filesystem::path json_path;
   std::filesystem::path markdown_path;
-  std::string markdown;  //!< exactly what was written to markdown_path
+  std::string markdown;                           //!< exactly what was written to markdown_path
   std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
 };
 
@@ -95,8 +95,8 @@ inline constexpr int kL2FlushMultiple = 2;
                                                   const std::vector<std::optional<double>>& sm_clock_mhz,
                                                   int executions_per_sample);
 //! Indices of samples whose clock is known and below threshold_mhz.
-[[nodiscard]] std::vector<std::size_t> throttled_samples(const std::vector<std::optional<double>>& sm_clock_mhz,
-                                                         double threshold_mhz);
+[[nodiscard]] std::vector<std::size_t> throttled_samples(
+    const std::vector<std::optional<double>>& sm_clock_mhz, double threshold_mhz);
 
 //! Runs and writes. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
 //! std::runtime_error; writes nothing when the run fails before its end.

@@ -10,7 +10,8 @@ constexpr unsigned kImpossibleSum = 0x5EED1E55u;
 __global__ void l2_flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink) {
   unsigned sum = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count; i += stride) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
     const uint4 word = buffer[i];
     sum ^= word.x ^ word.y ^ word.z ^ word.w;
   }

@@ -155,7 +155,8 @@ TEST_CASE("not-faster fails when a wider case beats the baseline by more than th
 
 TEST_CASE("the bitwise claim reports the differing count and keeps expected-to-fail") {
   ClaimSpec bitwise{
-      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true, {}};
+      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true,
+      {}};
   const labrun::ClaimResult r = labrun::evaluate_claim(bitwise, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kFailed);
   CHECK(r.expected_to_fail);

@@ -104,7 +104,8 @@ TEST_CASE("claims whose verdict differs are listed, and a transcript without cla
                                                  0.1,
                                                  0,
                                                  0,
-                                                 false, {}}};
+                                                 false,
+                                                 {}}};
   candidate.claims = labrun::evaluate_claims(specs, candidate);
   const auto c = labrun::compare_transcripts(baseline, candidate, &specs);
   REQUIRE(c.claims.size() == 1);

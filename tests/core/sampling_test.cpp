@@ -40,6 +40,7 @@ TEST_CASE("sampling stops when the median converges, at the cap or at the time l
   CHECK_FALSE(labrun::stop_reason(rule, constant(9, 1.0), 0.0).has_value());  // below the minimum
   CHECK(labrun::stop_reason(rule, constant(10, 1.0), 0.0) == StopReason::kMedianConverged);
   std::vector<double> noisy;
+  noisy.reserve(50);
   for (int i = 0; i < 20; ++i) {
     noisy.push_back(i % 2 == 0 ? 1.0 : 2.0);
   }
@@ -60,7 +61,8 @@ TEST_CASE("modes, orders and stop reasons round-trip through their names") {
   for (const auto mode : {labrun::TimingMode::kHot, labrun::TimingMode::kCold}) {
     CHECK(labrun::timing_mode_from_name(labrun::timing_mode_name(mode)) == mode);
   }
-  for (const auto order : {labrun::CaseOrder::kDeclared, labrun::CaseOrder::kShuffle, labrun::CaseOrder::kInterleave}) {
+  for (const auto order :
+       {labrun::CaseOrder::kDeclared, labrun::CaseOrder::kShuffle, labrun::CaseOrder::kInterleave}) {
     CHECK(labrun::case_order_from_name(labrun::case_order_name(order)) == order);
   }
   for (const auto reason : {StopReason::kMedianConverged, StopReason::kTimeLimit, StopReason::kSampleCap,

@@ -10,12 +10,12 @@
 #include "chain_constants.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
-#include "plots/draw_plots.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "kernels.hpp"
 #include "lab.hpp"
+#include "plots/draw_plots.hpp"
 #include "runner/runner.hpp"
 
 namespace fs = std::filesystem;
@@ -30,8 +30,8 @@ void require_gpu() {
 }
 
 std::vector<std::string> every_version() {
-  std::vector<std::string> versions{"copy-floor",   "copy-vectorized", "copy-memcpy",       "staged-chain",
-                                    "fused-chain",  "halfway-pair",    "staged-chain-graph"};
+  std::vector<std::string> versions{"copy-floor",  "copy-vectorized", "copy-memcpy",       "staged-chain",
+                                    "fused-chain", "halfway-pair",    "staged-chain-graph"};
   for (const int width : day48::kWidths) {
     versions.push_back("fused-wide-k" + std::to_string(width));
   }
@@ -105,7 +105,8 @@ TEST_CASE("every case of the lab runs in the smoke configuration and its transcr
   const auto existing = labrun::existing_plots(lab.plots(back), report.json_path.parent_path(),
                                                report.json_path.stem().string(), labrun::kPlotFormat);
   CHECK(existing.size() == report.plot_files.size());
-  CHECK(labrun::render_markdown(back, &lab, labrun::plot_links_markdown(existing, report.json_path.parent_path())) ==
+  CHECK(labrun::render_markdown(back, &lab,
+                                labrun::plot_links_markdown(existing, report.json_path.parent_path())) ==
         labrun::read_file(report.markdown_path));
   // Every case recorded how it was sampled.
   REQUIRE(back.timing.has_value());

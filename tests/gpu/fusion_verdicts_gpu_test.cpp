@@ -62,7 +62,8 @@ TEST_CASE("every fusion-verdicts version matches the float64 reference at the od
   // Unfused and fused versions run the same float operations in the same order (stages.cuh).
   REQUIRE(bitwise.size() == 3 + 4 + 2 * 9);
   for (const labrun::BitwiseComparison& b : bitwise) {
-    INFO(b.first << " against " << b.second << ": " << b.differing << " differ by at most " << b.max_abs_difference);
+    INFO(b.first << " against " << b.second << ": " << b.differing << " differ by at most "
+                 << b.max_abs_difference);
     CHECK(b.max_abs_difference < 1e-5);
     if (b.first.rfind(verdicts::kReusePart, 0) != 0) {
       CHECK(b.differing == 0);  // plain arithmetic with explicit rounding: identical by construction

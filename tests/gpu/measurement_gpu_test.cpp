@@ -53,8 +53,12 @@ TEST_CASE("a cold sampler flushes before each sample and keeps every sample and 
   CHECK(flusher.bytes() >= 2 * sizing.l2_bytes);
   labrun::ClockProbe probe;
   int executions = 0;
-  labrun::CaseSampler sampler([&] { ++executions; flusher.flush(nullptr); }, 2, labrun::TimingMode::kCold,
-                              &flusher, &probe);
+  labrun::CaseSampler sampler(
+      [&] {
+        ++executions;
+        flusher.flush(nullptr);
+      },
+      2, labrun::TimingMode::kCold, &flusher, &probe);
   sampler.warm_up(1);
   sampler.take(4);
   CHECK(executions == 1 + 4 * 2);

@@ -214,7 +214,7 @@ TEST_CASE("plot links are relative to the Markdown's folder", "[plots]") {
       {"sweep", "Part 3: swept over n", fs::path("evidence/h200/run.sweep.svg")},
       {"bandwidth", "GB/s [lesson]", fs::path("evidence/h200/my plots/run.bandwidth.svg")}};
   CHECK(labrun::plot_links_markdown(plots, "evidence/h200") ==
-        "## Plots\n"
+        "\n## Plots\n"
         "\n![Part 3: swept over n](run.sweep.svg)\n"
         "\n![GB/s \\[lesson\\]](my%20plots/run.bandwidth.svg)\n");
   CHECK_THAT(labrun::plot_links_markdown(plots, "evidence/other"),

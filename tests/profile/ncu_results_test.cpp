@@ -13,7 +13,8 @@ using Catch::Matchers::ContainsSubstring;
 namespace {
 
 const char* const kHeader =
-    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+    "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\",\"Kernel Name\",\"Context\",\"Stream\",\"Block "
+    "Size\","
     "\"Grid Size\",\"Device\",\"CC\",\"dram__bytes_read.sum\",\"dram__bytes_write.sum\"\n";
 
 std::string row(int id, const std::string& kernel, const std::string& read, const std::string& write) {
@@ -29,11 +30,11 @@ const std::string kMarker = "labrun::<unnamed>::labrun_profile_marker()";
 }  // namespace
 
 TEST_CASE("the raw page's CSV is read with its units row and thousands separators") {
-  const std::string csv = std::string("==PROF== Connected to process 4242\n") + kHeader +
-                          "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Mbyte\",\"byte\"\n" +
-                          row(1, "chain_fused(const float *, const float *, float *, unsigned long)", "1.5",
-                              "67,108,864") +
-                          row(0, kMarker, "0", "0");
+  const std::string csv =
+      std::string("==PROF== Connected to process 4242\n") + kHeader +
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"Mbyte\",\"byte\"\n" +
+      row(1, "chain_fused(const float *, const float *, float *, unsigned long)", "1.5", "67,108,864") +
+      row(0, kMarker, "0", "0");
   const auto rows = labrun::parse_ncu_raw_csv(csv);
   REQUIRE(rows.size() == 2);
   CHECK(rows[0].id == 0);  // sorted by launch ID
@@ -90,17 +91,20 @@ TEST_CASE("kernels between a case's pair of markers are its own") {
 }
 
 TEST_CASE("a byte count in a unit that is not bytes is refused") {
-  const std::string csv = std::string(kHeader) +
-                          "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte/second\",\"byte\"\n" +
-                          row(0, kMarker, "0", "0") + row(1, "k", "1", "1") + row(2, kMarker, "0", "0");
+  const std::string csv =
+      std::string(kHeader) +
+      "\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"\",\"byte/second\",\"byte\"\n" +
+      row(0, kMarker, "0", "0") + row(1, "k", "1", "1") + row(2, kMarker, "0", "0");
   std::vector<std::string> skipped;
-  CHECK_THROWS_WITH(labrun::assign_rows_to_cases(labrun::parse_ncu_raw_csv(csv), {{"a/b/c", "x", 1, 8.0}}, skipped),
-                    ContainsSubstring("not a byte unit"));
+  CHECK_THROWS_WITH(
+      labrun::assign_rows_to_cases(labrun::parse_ncu_raw_csv(csv), {{"a/b/c", "x", 1, 8.0}}, skipped),
+      ContainsSubstring("not a byte unit"));
 }
 
 TEST_CASE("ncu's failures are named: refused counters get the driver setting behind them") {
   const auto refused = labrun::classify_ncu_failure(
-      "==PROF== Connected\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU "
+      "==PROF== Connected\n==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA "
+      "GPU "
       "Performance Counters on the target device 0.\n",
       "exit status 1");
   CHECK(refused.status == "counters-refused");
@@ -121,6 +125,7 @@ TEST_CASE("a real profile of the day-48 lab on an H200 is read and split by case
       labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR) / "profile" / "h200-day48-ncu-raw.csv"));
   CHECK(rows.size() == 91);
   std::vector<labrun::ProfileItem> items;
+  items.reserve(24);
   for (int i = 0; i < 24; ++i) {
     items.push_back({"lab/part/item-" + std::to_string(i), "card-scaled", 134217728, 12.0});
   }

@@ -32,8 +32,9 @@ ReusePoint reuse_point(unsigned reuse, double ratio) {
 
 TEST_CASE("a pair at one size: speedup, byte ratio and the bandwidth of the eliminated traffic") {
   const labrun::Transcript t = verdicts::testing::sample_transcript();
-  const std::optional<PairPoint> p = verdicts::pair_at(t, case_name(verdicts::kSumPart, "two-kernels"),
-                                                       case_name(verdicts::kSumPart, "folded"), "card-scaled");
+  const std::optional<PairPoint> p =
+      verdicts::pair_at(t, case_name(verdicts::kSumPart, "two-kernels"),
+                        case_name(verdicts::kSumPart, "folded"), "card-scaled");
   REQUIRE(p.has_value());
   CHECK(p->elements == verdicts::kSweepLast);
   CHECK(p->speedup == Catch::Approx(3.0));
@@ -43,13 +44,13 @@ TEST_CASE("a pair at one size: speedup, byte ratio and the bandwidth of the elim
   REQUIRE(p->eliminated_gb_per_s.has_value());
   CHECK(*p->eliminated_gb_per_s == Catch::Approx(2684.35456));
   // The same bytes: nothing eliminated, so no bandwidth.
-  const std::optional<PairPoint> same = verdicts::pair_at(t, case_name(verdicts::kNormalisePart, "two-kernels"),
-                                                          case_name(verdicts::kNormalisePart, "cooperative"),
-                                                          "card-scaled");
+  const std::optional<PairPoint> same =
+      verdicts::pair_at(t, case_name(verdicts::kNormalisePart, "two-kernels"),
+                        case_name(verdicts::kNormalisePart, "cooperative"), "card-scaled");
   REQUIRE(same.has_value());
   CHECK_FALSE(same->eliminated_gb_per_s.has_value());
-  CHECK_FALSE(verdicts::pair_at(t, case_name(verdicts::kSumPart, "two-kernels"), case_name(verdicts::kSumPart, "folded"),
-                                "sweep")
+  CHECK_FALSE(verdicts::pair_at(t, case_name(verdicts::kSumPart, "two-kernels"),
+                                case_name(verdicts::kSumPart, "folded"), "sweep")
                   .has_value());
 }
 

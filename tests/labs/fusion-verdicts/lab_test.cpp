@@ -63,13 +63,17 @@ TEST_CASE("each unfused and fused pair has the byte model of its comments") {
   CHECK(cooperative.launches == 1);
 
   for (const int radius : verdicts::kStencilRadii) {
-    CHECK(spec(lab, verdicts::kStencilPart, verdicts::stencil_case(radius, false)).model.bytes_per_element() == 16.0);
-    CHECK(spec(lab, verdicts::kStencilPart, verdicts::stencil_case(radius, true)).model.bytes_per_element() == 8.0);
+    CHECK(
+        spec(lab, verdicts::kStencilPart, verdicts::stencil_case(radius, false)).model.bytes_per_element() ==
+        16.0);
+    CHECK(spec(lab, verdicts::kStencilPart, verdicts::stencil_case(radius, true)).model.bytes_per_element() ==
+          8.0);
   }
   // R = 4: recompute reads x and a quarter of a float of a; materialise also reads and writes v.
   for (const bool expensive : {false, true}) {
     const auto& recompute = spec(lab, verdicts::kReusePart, verdicts::reuse_case(expensive, true, 4)).model;
-    const auto& materialise = spec(lab, verdicts::kReusePart, verdicts::reuse_case(expensive, false, 4)).model;
+    const auto& materialise =
+        spec(lab, verdicts::kReusePart, verdicts::reuse_case(expensive, false, 4)).model;
     CHECK(recompute.read_bytes_per_element == 5.0);
     CHECK(recompute.write_bytes_per_element == 4.0);
     CHECK(recompute.launches == 1);
@@ -171,6 +175,7 @@ TEST_CASE("one claim per measured verdict row, and the chapter's two methods") {
     }
   }
   CHECK(ids == std::set<std::string>{verdicts::kPairClaim, verdicts::kCrossoverClaim, verdicts::kSumClaim,
-                                     verdicts::kNormaliseClaim, verdicts::kStencilClaim, verdicts::kEliminatedClaim,
-                                     verdicts::kCheapReuseClaim, verdicts::kExpensiveReuseClaim});
+                                     verdicts::kNormaliseClaim, verdicts::kStencilClaim,
+                                     verdicts::kEliminatedClaim, verdicts::kCheapReuseClaim,
+                                     verdicts::kExpensiveReuseClaim});
 }

@@ -46,7 +46,8 @@ void set_pair_speedup(labrun::Transcript& t, std::uint64_t n, double speedup) {
 }
 
 void drop_pair_above(labrun::Transcript& t, std::uint64_t n) {
-  std::erase_if(t.cases, [&](const labrun::CaseResult& c) { return c.part == verdicts::kPairPart && c.elements > n; });
+  std::erase_if(t.cases,
+                [&](const labrun::CaseResult& c) { return c.part == verdicts::kPairPart && c.elements > n; });
 }
 
 }  // namespace

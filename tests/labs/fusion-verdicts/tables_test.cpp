@@ -59,8 +59,10 @@ TEST_CASE("the tables, in order, from the transcript alone") {
   CHECK_THAT(titles[1], StartsWith("The chapter's verdict table, measured: n = 134217728 (card-scaled)"));
   CHECK_THAT(titles[2], StartsWith("The L2 crossover"));
   CHECK_THAT(titles[3], StartsWith("The reductions"));
-  CHECK_THAT(titles[4], StartsWith("Stencil then stencil, fused through a shared tile: n = 16777216 (lesson)"));
-  CHECK_THAT(titles[5], StartsWith("Stencil then stencil, fused through a shared tile: n = 134217728 (card-scaled)"));
+  CHECK_THAT(titles[4],
+             StartsWith("Stencil then stencil, fused through a shared tile: n = 16777216 (lesson)"));
+  CHECK_THAT(titles[5],
+             StartsWith("Stencil then stencil, fused through a shared tile: n = 134217728 (card-scaled)"));
   CHECK_THAT(titles[6], StartsWith("Recompute or materialise"));
 }
 
@@ -118,7 +120,8 @@ TEST_CASE("the crossover table: every n, its multiple of the L2, and where it se
 
 TEST_CASE("the stencil and recompute tables") {
   const std::vector<labrun::Table> tables = verdicts::render_tables(verdicts::testing::sample_transcript());
-  const labrun::Table& stencils = table_titled(tables, "Stencil then stencil, fused through a shared tile: n = 16777216");
+  const labrun::Table& stencils =
+      table_titled(tables, "Stencil then stencil, fused through a shared tile: n = 16777216");
   REQUIRE(stencils.rows.size() == 4);
   const std::vector<std::string> wide = row_named(stencils, "64");
   CHECK(wide[column(stencils, "points")] == "129");

@@ -39,11 +39,12 @@ inline const labrun::CaseSpec& spec_of(const labrun::Lab& lab, const std::string
 }
 
 //! Adds `name` at n with three samples of `ms`.
-inline void add_case(labrun::Transcript& t, const labrun::Lab& lab, const std::string& part, const std::string& name,
-                     const std::string& size_label, std::uint64_t elements, double ms) {
+inline void add_case(labrun::Transcript& t, const labrun::Lab& lab, const std::string& part,
+                     const std::string& name, const std::string& size_label, std::uint64_t elements,
+                     double ms) {
   const std::string full = case_name(part, name);
-  t.cases.push_back(
-      labrun::testing::make_case_result(full, part, size_label, elements, spec_of(lab, full).model, {ms, ms, ms}));
+  t.cases.push_back(labrun::testing::make_case_result(full, part, size_label, elements,
+                                                      spec_of(lab, full).model, {ms, ms, ms}));
 }
 
 //! Sets every sample of the case (at the size label, or its only size) to `ms`.

@@ -178,12 +178,20 @@ class Day48Session final : public labrun::LabSession {
       return found->second.exec;
     }
     CapturedGraph captured;
-    cudaStream_t capture_stream = nullptr;
-    LABRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&capture_stream, cudaStreamNonBlocking));
-    LABRUN_CUDA_CHECK(cudaStreamBeginCapture(capture_stream, cudaStreamCaptureModeThreadLocal));
-    launch_staged_chain(buffers_, n, capture_stream);
-    LABRUN_CUDA_CHECK(cudaStreamEndCapture(capture_stream, &captured.graph));
-    LABRUN_CUDA_CHECK(cudaStreamDestroy(capture_stream));
+    const CaptureStream capture;
+    LABRUN_CUDA_CHECK(cudaStreamBeginCapture(capture.stream, cudaStreamCaptureModeThreadLocal));
+    try {
+      launch_staged_chain(buffers_, n, capture.stream);
+    } catch (...) {
+      // End the capture so the stream can be destroyed; the partial graph is dropped.
+      cudaGraph_t partial = nullptr;
+      LABRUN_CUDA_NOTHROW(cudaStreamEndCapture(capture.stream, &partial));
+      if (partial != nullptr) {
+        LABRUN_CUDA_NOTHROW(cudaGraphDestroy(partial));
+      }
+      throw;
+    }
+    LABRUN_CUDA_CHECK(cudaStreamEndCapture(capture.stream, &captured.graph));
     LABRUN_CUDA_CHECK(cudaGraphInstantiate(&captured.exec, captured.graph, 0));
     const cudaGraphExec_t exec = captured.exec;
     graphs_.emplace(n, std::move(captured));
@@ -218,6 +226,17 @@ class Day48Session final : public labrun::LabSession {
     launch_halfway_pair(buffers_, capacity_, stream_);
     LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
   }
+
+  // A stream of its own for capturing; destroyed on every path out.
+  struct CaptureStream {
+    cudaStream_t stream = nullptr;
+    CaptureStream() { LABRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking)); }
+    ~CaptureStream() { LABRUN_CUDA_NOTHROW(cudaStreamDestroy(stream)); }
+    CaptureStream(const CaptureStream&) = delete;
+    CaptureStream& operator=(const CaptureStream&) = delete;
+    CaptureStream(CaptureStream&&) = delete;
+    CaptureStream& operator=(CaptureStream&&) = delete;
+  };
 
   // Owns a captured graph and its executable form.
   struct CapturedGraph {

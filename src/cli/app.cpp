@@ -85,9 +85,10 @@ void add_run_options(CLI::App* command, RunOptions& options, std::string& out_di
       ->capture_default_str();
   command->add_option("--seed", options.seed, "Seed of the random inputs (and of --order shuffle)")
       ->capture_default_str();
-  command->add_flag("--smoke", options.smoke,
-                    "Tiny sizes (n <= 65536), 3 samples, no adaptive sampling: checks the lab runs; the "
-                    "files are marked smoke");
+  command->add_flag(
+      "--smoke", options.smoke,
+      "Tiny sizes (n <= 65536), at most 3 samples, no adaptive sampling: checks the lab runs; the "
+      "files are marked smoke");
   command->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
   command->add_flag("--quiet", quiet, "No progress lines");
 }
@@ -301,13 +302,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   bool plot_force = false;
   CLI::App* plot = app.add_subcommand(
       "plot",
-      "Draw a transcript's plots (matplotlib, no GPU needed) beside it as <stem>.<plot>.svg (or .png), and "
-      "render the Markdown beside it again so that it links them.");
+      "Draw a transcript's plots (matplotlib, no GPU needed) beside it as <stem>.<plot>.svg (or .png); with "
+      "--force, also render the Markdown beside it again so that it links them.");
   plot->add_option("file", plot_file, "A transcript written by `labrun run` (.json)")->required();
   plot->add_option("--format", plot_format, "svg or png (the Markdown links svg plots only)")
       ->check(CLI::IsMember({"svg", "png"}))
       ->capture_default_str();
-  plot->add_flag("--force", plot_force, "Replace existing plot files");
+  plot->add_flag("--force", plot_force, "Replace existing plot files and the Markdown beside the transcript");
 
   std::vector<std::string> validate_files;
   CLI::App* validate = app.add_subcommand(
@@ -514,12 +515,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       for (const DrawnPlot& drawn : outcome.drawn) {
         out << drawn.file.string() << "\n";
       }
-      // The Markdown beside the transcript is a rendering of it: render it again, now linking the plots.
+      // The Markdown beside the transcript is a rendering of it: with --force it is rendered again,
+      // now linking the plots; without, it is left as it is.
       const std::filesystem::path markdown_path = dir / (stem + ".md");
-      if (std::filesystem::exists(markdown_path) && plot_format == kPlotFormat) {
-        write_file_atomically(
-            markdown_path, render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir)), true);
-        log.info("rendered " + markdown_path.string() + " again, linking the plots");
+      if (plot_format == kPlotFormat) {
+        const std::string markdown =
+            render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir));
+        if (!std::filesystem::exists(markdown_path) || plot_force) {
+          write_file_atomically(markdown_path, markdown, true);
+          log.info("rendered " + markdown_path.string() + " with links to the plots");
+        } else if (read_file(markdown_path) != markdown) {
+          log.warn(markdown_path.string() +
+                   " does not link the plots; pass --force to render it again with them");
+        }
       }
       return exit_code::kOk;
     }

@@ -49,8 +49,8 @@ struct SamplingRule {
 };
 
 //! Width of the distribution-free 95% confidence interval of the median (order statistics at
-//! ranks n/2 -+ 0.98 sqrt(n)), over the median. Infinity below 6 samples, where the interval is
-//! unbounded; 0 when the median is 0 and the interval is empty.
+//! ranks n/2 - 0.98 sqrt(n) and n/2 + 1 + 0.98 sqrt(n), widened to whole ranks), over the median. Infinity
+//! below 6 samples, where the interval is unbounded; 0 when the median is 0 and the interval is empty.
 [[nodiscard]] double relative_median_ci(std::vector<double> samples);
 
 //! Whether sampling stops now, given the samples so far and the seconds spent on the case.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace labrun {
@@ -23,6 +24,7 @@ double median(std::vector<double> samples) {
 SampleSummary summarize(const std::vector<double>& samples) {
   SampleSummary summary;
   if (samples.empty()) {
+    summary.relative_median_ci = std::numeric_limits<double>::infinity();  // no samples: no interval
     return summary;
   }
   summary.count = static_cast<int>(samples.size());

@@ -17,11 +17,11 @@ struct SampleSummary {
   double q1 = 0.0;  //!< first quartile (quantile 0.25)
   double q3 = 0.0;  //!< third quartile (quantile 0.75)
   //! Width of the 95% confidence interval of the median over the median (core/sampling.hpp);
-  //! infinity below 6 samples.
+  //! infinity below 6 samples (and with none).
   double relative_median_ci = 0.0;
 };
 
-//! Summarises samples; an empty input gives a zero summary with count 0.
+//! Summarises samples; an empty input gives a zero summary with count 0 (and an infinite interval).
 [[nodiscard]] SampleSummary summarize(const std::vector<double>& samples);
 
 //! Median of the samples (mean of the middle two for an even count); 0 when empty.

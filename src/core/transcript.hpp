@@ -163,7 +163,7 @@ struct ProfileRecord {
   std::string detail;  //!< why, when not measured; what was profiled, when it was
   std::string tool_version;
   std::vector<std::string> command;
-  std::string report_file;  //!< the .ncu-rep, relative to the repository root or absolute
+  std::string report_file;  //!< the .ncu-rep, relative to where labrun ran, or absolute
   std::vector<ProfiledCase> cases;
 };
 

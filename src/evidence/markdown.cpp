@@ -294,7 +294,8 @@ Table sampling_table(const Transcript& t) {
 Table profile_table(const ProfileRecord& profile) {
   Table table;
   table.title = "DRAM bytes counted by Nsight Compute";
-  table.notes = {"Status: " + profile.status + ". " + profile.detail + "."};
+  const bool ends_a_sentence = !profile.detail.empty() && profile.detail.back() == '.';
+  table.notes = {"Status: " + profile.status + ". " + profile.detail + (ends_a_sentence ? "" : ".")};
   if (!profile.tool_version.empty()) {
     table.notes.push_back("Tool: " + profile.tool_version +
                           (profile.report_file.empty() ? "" : "; report: `" + profile.report_file + "`") +

@@ -62,8 +62,11 @@ ProfileRecord profile_lab(const ProfileRequest& request,
     return record;
   }
   if (std::filesystem::exists(request.report_file) && !request.overwrite) {
-    throw FileExistsError(request.report_file.string() +
-                          " exists; refusing to overwrite it (pass --force to replace it)");
+    record.status = "failed";
+    record.detail =
+        request.report_file.string() + " exists; refusing to overwrite it (pass --force to replace it)";
+    record.report_file.clear();
+    return record;
   }
   const ProcessResult version = run_with_limit({ncu.string(), "--version"}, 60.0);
   record.tool_version = version.succeeded() ? first_line_of_version(version.output) : "unknown";
@@ -71,8 +74,10 @@ ProfileRecord profile_lab(const ProfileRequest& request,
   std::error_code error;
   std::filesystem::create_directories(request.report_file.parent_path(), error);
   if (error) {
-    throw std::runtime_error("cannot create " + request.report_file.parent_path().string() + ": " +
-                             error.message());
+    record.status = "failed";
+    record.detail = "cannot create " + request.report_file.parent_path().string() + ": " + error.message();
+    record.report_file.clear();
+    return record;
   }
   // Leave the card's clocks as they are (ncu would otherwise lock them to base), so counters and
   // timings describe the same card state.
@@ -93,7 +98,8 @@ ProfileRecord profile_lab(const ProfileRequest& request,
   progress("profiling " + std::to_string(request.items.size()) + " cases under " + ncu.string() +
            " (every kernel is replayed; this takes a while)");
   const ProcessResult profiled = run_with_limit(record.command, request.time_limit_s, {}, kOutputCap);
-  if (!profiled.succeeded()) {
+  // ncu may refuse the counters and still exit 0: look for the refusal whatever the exit status.
+  if (!profiled.succeeded() || profiled.output.find("ERR_NVGPUCTRPERM") != std::string::npos) {
     const NcuFailure failure = classify_ncu_failure(profiled.output, profiled.describe());
     record.status = failure.status;
     record.detail = failure.detail;
@@ -113,7 +119,13 @@ ProfileRecord profile_lab(const ProfileRequest& request,
     return record;
   }
   std::vector<std::string> skipped;
-  record.cases = assign_rows_to_cases(parse_ncu_raw_csv(imported.output), request.items, skipped);
+  try {
+    record.cases = assign_rows_to_cases(parse_ncu_raw_csv(imported.output), request.items, skipped);
+  } catch (const std::runtime_error& unreadable) {
+    record.status = "failed";
+    record.detail = std::string("the profile could not be read: ") + unreadable.what();
+    return record;
+  }
   record.status = "measured";
   record.detail =
       "each case's region ran once at the size shown; ncu flushed the caches before every kernel "

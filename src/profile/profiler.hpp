@@ -25,9 +25,9 @@ struct ProfileRequest {
   double time_limit_s = 900.0;  //!< for the profiled child, which replays every kernel
 };
 
-//! Profiles the items and returns what was measured. A missing ncu, refused counters or a failed
-//! ncu run are recorded in the result's status and detail, not thrown; an existing report file
-//! without `overwrite` throws FileExistsError.
+//! Profiles the items and returns what was measured. A missing ncu, refused counters, a failed ncu
+//! run, an unreadable profile and an existing report file without `overwrite` are recorded in the
+//! result's status and detail, not thrown: the run's timings are kept whatever happens here.
 [[nodiscard]] ProfileRecord profile_lab(const ProfileRequest& request,
                                         const std::function<void(const std::string&)>& progress);
 

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <optional>
 #include <set>
+#include <utility>
 
 #include "core/sizes.hpp"
 #include "core/statistics.hpp"
@@ -244,6 +246,9 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
                               : options.out_dir;
   require_creatable_directory(out_dir);
+  if (options.mode == TimingMode::kCold && sizing.l2_bytes == 0) {
+    throw UsageError("--timing cold needs the L2 size, and this device reports none");
+  }
 
   t.environment = collect_environment();
   FactGroup run_facts{"run", {}};
@@ -319,13 +324,11 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   // its stop in turn, interleave takes a batch from every unfinished case per round.
   std::optional<L2Flusher> flusher;
   if (rule_mode == TimingMode::kCold) {
-    if (sizing.l2_bytes == 0) {
-      throw UsageError("--timing cold needs the L2 size, and this device reports none");
-    }
     flusher.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
     t.timing->l2_flush_bytes = flusher->bytes();
   }
-  ClockProbe probe;
+  // A clock above twice the peak is a failed probe (timing/sampler.hpp), not a reading.
+  std::optional<ClockProbe> probe(std::in_place, 2.0 * sizing.sm_clock_peak_mhz);
   struct Active {
     const Planned* item;
     CaseRegion region;
@@ -335,15 +338,19 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   const auto start_case = [&](const Planned& item) {
     Active active{&item, session->prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
     active.sampler = std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample,
-                                                   rule_mode, flusher ? &*flusher : nullptr, &probe);
+                                                   rule_mode, flusher ? &*flusher : nullptr, &*probe);
     active.sampler->warm_up(rule.warmups);
     return active;
   };
-  // Takes samples until the rule says stop (or one batch, when `one_batch`).
+  // Takes samples until the rule says stop. Interleaved (`one_batch`), it takes one batch, after one
+  // untimed execution so that a hot batch does not start on the L2 the previous case left behind.
   const auto sample = [&](Active& active, bool one_batch) {
     while (!active.stopped) {
       const int have = static_cast<int>(active.sampler->samples_ms().size());
-      const int next = have < rule.min_samples ? rule.min_samples - have : rule.batch;
+      const int next = have < rule.min_samples && !one_batch ? rule.min_samples - have : rule.batch;
+      if (one_batch && rule_mode == TimingMode::kHot) {
+        active.sampler->warm_up(1);
+      }
       active.sampler->take(std::min(next, rule.max_samples - have));
       active.stopped = stop_reason(rule, active.sampler->samples_ms(), active.sampler->elapsed_s());
       if (one_batch) {
@@ -447,6 +454,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     }
   }
   session.reset();
+  flusher.reset();
+  probe.reset();
   if (options.profiler) {
     std::vector<ProfileItem> items;
     for (const CaseResult& c : t.cases) {
@@ -459,7 +468,17 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
         *same = item;
       }
     }
-    t.profile = options.profiler(items, timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : ""));
+    // The timings are taken: a profiler that fails costs its own record, never the run.
+    try {
+      t.profile =
+          options.profiler(items, timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : ""));
+    } catch (const std::exception& error) {
+      ProfileRecord failed;
+      failed.status = "failed";
+      failed.detail = error.what();
+      t.profile = failed;
+      progress("no DRAM counts: " + failed.detail);
+    }
   }
   t.claims = evaluate_claims(lab.claims, t);
 
@@ -511,7 +530,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       drawn = outcome.drawn;
     } catch (const FileExistsError&) {
       throw;
-    } catch (const std::runtime_error& error) {
+    } catch (const std::exception& error) {
       progress("plots not drawn: " + std::string(error.what()));
     }
   }

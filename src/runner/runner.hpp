@@ -37,7 +37,7 @@ struct RunOptions {
   int max_samples = 1000;
   //! Stop a case once its median's 95% interval is within this fraction of it; 0: fixed count.
   double target_relative_median_ci = 0.005;
-  double case_time_limit_s = 0.25;  //!< wall seconds one case may spend sampling past its minimum
+  double case_time_limit_s = 0.25;  //!< wall seconds one case may spend sampling, warm-ups included
   TimingMode mode = TimingMode::kHot;
   CaseOrder order = CaseOrder::kDeclared;
   std::uint64_t seed = 48;

@@ -26,18 +26,34 @@ __device__ __forceinline__ unsigned long long global_timer_ns() {
   return ns;
 }
 
+// Cycles the probe may spin in all before it gives up (about a second at 2 GHz): a timer that never
+// ticks must not hang the run.
+constexpr long long kProbeCycleBudget = 1ll << 31;
+
 __global__ void clock_probe(unsigned long long* out, unsigned long long spin_ns) {
+  const long long budget_start = clock64();
+  const auto out_of_budget = [budget_start] { return clock64() - budget_start > kProbeCycleBudget; };
   // Start on an edge of the global timer, whose resolution may be coarser than a microsecond, so
   // that the measured span is not short by up to one tick.
   const unsigned long long first = global_timer_ns();
   unsigned long long start_ns = first;
   while (start_ns == first) {
+    if (out_of_budget()) {
+      out[0] = 0;
+      out[1] = 0;
+      return;
+    }
     start_ns = global_timer_ns();
   }
   const long long start_cycles = clock64();
   unsigned long long now_ns = start_ns;
   long long now_cycles = start_cycles;
   while (now_ns - start_ns < spin_ns) {
+    if (out_of_budget()) {
+      out[0] = 0;
+      out[1] = 0;
+      return;
+    }
     now_ns = global_timer_ns();
     now_cycles = clock64();
   }

@@ -18,7 +18,8 @@ void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink
 
 //! One thread spins from an edge of %globaltimer until at least `spin_ns` nanoseconds of it have
 //! passed and writes {SM clock64 cycles elapsed, globaltimer nanoseconds elapsed} to out[0..1]:
-//! cycles per nanosecond is the SM clock while it ran.
+//! cycles per nanosecond is the SM clock while it ran. Writes {0, 0} if the timer has not done so
+//! within about 2^31 cycles (a timer that does not tick).
 void launch_clock_probe(unsigned long long* out, unsigned long long spin_ns, cudaStream_t stream);
 
 //! An empty kernel named labrun_profile_marker: the profiling pass launches one between cases, so

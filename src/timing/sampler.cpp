@@ -30,14 +30,23 @@ L2Flusher::L2Flusher(std::size_t l2_bytes, int multiple, int sm_count)
   // Fill once so the reads are of defined values; the contents do not matter otherwise.
   LABRUN_CUDA_CHECK(cudaMemset(buffer_.data(), 0x3C, buffer_.bytes()));
   LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  // Cards with no persisting-L2 carve-out (before sm_80, some MIG and vGPU set-ups) refuse the reset.
+  int device = 0;
+  int persisting_max = 0;
+  LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&persisting_max, cudaDevAttrMaxPersistingL2CacheSize, device));
+  resets_persisting_lines_ = persisting_max > 0;
 }
 
 void L2Flusher::flush(cudaStream_t stream) {
-  LABRUN_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+  if (resets_persisting_lines_) {
+    LABRUN_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
+  }
   launch_l2_flush_read(buffer_.data(), buffer_.size(), sink_.data(), sm_count_, stream);
 }
 
-ClockProbe::ClockProbe(unsigned long long spin_ns) : result_(2), spin_ns_(spin_ns) {}
+ClockProbe::ClockProbe(double max_plausible_mhz, unsigned long long spin_ns)
+    : result_(2), spin_ns_(spin_ns), max_plausible_mhz_(max_plausible_mhz) {}
 
 std::optional<double> ClockProbe::sm_clock_mhz(cudaStream_t stream) {
   launch_clock_probe(result_.data(), spin_ns_, stream);
@@ -48,7 +57,11 @@ std::optional<double> ClockProbe::sm_clock_mhz(cudaStream_t stream) {
     return std::nullopt;
   }
   // cycles per nanosecond is GHz; MHz is 1000 times that.
-  return static_cast<double>(host[0]) * 1000.0 / static_cast<double>(host[1]);
+  const double mhz = static_cast<double>(host[0]) * 1000.0 / static_cast<double>(host[1]);
+  if (mhz <= 0.0 || (max_plausible_mhz_ > 0.0 && mhz > max_plausible_mhz_)) {
+    return std::nullopt;
+  }
+  return mhz;
 }
 
 CaseSampler::CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode,

@@ -15,32 +15,38 @@
 
 namespace labrun {
 
-//! Evicts a case's data from the L2 before a cold sample: resets persisting L2 lines, then reads a
-//! buffer of `multiple` times the L2 size (core/sampling.hpp says why it reads rather than writes).
+//! Evicts a case's data from the L2 before a cold sample: resets persisting L2 lines (where the
+//! card has them), then reads a buffer of `multiple` times the L2 size (timing/probes.hpp says why
+//! it reads rather than writes).
 class L2Flusher {
  public:
   L2Flusher(std::size_t l2_bytes, int multiple, int sm_count);
   void flush(cudaStream_t stream);
   [[nodiscard]] std::size_t bytes() const { return buffer_.bytes(); }
+  [[nodiscard]] bool resets_persisting_lines() const { return resets_persisting_lines_; }
 
  private:
   DeviceBuffer<uint4> buffer_;
   DeviceBuffer<unsigned> sink_;
   int sm_count_ = 0;
+  bool resets_persisting_lines_ = false;
 };
 
 //! Reads the SM clock by timing clock64 against %globaltimer in a one-thread kernel.
 class ClockProbe {
  public:
+  //! max_plausible_mhz: readings above it are probe failures, not clocks (the thread moved to
+  //! another SM, whose clock64 counts from elsewhere, or the timer jumped); 0: no limit.
   //! spin_ns: nanoseconds the probe kernel spins; longer is more precise and costs more per sample.
-  explicit ClockProbe(unsigned long long spin_ns = 20000);
+  explicit ClockProbe(double max_plausible_mhz = 0.0, unsigned long long spin_ns = 20000);
   //! The SM clock in MHz over the probe's spin; synchronises the stream. nullopt when the timer did
-  //! not advance (a device whose %globaltimer does not tick).
+  //! not advance (a device whose %globaltimer does not tick) or the reading is implausible.
   [[nodiscard]] std::optional<double> sm_clock_mhz(cudaStream_t stream);
 
  private:
   DeviceBuffer<unsigned long long> result_;
   unsigned long long spin_ns_;
+  double max_plausible_mhz_;
 };
 
 //! A case's samples so far. Each sample times executions_per_sample back-to-back executions of the

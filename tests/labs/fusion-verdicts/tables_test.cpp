@@ -68,7 +68,7 @@ TEST_CASE("the tables, in order, from the transcript alone") {
 
 TEST_CASE("the verdict table: one row per row of the chapter's table") {
   const std::vector<labrun::Table> tables = verdicts::render_tables(verdicts::testing::sample_transcript());
-  const labrun::Table& card = table_titled(tables, "The chapter's verdict table, measured: n = 134217728");
+  const labrun::Table card = table_titled(tables, "The chapter's verdict table, measured: n = 134217728");
   REQUIRE(card.rows.size() == 6);
   const std::vector<std::string> pair = row_named(card, "Elementwise then elementwise");
   CHECK(pair[column(card, "chapter")] == "Fuse");
@@ -96,13 +96,13 @@ TEST_CASE("the verdict table: one row per row of the chapter's table") {
   CHECK(blocks[column(card, "claim")] == "held");
 
   // The lesson-size table has no claim column: the claims are judged at the card-scaled size.
-  const labrun::Table& lesson = table_titled(tables, "The chapter's verdict table, measured: n = 16777216");
+  const labrun::Table lesson = table_titled(tables, "The chapter's verdict table, measured: n = 16777216");
   CHECK(std::find(lesson.headers.begin(), lesson.headers.end(), "claim") == lesson.headers.end());
 }
 
 TEST_CASE("the crossover table: every n, its multiple of the L2, and where it settled") {
   const std::vector<labrun::Table> tables = verdicts::render_tables(verdicts::testing::sample_transcript());
-  const labrun::Table& sweep = table_titled(tables, "The L2 crossover");
+  const labrun::Table sweep = table_titled(tables, "The L2 crossover");
   REQUIRE(sweep.rows.size() == 18);
   CHECK(sweep.rows.front()[0] == "1024");
   CHECK(sweep.rows.back()[column(sweep, "size")] == "card-scaled");
@@ -120,7 +120,7 @@ TEST_CASE("the crossover table: every n, its multiple of the L2, and where it se
 
 TEST_CASE("the stencil and recompute tables") {
   const std::vector<labrun::Table> tables = verdicts::render_tables(verdicts::testing::sample_transcript());
-  const labrun::Table& stencils =
+  const labrun::Table stencils =
       table_titled(tables, "Stencil then stencil, fused through a shared tile: n = 16777216");
   REQUIRE(stencils.rows.size() == 4);
   const std::vector<std::string> wide = row_named(stencils, "64");
@@ -129,7 +129,7 @@ TEST_CASE("the stencil and recompute tables") {
   CHECK(wide[column(stencils, "recomputed")] == "50.0%");
   CHECK(wide[column(stencils, "speedup")] == "0.80");
 
-  const labrun::Table& reuse = table_titled(tables, "Recompute or materialise");
+  const labrun::Table reuse = table_titled(tables, "Recompute or materialise");
   REQUIRE(reuse.rows.size() == 9);
   CHECK(reuse.rows.front()[0] == "1");
   CHECK(reuse.rows.front()[3] == "1.50");

@@ -35,7 +35,7 @@ TEST_CASE("the plots, as data from the transcript alone") {
 
 TEST_CASE("the crossover plot: speedup against n, the byte ratio, and the L2 line") {
   const std::vector<labrun::PlotSpec> specs = verdicts::plots(verdicts::testing::sample_transcript());
-  const labrun::PlotSpec& crossover = plot_with_id(specs, "l2-crossover");
+  const labrun::PlotSpec crossover = plot_with_id(specs, "l2-crossover");
   REQUIRE(crossover.panels.size() == 2);
   const labrun::PlotPanel& ratio = crossover.panels[0];
   CHECK(ratio.x_log);
@@ -57,7 +57,7 @@ TEST_CASE("the crossover plot: speedup against n, the byte ratio, and the L2 lin
 TEST_CASE("the recompute plot: both values against R, with break-even at 1") {
   labrun::Transcript t = verdicts::testing::sample_transcript();
   const std::vector<labrun::PlotSpec> specs = verdicts::plots(t);
-  const labrun::PlotSpec& reuse = plot_with_id(specs, "recompute-or-materialise");
+  const labrun::PlotSpec reuse = plot_with_id(specs, "recompute-or-materialise");
   REQUIRE(reuse.panels.size() == 2);
   REQUIRE(reuse.panels[0].lines.size() == 2);
   CHECK(reuse.panels[0].lines[0].label == "cheap value");

@@ -27,16 +27,6 @@
 namespace labrun {
 namespace {
 
-// The plots drawn earlier beside a transcript file, as the Markdown section that links them.
-std::string existing_plot_links(const Transcript& t, const Lab* lab, const std::string& json_file) {
-  if (lab == nullptr || !lab->plots) {
-    return "";
-  }
-  const std::filesystem::path path(json_file);
-  const std::filesystem::path dir = path.parent_path().empty() ? "." : path.parent_path();
-  return plot_links_markdown(existing_plots(lab->plots(t), dir, path.stem().string(), kPlotFormat), dir);
-}
-
 // The options `run` and `profile` share.
 void add_run_options(CLI::App* command, RunOptions& options, std::string& out_dir, bool& quiet,
                      std::string& timing_mode, std::string& case_order) {
@@ -298,7 +288,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   report->add_option("file", report_file, "A transcript written by `labrun run` (.json)")->required();
 
   std::string plot_file;
-  std::string plot_format = kPlotFormat;
+  std::string plot_format = kPlotsBesideFormat;
   bool plot_force = false;
   CLI::App* plot = app.add_subcommand(
       "plot",
@@ -496,7 +486,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (report->parsed()) {
       const Transcript transcript = read_transcript_or_throw(report_file);
       const Lab* lab = registered_labs().find(transcript.lab_name);
-      out << render_markdown(transcript, lab, existing_plot_links(transcript, lab, report_file));
+      out << render_markdown_beside(transcript, lab, report_file);
       return exit_code::kOk;
     }
     if (plot->parsed()) {
@@ -518,7 +508,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       // The Markdown beside the transcript is a rendering of it: with --force it is rendered again,
       // now linking the plots; without, it is left as it is.
       const std::filesystem::path markdown_path = dir / (stem + ".md");
-      if (plot_format == kPlotFormat) {
+      if (plot_format == kPlotsBesideFormat) {
         const std::string markdown =
             render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir));
         if (!std::filesystem::exists(markdown_path) || plot_force) {

@@ -8,6 +8,7 @@
 #include "core/byte_model.hpp"
 #include "core/statistics.hpp"
 #include "evidence/format.hpp"
+#include "plots/draw_plots.hpp"
 
 namespace labrun {
 namespace {
@@ -437,6 +438,17 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
   out << "\nTimes are medians of each case's samples, in milliseconds from CUDA events; every "
          "raw sample is in the JSON transcript.\n";
   return out.str();
+}
+
+std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,
+                                   const std::filesystem::path& json_file) {
+  std::string plots_section;
+  if (lab != nullptr && lab->plots) {
+    const std::filesystem::path dir = json_file.parent_path().empty() ? "." : json_file.parent_path();
+    plots_section = plot_links_markdown(
+        existing_plots(lab->plots(transcript), dir, json_file.stem().string(), kPlotsBesideFormat), dir);
+  }
+  return render_markdown(transcript, lab, plots_section);
 }
 
 }  // namespace labrun

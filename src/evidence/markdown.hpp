@@ -2,6 +2,7 @@
 // The Markdown rendering of a transcript: metadata, byte model, correctness and the lab's own
 // tables. It is made from the transcript alone, so `labrun report` reproduces what a run wrote.
 
+#include <filesystem>
 #include <string>
 
 #include "core/transcript.hpp"
@@ -17,5 +18,10 @@ namespace labrun {
 //! the plots drawn beside the report, src/plots) goes right after the lab's tables.
 [[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab,
                                           const std::string& plots_section = "");
+
+//! The Markdown of the transcript read from `json_file`, linking the lab's plots found drawn beside
+//! it (svg, as `labrun run` draws them): what the run wrote, and what `labrun report` prints.
+[[nodiscard]] std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,
+                                                 const std::filesystem::path& json_file);
 
 }  // namespace labrun

@@ -11,6 +11,9 @@
 
 namespace labrun {
 
+//! The format `labrun run` draws plots in beside a transcript, and the one its Markdown links.
+inline constexpr const char* kPlotsBesideFormat = "svg";
+
 //! A plot drawn to a file (or found drawn earlier).
 struct DrawnPlot {
   std::string id;

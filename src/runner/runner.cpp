@@ -506,7 +506,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   if (!options.overwrite) {
     std::vector<std::filesystem::path> targets{report.json_path, report.markdown_path};
     for (const PlotSpec& plot : plots) {
-      targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotFormat));
+      targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotsBesideFormat));
     }
     for (const auto& path : targets) {
       if (std::filesystem::exists(path)) {
@@ -523,7 +523,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     progress("drawing " + std::to_string(plots.size()) + " plots");
     // A renderer failure costs the plots, not the run: the transcript is already written.
     try {
-      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotFormat, options.overwrite);
+      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotsBesideFormat, options.overwrite);
       if (!outcome.skipped_reason.empty()) {
         progress("plots not drawn: " + outcome.skipped_reason + " (`labrun plot FILE` draws them later)");
       }

@@ -60,8 +60,6 @@ struct RunReport {
   std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
 };
 
-//! The format plots are drawn in beside a run's Markdown.
-inline constexpr const char* kPlotFormat = "svg";
 
 using ProgressSink = std::function<void(const std::string&)>;
 

@@ -72,3 +72,28 @@ TEST_CASE("golden: committed H200 transcripts render to the Markdown their runs 
     CHECK(render(t) == labrun::read_file(golden / (std::string(stem) + ".md")));
   }
 }
+
+TEST_CASE("every committed measured transcript renders to the Markdown committed beside it, plots linked") {
+  // The evidence contract: `labrun report FILE` reproduces what the run wrote, for every version
+  // ever committed (1.0.0 and 1.1.0 through their migrations, 1.2.0 with its sampling tables and
+  // the plots drawn beside it). A renderer change that breaks this changes committed evidence.
+  const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
+  int checked = 0;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(evidence)) {
+    const fs::path& path = entry.path();
+    fs::path markdown = path;
+    markdown.replace_extension(".md");
+    // Transcripts only: `compare` and `grade` write JSON of their own beside their Markdown.
+    const std::string where = path.generic_string();
+    if (path.extension() != ".json" || !fs::exists(markdown) ||
+        where.find("/comparisons/") != std::string::npos || where.find("/grading/") != std::string::npos) {
+      continue;
+    }
+    INFO(path.string());
+    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_file(path));
+    CHECK(labrun::render_markdown_beside(t, labrun::registered_labs().find(t.lab_name), path) ==
+          labrun::read_file(markdown));
+    ++checked;
+  }
+  CHECK(checked >= 10);
+}

@@ -102,11 +102,10 @@ TEST_CASE("every case of the lab runs in the smoke configuration and its transcr
   for (const fs::path& file : report.plot_files) {
     CHECK(fs::file_size(file) > 0);
   }
-  const auto existing = labrun::existing_plots(lab.plots(back), report.json_path.parent_path(),
-                                               report.json_path.stem().string(), labrun::kPlotFormat);
-  CHECK(existing.size() == report.plot_files.size());
-  CHECK(labrun::render_markdown(back, &lab,
-                                labrun::plot_links_markdown(existing, report.json_path.parent_path())) ==
+  CHECK(labrun::existing_plots(lab.plots(back), report.json_path.parent_path(),
+                               report.json_path.stem().string(), labrun::kPlotsBesideFormat)
+            .size() == report.plot_files.size());
+  CHECK(labrun::render_markdown_beside(back, &lab, report.json_path) ==
         labrun::read_file(report.markdown_path));
   // Every case recorded how it was sampled.
   REQUIRE(back.timing.has_value());

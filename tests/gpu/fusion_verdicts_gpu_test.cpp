@@ -127,7 +127,8 @@ TEST_CASE("the whole fusion-verdicts lab runs in the smoke configuration and its
   CHECK(labrun::validate_transcript_text(json_text).empty());
   const labrun::Transcript back = labrun::transcript_from_text(json_text);
   CHECK(labrun::transcript_to_text(back) == json_text);
-  CHECK(labrun::render_markdown(back, &lab) == labrun::read_file(report.markdown_path));
+  CHECK(labrun::render_markdown_beside(back, &lab, report.json_path) ==
+        labrun::read_file(report.markdown_path));
   CHECK_FALSE(verdicts::plots(back).empty());
   fs::remove_all(out);
 }

@@ -1,10 +1,24 @@
 # Lint checks run as CTest tests (preset ci): MODE=format runs clang-format --dry-run --Werror on
 # every C++/CUDA source; MODE=tidy runs clang-tidy (the root .clang-tidy) on every host .cpp with
 # the build's compile_commands.json. Fails on the first finding, listing every file with findings.
+# SHARD and SHARDS (optional) split the files: this run takes every SHARDS-th file from SHARD on,
+# so that CTest can run the shards of the slow clang-tidy pass side by side.
 cmake_minimum_required(VERSION 3.25)
 file(GLOB_RECURSE sources RELATIVE "${SOURCE_DIR}"
      "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.hpp" "${SOURCE_DIR}/labs/*.cpp" "${SOURCE_DIR}/labs/*.hpp"
      "${SOURCE_DIR}/labs/*.cu" "${SOURCE_DIR}/labs/*.cuh" "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.hpp")
+if(DEFINED SHARDS AND SHARDS GREATER 1)
+  set(shard_sources "")
+  set(index 0)
+  foreach(source IN LISTS sources)
+    math(EXPR remainder "${index} % ${SHARDS}")
+    if(remainder EQUAL SHARD)
+      list(APPEND shard_sources "${source}")
+    endif()
+    math(EXPR index "${index} + 1")
+  endforeach()
+  set(sources ${shard_sources})
+endif()
 set(failed "")
 foreach(source IN LISTS sources)
   if(MODE STREQUAL "format")

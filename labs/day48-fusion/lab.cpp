@@ -281,44 +281,12 @@ std::vector<labrun::ClaimSpec> declare_claims() {
 
 // ---- tables ---------------------------------------------------------------------------------
 
-// The device's theoretical peak (device fact memory_peak_gb_per_s); 0 when not recorded.
-double memory_peak_gb_per_s(const Transcript& t) {
-  const labrun::FactGroup* device = t.group("device");
-  const labrun::Fact* peak = device != nullptr ? device->find("memory_peak_gb_per_s") : nullptr;
-  if (peak == nullptr || !peak->is_known()) {
-    return 0.0;
-  }
-  if (const double* value = std::get_if<double>(&*peak->value)) {
-    return *value;
-  }
-  return 0.0;
-}
-
 double gb_per_s(const CaseResult& c) {
   return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
 }
 
 std::string spread(const CaseResult& c) {
   return c.has_samples() ? labrun::percent(c.summary.relative_spread) : "-";
-}
-
-std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
-  std::vector<std::string> labels;
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
-      labels.push_back(c.size_label);
-    }
-  }
-  return labels;
-}
-
-std::string size_title(const Transcript& t, const std::string& part, const std::string& label) {
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && c.size_label == label) {
-      return "n = " + std::to_string(c.elements) + " (" + label + ")";
-    }
-  }
-  return label;
 }
 
 Table part1_table(const Transcript& t) {
@@ -348,7 +316,7 @@ Table part1_table(const Transcript& t) {
 
 Table part2_table(const Transcript& t, const std::string& size_label) {
   Table table;
-  table.title = "Part 2: every version once, " + size_title(t, "part2", size_label);
+  table.title = "Part 2: every version once, " + labrun::size_title(t, "part2", size_label);
   table.notes = {
       "GB/s is the row's model bytes over its median time; x copy is that GB/s over the "
       "copy floor's. The four stages summed adds their medians (a breakdown, not the chain)."};
@@ -364,7 +332,7 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
       ceiling_gbps = std::max({ceiling_gbps, gb_per_s(*c), copy_gbps});
     }
   }
-  const double peak_gbps = memory_peak_gb_per_s(t);
+  const double peak_gbps = t.numeric_fact("device", "memory_peak_gb_per_s").value_or(0.0);
   if (ceiling_gbps > 0.0) {
     table.headers.insert(table.headers.end() - 1, {"% ceiling", "% peak"});
     table.right_aligned.insert(table.right_aligned.end() - 1, {true, true});
@@ -453,7 +421,8 @@ Table part3_table(const Transcript& t) {
 
 Table part4_table(const Transcript& t, const std::string& size_label) {
   Table table;
-  table.title = "Part 4: chainFused widened, same work and bytes, " + size_title(t, "part4", size_label);
+  table.title =
+      "Part 4: chainFused widened, same work and bytes, " + labrun::size_title(t, "part4", size_label);
   table.notes = {
       "regs, spill B (local memory per thread) and blocks/SM come from cudaFuncGetAttributes and "
       "cudaOccupancyMaxActiveBlocksPerMultiprocessor at 256 threads per block; no profiler is used."};
@@ -502,7 +471,7 @@ Table part5_table(const Transcript& t) {
                    "graph saves (us)",
                    "fusion saves (us)"};
   table.right_aligned = {true, false, true, true, true, true, true};
-  for (const std::string& label : size_labels_of(t, "part5")) {
+  for (const std::string& label : t.size_labels_of("part5")) {
     const CaseResult* stream = t.find_case(case_name("part5", "staged-chain"), label);
     const CaseResult* graph = t.find_case(case_name("part5", "staged-chain-graph"), label);
     const CaseResult* fused = t.find_case(case_name("part5", "fused-chain"), label);
@@ -524,19 +493,19 @@ Table part5_table(const Transcript& t) {
 
 std::vector<Table> render_tables(const Transcript& t) {
   std::vector<Table> tables;
-  if (!size_labels_of(t, "part1").empty()) {
+  if (!t.size_labels_of("part1").empty()) {
     tables.push_back(part1_table(t));
   }
-  for (const std::string& label : size_labels_of(t, "part2")) {
+  for (const std::string& label : t.size_labels_of("part2")) {
     tables.push_back(part2_table(t, label));
   }
-  if (!size_labels_of(t, "part3").empty()) {
+  if (!t.size_labels_of("part3").empty()) {
     tables.push_back(part3_table(t));
   }
-  for (const std::string& label : size_labels_of(t, "part4")) {
+  for (const std::string& label : t.size_labels_of("part4")) {
     tables.push_back(part4_table(t, label));
   }
-  if (!size_labels_of(t, "part5").empty()) {
+  if (!t.size_labels_of("part5").empty()) {
     tables.push_back(part5_table(t));
   }
   return tables;

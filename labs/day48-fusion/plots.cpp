@@ -28,47 +28,8 @@ std::string case_name(const std::string& part, const std::string& name) {
   return std::string(kLabName) + "/" + part + "/" + name;
 }
 
-// A known numeric fact of a group, or nothing (absent, unknown, or not a number).
-std::optional<double> numeric_fact(const Transcript& t, const std::string& group, const std::string& key) {
-  const labrun::FactGroup* facts = t.group(group);
-  const labrun::Fact* fact = facts != nullptr ? facts->find(key) : nullptr;
-  if (fact == nullptr || !fact->is_known()) {
-    return std::nullopt;
-  }
-  return std::visit(
-      [](const auto& value) -> std::optional<double> {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, double>) {
-          return static_cast<double>(value);
-        } else {
-          return std::nullopt;
-        }
-      },
-      *fact->value);
-}
-
 double gb_per_s(const CaseResult& c) {
   return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
-}
-
-// The size labels a part ran at, in run order.
-std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
-  std::vector<std::string> labels;
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
-      labels.push_back(c.size_label);
-    }
-  }
-  return labels;
-}
-
-std::string size_title(const Transcript& t, const std::string& part, const std::string& label) {
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && c.size_label == label) {
-      return "n = " + std::to_string(c.elements) + " (" + label + ")";
-    }
-  }
-  return label;
 }
 
 std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& size_label) {
@@ -97,13 +58,14 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
         {"measured ceiling (" + ceiling->label + ") " + fixed(gb_per_s(*ceiling), 1) + " GB/s",
          gb_per_s(*ceiling)});
   }
-  const std::optional<double> peak = numeric_fact(t, "device", "memory_peak_gb_per_s");
+  const std::optional<double> peak = t.numeric_fact("device", "memory_peak_gb_per_s");
   if (peak && *peak > 0.0) {
     panel.reference_lines.push_back({"theoretical peak " + fixed(*peak, 1) + " GB/s", *peak});
   }
-  return PlotSpec{"bandwidth-" + size_label,
-                  "Part 2: effective bandwidth of every version, " + size_title(t, "part2", size_label),
-                  {panel}};
+  return PlotSpec{
+      "bandwidth-" + size_label,
+      "Part 2: effective bandwidth of every version, " + labrun::size_title(t, "part2", size_label),
+      {panel}};
 }
 
 std::optional<PlotSpec> sweep_plot(const Transcript& t) {
@@ -164,7 +126,7 @@ std::optional<PlotSpec> sweep_plot(const Transcript& t) {
                                 std::to_string(first_pair_fused->model.launches) + " launches)",
                             predicted.launches}};
 
-  const std::optional<double> l2_bytes = numeric_fact(t, "device", "l2_bytes");
+  const std::optional<double> l2_bytes = t.numeric_fact("device", "l2_bytes");
   if (l2_bytes && *l2_bytes > 0.0) {
     const labrun::VerticalLine l2{
         "n x 4 B = L2 (" + labrun::binary_size(static_cast<std::uint64_t>(*l2_bytes)) + ")",
@@ -206,9 +168,10 @@ std::optional<PlotSpec> width_plot(const Transcript& t, const std::string& size_
   if (times.x.empty()) {
     return std::nullopt;
   }
-  PlotSpec spec{"width-" + size_label,
-                "Part 4: chainFused widened to K elements per thread, " + size_title(t, "part4", size_label),
-                {}};
+  PlotSpec spec{
+      "width-" + size_label,
+      "Part 4: chainFused widened to K elements per thread, " + labrun::size_title(t, "part4", size_label),
+      {}};
   PlotPanel time_panel;
   time_panel.x_label = "K (elements per thread)";
   time_panel.y_label = "median time (ms)";
@@ -235,11 +198,11 @@ std::vector<PlotSpec> plots(const Transcript& transcript) {
       specs.push_back(std::move(*spec));
     }
   };
-  for (const std::string& label : size_labels_of(transcript, "part2")) {
+  for (const std::string& label : transcript.size_labels_of("part2")) {
     add(bandwidth_plot(transcript, label));
   }
   add(sweep_plot(transcript));
-  for (const std::string& label : size_labels_of(transcript, "part4")) {
+  for (const std::string& label : transcript.size_labels_of("part4")) {
     add(width_plot(transcript, label));
   }
   return specs;

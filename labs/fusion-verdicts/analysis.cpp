@@ -84,26 +84,8 @@ std::optional<std::size_t> settling_index(const std::vector<PairPoint>& points, 
   return first;
 }
 
-std::optional<double> numeric_fact(const Transcript& t, const std::string& group, const std::string& key) {
-  const labrun::FactGroup* facts = t.group(group);
-  const labrun::Fact* fact = facts != nullptr ? facts->find(key) : nullptr;
-  if (fact == nullptr || !fact->is_known()) {
-    return std::nullopt;
-  }
-  return std::visit(
-      [](const auto& value) -> std::optional<double> {
-        using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, std::int64_t> || std::is_same_v<T, double>) {
-          return static_cast<double>(value);
-        } else {
-          return std::nullopt;
-        }
-      },
-      *fact->value);
-}
-
 std::optional<double> l2_bytes(const Transcript& t) {
-  const std::optional<double> bytes = numeric_fact(t, "device", "l2_bytes");
+  const std::optional<double> bytes = t.numeric_fact("device", "l2_bytes");
   if (!bytes || !(*bytes > 0.0)) {
     return std::nullopt;
   }

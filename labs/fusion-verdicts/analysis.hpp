@@ -45,9 +45,6 @@ struct PairPoint {
 [[nodiscard]] std::optional<std::size_t> settling_index(const std::vector<PairPoint>& points,
                                                         double tolerance);
 
-//! A known numeric fact of a group (int or double), or nothing.
-[[nodiscard]] std::optional<double> numeric_fact(const labrun::Transcript& t, const std::string& group,
-                                                 const std::string& key);
 //! The card's L2 in bytes, from the "device" group's l2_bytes; empty when unknown or not positive.
 [[nodiscard]] std::optional<double> l2_bytes(const labrun::Transcript& t);
 

@@ -59,32 +59,6 @@ std::string claim_verdict(const Transcript& t, const std::string& id) {
   return "-";
 }
 
-// The size labels, in run order, at which a part ran.
-std::vector<std::string> size_labels_of(const Transcript& t, const std::string& part) {
-  std::vector<std::string> labels;
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
-      labels.push_back(c.size_label);
-    }
-  }
-  return labels;
-}
-
-std::optional<std::uint64_t> elements_at(const Transcript& t, const std::string& part,
-                                         const std::string& label) {
-  for (const CaseResult& c : t.cases) {
-    if (c.part == part && c.size_label == label) {
-      return c.elements;
-    }
-  }
-  return std::nullopt;
-}
-
-std::string size_title(const Transcript& t, const std::string& part, const std::string& label) {
-  const std::optional<std::uint64_t> n = elements_at(t, part, label);
-  return n ? "n = " + std::to_string(*n) + " (" + label + ")" : label;
-}
-
 std::string attribute_text(const CaseResult* c, const char* key, int decimals) {
   if (c == nullptr) {
     return "?";
@@ -129,7 +103,7 @@ std::vector<VerdictRow> verdict_rows() {
 Table verdict_table(const Transcript& t, const std::string& size_label) {
   const bool with_claims = size_label == kClaimSize;
   Table table;
-  table.title = "The chapter's verdict table, measured: " + size_title(t, kPairPart, size_label);
+  table.title = "The chapter's verdict table, measured: " + labrun::size_title(t, kPairPart, size_label);
   table.notes = {
       "Chapter is the verdict the chapter's table gives. Speedup is the unfused median over the fused; the "
       "byte "
@@ -254,8 +228,8 @@ Table reductions_table(const Transcript& t) {
                           std::to_string(c->model.launches), attribute_text(c, "grid_blocks", 0),
                           attribute_text(c, "blocks_per_sm", 0), barrier});
   };
-  std::vector<std::string> labels = size_labels_of(t, kSumPart);
-  for (const std::string& label : size_labels_of(t, kNormalisePart)) {
+  std::vector<std::string> labels = t.size_labels_of(kSumPart);
+  for (const std::string& label : t.size_labels_of(kNormalisePart)) {
     if (std::find(labels.begin(), labels.end(), label) == labels.end()) {
       labels.push_back(label);
     }
@@ -277,7 +251,7 @@ Table reductions_table(const Transcript& t) {
 Table stencil_table(const Transcript& t, const std::string& size_label) {
   Table table;
   table.title =
-      "Stencil then stencil, fused through a shared tile: " + size_title(t, kStencilPart, size_label);
+      "Stencil then stencil, fused through a shared tile: " + labrun::size_title(t, kStencilPart, size_label);
   table.notes = {
       "Two box averages of 2R + 1 points. Tile is the outputs per block; halo the inputs the fused kernel "
       "loads "
@@ -314,7 +288,8 @@ Table reuse_table(const Transcript& t) {
   const std::vector<ReusePoint> cheap = reuse_sweep(t, false);
   const std::vector<ReusePoint> expensive = reuse_sweep(t, true);
   Table table;
-  table.title = "Recompute or materialise a value used by R outputs: " + size_title(t, kReusePart, "lesson");
+  table.title =
+      "Recompute or materialise a value used by R outputs: " + labrun::size_title(t, kReusePart, "lesson");
   table.notes = {
       "y[i] = x[i] * f(a[i / R]). Recompute: one kernel, every thread evaluates f (4 + 4/R B read, 4 written "
       "per "
@@ -350,21 +325,21 @@ Table reuse_table(const Transcript& t) {
 
 std::vector<Table> render_tables(const Transcript& t) {
   std::vector<Table> tables;
-  for (const std::string& label : size_labels_of(t, kPairPart)) {
+  for (const std::string& label : t.size_labels_of(kPairPart)) {
     if (label == "lesson" || label == kClaimSize) {
       tables.push_back(verdict_table(t, label));
     }
   }
-  if (!size_labels_of(t, kPairPart).empty()) {
+  if (!t.size_labels_of(kPairPart).empty()) {
     tables.push_back(crossover_table(t));
   }
-  if (!size_labels_of(t, kSumPart).empty() || !size_labels_of(t, kNormalisePart).empty()) {
+  if (!t.size_labels_of(kSumPart).empty() || !t.size_labels_of(kNormalisePart).empty()) {
     tables.push_back(reductions_table(t));
   }
-  for (const std::string& label : size_labels_of(t, kStencilPart)) {
+  for (const std::string& label : t.size_labels_of(kStencilPart)) {
     tables.push_back(stencil_table(t, label));
   }
-  if (!size_labels_of(t, kReusePart).empty()) {
+  if (!t.size_labels_of(kReusePart).empty()) {
     tables.push_back(reuse_table(t));
   }
   return tables;

@@ -1,5 +1,7 @@
 #include "core/transcript.hpp"
 
+#include <algorithm>
+
 #include <cstdio>
 #include <stdexcept>
 #include <type_traits>
@@ -111,6 +113,40 @@ bool Transcript::all_correct() const {
     }
   }
   return true;
+}
+
+std::optional<double> Transcript::numeric_fact(const std::string& group_name, const std::string& key) const {
+  const FactGroup* facts = group(group_name);
+  const Fact* fact = facts != nullptr ? facts->find(key) : nullptr;
+  if (fact == nullptr || !fact->is_known()) {
+    return std::nullopt;
+  }
+  if (const auto* integer = std::get_if<std::int64_t>(&*fact->value)) {
+    return static_cast<double>(*integer);
+  }
+  if (const auto* real = std::get_if<double>(&*fact->value)) {
+    return *real;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Transcript::size_labels_of(const std::string& part) const {
+  std::vector<std::string> labels;
+  for (const CaseResult& c : cases) {
+    if (c.part == part && std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
+      labels.push_back(c.size_label);
+    }
+  }
+  return labels;
+}
+
+std::string size_title(const Transcript& transcript, const std::string& part, const std::string& size_label) {
+  for (const CaseResult& c : transcript.cases) {
+    if (c.part == part && c.size_label == size_label) {
+      return "n = " + std::to_string(c.elements) + " (" + size_label + ")";
+    }
+  }
+  return size_label;
 }
 
 }  // namespace labrun

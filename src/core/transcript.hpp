@@ -236,7 +236,17 @@ struct Transcript {
   //! Every case with this name, in run order.
   [[nodiscard]] std::vector<const CaseResult*> cases_named(const std::string& name) const;
   [[nodiscard]] bool all_correct() const;
+  //! A known fact's value as a number (an integer or a real); nullopt when the group or fact is
+  //! absent, the fact unknown, or its value not a number.
+  [[nodiscard]] std::optional<double> numeric_fact(const std::string& group, const std::string& key) const;
+  //! The size labels the cases of `part` ran at, in run order.
+  [[nodiscard]] std::vector<std::string> size_labels_of(const std::string& part) const;
   [[nodiscard]] bool is_transcribed() const { return provenance == "transcribed"; }
 };
+
+//! "n = 16777216 (lesson)": a table title's size, from the first case of `part` at `size_label`;
+//! the label alone when there is none.
+[[nodiscard]] std::string size_title(const Transcript& transcript, const std::string& part,
+                                     const std::string& size_label);
 
 }  // namespace labrun

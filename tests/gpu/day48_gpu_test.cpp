@@ -17,17 +17,13 @@
 #include "lab.hpp"
 #include "plots/draw_plots.hpp"
 #include "runner/runner.hpp"
+#include "support/require_gpu.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-void require_gpu() {
-  const labrun::DeviceAvailability availability = labrun::probe_devices();
-  if (!availability.usable) {
-    SKIP("no usable CUDA device: " + availability.error);
-  }
-}
+using labrun::testing::require_gpu;
 
 std::vector<std::string> every_version() {
   std::vector<std::string> versions{"copy-floor",  "copy-vectorized", "copy-memcpy",       "staged-chain",

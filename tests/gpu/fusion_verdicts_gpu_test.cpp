@@ -19,17 +19,13 @@
 #include "fusion-verdicts/lab.hpp"
 #include "fusion-verdicts/plots.hpp"
 #include "runner/runner.hpp"
+#include "support/require_gpu.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-void require_gpu() {
-  const labrun::DeviceAvailability availability = labrun::probe_devices();
-  if (!availability.usable) {
-    SKIP("no usable CUDA device: " + availability.error);
-  }
-}
+using labrun::testing::require_gpu;
 
 // Every correctness version the lab's cases name, in declared order.
 std::vector<std::string> every_version(const labrun::Lab& lab) {

@@ -11,16 +11,13 @@
 #include <sstream>
 
 #include "cli/app.hpp"
-#include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
+#include "support/require_gpu.hpp"
 
 namespace fs = std::filesystem;
 
 TEST_CASE("labrun grade --batch names what is wrong with every submission of the corpus") {
-  const labrun::DeviceAvailability availability = labrun::probe_devices();
-  if (!availability.usable) {
-    SKIP("no usable CUDA device: " + availability.error);
-  }
+  labrun::testing::require_gpu();
   fs::path out;
   if (const char* folder = std::getenv("LABRUN_GRADE_OUT")) {
     out = folder;

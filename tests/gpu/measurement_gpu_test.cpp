@@ -16,18 +16,14 @@
 #include "lab.hpp"
 #include "profile/profiler.hpp"
 #include "runner/runner.hpp"
+#include "support/require_gpu.hpp"
 #include "timing/sampler.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-void require_gpu() {
-  const labrun::DeviceAvailability availability = labrun::probe_devices();
-  if (!availability.usable) {
-    SKIP("no usable CUDA device: " + availability.error);
-  }
-}
+using labrun::testing::require_gpu;
 
 fs::path temporary_directory() {
   std::string pattern = (fs::temp_directory_path() / "labrun-measure-test-XXXXXX").string();

@@ -62,9 +62,10 @@ void add_run_options(CLI::App* command, RunOptions& options, std::string& out_di
   command
       ->add_option(
           "--timing", timing_mode,
-          "hot: samples back to back, as the lesson times; cold: the L2 is flushed (2 x its size read, "
-          "persisting lines reset) before every sample")
-      ->check(CLI::IsMember({"hot", "cold"}))
+          "hot: samples back to back, as the lesson times (the host's launch latency included); cold: the L2 "
+          "is flushed (2 x its size read, persisting lines reset) before every sample; hot-gated: hot, each "
+          "sample queued behind a gate kernel released once its launches are queued, so it is GPU time alone")
+      ->check(CLI::IsMember({"hot", "cold", "hot-gated"}))
       ->capture_default_str();
   command
       ->add_option(

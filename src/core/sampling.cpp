@@ -11,17 +11,21 @@
 namespace labrun {
 
 const char* timing_mode_name(TimingMode mode) {
-  return mode == TimingMode::kCold ? "cold" : "hot";
+  switch (mode) {
+    case TimingMode::kHot: return "hot";
+    case TimingMode::kCold: return "cold";
+    case TimingMode::kHotGated: return "hot-gated";
+  }
+  return "hot";
 }
 
 TimingMode timing_mode_from_name(const std::string& name) {
-  if (name == "hot") {
-    return TimingMode::kHot;
+  for (const TimingMode mode : {TimingMode::kHot, TimingMode::kCold, TimingMode::kHotGated}) {
+    if (name == timing_mode_name(mode)) {
+      return mode;
+    }
   }
-  if (name == "cold") {
-    return TimingMode::kCold;
-  }
-  throw std::invalid_argument("unknown timing mode '" + name + "' (hot or cold)");
+  throw std::invalid_argument("unknown timing mode '" + name + "' (hot, cold or hot-gated)");
 }
 
 const char* case_order_name(CaseOrder order) {

@@ -10,9 +10,12 @@
 namespace labrun {
 
 //! kCold flushes the L2 (and resets persisting L2 lines) before every sample, so each sample
-//! reads its inputs from device memory; kHot runs samples back to back, as the lesson does.
-enum class TimingMode { kHot, kCold };
-[[nodiscard]] const char* timing_mode_name(TimingMode mode);  //!< "hot", "cold"
+//! reads its inputs from device memory; kHot runs samples back to back, as the lesson does, each
+//! starting on an idle GPU, so the host's launch latency falls inside it; kHotGated is kHot with
+//! every sample queued behind a gate kernel that is released once all its launches are queued
+//! (nvbench's blocking kernel), so a sample is GPU time alone.
+enum class TimingMode { kHot, kCold, kHotGated };
+[[nodiscard]] const char* timing_mode_name(TimingMode mode);  //!< "hot", "cold", "hot-gated"
 //! Throws std::invalid_argument for any other text.
 [[nodiscard]] TimingMode timing_mode_from_name(const std::string& name);
 
@@ -34,6 +37,12 @@ enum class StopReason {
 [[nodiscard]] const char* stop_reason_name(StopReason reason);  //!< "median-converged", ...
 //! Throws std::invalid_argument for any other text.
 [[nodiscard]] StopReason stop_reason_from_name(const std::string& name);
+
+//! Cases with more launches per sample than this are sampled hot, not gated: their launches could
+//! fill the launch queue while the gate holds it, and the host could not then release the gate.
+inline constexpr int kMaxGatedLaunchesPerSample = 64;
+//! A gate not released within this long lets its sample go on; the sample is recorded as such.
+inline constexpr unsigned long long kGateTimeoutNs = 100'000'000;
 
 struct SamplingRule {
   int warmups = 3;         //!< untimed executions before the first sample

@@ -19,7 +19,8 @@ namespace labrun {
 //! transcripts with no claims recorded (docs/transcript-fields.md, "Versions").
 //! 1.2.0 added how cases were sampled (timing mode, stop rule, quartiles, per-sample SM clocks)
 //! and the profiler's DRAM counts; older transcripts are read with none of it recorded.
-inline constexpr const char* kTranscriptSchemaVersion = "1.2.0";
+//! 1.3.0 added the hot-gated timing mode (its gate in `timing`, its time-outs per case).
+inline constexpr const char* kTranscriptSchemaVersion = "1.3.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -109,13 +110,15 @@ struct CaseResult {
   std::map<std::string, double> attributes;  //!< per-case facts: registers, occupancy, ...
   std::optional<PublishedFigure> published;  //!< only in transcribed transcripts
   // How the samples were taken (1.2.0; empty when the transcript predates it or is transcribed).
-  std::string timing_mode;        //!< "hot" or "cold"
+  std::string timing_mode;        //!< "hot", "cold" or "hot-gated": the mode this case was sampled in
   std::string stop_reason;        //!< "median-converged", "time-limit", "sample-cap", "fixed-count"
   double sampling_seconds = 0.0;  //!< wall seconds spent sampling the case, warm-ups included
   //! Per sample, the SM clock just after it (MHz, clock64 over %globaltimer); nullopt: unread.
   std::vector<std::optional<double>> sample_sm_clock_mhz;
   //! Indices of samples whose SM clock was below the run's throttle threshold.
   std::vector<std::size_t> throttled_samples;
+  //! hot-gated (1.3.0): indices of samples whose launch gate timed out before the host released it.
+  std::vector<std::size_t> gate_timeout_samples;
   //! SM cycles per execution of the case's region: median over samples with a known clock of
   //! sample ms x clock / launches per sample. nullopt when no clock was read.
   std::optional<double> median_cycles;
@@ -128,7 +131,7 @@ struct CaseResult {
 
 //! How a run sampled its cases (1.2.0).
 struct TimingRecord {
-  std::string mode = "hot";        //!< "hot" or "cold" (core/sampling.hpp)
+  std::string mode = "hot";        //!< "hot", "cold" or "hot-gated" (core/sampling.hpp)
   std::string order = "declared";  //!< "declared", "shuffle" or "interleave"
   int min_samples = 0;
   int max_samples = 0;
@@ -139,6 +142,7 @@ struct TimingRecord {
   std::string clock_source;                      //!< how per-sample SM clocks were read
   std::optional<double> throttle_threshold_mhz;  //!< samples below it are flagged throttled
   std::string throttle_rule;                     //!< the threshold in words, or why there is none
+  std::string launch_gate;  //!< hot-gated (1.3.0): how samples were gated; empty otherwise
 };
 
 //! One case's kernels as Nsight Compute counted them, at one size.

@@ -245,13 +245,16 @@ Table sampling_rule_table(const TimingRecord& timing) {
   table.title = "How the cases were sampled";
   table.headers = {"setting", "value"};
   table.right_aligned = {false, false};
-  table.rows.push_back(
-      {"mode", timing.mode == "cold"
-                   ? "cold: the L2 flushed before every sample (" +
-                         (timing.l2_flush_bytes ? std::to_string(*timing.l2_flush_bytes) + " B read"
-                                                : std::string("size not recorded")) +
-                         ", persisting lines reset)"
-                   : "hot: samples back to back, caches as the last sample left them"});
+  std::string mode = "hot: samples back to back, caches as the last sample left them";
+  if (timing.mode == "cold") {
+    mode = "cold: the L2 flushed before every sample (" +
+           (timing.l2_flush_bytes ? std::to_string(*timing.l2_flush_bytes) + " B read"
+                                  : std::string("size not recorded")) +
+           ", persisting lines reset)";
+  } else if (timing.mode == "hot-gated") {
+    mode = "hot-gated: hot, and " + timing.launch_gate;
+  }
+  table.rows.push_back({"mode", mode});
   table.rows.push_back({"order", timing.order});
   table.rows.push_back(
       {"stop rule", timing.target_relative_median_ci > 0.0
@@ -275,6 +278,12 @@ Table sampling_table(const Transcript& t) {
   table.headers = {"case",  "n",         "samples",   "stopped", "median ms", "q1 ms",
                    "q3 ms", "median CI", "clock MHz", "cycles",  "throttled"};
   table.right_aligned = {false, true, true, false, true, true, true, true, true, true, true};
+  // A hot-gated run says per case whether it was gated and how many of its gates timed out.
+  const bool gated = t.timing && t.timing->mode == "hot-gated";
+  if (gated) {
+    table.headers.insert(table.headers.end(), {"sampled", "gate timeouts"});
+    table.right_aligned.insert(table.right_aligned.end(), {false, true});
+  }
   for (const CaseResult& c : t.cases) {
     std::vector<double> clocks;
     for (const std::optional<double>& mhz : c.sample_sm_clock_mhz) {
@@ -288,6 +297,10 @@ Table sampling_table(const Transcript& t) {
          std::isfinite(c.summary.relative_median_ci) ? percent(c.summary.relative_median_ci) : "-",
          clocks.empty() ? "-" : fixed(median(clocks), 0), c.median_cycles ? fixed(*c.median_cycles, 0) : "-",
          std::to_string(c.throttled_samples.size())});
+    if (gated) {
+      table.rows.back().push_back(c.timing_mode);
+      table.rows.back().push_back(std::to_string(c.gate_timeout_samples.size()));
+    }
   }
   return table;
 }

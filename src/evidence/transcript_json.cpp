@@ -196,7 +196,8 @@ Json timing_to_json(const TimingRecord& timing) {
               {"clock_source", timing.clock_source},
               {"throttle_threshold_mhz",
                timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
-              {"throttle_rule", timing.throttle_rule}};
+              {"throttle_rule", timing.throttle_rule},
+              {"launch_gate", timing.launch_gate}};
 }
 
 Json profile_to_json(const ProfileRecord& profile) {
@@ -324,6 +325,7 @@ Json transcript_to_json(const Transcript& t) {
       entry["sampling_seconds"] = c.sampling_seconds;
       entry["sample_sm_clock_mhz"] = clocks;
       entry["throttled_samples"] = c.throttled_samples;
+      entry["gate_timeout_samples"] = c.gate_timeout_samples;
       entry["median_cycles"] = optional_number(c.median_cycles);
     }
     cases.push_back(entry);
@@ -476,6 +478,15 @@ CaseResult read_case(const Reader& c, bool transcribed) {
     if (c.has("median_cycles")) {
       result.median_cycles = c.number("median_cycles");
     }
+    if (c.has("gate_timeout_samples")) {  // 1.3.0
+      const Json& timeouts = c.array("gate_timeout_samples");
+      for (std::size_t i = 0; i < timeouts.size(); ++i) {
+        if (!timeouts[i].is_number_unsigned()) {
+          c.fail("gate_timeout_samples/" + std::to_string(i), "expected a sample index");
+        }
+        result.gate_timeout_samples.push_back(timeouts[i].get<std::size_t>());
+      }
+    }
   }
   if (c.has("attributes")) {
     const Reader attributes = c.child("attributes");
@@ -513,6 +524,9 @@ TimingRecord read_timing(const Reader& r) {
     timing.throttle_threshold_mhz = r.number("throttle_threshold_mhz");
   }
   timing.throttle_rule = r.text("throttle_rule");
+  if (r.has("launch_gate")) {  // 1.3.0
+    timing.launch_gate = r.text("launch_gate");
+  }
   return timing;
 }
 
@@ -580,7 +594,7 @@ ClaimResult read_claim(const Reader& c) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -591,7 +605,8 @@ Transcript transcript_from_json(const Json& document) {
   const auto& readable = readable_schema_versions();
   if (std::find(readable.begin(), readable.end(), t.schema_version) == readable.end()) {
     root.fail("schema_version", "unknown schema version '" + t.schema_version +
-                                    "' (this build reads 1.0.0, 1.1.0 and " + kTranscriptSchemaVersion + ")");
+                                    "' (this build reads 1.0.0, 1.1.0, 1.2.0 and " +
+                                    kTranscriptSchemaVersion + ")");
   }
   // 1.0.0 had no provenance: every 1.0.0 transcript was measured.
   if (root.has("provenance")) {

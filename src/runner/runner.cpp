@@ -108,6 +108,13 @@ TimingRecord timing_record(const SamplingRule& rule, const RunOptions& options, 
   timing.clock_source =
       "after every sample, a one-thread kernel times clock64 against %globaltimer over 20 us: the SM "
       "clock just after the sample";
+  if (options.mode == TimingMode::kHotGated) {
+    timing.launch_gate =
+        "each sample queued behind a one-thread kernel spinning on a host-mapped flag, released "
+        "once the sample's launches are queued (timeout " +
+        fixed(static_cast<double>(kGateTimeoutNs) / 1e6, 0) + " ms); cases of more than " +
+        std::to_string(kMaxGatedLaunchesPerSample) + " launches per sample sampled hot";
+  }
   if (sizing.sm_clock_peak_mhz > 0.0) {
     timing.throttle_threshold_mhz = kThrottleFraction * sizing.sm_clock_peak_mhz;
     timing.throttle_rule = "below " + fixed(kThrottleFraction * 100.0, 0) + "% of the peak SM clock (" +
@@ -329,6 +336,16 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   // A clock above twice the peak is a failed probe (timing/sampler.hpp), not a reading.
   std::optional<ClockProbe> probe(std::in_place, 2.0 * sizing.sm_clock_peak_mhz);
+  std::optional<LaunchGate> gate;
+  if (rule_mode == TimingMode::kHotGated) {
+    gate.emplace();
+  }
+  // Hot-gated applies to cases with few launches per sample; the others are sampled hot.
+  const auto mode_for = [&](const CaseSpec& spec) {
+    return rule_mode == TimingMode::kHotGated && spec.launches_per_sample > kMaxGatedLaunchesPerSample
+               ? TimingMode::kHot
+               : rule_mode;
+  };
   struct Active {
     const Planned* item;
     CaseRegion region;
@@ -337,8 +354,9 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   };
   const auto start_case = [&](const Planned& item) {
     Active active{&item, session->prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
-    active.sampler = std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample,
-                                                   rule_mode, flusher ? &*flusher : nullptr, &*probe);
+    active.sampler =
+        std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample, mode_for(*item.spec),
+                                      flusher ? &*flusher : nullptr, &*probe, gate ? &*gate : nullptr);
     active.sampler->warm_up(rule.warmups);
     return active;
   };
@@ -348,7 +366,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     while (!active.stopped) {
       const int have = static_cast<int>(active.sampler->samples_ms().size());
       const int next = have < rule.min_samples && !one_batch ? rule.min_samples - have : rule.batch;
-      if (one_batch && rule_mode == TimingMode::kHot) {
+      if (one_batch && rule_mode != TimingMode::kCold) {
         active.sampler->warm_up(1);
       }
       active.sampler->take(std::min(next, rule.max_samples - have));
@@ -372,7 +390,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     result.samples_ms = active.sampler->samples_ms();
     result.summary = summarize(result.samples_ms);
     result.attributes = std::move(active.region.attributes);
-    result.timing_mode = timing_mode_name(rule_mode);
+    result.timing_mode = timing_mode_name(mode_for(*item.spec));
+    result.gate_timeout_samples = active.sampler->gate_timeout_samples();
     result.stop_reason = stop_reason_name(*active.stopped);
     result.sampling_seconds = active.sampler->elapsed_s();
     result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
@@ -456,6 +475,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   session.reset();
   flusher.reset();
   probe.reset();
+  gate.reset();
   if (options.profiler) {
     std::vector<ProfileItem> items;
     for (const CaseResult& c : t.cases) {

@@ -60,7 +60,6 @@ struct RunReport {
   std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
 };
 
-
 using ProgressSink = std::function<void(const std::string&)>;
 
 //! The sizes a case runs at once the card-scaled size is known (nullopt: not used) and the smoke

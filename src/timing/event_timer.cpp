@@ -19,7 +19,15 @@ void EventTimer::start(cudaStream_t stream) {
 }
 
 double EventTimer::stop_ms(cudaStream_t stream) {
+  record_stop(stream);
+  return elapsed_ms();
+}
+
+void EventTimer::record_stop(cudaStream_t stream) {
   LABRUN_CUDA_CHECK(cudaEventRecord(stop_, stream));
+}
+
+double EventTimer::elapsed_ms() {
   LABRUN_CUDA_CHECK(cudaEventSynchronize(stop_));
   float elapsed = 0.0f;
   LABRUN_CUDA_CHECK(cudaEventElapsedTime(&elapsed, start_, stop_));

@@ -19,6 +19,10 @@ class EventTimer {
   void start(cudaStream_t stream);
   //! Records the stop event, waits for it, and returns the elapsed time in milliseconds.
   [[nodiscard]] double stop_ms(cudaStream_t stream);
+  //! Records the stop event without waiting for it.
+  void record_stop(cudaStream_t stream);
+  //! Waits for the recorded stop event and returns the elapsed time in milliseconds.
+  [[nodiscard]] double elapsed_ms();
 
  private:
   cudaEvent_t start_ = nullptr;

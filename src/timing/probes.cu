@@ -61,6 +61,16 @@ __global__ void clock_probe(unsigned long long* out, unsigned long long spin_ns)
   out[1] = now_ns - start_ns;
 }
 
+__global__ void gate(const volatile int* release, volatile int* timed_out, unsigned long long timeout_ns) {
+  const unsigned long long start_ns = global_timer_ns();
+  while (*release == 0) {
+    if (global_timer_ns() - start_ns > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}
+
 __global__ void labrun_profile_marker() {}
 
 }  // namespace
@@ -75,6 +85,12 @@ void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink
 void launch_clock_probe(unsigned long long* out, unsigned long long spin_ns, cudaStream_t stream) {
   clock_probe<<<1, 1, 0, stream>>>(out, spin_ns);
   LABRUN_CHECK_LAUNCH("clock_probe");
+}
+
+void launch_gate(const volatile int* release, volatile int* timed_out, unsigned long long timeout_ns,
+                 cudaStream_t stream) {
+  gate<<<1, 1, 0, stream>>>(release, timed_out, timeout_ns);
+  LABRUN_CHECK_LAUNCH("gate");
 }
 
 void launch_profile_marker(cudaStream_t stream) {

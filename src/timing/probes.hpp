@@ -22,6 +22,12 @@ void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink
 //! within about 2^31 cycles (a timer that does not tick).
 void launch_clock_probe(unsigned long long* out, unsigned long long spin_ns, cudaStream_t stream);
 
+//! One thread spins until *release is non-zero (a host-mapped flag the host sets once a sample's
+//! launches are queued behind this kernel) or `timeout_ns` of %globaltimer have passed, and sets
+//! *timed_out to 1 in the second case.
+void launch_gate(const volatile int* release, volatile int* timed_out, unsigned long long timeout_ns,
+                 cudaStream_t stream);
+
 //! An empty kernel named labrun_profile_marker: the profiling pass launches one between cases, so
 //! the kernels Nsight Compute reports can be told apart by case.
 void launch_profile_marker(cudaStream_t stream);

@@ -1,5 +1,6 @@
 #include "timing/sampler.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <stdexcept>
 
@@ -64,16 +65,51 @@ std::optional<double> ClockProbe::sm_clock_mhz(cudaStream_t stream) {
   return mhz;
 }
 
+LaunchGate::LaunchGate() {
+  void* host = nullptr;
+  LABRUN_CUDA_CHECK(cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped));
+  host_ = static_cast<volatile int*>(host);
+  host_[0] = 1;
+  host_[1] = 0;
+  void* device = nullptr;
+  LABRUN_CUDA_CHECK(cudaHostGetDevicePointer(&device, host, 0));
+  device_ = static_cast<int*>(device);
+}
+
+LaunchGate::~LaunchGate() {
+  LABRUN_CUDA_NOTHROW(cudaFreeHost(const_cast<int*>(host_)));
+}
+
+void LaunchGate::hold(cudaStream_t stream) {
+  host_[0] = 0;
+  host_[1] = 0;
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  launch_gate(device_, device_ + 1, kGateTimeoutNs, stream);
+}
+
+void LaunchGate::release() {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  host_[0] = 1;
+}
+
+bool LaunchGate::timed_out() const {
+  return host_[1] != 0;
+}
+
 CaseSampler::CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode,
-                         L2Flusher* flusher, ClockProbe* probe, cudaStream_t stream)
+                         L2Flusher* flusher, ClockProbe* probe, LaunchGate* gate, cudaStream_t stream)
     : region_(std::move(region)),
       executions_per_sample_(executions_per_sample),
       mode_(mode),
       flusher_(flusher),
       probe_(probe),
+      gate_(gate),
       stream_(stream) {
   if (mode_ == TimingMode::kCold && flusher_ == nullptr) {
     throw std::invalid_argument("cold sampling needs an L2 flusher");
+  }
+  if (mode_ == TimingMode::kHotGated && gate_ == nullptr) {
+    throw std::invalid_argument("gated sampling needs a launch gate");
   }
 }
 
@@ -91,11 +127,22 @@ void CaseSampler::take(int count) {
     if (mode_ == TimingMode::kCold) {
       flusher_->flush(stream_);
     }
+    const bool gated = mode_ == TimingMode::kHotGated;
+    if (gated) {
+      gate_->hold(stream_);
+    }
     timer_.start(stream_);
     for (int e = 0; e < executions_per_sample_; ++e) {
       region_();
     }
-    samples_ms_.push_back(timer_.stop_ms(stream_));
+    timer_.record_stop(stream_);
+    if (gated) {
+      gate_->release();
+    }
+    samples_ms_.push_back(timer_.elapsed_ms());
+    if (gated && gate_->timed_out()) {
+      gate_timeouts_.push_back(samples_ms_.size() - 1);
+    }
     sm_clock_mhz_.push_back(probe_ != nullptr ? probe_->sm_clock_mhz(stream_) : std::nullopt);
   }
   // Surface an asynchronous kernel fault here rather than in the next case.

@@ -49,13 +49,36 @@ class ClockProbe {
   double max_plausible_mhz_;
 };
 
+//! Holds a stream behind a one-thread gate kernel until the host releases it (hot-gated mode): the
+//! sample's launches queue up behind the gate, so the GPU never waits for the host inside the
+//! sample. Two ints of host-mapped pinned memory carry the release flag and the time-out flag.
+class LaunchGate {
+ public:
+  LaunchGate();
+  ~LaunchGate();
+  LaunchGate(const LaunchGate&) = delete;
+  LaunchGate& operator=(const LaunchGate&) = delete;
+
+  //! Closes the gate and enqueues the gate kernel on the stream.
+  void hold(cudaStream_t stream);
+  //! Opens the gate (the host writes the flag the kernel spins on).
+  void release();
+  //! After the stream has passed the gate: whether it gave up waiting (kGateTimeoutNs).
+  [[nodiscard]] bool timed_out() const;
+
+ private:
+  volatile int* host_ = nullptr;  // [0] release, [1] timed out
+  int* device_ = nullptr;
+};
+
 //! A case's samples so far. Each sample times executions_per_sample back-to-back executions of the
 //! region between two CUDA events; in cold mode the flusher runs before the start event.
 class CaseSampler {
  public:
-  //! flusher: required in cold mode, unused in hot mode. probe: may be null (no clock recorded).
+  //! flusher: required in cold mode; gate: required in hot-gated mode; probe: may be null (no
+  //! clock recorded).
   CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode, L2Flusher* flusher,
-              ClockProbe* probe, cudaStream_t stream = nullptr);
+              ClockProbe* probe, LaunchGate* gate = nullptr, cudaStream_t stream = nullptr);
 
   //! Untimed executions (module loading and first-touch costs stay out of the samples).
   void warm_up(int warmups);
@@ -67,6 +90,9 @@ class CaseSampler {
   [[nodiscard]] const std::vector<std::optional<double>>& sm_clock_mhz() const { return sm_clock_mhz_; }
   //! Wall seconds spent in warm_up and take so far.
   [[nodiscard]] double elapsed_s() const { return elapsed_s_; }
+  //! Hot-gated mode: indices of samples whose gate timed out before the host released it (their
+  //! time includes part of the gate's wait).
+  [[nodiscard]] const std::vector<std::size_t>& gate_timeout_samples() const { return gate_timeouts_; }
 
  private:
   std::function<void()> region_;
@@ -74,11 +100,13 @@ class CaseSampler {
   TimingMode mode_;
   L2Flusher* flusher_;
   ClockProbe* probe_;
+  LaunchGate* gate_;
   cudaStream_t stream_;
   EventTimer timer_;
   std::vector<double> samples_ms_;
   std::vector<std::optional<double>> sm_clock_mhz_;
   double elapsed_s_ = 0.0;
+  std::vector<std::size_t> gate_timeouts_;
 };
 
 }  // namespace labrun

@@ -17,6 +17,7 @@
 #include "profile/profiler.hpp"
 #include "runner/runner.hpp"
 #include "support/require_gpu.hpp"
+#include "timing/probes.hpp"
 #include "timing/sampler.hpp"
 
 namespace fs = std::filesystem;
@@ -132,5 +133,52 @@ TEST_CASE("labrun profile records each case's DRAM bytes from Nsight Compute") {
   CHECK(record.cases[0].dram_read_bytes > 0.0);
   REQUIRE(report.transcript.profile.has_value());
   CHECK(report.transcript.profile->status == "measured");
+  fs::remove_all(out);
+}
+
+TEST_CASE("a gated sample holds its launches behind the gate and releases them without a time-out") {
+  require_gpu();
+  labrun::LaunchGate gate;
+  int executions = 0;
+  labrun::DeviceBuffer<unsigned long long> clock_result(2);
+  // The region: one small kernel per execution (the clock probe, with a 1 us spin).
+  labrun::CaseSampler sampler(
+      [&] {
+        ++executions;
+        labrun::launch_clock_probe(clock_result.data(), 1000, nullptr);
+      },
+      4, labrun::TimingMode::kHotGated, nullptr, nullptr, &gate);
+  sampler.warm_up(1);
+  sampler.take(10);
+  CHECK(executions == 1 + 10 * 4);
+  CHECK(sampler.samples_ms().size() == 10);
+  CHECK(sampler.gate_timeout_samples().empty());
+  for (const double ms : sampler.samples_ms()) {
+    CHECK(ms > 0.0);
+    CHECK(ms < 50.0);  // far below the gate's 100 ms time-out
+  }
+}
+
+TEST_CASE("a hot-gated run gates the cases with few launches per sample and samples the others hot") {
+  require_gpu();
+  const fs::path out = temporary_directory();
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = {"part1/*", "part2/fused-chain"};
+  options.out_dir = out;
+  options.smoke = true;
+  options.mode = labrun::TimingMode::kHotGated;
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->mode == "hot-gated");
+  CHECK_FALSE(back.timing->launch_gate.empty());
+  for (const labrun::CaseResult& c : back.cases) {
+    INFO(c.name);
+    CHECK(c.timing_mode ==
+          (c.launches_per_sample > labrun::kMaxGatedLaunchesPerSample ? "hot" : "hot-gated"));
+    CHECK(c.gate_timeout_samples.empty());
+  }
   fs::remove_all(out);
 }

@@ -123,13 +123,17 @@ Transcript sample_day48_transcript() {
   timing.clock_source = "clock64 over %globaltimer after every sample";
   timing.throttle_threshold_mhz = 1881.0;
   timing.throttle_rule = "below 95% of the peak SM clock (1980 MHz)";
+  timing.mode = "hot-gated";
+  timing.launch_gate = "each sample queued behind a gate kernel";
   t.timing = timing;
   // One case with clocks read, one sample of them throttled.
   CaseResult& clocked = t.cases[1];
   clocked.stop_reason = "median-converged";
+  clocked.timing_mode = "hot-gated";
   clocked.sampling_seconds = 0.012;
   clocked.sample_sm_clock_mhz = {1980.0, 1700.0, std::nullopt};
   clocked.throttled_samples = {1};
+  clocked.gate_timeout_samples = {2};
   clocked.median_cycles = 198000.0;
   ProfileRecord profile;
   profile.status = "measured";

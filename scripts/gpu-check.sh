@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build the dev preset, run every test (GPU tests included), run each
 # registered lab once for evidence (timed from process start to the last file written), the day-48
-# lab again in cold mode and under `labrun profile`, and the smoke configurations under
+# lab again in cold and hot-gated mode and under `labrun profile`, and the smoke configurations under
 # compute-sanitizer where it exists. Logs go to OUTDIR; the evidence each run wrote is copied to
 # OUTDIR/evidence and OUTDIR/profiles.
 #
@@ -61,6 +61,7 @@ run_timed() {
 echo "== the labs, timed end to end"
 run_timed day48-hot run day48-fusion
 run_timed day48-cold run day48-fusion --timing cold
+run_timed day48-gated run day48-fusion --timing hot-gated
 run_timed verdicts run fusion-verdicts
 echo "== labrun profile (Nsight Compute)"
 run_timed day48-profile profile day48-fusion

@@ -214,7 +214,12 @@ def draw_figure(pyplot, plot, fmt):
             draw_line_panel(axes, panel)
             axes.grid(True, which="major", alpha=0.35)
         if axes.get_legend_handles_labels()[0]:
-            axes.legend(loc="best", fontsize="small", framealpha=0.85)
+            if panel["kind"] == "bar":
+                # Below the bars: inside, a long reference label would cover the bars' values.
+                axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize="small",
+                            framealpha=0.85)
+            else:
+                axes.legend(loc="best", fontsize="small", framealpha=0.85)
     figure.suptitle(plot["title"])
     return figure
 

@@ -510,8 +510,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       // now linking the plots; without, it is left as it is.
       const std::filesystem::path markdown_path = dir / (stem + ".md");
       if (plot_format == kPlotsBesideFormat) {
-        const std::string markdown =
-            render_markdown(transcript, lab, plot_links_markdown(outcome.drawn, dir));
+        const std::string markdown = render_markdown_beside(transcript, lab, json_path);
         if (!std::filesystem::exists(markdown_path) || plot_force) {
           write_file_atomically(markdown_path, markdown, true);
           log.info("rendered " + markdown_path.string() + " with links to the plots");

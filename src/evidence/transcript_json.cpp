@@ -118,6 +118,18 @@ class Reader {
     }
     return out;
   }
+  //! An array of sample indices (non-negative integers).
+  [[nodiscard]] std::vector<std::size_t> indices(const std::string& key) const {
+    std::vector<std::size_t> out;
+    const Json& values = array(key);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (!values[i].is_number_unsigned()) {
+        fail(key + "/" + std::to_string(i), "expected a sample index");
+      }
+      out.push_back(values[i].get<std::size_t>());
+    }
+    return out;
+  }
   [[nodiscard]] std::vector<Reader> items(const std::string& key) const {
     std::vector<Reader> out;
     const Json& values = array(key);
@@ -468,24 +480,12 @@ CaseResult read_case(const Reader& c, bool transcribed) {
               ? std::nullopt
               : std::optional<double>(c.number_value(clocks[i], "sample_sm_clock_mhz/" + std::to_string(i))));
     }
-    const Json& throttled = c.array("throttled_samples");
-    for (std::size_t i = 0; i < throttled.size(); ++i) {
-      if (!throttled[i].is_number_unsigned()) {
-        c.fail("throttled_samples/" + std::to_string(i), "expected a sample index");
-      }
-      result.throttled_samples.push_back(throttled[i].get<std::size_t>());
-    }
+    result.throttled_samples = c.indices("throttled_samples");
     if (c.has("median_cycles")) {
       result.median_cycles = c.number("median_cycles");
     }
     if (c.has("gate_timeout_samples")) {  // 1.3.0
-      const Json& timeouts = c.array("gate_timeout_samples");
-      for (std::size_t i = 0; i < timeouts.size(); ++i) {
-        if (!timeouts[i].is_number_unsigned()) {
-          c.fail("gate_timeout_samples/" + std::to_string(i), "expected a sample index");
-        }
-        result.gate_timeout_samples.push_back(timeouts[i].get<std::size_t>());
-      }
+      result.gate_timeout_samples = c.indices("gate_timeout_samples");
     }
   }
   if (c.has("attributes")) {

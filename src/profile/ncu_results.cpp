@@ -93,6 +93,8 @@ std::vector<NcuKernelRow> parse_ncu_raw_csv(const std::string& text) {
   std::vector<std::string> header;
   std::vector<std::string> units;
   std::vector<NcuKernelRow> rows;
+  std::size_t id_column = 0;
+  std::size_t name_column = 0;
   int line_number = 0;
   while (std::getline(lines, line)) {
     ++line_number;
@@ -102,11 +104,14 @@ std::vector<NcuKernelRow> parse_ncu_raw_csv(const std::string& text) {
     std::vector<std::string> fields = split_csv_line(line);
     if (header.empty()) {
       header = std::move(fields);
-      if (std::find(header.begin(), header.end(), "ID") == header.end() ||
-          std::find(header.begin(), header.end(), "Kernel Name") == header.end()) {
+      const auto id = std::find(header.begin(), header.end(), "ID");
+      const auto name = std::find(header.begin(), header.end(), "Kernel Name");
+      if (id == header.end() || name == header.end()) {
         throw std::runtime_error("ncu CSV line " + std::to_string(line_number) +
                                  ": the header has no ID or Kernel Name column");
       }
+      id_column = static_cast<std::size_t>(id - header.begin());
+      name_column = static_cast<std::size_t>(name - header.begin());
       continue;
     }
     if (fields.size() != header.size()) {
@@ -114,20 +119,17 @@ std::vector<NcuKernelRow> parse_ncu_raw_csv(const std::string& text) {
                                std::to_string(fields.size()) + " fields where the header has " +
                                std::to_string(header.size()));
     }
-    const auto column = [&](const std::string& name) {
-      return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) - header.begin());
-    };
-    if (!is_integer(fields[column("ID")])) {
+    if (!is_integer(fields[id_column])) {
       if (rows.empty() && units.empty()) {
         units = std::move(fields);  // the units row, under the header
         continue;
       }
-      throw std::runtime_error("ncu CSV line " + std::to_string(line_number) + ": ID '" +
-                               fields[column("ID")] + "' is not a number");
+      throw std::runtime_error("ncu CSV line " + std::to_string(line_number) + ": ID '" + fields[id_column] +
+                               "' is not a number");
     }
     NcuKernelRow row;
-    row.id = std::stoi(fields[column("ID")]);
-    row.kernel_name = fields[column("Kernel Name")];
+    row.id = std::stoi(fields[id_column]);
+    row.kernel_name = fields[name_column];
     for (std::size_t i = 0; i < header.size(); ++i) {
       // Metric columns are named like "dram__bytes_read.sum": lower case with a double underscore.
       if (header[i].find("__") == std::string::npos) {

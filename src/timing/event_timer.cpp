@@ -34,25 +34,4 @@ double EventTimer::elapsed_ms() {
   return static_cast<double>(elapsed);
 }
 
-std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
-                                const std::function<void()>& region, cudaStream_t stream) {
-  for (int i = 0; i < warmups; ++i) {
-    region();
-  }
-  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  EventTimer timer;
-  std::vector<double> samples;
-  samples.reserve(static_cast<std::size_t>(repetitions));
-  for (int rep = 0; rep < repetitions; ++rep) {
-    timer.start(stream);
-    for (int e = 0; e < executions_per_sample; ++e) {
-      region();
-    }
-    samples.push_back(timer.stop_ms(stream));
-  }
-  // Surface an asynchronous kernel fault here rather than in the next case.
-  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return samples;
-}
-
 }  // namespace labrun

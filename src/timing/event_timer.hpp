@@ -3,9 +3,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include <functional>
-#include <vector>
-
 namespace labrun {
 
 //! A pair of CUDA events; move-only.
@@ -28,13 +25,5 @@ class EventTimer {
   cudaEvent_t start_ = nullptr;
   cudaEvent_t stop_ = nullptr;
 };
-
-//! Runs `region` `warmups` times untimed (so lazy module loading and first-touch costs stay out),
-//! then takes `repetitions` samples, each timing `executions_per_sample` back-to-back executions
-//! of the region between two events. Returns every sample in milliseconds; a launch error or a
-//! failed kernel throws CudaError.
-[[nodiscard]] std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
-                                              const std::function<void()>& region,
-                                              cudaStream_t stream = nullptr);
 
 }  // namespace labrun

@@ -149,4 +149,12 @@ void CaseSampler::take(int count) {
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
+std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
+                                const std::function<void()>& region, cudaStream_t stream) {
+  CaseSampler sampler(region, executions_per_sample, TimingMode::kHot, nullptr, nullptr, nullptr, stream);
+  sampler.warm_up(warmups);
+  sampler.take(repetitions);
+  return sampler.samples_ms();
+}
+
 }  // namespace labrun

@@ -109,4 +109,11 @@ class CaseSampler {
   std::vector<std::size_t> gate_timeouts_;
 };
 
+//! A fixed count of hot samples, as the grader times a submission beside the lab's kernels: runs
+//! `region` `warmups` times untimed, then takes `repetitions` samples of `executions_per_sample`
+//! executions each. Returns every sample in milliseconds; a failed kernel throws CudaError.
+[[nodiscard]] std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
+                                              const std::function<void()>& region,
+                                              cudaStream_t stream = nullptr);
+
 }  // namespace labrun

@@ -25,7 +25,7 @@
 #include "reference.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
-#include "timing/event_timer.hpp"
+#include "timing/sampler.hpp"
 #include "verify/compare.hpp"
 
 namespace {

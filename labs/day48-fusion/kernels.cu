@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "chain_math.hpp"
 #include "kernels.hpp"
 #include "stages.cuh"
 #include "timing/cuda_check.hpp"
@@ -16,24 +17,12 @@ __device__ __forceinline__ std::size_t global_index() {
   return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
 }
 
-// A counter-based hash (splitmix64's finaliser): the value at i depends only on seed, stream
-// and i, so any prefix of a buffer is the same at every n.
-__device__ __forceinline__ float uniform_at(std::uint64_t seed, std::uint64_t stream, std::size_t i,
-                                            float low, float high) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + i;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
-  return low + unit * (high - low);
-}
-
 __global__ void fill_inputs_kernel(float* __restrict__ x, float* __restrict__ residual, std::size_t n,
                                    std::uint64_t seed) {
   const std::size_t i = global_index();
   if (i < n) {
-    x[i] = uniform_at(seed, kInputStream, i, kInputLow, kInputHigh);
-    residual[i] = uniform_at(seed, kResidualStream, i, -kResidualSpan, kResidualSpan);
+    x[i] = input_x_at(seed, i);
+    residual[i] = residual_at(seed, i);
   }
 }
 

@@ -1,26 +1,8 @@
 #include "reference.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
-#include "chain_constants.hpp"
-
 namespace day48 {
-
-namespace {
-
-double scale_bias(double x) {
-  return x * kScale + kBias;
-}
-double gelu(double v) {
-  return 0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0)));
-}
-double clamp_range(double v) {
-  return std::clamp(v, static_cast<double>(kClampLow), static_cast<double>(kClampHigh));
-}
-
-}  // namespace
 
 const char* composition_name(Composition composition) {
   switch (composition) {
@@ -34,22 +16,6 @@ const char* composition_name(Composition composition) {
     case Composition::kGeluBeforeScaleBias: return "gelu-before-scale-bias";
   }
   return "unknown";
-}
-
-double chain_element(Composition composition, float x_in, float residual_in) {
-  const double x = x_in;
-  const double r = residual_in;
-  switch (composition) {
-    case Composition::kCorrect: return clamp_range(gelu(scale_bias(x)) + r);
-    case Composition::kGeluTwice: return clamp_range(gelu(gelu(scale_bias(x))) + r);
-    case Composition::kSkipScaleBias: return clamp_range(gelu(x) + r);
-    case Composition::kSkipGelu: return clamp_range(scale_bias(x) + r);
-    case Composition::kSkipResidual: return clamp_range(gelu(scale_bias(x)));
-    case Composition::kSkipClamp: return gelu(scale_bias(x)) + r;
-    case Composition::kClampBeforeResidual: return clamp_range(gelu(scale_bias(x))) + r;
-    case Composition::kGeluBeforeScaleBias: return clamp_range(scale_bias(gelu(x)) + r);
-  }
-  return 0.0;
 }
 
 std::vector<double> chain_reference(const std::vector<float>& x, const std::vector<float>& residual) {

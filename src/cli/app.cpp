@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "cli/exit_codes.hpp"
+#include "cli/grade_command.hpp"
 #include "compare/compare.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
@@ -16,7 +17,6 @@
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
-#include "grading/report.hpp"
 #include "plots/draw_plots.hpp"
 #include "profile/profiler.hpp"
 #include "registry/registry.hpp"
@@ -133,102 +133,6 @@ Transcript read_transcript_or_throw(const std::string& file) {
   }
 }
 
-std::uint64_t secret_seed() {
-  std::ifstream random("/dev/urandom", std::ios::binary);
-  std::uint64_t seed = 0;
-  random.read(reinterpret_cast<char*>(&seed), sizeof seed);
-  if (!random) {
-    throw std::runtime_error("cannot read /dev/urandom for a secret seed");
-  }
-  return seed;
-}
-
-std::string render_grade(const GradeReport& report, const std::string& format) {
-  if (format == "json") {
-    return report_json(report).dump(2) + "\n";
-  }
-  if (format == "gradescope") {
-    return gradescope_results(report).dump(2) + "\n";
-  }
-  return report_markdown(report);
-}
-
-void write_grade_files(const GradeReport& report, const std::filesystem::path& folder, bool overwrite) {
-  std::error_code error;
-  std::filesystem::create_directories(folder, error);
-  if (error) {
-    throw std::runtime_error("cannot create " + folder.string() + ": " + error.message());
-  }
-  write_file_atomically(folder / "results.json", gradescope_results(report).dump(2) + "\n", overwrite);
-  write_file_atomically(folder / "report.json", report_json(report).dump(2) + "\n", overwrite);
-  write_file_atomically(folder / "report.md", report_markdown(report), overwrite);
-}
-
-// Grades every sub-folder of `batch` that holds a .cu file, one child at a time, and writes a
-// summary table beside the per-submission reports.
-int grade_batch_folder(const Lab& lab, GradeRequest request, const std::filesystem::path& batch,
-                       const std::filesystem::path& out_dir, bool overwrite, bool secret,
-                       const std::function<void(const std::string&)>& progress, std::ostream& out) {
-  if (!std::filesystem::is_directory(batch)) {
-    throw UsageError(batch.string() + " is not a folder");
-  }
-  std::vector<std::filesystem::path> folders;
-  for (const auto& entry : std::filesystem::directory_iterator(batch)) {
-    if (entry.is_directory()) {
-      folders.push_back(entry.path());
-    }
-  }
-  std::sort(folders.begin(), folders.end());
-  Table summary;
-  summary.headers = {"submission", "student", "score", "mistakes", "seconds"};
-  summary.right_aligned = {false, false, true, false, true};
-  nlohmann::ordered_json summary_json = nlohmann::ordered_json::array();
-  std::size_t index = 0;
-  for (const std::filesystem::path& folder : folders) {
-    std::filesystem::path source;
-    for (const auto& entry : std::filesystem::directory_iterator(folder)) {
-      if (entry.path().extension() == ".cu") {
-        source = entry.path();
-        break;
-      }
-    }
-    ++index;
-    if (source.empty()) {
-      progress("skipping " + folder.string() + ": no .cu file");
-      continue;
-    }
-    progress("[" + std::to_string(index) + "/" + std::to_string(folders.size()) + "] " +
-             folder.filename().string());
-    request.submission = source;
-    request.manifest.clear();
-    GradeReport report = lab.grade(request, progress);
-    if (secret) {
-      report.raw["seed"] = "secret";
-    }
-    write_grade_files(report, out_dir / folder.filename(), overwrite);
-    std::string mistakes;
-    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-    for (const NamedMistake& m : report.mistakes) {
-      mistakes += (mistakes.empty() ? "" : ", ") + m.id;
-      ids.push_back(m.id);
-    }
-    summary.rows.push_back({folder.filename().string(), report.student_id,
-                            fixed(report.score(), 0) + " / " + fixed(report.max_score(), 0),
-                            mistakes.empty() ? "-" : mistakes, fixed(report.execution_seconds, 1)});
-    summary_json.push_back({{"submission", folder.filename().string()},
-                            {"student_id", report.student_id},
-                            {"score", report.score()},
-                            {"max_score", report.max_score()},
-                            {"mistakes", ids},
-                            {"execution_time", report.execution_seconds}});
-  }
-  const std::string table = "# Grades\n\n" + render_table(summary);
-  write_file_atomically(out_dir / "summary.md", table, overwrite);
-  write_file_atomically(out_dir / "summary.json", summary_json.dump(2) + "\n", overwrite);
-  out << table;
-  return exit_code::kOk;
-}
-
 // One line per file: "FILE: valid (schema X)" on out, or "FILE: POINTER: problem" on err.
 int validate_files_and_report(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
   int status = exit_code::kOk;
@@ -324,41 +228,37 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                    "Exit 6 when a case of the candidate is slower than the baseline by more than PCT percent")
       ->check(CLI::NonNegativeNumber);
 
-  std::string grade_submission_path;
-  std::string grade_batch;
-  std::string grade_manifest;
-  std::string grade_out;
-  std::string grade_format = "md";
+  GradeCommand grade_command;
   std::string grade_lab = "day48-fusion";
-  bool grade_secret_seed = false;
-  bool grade_force = false;
-  GradeRequest grade_request;
   CLI::App* grade = app.add_subcommand(
       "grade",
-      "Grade a student's submission for a lab's exercise: compile it, run it in a child process with a "
-      "time limit, check it, and report (needs a GPU). Students run it on their own work too.");
-  grade->add_option("submission", grade_submission_path, "The submission's .cu file (docs/grading.md)");
-  grade->add_option(
-      "--batch", grade_batch,
-      "Grade every folder of DIR that holds a .cu file, one at a time; needs --out, writes a summary");
-  grade->add_option("--manifest", grade_manifest,
-                    "The manifest (default: NAME.json or manifest.json beside it)");
-  grade->add_option(
-      "--out", grade_out,
-      "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
-  grade->add_option("--format", grade_format, "What to print: md, json or gradescope")
+      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels in "
+      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on their "
+      "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
+      "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
+  grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
+  grade->add_option("--batch", grade_command.batch,
+                    "Grade every folder of DIR (one .cu file each), one at a time; needs --out; writes a summary "
+                    "with one row per folder, those that could not be graded included");
+  grade->add_option("--manifest", grade_command.manifest,
+                    "The manifest (default: NAME.json or manifest.json beside the submission)");
+  grade->add_option("--out", grade_command.out,
+                    "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
+  grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
-  grade->add_option("--seed", grade_request.seed, "Seed of the inputs")->capture_default_str();
-  grade->add_flag("--secret-seed", grade_secret_seed,
-                  "Draw the seed from /dev/urandom and keep it out of the student's reports (for graders)");
+  CLI::Option* grade_seed =
+      grade->add_option("--seed", grade_command.request.seed, "Base seed of the inputs (each call gets fresh ones)")
+          ->capture_default_str();
+  grade->add_flag("--secret-seed", grade_command.secret_seed,
+                  "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
   grade
-      ->add_option("--time-limit", grade_request.run_limit_seconds,
-                   "Seconds the submission's run may take before it is killed")
+      ->add_option("--time-limit", grade_command.request.run_limit_seconds,
+                   "Seconds the grading run may take before it is killed")
       ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
   grade->add_option("--lab", grade_lab, "The lab whose exercise this is")->capture_default_str();
-  grade->add_flag("--force", grade_force, "Replace existing report files");
+  grade->add_flag("--force", grade_command.force, "Replace existing report files");
 
   RunOptions options;
   std::string out_dir;
@@ -429,32 +329,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       if (!lab.grade) {
         throw UsageError("lab " + lab.name + " has no grader");
       }
-      if (grade_submission_path.empty() == grade_batch.empty()) {
-        throw UsageError("give either a submission file or --batch DIR");
-      }
-      if (!grade_batch.empty() && grade_out.empty()) {
-        throw UsageError("--batch needs --out DIR for the reports");
-      }
-      if (grade_secret_seed) {
-        grade_request.seed = secret_seed();
-      }
-      grade_request.manifest = grade_manifest;
-      const auto progress = [&log](const std::string& line) { log.info(line); };
-      if (!grade_batch.empty()) {
-        return grade_batch_folder(lab, grade_request, grade_batch, grade_out, grade_force, grade_secret_seed,
-                                  progress, out);
-      }
-      grade_request.submission = grade_submission_path;
-      GradeReport graded = lab.grade(grade_request, progress);
-      if (grade_secret_seed) {
-        graded.raw["seed"] = "secret";
-      }
-      if (!grade_out.empty()) {
-        write_grade_files(graded, grade_out, grade_force);
-        log.info("wrote results.json, report.json and report.md in " + grade_out);
-      }
-      out << render_grade(graded, grade_format);
-      return exit_code::kOk;
+      grade_command.seed_given = grade_seed->count() > 0;
+      check_grade_usage(grade_command);
+      return run_grade_command(lab, grade_command, [&log](const std::string& line) { log.info(line); }, out);
     }
     if (compare->parsed()) {
       const Transcript baseline = read_transcript_or_throw(compare_baseline);

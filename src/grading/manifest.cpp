@@ -1,77 +1,244 @@
 #include "grading/manifest.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "evidence/atomic_file.hpp"
+#include "evidence/format.hpp"
+#include "process/bounded_read.hpp"
 
 namespace labrun {
+namespace {
 
-Manifest parse_manifest(const std::string& text, const std::string& origin) {
-  nlohmann::json document;
+using Json = nlohmann::json;
+
+// Ranges a worked answer may take: generous, but finite and positive.
+constexpr double kMaxBytesPerElement = 1000.0;
+constexpr double kMaxRatio = 100.0;
+constexpr std::int64_t kMaxLaunches = 64;
+constexpr std::int64_t kMaxElementsPerThread = 64;
+
+// A number as JSON wrote it: integers exactly, others with up to 17 significant digits.
+std::string shown(const Json& value) {
+  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  constexpr std::size_t kShownMax = 40;
+  return text.size() > kShownMax ? text.substr(0, kShownMax) + "..." : text;
+}
+
+class FieldReader {
+ public:
+  FieldReader(const Json& document, std::vector<std::string>& problems)
+      : document_(document), problems_(problems) {}
+
+  const Json* find(const std::string& pointer, const Json& within, const std::string& key) {
+    if (!within.contains(key)) {
+      problems_.push_back(pointer + ": missing");
+      return nullptr;
+    }
+    return &within.at(key);
+  }
+
+  // A finite number in (0, max]; integers and decimals alike.
+  std::optional<double> positive_number(const std::string& key, double max) {
+    const std::string pointer = "/" + key;
+    const Json* value = find(pointer, document_, key);
+    if (value == nullptr) {
+      return std::nullopt;
+    }
+    if (!value->is_number()) {
+      problems_.push_back(pointer + ": expected a number, got " + shown(*value));
+      return std::nullopt;
+    }
+    const double number = value->get<double>();
+    if (!std::isfinite(number) || number <= 0.0 || number > max) {
+      problems_.push_back(pointer + ": expected a number greater than 0 and at most " + fixed(max, 0) +
+                          ", got " + shown(*value));
+      return std::nullopt;
+    }
+    return number;
+  }
+
+  // An integer in [low, high], read without narrowing: 2.0 and 2^32 + 2 are refused as written.
+  std::optional<std::int64_t> integer(const std::string& pointer, const Json& within, const std::string& key,
+                                      std::int64_t low, std::int64_t high) {
+    const Json* value = find(pointer, within, key);
+    if (value == nullptr) {
+      return std::nullopt;
+    }
+    bool in_range = false;
+    std::int64_t number = 0;
+    if (value->is_number_unsigned()) {
+      const std::uint64_t whole = value->get<std::uint64_t>();
+      in_range = whole <= static_cast<std::uint64_t>(high);
+      number = in_range ? static_cast<std::int64_t>(whole) : 0;
+      in_range = in_range && number >= low;
+    } else if (value->is_number_integer()) {
+      number = value->get<std::int64_t>();
+      in_range = number >= low && number <= high;
+    }
+    if (!in_range) {
+      problems_.push_back(pointer + ": expected a whole number from " + std::to_string(low) + " to " +
+                          std::to_string(high) + ", got " + shown(*value));
+      return std::nullopt;
+    }
+    return number;
+  }
+
+ private:
+  const Json& document_;
+  std::vector<std::string>& problems_;
+};
+
+std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer, const Json& shape,
+                                      std::vector<std::string>& problems) {
+  if (!shape.is_object()) {
+    problems.push_back(pointer + ": expected an object with threads_per_block and elements_per_thread or "
+                                 "grid_stride");
+    return std::nullopt;
+  }
+  for (const auto& item : shape.items()) {
+    if (item.key() != "threads_per_block" && item.key() != "elements_per_thread" && item.key() != "grid_stride") {
+      problems.push_back(pointer + "/" + item.key() + ": unknown field");
+      return std::nullopt;
+    }
+  }
+  LaunchShape result;
+  const auto threads = reader.integer(pointer + "/threads_per_block", shape, "threads_per_block", 32, 1024);
+  if (!threads) {
+    return std::nullopt;
+  }
+  if (*threads % 32 != 0) {
+    problems.push_back(pointer + "/threads_per_block: expected a multiple of 32 (whole warps), got " +
+                       std::to_string(*threads));
+    return std::nullopt;
+  }
+  result.threads_per_block = static_cast<int>(*threads);
+  const bool has_per_thread = shape.contains("elements_per_thread");
+  const bool has_stride = shape.contains("grid_stride");
+  if (has_per_thread == has_stride) {
+    problems.push_back(pointer + ": give exactly one of elements_per_thread and grid_stride");
+    return std::nullopt;
+  }
+  if (has_stride) {
+    if (shape.at("grid_stride") != true) {
+      problems.push_back(pointer + "/grid_stride: expected true (or give elements_per_thread instead)");
+      return std::nullopt;
+    }
+    result.grid_stride = true;
+    return result;
+  }
+  const auto per_thread =
+      reader.integer(pointer + "/elements_per_thread", shape, "elements_per_thread", 1, kMaxElementsPerThread);
+  if (!per_thread) {
+    return std::nullopt;
+  }
+  result.elements_per_thread = static_cast<int>(*per_thread);
+  return result;
+}
+
+}  // namespace
+
+std::string LaunchShape::describe() const {
+  std::string text = std::to_string(threads_per_block) + " threads per block, ";
+  if (grid_stride) {
+    return text + "grid-stride";
+  }
+  return text + std::to_string(elements_per_thread) + (elements_per_thread == 1 ? " element" : " elements") +
+         " per thread";
+}
+
+Manifest parse_manifest(const std::string& text, const std::string& origin,
+                        const std::vector<std::string>& kernel_names) {
+  if (text.size() > kManifestMaxBytes) {
+    throw ManifestError(origin + ": " + std::to_string(text.size()) + " bytes, more than the " +
+                        std::to_string(kManifestMaxBytes) + " a manifest may have");
+  }
+  Json document;
   try {
-    document = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+    document = Json::parse(text);
+  } catch (const Json::parse_error& error) {
     throw ManifestError(origin + ": malformed JSON at byte " + std::to_string(error.byte));
+  } catch (const Json::out_of_range&) {
+    throw ManifestError(origin + ": a number is too large for a double (JSON numbers here must be finite)");
+  } catch (const Json::exception& error) {
+    throw ManifestError(origin + ": unreadable JSON (" + std::string(error.what()) + ")");
   }
   if (!document.is_object()) {
     throw ManifestError(origin + ": expected a JSON object");
   }
-  const std::set<std::string> known{"student_id", "bytes_per_element", "launches",
-                                    "predicted_ratio_vs_staged", "predicted_ratio_vs_fused"};
+  Manifest manifest;
+  const std::set<std::string> known{"student_id",           "bytes_per_element",       "launches",
+                                    "predicted_ratio_vs_staged", "predicted_ratio_vs_fused", "kernels"};
   for (const auto& item : document.items()) {
     if (known.count(item.key()) == 0) {
-      throw ManifestError(origin + ": /" + item.key() + ": unknown field");
+      manifest.problems.push_back(std::string("/").append(item.key().substr(0, 64)).append(": unknown field"));
     }
   }
-  const auto field = [&](const char* key) -> const nlohmann::json& {
-    if (!document.contains(key)) {
-      throw ManifestError(origin + ": /" + key + ": missing");
+  FieldReader reader(document, manifest.problems);
+  if (const Json* id = reader.find("/student_id", document, "student_id")) {
+    const std::string id_text = id->is_string() ? id->get<std::string>() : std::string();
+    const bool printable = id->is_string() && !id_text.empty() && id_text.size() <= kStudentIdMaxLength &&
+                           std::all_of(id_text.begin(), id_text.end(), [](char c) {
+                             return static_cast<unsigned char>(c) >= 0x20 && c != 0x7F;
+                           });
+    if (printable) {
+      manifest.student_id = id_text;
+    } else {
+      manifest.problems.push_back("/student_id: expected a non-empty string of at most " +
+                                  std::to_string(kStudentIdMaxLength) + " printable characters");
     }
-    return document.at(key);
-  };
-  const auto number = [&](const char* key) {
-    const nlohmann::json& value = field(key);
-    if (!value.is_number() || value.get<double>() <= 0.0) {
-      throw ManifestError(origin + ": /" + key + ": expected a positive number");
+  }
+  manifest.bytes_per_element = reader.positive_number("bytes_per_element", kMaxBytesPerElement);
+  if (const auto launches = reader.integer("/launches", document, "launches", 1, kMaxLaunches)) {
+    manifest.launches = static_cast<int>(*launches);
+  }
+  manifest.predicted_ratio_vs_staged = reader.positive_number("predicted_ratio_vs_staged", kMaxRatio);
+  manifest.predicted_ratio_vs_fused = reader.positive_number("predicted_ratio_vs_fused", kMaxRatio);
+  if (const Json* kernels = reader.find("/kernels", document, "kernels")) {
+    if (!kernels->is_object()) {
+      manifest.problems.push_back("/kernels: expected an object with one launch shape per kernel name");
+    } else {
+      for (const auto& item : kernels->items()) {
+        const std::string pointer = std::string("/kernels/").append(item.key().substr(0, 64));
+        if (!kernel_names.empty() &&
+            std::find(kernel_names.begin(), kernel_names.end(), item.key()) == kernel_names.end()) {
+          manifest.problems.push_back(pointer + ": not a kernel of this exercise");
+          continue;
+        }
+        if (const auto shape = read_shape(reader, pointer, item.value(), manifest.problems)) {
+          manifest.kernels.emplace(item.key(), *shape);
+        }
+      }
+      for (const std::string& name : kernel_names) {
+        if (!kernels->contains(name)) {
+          manifest.problems.push_back("/kernels/" + name + ": missing");
+        }
+      }
     }
-    return value.get<double>();
-  };
-  Manifest manifest;
-  const nlohmann::json& id = field("student_id");
-  if (!id.is_string() || id.get<std::string>().empty()) {
-    throw ManifestError(origin + ": /student_id: expected a non-empty string");
   }
-  manifest.student_id = id.get<std::string>();
-  manifest.bytes_per_element = number("bytes_per_element");
-  const nlohmann::json& launches = field("launches");
-  if (!launches.is_number_integer() || launches.get<int>() < 1) {
-    throw ManifestError(origin + ": /launches: expected a positive integer");
-  }
-  manifest.launches = launches.get<int>();
-  manifest.predicted_ratio_vs_staged = number("predicted_ratio_vs_staged");
-  manifest.predicted_ratio_vs_fused = number("predicted_ratio_vs_fused");
   return manifest;
 }
 
-Manifest read_manifest(const std::filesystem::path& path) {
+Manifest read_manifest(const std::filesystem::path& path, const std::vector<std::string>& kernel_names) {
   std::string text;
   try {
-    text = read_file(path);
+    text = read_regular_file(path, kManifestMaxBytes);
   } catch (const std::runtime_error& error) {
     throw ManifestError(error.what());
   }
-  return parse_manifest(text, path.string());
+  return parse_manifest(text, path.string(), kernel_names);
 }
 
 std::filesystem::path manifest_beside(const std::filesystem::path& submission) {
   std::filesystem::path same_stem = submission;
   same_stem.replace_extension(".json");
-  if (std::filesystem::exists(same_stem)) {
+  std::error_code error;
+  if (std::filesystem::exists(same_stem, error)) {
     return same_stem;
   }
   std::filesystem::path in_folder = submission.parent_path() / "manifest.json";
-  if (std::filesystem::exists(in_folder)) {
+  if (std::filesystem::exists(in_folder, error)) {
     return in_folder;
   }
   return {};

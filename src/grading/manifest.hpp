@@ -1,30 +1,63 @@
 #pragma once
-// A submission's manifest: who submitted it and what the student predicted before measuring.
+// A submission's manifest: who submitted it, the student's worked answer to the exercise (bytes
+// per element, launches, the two predicted ratios) and how the harness should launch each kernel.
+// The worked answer is graded as an answer; nothing in the manifest is ever taken as a fact about
+// the code.
 
+#include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace labrun {
 
-struct Manifest {
-  std::string student_id;
-  double bytes_per_element = 0.0;  //!< declared traffic of the submission, bytes per element
-  int launches = 0;                //!< declared kernel launches per execution
-  double predicted_ratio_vs_staged = 0.0;
-  double predicted_ratio_vs_fused = 0.0;
+//! How the harness launches one kernel: its block size, and either a fixed number of elements per
+//! thread (grid = ceil(n / (threads_per_block * elements_per_thread)) blocks) or a grid-stride loop
+//! (grid = enough blocks to fill every SM once at the kernel's occupancy, at most one element per
+//! thread).
+struct LaunchShape {
+  int threads_per_block = 256;  //!< 32..1024, a multiple of 32
+  int elements_per_thread = 1;  //!< 1..64; unused when grid_stride
+  bool grid_stride = false;
+  //! "256 threads per block, 1 element per thread", "512 threads per block, grid-stride"
+  [[nodiscard]] std::string describe() const;
+  bool operator==(const LaunchShape&) const = default;
 };
 
-//! A manifest that cannot be used; the message names the file and the field.
+//! Limits on what a manifest may say (each field's range is documented in docs/grading.md).
+inline constexpr std::size_t kManifestMaxBytes = 64 * 1024;
+inline constexpr std::size_t kStudentIdMaxLength = 128;
+
+struct Manifest {
+  std::string student_id;  //!< empty when missing or unusable
+  std::optional<double> bytes_per_element;
+  std::optional<int> launches;
+  std::optional<double> predicted_ratio_vs_staged;
+  std::optional<double> predicted_ratio_vs_fused;
+  std::map<std::string, LaunchShape> kernels;  //!< the usable launch shapes, by kernel name
+  //! One line per unusable or unknown field, each starting with its JSON pointer.
+  std::vector<std::string> problems;
+};
+
+//! A manifest that cannot be read at all: not a file, too large, not JSON, not an object.
 class ManifestError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 
-//! Parses manifest JSON text; `origin` names the source in messages. Every field is required and
-//! typed; unknown fields are refused (a misspelt field would otherwise be silently ignored).
-[[nodiscard]] Manifest parse_manifest(const std::string& text, const std::string& origin);
-[[nodiscard]] Manifest read_manifest(const std::filesystem::path& path);
+//! Parses manifest JSON text; `origin` names the source in messages. Each field is read on its own:
+//! a missing, mistyped, out-of-range or unknown field becomes a line of Manifest::problems (nothing
+//! is narrowed or rounded: 2.5 launches or 2^32 + 2 launches are refused, not read as 2), and the
+//! other fields are still used. `kernel_names`: the kernels a launch shape may be given for (empty:
+//! any). Throws ManifestError, and nothing else, when the text is not one JSON object.
+[[nodiscard]] Manifest parse_manifest(const std::string& text, const std::string& origin,
+                                      const std::vector<std::string>& kernel_names = {});
+//! Reads a regular file of at most kManifestMaxBytes and parses it.
+[[nodiscard]] Manifest read_manifest(const std::filesystem::path& path,
+                                     const std::vector<std::string>& kernel_names = {});
 
 //! The manifest beside a submission: "halfway.cu" -> "halfway.json", else "manifest.json" in the
 //! same folder; empty when neither exists.

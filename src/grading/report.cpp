@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "evidence/format.hpp"
+#include "grading/utf8.hpp"
 
 namespace labrun {
 
@@ -34,30 +35,36 @@ bool GradeReport::has_mistake(const std::string& id) const {
 nlohmann::ordered_json gradescope_results(const GradeReport& report) {
   nlohmann::ordered_json tests = nlohmann::ordered_json::array();
   for (const GradeTest& test : report.tests) {
-    tests.push_back({{"name", test.name},
+    tests.push_back({{"name", valid_utf8(test.name)},
                      {"status", test.passed ? "passed" : "failed"},
                      {"score", test.score},
                      {"max_score", test.max_score},
-                     {"output", test.output},
+                     {"output", valid_utf8(test.output)},
                      {"visibility", test.visibility}});
   }
-  return {{"score", report.score()}, {"execution_time", report.execution_seconds}, {"tests", tests}};
+  return {{"score", report.score()},
+          {"execution_time", report.execution_seconds},
+          {"output_format", "md"},
+          {"tests", tests}};
 }
 
 nlohmann::ordered_json report_json(const GradeReport& report) {
   nlohmann::ordered_json document = gradescope_results(report);
   document["lab"] = report.lab;
-  document["student_id"] = report.student_id;
-  document["submission"] = report.submission;
+  document["student_id"] = valid_utf8(report.student_id);
+  document["submission"] = valid_utf8(report.submission);
+  if (!report.grader_problem_kind.empty()) {
+    document["grader_problem"] = report.grader_problem_kind;
+  }
   document["max_score"] = report.max_score();
   nlohmann::ordered_json mistakes = nlohmann::ordered_json::array();
   for (const NamedMistake& mistake : report.mistakes) {
-    mistakes.push_back({{"id", mistake.id}, {"explanation", mistake.explanation}});
+    mistakes.push_back({{"id", mistake.id}, {"explanation", valid_utf8(mistake.explanation)}});
   }
   document["mistakes"] = mistakes;
   nlohmann::ordered_json figures = nlohmann::ordered_json::object();
   for (const auto& [label, value] : report.figures) {
-    figures[label] = value;
+    figures[label] = valid_utf8(value);
   }
   document["figures"] = figures;
   document["raw"] = report.raw;
@@ -66,6 +73,7 @@ nlohmann::ordered_json report_json(const GradeReport& report) {
 
 std::string report_markdown(const GradeReport& report) {
   std::ostringstream out;
+  // Markdown is for the student; every string in it passes through valid_utf8 at the end.
   out << "# " << report.lab << " exercise: " << report.student_id << "\n\n";
   out << "Score **" << fixed(report.score(), 0) << " / " << fixed(report.max_score(), 0) << "** for `"
       << report.submission << "`, graded in " << fixed(report.execution_seconds, 1) << " s.\n";
@@ -86,7 +94,11 @@ std::string report_markdown(const GradeReport& report) {
       out << "- " << label << ": " << value << "\n";
     }
   }
-  return out.str();
+  return valid_utf8(out.str());
+}
+
+std::string dump_report(const nlohmann::ordered_json& document) {
+  return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace labrun

@@ -32,19 +32,24 @@ struct GradeReport {
   std::vector<NamedMistake> mistakes;
   std::vector<std::pair<std::string, std::string>> figures;  //!< measured figures, labelled
   double execution_seconds = 0.0;
-  nlohmann::ordered_json raw;  //!< what the child process reported, unchanged
+  nlohmann::ordered_json raw;  //!< what the grading child measured, unchanged
+  //! Why grading could not run at all ("no-device", "setup"), empty when it ran; the score is 0 and
+  //! the one test says what course staff must do.
+  std::string grader_problem_kind;
 
   [[nodiscard]] double score() const;
   [[nodiscard]] double max_score() const;
   [[nodiscard]] bool has_mistake(const std::string& id) const;
 };
 
-//! Gradescope's results.json: score, execution_time, tests (name, status, score, max_score, output,
-//! visibility).
+//! Gradescope's results.json: score, execution_time, output_format "md", tests (name, status, score,
+//! max_score, output, visibility). Every string is valid UTF-8 (invalid bytes become U+FFFD).
 [[nodiscard]] nlohmann::ordered_json gradescope_results(const GradeReport& report);
 //! Everything: the Gradescope fields plus mistakes, figures and the child's raw results.
 [[nodiscard]] nlohmann::ordered_json report_json(const GradeReport& report);
 //! For the student: what passed, what failed, why, and what to look at.
 [[nodiscard]] std::string report_markdown(const GradeReport& report);
+//! A report document as text: indented JSON, any invalid UTF-8 left in it replaced, newline-ended.
+[[nodiscard]] std::string dump_report(const nlohmann::ordered_json& document);
 
 }  // namespace labrun

@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "evidence/atomic_file.hpp"
-#include "grading/process.hpp"
+#include "process/process.hpp"
 
 #ifndef LABRUN_SCRIPTS_SOURCE_DIR
 #error "LABRUN_SCRIPTS_SOURCE_DIR (the source tree's scripts/ folder) is defined by CMakeLists.txt"

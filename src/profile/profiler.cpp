@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "evidence/atomic_file.hpp"
-#include "grading/process.hpp"
+#include "process/process.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/probes.hpp"
 

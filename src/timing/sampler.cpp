@@ -113,6 +113,11 @@ CaseSampler::CaseSampler(std::function<void()> region, int executions_per_sample
   }
 }
 
+void CaseSampler::set_sample_hooks(std::function<void()> before, std::function<void()> after) {
+  before_sample_ = std::move(before);
+  after_sample_ = std::move(after);
+}
+
 void CaseSampler::warm_up(int warmups) {
   const StopWatch watch(elapsed_s_);
   for (int i = 0; i < warmups; ++i) {
@@ -124,6 +129,9 @@ void CaseSampler::warm_up(int warmups) {
 void CaseSampler::take(int count) {
   const StopWatch watch(elapsed_s_);
   for (int sample = 0; sample < count; ++sample) {
+    if (before_sample_) {
+      before_sample_();
+    }
     if (mode_ == TimingMode::kCold) {
       flusher_->flush(stream_);
     }
@@ -144,17 +152,12 @@ void CaseSampler::take(int count) {
       gate_timeouts_.push_back(samples_ms_.size() - 1);
     }
     sm_clock_mhz_.push_back(probe_ != nullptr ? probe_->sm_clock_mhz(stream_) : std::nullopt);
+    if (after_sample_) {
+      after_sample_();
+    }
   }
   // Surface an asynchronous kernel fault here rather than in the next case.
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
-}
-
-std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
-                                const std::function<void()>& region, cudaStream_t stream) {
-  CaseSampler sampler(region, executions_per_sample, TimingMode::kHot, nullptr, nullptr, nullptr, stream);
-  sampler.warm_up(warmups);
-  sampler.take(repetitions);
-  return sampler.samples_ms();
 }
 
 }  // namespace labrun

@@ -80,6 +80,11 @@ class CaseSampler {
   CaseSampler(std::function<void()> region, int executions_per_sample, TimingMode mode, L2Flusher* flusher,
               ClockProbe* probe, LaunchGate* gate = nullptr, cudaStream_t stream = nullptr);
 
+  //! Work around every sample, outside its time: `before` runs ahead of the cold flush and the start
+  //! event (the grader's fresh inputs and poisoned outputs), `after` once the sample's time has been
+  //! read (the grader's check of its output). Either may be empty; labs set neither.
+  void set_sample_hooks(std::function<void()> before, std::function<void()> after);
+
   //! Untimed executions (module loading and first-touch costs stay out of the samples).
   void warm_up(int warmups);
   //! Takes `count` more samples; a launch error or failed kernel throws CudaError.
@@ -96,6 +101,8 @@ class CaseSampler {
 
  private:
   std::function<void()> region_;
+  std::function<void()> before_sample_;
+  std::function<void()> after_sample_;
   int executions_per_sample_;
   TimingMode mode_;
   L2Flusher* flusher_;
@@ -108,12 +115,5 @@ class CaseSampler {
   double elapsed_s_ = 0.0;
   std::vector<std::size_t> gate_timeouts_;
 };
-
-//! A fixed count of hot samples, as the grader times a submission beside the lab's kernels: runs
-//! `region` `warmups` times untimed, then takes `repetitions` samples of `executions_per_sample`
-//! executions each. Returns every sample in milliseconds; a failed kernel throws CudaError.
-[[nodiscard]] std::vector<double> time_region(int warmups, int repetitions, int executions_per_sample,
-                                              const std::function<void()>& region,
-                                              cudaStream_t stream = nullptr);
 
 }  // namespace labrun

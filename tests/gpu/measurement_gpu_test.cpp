@@ -12,7 +12,7 @@
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
-#include "grading/process.hpp"
+#include "process/process.hpp"
 #include "lab.hpp"
 #include "profile/profiler.hpp"
 #include "runner/runner.hpp"

@@ -8,64 +8,130 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
-std::string error_of(const std::string& text) {
-  try {
-    static_cast<void>(labrun::parse_manifest(text, "m.json"));
-  } catch (const labrun::ManifestError& error) {
-    return error.what();
+const std::vector<std::string> kKernels{"first", "second"};
+
+const std::string kShapes =
+    R"("kernels": {"first": {"threads_per_block": 256, "elements_per_thread": 4},
+                   "second": {"threads_per_block": 512, "grid_stride": true}})";
+
+labrun::Manifest parse(const std::string& fields) {
+  return labrun::parse_manifest("{" + fields + "}", "m.json", kKernels);
+}
+
+std::string good_fields(const std::string& replace_key = "", const std::string& with = "") {
+  std::vector<std::pair<std::string, std::string>> fields{{"student_id", R"("s1")"},
+                                                          {"bytes_per_element", "20"},
+                                                          {"launches", "2"},
+                                                          {"predicted_ratio_vs_staged", "1.8"},
+                                                          {"predicted_ratio_vs_fused", "1.67"}};
+  std::string text;
+  for (const auto& [key, value] : fields) {
+    text += "\"" + key + "\": " + (key == replace_key ? with : value) + ", ";
   }
-  return "no error";
+  return text + kShapes;
+}
+
+std::string only_problem(const std::string& fields) {
+  const labrun::Manifest m = parse(fields);
+  REQUIRE(m.problems.size() == 1);
+  return m.problems.front();
 }
 
 }  // namespace
 
-TEST_CASE("a complete manifest is read") {
-  const labrun::Manifest m = labrun::parse_manifest(
-      R"({"student_id": "s1", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
-          "predicted_ratio_vs_fused": 1.67})",
-      "m.json");
+TEST_CASE("a complete manifest is read, launch shapes included") {
+  const labrun::Manifest m = parse(good_fields());
+  CHECK(m.problems.empty());
   CHECK(m.student_id == "s1");
   CHECK(m.bytes_per_element == 20.0);
   CHECK(m.launches == 2);
   CHECK(m.predicted_ratio_vs_staged == 1.8);
   CHECK(m.predicted_ratio_vs_fused == 1.67);
+  REQUIRE(m.kernels.size() == 2);
+  CHECK(m.kernels.at("first") == labrun::LaunchShape{256, 4, false});
+  CHECK(m.kernels.at("second").grid_stride);
+  CHECK(m.kernels.at("first").describe() == "256 threads per block, 4 elements per thread");
+  CHECK(m.kernels.at("second").describe() == "512 threads per block, grid-stride");
 }
 
-TEST_CASE("a bad manifest names the file and the field") {
-  const std::string good_tail =
-      R"("launches": 2, "predicted_ratio_vs_staged": 1.8, "predicted_ratio_vs_fused": 1.67)";
-  CHECK(
-      error_of(
-          R"({"student_id": "s1", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8})") ==
-      "m.json: /predicted_ratio_vs_fused: missing");
-  CHECK(error_of(R"({"student_id": "s1", "bytes_per_element": "20", )" + good_tail + "}") ==
-        "m.json: /bytes_per_element: expected a positive number");
-  CHECK(error_of(R"({"student_id": "", "bytes_per_element": 20, )" + good_tail + "}") ==
-        "m.json: /student_id: expected a non-empty string");
-  CHECK(error_of(R"({"student_id": "s", "bytes_per_element": 20, "byte_per_element": 20, )" + good_tail +
-                 "}") == "m.json: /byte_per_element: unknown field");
-  CHECK(
-      error_of(
-          R"({"student_id": "s", "bytes_per_element": 20, "launches": 1.5, "predicted_ratio_vs_staged": 1.8, "predicted_ratio_vs_fused": 1.67})") ==
-      "m.json: /launches: expected a positive integer");
+TEST_CASE("each unusable field is named by its pointer, and the others are still read") {
+  CHECK(only_problem(good_fields("bytes_per_element", R"("20")")) == "/bytes_per_element: expected a number, got \"20\"");
+  CHECK_THAT(only_problem(good_fields("bytes_per_element", "0")), ContainsSubstring("/bytes_per_element: expected a number greater than 0"));
+  CHECK_THAT(only_problem(good_fields("student_id", R"("")")), ContainsSubstring("/student_id: expected a non-empty string"));
+  CHECK_THAT(only_problem(good_fields("student_id", R"("a\u0007b")")), ContainsSubstring("printable"));
+  CHECK(only_problem(good_fields() + R"(, "byte_per_element": 20)") == "/byte_per_element: unknown field");
+  const labrun::Manifest m = parse(good_fields("launches", "1.5"));
+  CHECK(m.bytes_per_element == 20.0);
+  CHECK_FALSE(m.launches.has_value());
+}
+
+TEST_CASE("numbers are never narrowed: out-of-range launches are refused as written") {
+  CHECK(only_problem(good_fields("launches", "4294967298")) ==
+        "/launches: expected a whole number from 1 to 64, got 4294967298");
+  CHECK_THAT(only_problem(good_fields("launches", "2.0")), ContainsSubstring("expected a whole number"));
+  CHECK_THAT(only_problem(good_fields("launches", "-2")), ContainsSubstring("expected a whole number"));
+  CHECK_THAT(only_problem(good_fields("launches", "18446744073709551616")), ContainsSubstring("expected a whole number"));
+  CHECK_THAT(only_problem(good_fields("predicted_ratio_vs_staged", "1e300")), ContainsSubstring("at most 100"));
+}
+
+TEST_CASE("launch shapes are range-checked") {
+  const auto shape_problem = [](const std::string& shape) {
+    return only_problem(R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
+                           "predicted_ratio_vs_fused": 1.67, "kernels": {"first": )" +
+                        shape + R"(, "second": {"threads_per_block": 256, "elements_per_thread": 1}})");
+  };
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 100, "elements_per_thread": 1})"), ContainsSubstring("multiple of 32"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 2048, "elements_per_thread": 1})"), ContainsSubstring("from 32 to 1024"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256})"), ContainsSubstring("exactly one of"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "elements_per_thread": 1, "grid_stride": true})"),
+             ContainsSubstring("exactly one of"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "elements_per_thread": 65})"), ContainsSubstring("from 1 to 64"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "grid_stride": false})"), ContainsSubstring("expected true"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "blocks": 4, "grid_stride": true})"), ContainsSubstring("unknown field"));
+  CHECK_THAT(only_problem(R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
+                             "predicted_ratio_vs_fused": 1.67, "kernels": {"first": {"threads_per_block": 256, "elements_per_thread": 1}})"),
+             ContainsSubstring("/kernels/second: missing"));
+}
+
+TEST_CASE("a manifest that is not one JSON object is refused whole, with ManifestError only") {
+  const auto error_of = [](const std::string& text) -> std::string {
+    try {
+      static_cast<void>(labrun::parse_manifest(text, "m.json"));
+    } catch (const labrun::ManifestError& error) {
+      return error.what();
+    }
+    return "no error";
+  };
   CHECK_THAT(error_of("{\"student_id\": "), ContainsSubstring("m.json: malformed JSON at byte"));
   CHECK(error_of("[1]") == "m.json: expected a JSON object");
+  CHECK_THAT(error_of(R"({"bytes_per_element": 1e400})"), ContainsSubstring("too large for a double"));
+  CHECK_THAT(error_of("{\"student_id\": \"\xff\"}"), ContainsSubstring("malformed JSON"));
+  CHECK_THAT(error_of(std::string(70 * 1024, ' ')), ContainsSubstring("more than the"));
   CHECK_THROWS_AS(labrun::read_manifest("/nonexistent/manifest.json"), labrun::ManifestError);
+  CHECK_THROWS_AS(labrun::read_manifest("/dev/zero"), labrun::ManifestError);
 }
 
-TEST_CASE("the worked example's and the corpus's manifests are valid") {
+TEST_CASE("the skeleton's and the corpus's manifests are read") {
   const std::filesystem::path root = std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path();
-  CHECK(labrun::read_manifest(root / "labs" / "day48-fusion" / "grading" / "example" / "halfway.json")
-            .student_id == "example-student");
-  CHECK(labrun::manifest_beside(root / "labs" / "day48-fusion" / "grading" / "example" / "halfway.cu")
-            .filename() == "halfway.json");
+  const std::filesystem::path skeleton = root / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
+  REQUIRE(labrun::manifest_beside(skeleton).filename() == "halfway.json");
+  // The skeleton leaves the worked answer to the student: its zeros are problems, its shapes are not.
+  const labrun::Manifest blank = labrun::read_manifest(labrun::manifest_beside(skeleton));
+  CHECK(blank.kernels.size() == 2);
+  CHECK_FALSE(blank.bytes_per_element.has_value());
   int manifests = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(LABRUN_TEST_DATA_DIR) /
                                                                "grading" / "corpus")) {
     const auto beside = labrun::manifest_beside(entry.path() / "halfway.cu");
     REQUIRE_FALSE(beside.empty());
-    CHECK(labrun::read_manifest(beside).student_id == entry.path().filename().string());
+    INFO(entry.path().filename().string());
+    try {
+      const labrun::Manifest m = labrun::read_manifest(beside);
+      CHECK(m.student_id == entry.path().filename().string());
+    } catch (const labrun::ManifestError&) {
+      CHECK(entry.path().filename().string() == "manifest-number-overflow");
+    }
     ++manifests;
   }
-  CHECK(manifests >= 14);
+  CHECK(manifests >= 25);
 }

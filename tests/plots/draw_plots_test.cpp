@@ -14,7 +14,7 @@
 #include "core/transcript.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
-#include "grading/process.hpp"
+#include "process/process.hpp"
 #include "lab.hpp"
 
 namespace fs = std::filesystem;

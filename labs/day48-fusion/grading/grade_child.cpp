@@ -1,286 +1,621 @@
-// The grading child: loads a compiled submission, runs it on seeded inputs with its buffers
-// poisoned and guarded, times it beside the lab's own kernels, and writes raw results as JSON.
-// It decides nothing: the parent (labrun grade) judges. It runs in its own process so that a
-// crash, a CUDA error or a kernel that never ends cannot take the grader down.
+// The grading child: trusted code that loads a submission's compiled device code (a cubin, with no
+// host code), launches its two kernels on a stream of its own with the grids it computes, checks
+// what they did with the grader's own kernels (checks.hpp), times them beside the lab's kernels, and
+// writes what it measured. It decides nothing: labrun grade judges.
 //
-//   labrun-day48-grade-child --library S.so --results OUT.json --seed S --odd N --card N
-//   labrun-day48-grade-child --library S.so --sanitize --odd N       (one small run, for compute-sanitizer)
+//   labrun-day48-grade-child --request FILE
+//
+// FILE (child_protocol.hpp) names the image, the results and phase files (all in the working
+// folder) and holds the seed, so that no seed is ever on a command line. It runs in its own process
+// so that a kernel that never ends, or a CUDA error that spoils the context, ends only this process.
+// Exit status: 0 finished (whatever the submission did), 2 bad request, 3 stopped by the submission
+// (a CUDA error, a hang, a kernel that cannot be loaded or launched; the results say which), 1 the
+// child itself failed.
 
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
 
-#include <cmath>
-#include <cstdint>
+#include <algorithm>
+#include <chrono>
 #include <cstring>
-#include <fstream>
+#include <functional>
+#include <optional>
+#include <cstdint>
+#include <cstdlib>
 #include <iostream>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/statistics.hpp"
 #include "evidence/atomic_file.hpp"
-#include "grading/child_results.hpp"
-#include "grading/submission.hpp"
+#include "grading/checks.hpp"
+#include "grading/child_protocol.hpp"
+#include "grading/contract.hpp"
+#include "grading/launch_plan.hpp"
 #include "kernels.hpp"
+#include "process/bounded_read.hpp"
 #include "reference.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
 #include "timing/sampler.hpp"
-#include "verify/compare.hpp"
 
 namespace {
 
+using day48::grading::ChildRequest;
 using day48::grading::ChildResults;
-using day48::grading::SizeResult;
+using day48::grading::kPoisonWord;
 using labrun::DeviceBuffer;
 
-constexpr std::size_t kGuard = 1024;                // poisoned floats after y and the intermediate
-constexpr std::uint32_t kPoisonBits = 0xFFFFFFFFu;  // what cudaMemset(0xFF) leaves: a NaN
+// Poisoned floats before and after each of the submission's buffers: 2 MiB, a large page's worth,
+// so no plausible stray index hops it unseen; past it lies another allocation or unmapped memory.
+constexpr std::size_t kGuardFloats = 512 * 1024;
+constexpr std::size_t kImageMaxBytes = 64 * 1024 * 1024;
+constexpr double kTolerance = 1e-5;  // absolute and relative, as in the lab
+constexpr int kTimingWarmups = 2;
 
-bool is_poison(float value) {
-  std::uint32_t bits = 0;
-  std::memcpy(&bits, &value, sizeof bits);
-  return bits == kPoisonBits;
-}
-
-struct Options {
-  std::string library;
-  std::string results;
-  std::uint64_t seed = 48;
-  std::size_t odd = 1049187;
-  std::size_t card = 0;
-  bool sanitize = false;
+// A stop caused by the submission: the results say what and where.
+struct SubmissionStopped {
+  std::string kind;  // child_protocol.hpp's error_kind
+  std::string message;
 };
 
-std::vector<float> download(const float* device, std::size_t count) {
-  std::vector<float> host(count);
-  LABRUN_CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(float), cudaMemcpyDeviceToHost));
-  return host;
-}
-
-class Bench {
+// The step in progress, kept in a file so that labrun can name what hung after killing us.
+class Phase {
  public:
-  //! `guard` poisoned floats stand before and after y and the intermediate, and after the inputs:
-  //! guarded runs tell a write outside [0, n) from a correct one; unguarded runs (for
-  //! compute-sanitizer) make any access outside [0, n) leave its allocation.
-  Bench(Day48HalfwayLaunch launch, std::size_t capacity, std::uint64_t seed, std::size_t guard)
-      : launch_(launch),
-        capacity_(capacity),
-        guard_(guard),
-        x_(capacity + guard),
-        residual_(capacity + guard),
-        t1_(capacity),
-        t2_(capacity),
-        t3_(capacity),
-        intermediate_(capacity + 2 * guard),
-        y_(capacity + 2 * guard),
-        lab_y_(capacity),
-        lab_halfway_(capacity),
-        copy_out_(capacity) {
-    lab_ = day48::ChainBuffers{x_.data(),  residual_.data(), t1_.data(),          t2_.data(),
-                               t3_.data(), lab_y_.data(),    lab_halfway_.data(), copy_out_.data()};
-    student_.x = x_.data();
-    student_.residual = residual_.data();
-    student_.intermediate = intermediate_.data() + guard_;
-    student_.y = y_.data() + guard_;
-    student_.t1 = t1_.data();
-    student_.t2 = t2_.data();
-    student_.t3 = t3_.data();
-    day48::fill_inputs(lab_, capacity_, seed, nullptr);
-    LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  explicit Phase(std::string path) : path_(std::move(path)) {}
+  void set(const std::string& step) {
+    step_ = step;
+    labrun::write_file_atomically(path_, step + "\n", true);
   }
-
-  void poison_staged(std::size_t n) {
-    for (float* b : {t1_.data(), t2_.data(), t3_.data()}) {
-      LABRUN_CUDA_CHECK(cudaMemset(b, 0xFF, n * sizeof(float)));
-    }
-  }
-  void poison_outputs(std::size_t n) {
-    LABRUN_CUDA_CHECK(cudaMemset(y_.data(), 0xFF, (n + 2 * guard_) * sizeof(float)));
-    LABRUN_CUDA_CHECK(cudaMemset(intermediate_.data(), 0xFF, (n + 2 * guard_) * sizeof(float)));
-  }
-  void run_student(std::size_t n) {
-    launch_(&student_, n, nullptr);
-    LABRUN_CUDA_CHECK(cudaGetLastError());
-    LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-  void run_staged(std::size_t n) {
-    day48::launch_staged_chain(lab_, n, nullptr);
-    LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
-  }
-
-  // Compares y[0, n) with the reference and counts what the parent needs to name a mistake.
-  void inspect_output(std::size_t n, const std::vector<float>& x, const std::vector<float>& r,
-                      SizeResult& out) {
-    // [guard | y[0, n) | guard], as allocated.
-    const std::vector<float> guarded = download(y_.data(), n + 2 * guard_);
-    const std::vector<float> y(guarded.begin() + static_cast<std::ptrdiff_t>(guard_),
-                               guarded.begin() + static_cast<std::ptrdiff_t>(guard_ + n));
-    std::vector<double> expected(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      expected[i] = day48::chain_element(day48::Composition::kCorrect, x[i], r[i]);
-    }
-    out.check = labrun::compare_with_reference("submission", y, expected, labrun::Tolerance{1e-5, 1e-5});
-    const labrun::Tolerance tolerance{1e-5, 1e-5};
-    // Only a wrong output needs naming; the first 2^20 elements are enough to recognise it.
-    const std::size_t sampled = out.check.passed ? 0 : std::min<std::size_t>(n, std::size_t{1} << 20);
-    out.composition_elements = sampled;
-    for (const day48::Composition c : day48::kWrongCompositions) {
-      if (sampled == 0) {
-        break;
-      }
-      std::uint64_t matching = 0;
-      for (std::size_t i = 0; i < sampled; ++i) {
-        const double want = day48::chain_element(c, x[i], r[i]);
-        const double got = y[i];
-        matching += std::isfinite(got) &&
-                    std::fabs(got - want) <= tolerance.absolute + tolerance.relative * std::fabs(want);
-      }
-      out.compositions.push_back({day48::composition_name(c), matching});
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-      if (is_poison(y[i])) {
-        ++out.unwritten;
-      } else if (!std::isfinite(y[i])) {
-        ++out.computed_non_finite;
-      }
-    }
-    for (std::size_t i = n; i > 0 && is_poison(y[i - 1]); --i) {
-      ++out.trailing_unwritten;
-    }
-    out.guards_around_output_intact = guards_intact(guarded, n);
-    out.guards_around_intermediate_intact = guards_intact(download(intermediate_.data(), n + 2 * guard_), n);
-    out.inputs_unchanged = download(x_.data(), n) == x && download(residual_.data(), n) == r;
-  }
-
-  labrun::CorrectnessCheck check_only(std::size_t n, const std::vector<float>& x,
-                                      const std::vector<float>& r) {
-    const std::vector<float> y = download(y_.data() + guard_, n);
-    std::vector<double> expected(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      expected[i] = day48::chain_element(day48::Composition::kCorrect, x[i], r[i]);
-    }
-    return labrun::compare_with_reference("submission, run alone", y, expected,
-                                          labrun::Tolerance{1e-5, 1e-5});
-  }
-
-  // Both guard regions of a [guard | n elements | guard] download still hold the poison pattern.
-  bool guards_intact(const std::vector<float>& guarded, std::size_t n) const {
-    for (std::size_t i = 0; i < guard_; ++i) {
-      if (!is_poison(guarded[i]) || !is_poison(guarded[guard_ + n + i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  std::vector<std::vector<float>> staged_contents(std::size_t n) {
-    return {download(t1_.data(), n), download(t2_.data(), n), download(t3_.data(), n)};
-  }
-
-  day48::grading::TimingResult time_all(std::size_t n) {
-    const auto median_of = [](const std::function<void()>& region) {
-      return labrun::median(labrun::time_region(3, 20, 1, region));
-    };
-    day48::grading::TimingResult t;
-    t.elements = n;
-    t.submission_samples_ms = labrun::time_region(3, 20, 1, [&] { launch_(&student_, n, nullptr); });
-    t.submission_ms = labrun::median(t.submission_samples_ms);
-    t.staged_ms = median_of([&] { day48::launch_staged_chain(lab_, n, nullptr); });
-    t.fused_ms = median_of([&] { day48::launch_fused_chain(lab_, n, nullptr); });
-    t.reference_halfway_ms = median_of([&] { day48::launch_halfway_pair(lab_, n, nullptr); });
-    t.copy_ms = median_of([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, nullptr); });
-    return t;
-  }
-
-  std::vector<float> inputs_x(std::size_t n) { return download(x_.data(), n); }
-  std::vector<float> inputs_r(std::size_t n) { return download(residual_.data(), n); }
+  [[nodiscard]] const std::string& step() const { return step_; }
 
  private:
-  Day48HalfwayLaunch launch_;
-  std::size_t capacity_;
-  std::size_t guard_;
-  DeviceBuffer<float> x_, residual_, t1_, t2_, t3_, intermediate_, y_, lab_y_, lab_halfway_, copy_out_;
-  day48::ChainBuffers lab_;
-  day48::HalfwayBuffers student_;
+  std::string path_;
+  std::string step_;
 };
 
-void write_results(const Options& options, const ChildResults& results) {
-  labrun::write_file_atomically(options.results, day48::grading::to_json(results).dump(2) + "\n", true);
+std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
 }
 
-int run(const Options& options) {
-  ChildResults results;
-  results.seed = options.seed;
-  cudaDeviceProp properties{};
-  LABRUN_CUDA_CHECK(cudaGetDeviceProperties(&properties, 0));
-  results.device = properties.name;
-  void* library = dlopen(options.library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (library == nullptr) {
-    results.error = std::string("cannot load the submission: ") + dlerror();
-    write_results(options, results);
-    return 4;
+// [guard | n floats, padded to 256 bytes | guard] in one allocation, poisoned; data() is 256-byte
+// aligned, so a submission may use 16-byte vector accesses from element 0.
+class GuardedBuffer {
+ public:
+  GuardedBuffer(std::size_t capacity, std::size_t guard)
+      : guard_(guard), words_(guard + (capacity + 63) / 64 * 64 + guard), storage_(words_) {}
+  [[nodiscard]] float* data() const { return storage_.data() + guard_; }
+  void poison(cudaStream_t stream) const {
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(storage_.data(), 0xFF, words_ * sizeof(float), stream));
   }
-  auto launch = reinterpret_cast<Day48HalfwayLaunch>(dlsym(library, DAY48_HALFWAY_LAUNCH_SYMBOL));
-  if (launch == nullptr) {
-    results.error = std::string("the submission defines no extern \"C\" ") + DAY48_HALFWAY_LAUNCH_SYMBOL;
-    write_results(options, results);
-    return 4;
+  void poison_elements(std::size_t n, cudaStream_t stream) const {
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(data(), 0xFF, n * sizeof(float), stream));
   }
-  try {
-    const std::size_t capacity = std::max(options.odd, options.card);
-    Bench bench(launch, capacity, options.seed, options.sanitize ? 0 : kGuard);
-    if (options.sanitize) {
-      bench.poison_outputs(options.odd);
-      bench.run_student(options.odd);
-      return 0;
+  // Adds to *count the guard words (everything outside [0, n)) that no longer hold the poison.
+  void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const {
+    day48::grading::count_words_not(storage_.data(), guard_, kPoisonWord, count, stream);
+    day48::grading::count_words_not(data() + n, words_ - guard_ - n, kPoisonWord, count, stream);
+  }
+
+ private:
+  std::size_t guard_;
+  std::size_t words_;
+  DeviceBuffer<float> storage_;
+};
+
+template <typename T>
+T download_one(const T* device) {
+  T value{};
+  LABRUN_CUDA_CHECK(cudaMemcpy(&value, device, sizeof(T), cudaMemcpyDeviceToHost));
+  return value;
+}
+
+// The two kernels of the submission, looked up and checked against the contract.
+struct Kernels {
+  cudaLibrary_t library = nullptr;
+  cudaKernel_t first = nullptr;
+  cudaKernel_t second = nullptr;
+};
+
+std::vector<std::string> kernel_names_in(cudaLibrary_t library) {
+  std::vector<std::string> names;
+  unsigned count = 0;
+  if (cudaLibraryGetKernelCount(&count, library) != cudaSuccess || count == 0) {
+    static_cast<void>(cudaGetLastError());
+    return names;
+  }
+  std::vector<cudaKernel_t> kernels(count);
+  if (cudaLibraryEnumerateKernels(kernels.data(), count, library) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    return names;
+  }
+  for (cudaKernel_t kernel : kernels) {
+    const char* name = nullptr;
+    if (cudaFuncGetName(&name, reinterpret_cast<const void*>(kernel)) == cudaSuccess && name != nullptr) {
+      names.emplace_back(name);
     }
-    // Odd size. First alone: no staged run has happened in this process yet, and the staged
-    // buffers are poisoned, so a kernel that reads them gets NaN.
-    SizeResult odd;
-    odd.label = "odd";
-    odd.elements = options.odd;
-    const std::vector<float> x = bench.inputs_x(options.odd);
-    const std::vector<float> r = bench.inputs_r(options.odd);
-    bench.poison_staged(options.odd);
-    bench.poison_outputs(options.odd);
-    bench.run_student(options.odd);
-    odd.isolated_check = bench.check_only(options.odd, x, r);
-    // Then as the lesson's program runs it: after the staged chain, which leaves t1..t3 behind.
-    bench.run_staged(options.odd);
-    const auto staged_before = bench.staged_contents(options.odd);
-    bench.poison_outputs(options.odd);
-    bench.run_student(options.odd);
-    bench.inspect_output(options.odd, x, r, odd);
-    const auto staged_after = bench.staged_contents(options.odd);
-    const char* names[] = {"t1", "t2", "t3"};
-    for (std::size_t b = 0; b < 3; ++b) {
-      if (staged_before[b] != staged_after[b]) {
-        odd.staged_buffers_written.emplace_back(names[b]);
+  }
+  static_cast<void>(cudaGetLastError());
+  return names;
+}
+
+day48::grading::KernelInfo describe_kernel(cudaKernel_t kernel, const std::string& name) {
+  day48::grading::KernelInfo info;
+  info.name = name;
+  info.found = true;
+  const void* function = reinterpret_cast<const void*>(kernel);
+  for (std::size_t index = 0; index < 16; ++index) {
+    std::size_t offset = 0;
+    std::size_t bytes = 0;
+    if (cudaFuncGetParamInfo(function, index, &offset, &bytes) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());  // past the last parameter: not an error of the run
+      break;
+    }
+    info.parameter_bytes.push_back(bytes);
+  }
+  cudaFuncAttributes attributes{};
+  LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, function));
+  info.registers = attributes.numRegs;
+  info.local_bytes = attributes.localSizeBytes;
+  info.max_threads_per_block = attributes.maxThreadsPerBlock;
+  return info;
+}
+
+Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
+  const std::string image = labrun::read_regular_file(request.image, kImageMaxBytes);
+  Kernels kernels;
+  const cudaError_t loaded =
+      cudaLibraryLoadData(&kernels.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
+  if (loaded != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    throw SubmissionStopped{"load", "the compiled submission could not be loaded: " + labrun::describe_cuda_error(loaded)};
+  }
+  const std::pair<const char*, std::size_t> wanted[] = {
+      {day48::grading::kFirstKernel, day48::grading::kFirstKernelParameters},
+      {day48::grading::kSecondKernel, day48::grading::kSecondKernelParameters}};
+  std::string missing;
+  std::string signature;
+  for (const auto& [name, parameters] : wanted) {
+    cudaKernel_t kernel = nullptr;
+    if (cudaLibraryGetKernel(&kernel, kernels.library, name) != cudaSuccess) {
+      static_cast<void>(cudaGetLastError());
+      results.kernels.push_back({name, false, {}, 0, 0, 0, ""});
+      missing += (missing.empty() ? "" : " and ") + std::string(name);
+      continue;
+    }
+    day48::grading::KernelInfo info = describe_kernel(kernel, name);
+    const bool shaped = info.parameter_bytes.size() == parameters &&
+                        std::all_of(info.parameter_bytes.begin(), info.parameter_bytes.end(),
+                                    [](std::uint64_t b) { return b == day48::grading::kParameterBytes; });
+    if (!shaped) {
+      std::string sizes;
+      for (const std::uint64_t b : info.parameter_bytes) {
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
+      }
+      signature += (signature.empty() ? "" : "; ") + std::string(name) + " takes " +
+                   std::to_string(info.parameter_bytes.size()) + " parameters of " + (sizes.empty() ? "no" : sizes) +
+                   " bytes, the contract " + std::to_string(parameters) + " of 8 bytes";
+    }
+    results.kernels.push_back(info);
+    (std::string(name) == day48::grading::kFirstKernel ? kernels.first : kernels.second) = kernel;
+  }
+  if (!missing.empty()) {
+    results.kernels_found = kernel_names_in(kernels.library);
+    throw SubmissionStopped{"kernel-missing", "the submission defines no extern \"C\" __global__ kernel named " + missing};
+  }
+  if (!signature.empty()) {
+    throw SubmissionStopped{"wrong-signature", signature};
+  }
+  return kernels;
+}
+
+class Grading {
+ public:
+  Grading(const ChildRequest& request, ChildResults& results, Phase& phase)
+      : request_(request), results_(results), phase_(phase) {
+    int device = 0;
+    LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+    LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+    LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes_, cudaDevAttrL2CacheSize, device));
+    LABRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    std::random_device entropy;
+    digest_key_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+  }
+  ~Grading() { LABRUN_CUDA_NOTHROW(cudaStreamDestroy(stream_)); }
+  Grading(const Grading&) = delete;
+  Grading& operator=(const Grading&) = delete;
+
+  void load() {
+    phase_.set("loading the compiled submission");
+    kernels_ = load_kernels(request_, results_);
+  }
+
+  // One unguarded run at a small size, for compute-sanitizer: any access outside [0, n) leaves its
+  // allocation.
+  void sanitize_run() {
+    const std::size_t n = request_.sanitize_elements;
+    DeviceBuffer<float> x(n), residual(n), intermediate(n), y(n);
+    day48::grading::generate_inputs(x.data(), residual.data(), n, request_.seed, request_.seed, stream_);
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(intermediate.data(), 0xFF, n * sizeof(float), stream_));
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(y.data(), 0xFF, n * sizeof(float), stream_));
+    launch_first(x.data(), intermediate.data(), n, "sanitizer run");
+    launch_second(intermediate.data(), residual.data(), y.data(), n, "sanitizer run");
+  }
+
+  void grade() {
+    const std::size_t capacity = std::max(request_.odd_elements, request_.card_elements);
+    x_.emplace(capacity, kGuardFloats);
+    residual_.emplace(capacity, kGuardFloats);
+    intermediate_.emplace(capacity, kGuardFloats);
+    y_.emplace(capacity, kGuardFloats);
+    for (DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_, &lab_y_, &lab_halfway_, &copy_out_}) {
+      *staged = DeviceBuffer<float>(capacity);
+    }
+    output_counters_ = DeviceBuffer<day48::grading::OutputCounters>(1);
+    intermediate_counters_ = DeviceBuffer<day48::grading::IntermediateCounters>(1);
+    tallies_ = DeviceBuffer<unsigned long long>(kTallies);
+    lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),      t2_.data(),
+                               t3_.data(), lab_y_.data(),     lab_halfway_.data(), copy_out_.data()};
+    write();
+    const std::pair<const char*, std::uint64_t> sizes[] = {{"odd", request_.odd_elements},
+                                                           {"card-scaled", request_.card_elements}};
+    for (const auto& [label, n] : sizes) {
+      if (n == 0) {
+        continue;
+      }
+      for (const char* probe : {"alone", "after-staged", "planted"}) {
+        run_probe(label, n, probe);
+        write();
       }
     }
-    results.sizes.push_back(odd);
-    write_results(options, results);
-    if (options.card > 0) {
-      SizeResult card;
-      card.label = "card-scaled";
-      card.elements = options.card;
-      const std::vector<float> card_x = bench.inputs_x(options.card);
-      const std::vector<float> card_r = bench.inputs_r(options.card);
-      bench.run_staged(options.card);
-      bench.poison_outputs(options.card);
-      bench.run_student(options.card);
-      bench.inspect_output(options.card, card_x, card_r, card);
-      results.sizes.push_back(card);
-      write_results(options, results);
-      results.timing = bench.time_all(options.card);
+    if (request_.card_elements > 0) {
+      time_at(request_.card_elements);
     }
-    results.completed = true;
-    write_results(options, results);
+    results_.completed = true;
+    phase_.set("finished");
+    write();
+  }
+
+  void write() const {
+    labrun::write_file_atomically(request_.results, day48::grading::to_json(results_).dump(2) + "\n", true);
+  }
+
+ private:
+  enum Tally : std::size_t { kGuardY, kGuardIntermediate, kGuardX, kGuardResidual, kInputs, kStaged, kTallies };
+
+  std::string step(const char* kernel, std::size_t n, const std::string& what) const {
+    return std::string(kernel) + " at n = " + std::to_string(n) + " (" + what + ")";
+  }
+
+  // Launches one kernel of the submission and waits for it, at most the kernel time limit.
+  void launch(cudaKernel_t kernel, const labrun::LaunchShape& shape, void** arguments, std::size_t n,
+              const std::string& where) {
+    phase_.set(where);
+    const day48::grading::LaunchPlan plan = plan_for(kernel, shape, n);
+    if (!plan.problem.empty()) {
+      throw SubmissionStopped{"launch-shape", where + ": " + plan.problem};
+    }
+    const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(plan.blocks),
+                                                  dim3(plan.threads), arguments, 0, stream_);
+    if (launched != cudaSuccess) {
+      throw labrun::CudaError(launched, "launch of " + where, __FILE__, __LINE__);
+    }
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration<double>(request_.kernel_time_limit_s);
+    while (true) {
+      const cudaError_t state = cudaStreamQuery(stream_);
+      if (state == cudaSuccess) {
+        return;
+      }
+      if (state != cudaErrorNotReady) {
+        throw labrun::CudaError(state, where, __FILE__, __LINE__);
+      }
+      if (std::chrono::steady_clock::now() > deadline) {
+        throw SubmissionStopped{"hang", where + " had not finished after " +
+                                            std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s"};
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+
+  day48::grading::LaunchPlan plan_for(cudaKernel_t kernel, const labrun::LaunchShape& shape, std::size_t n) {
+    cudaFuncAttributes attributes{};
+    LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
+    int per_sm = 0;
+    if (shape.threads_per_block <= attributes.maxThreadsPerBlock) {
+      LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel),
+                                                                      shape.threads_per_block, 0));
+    }
+    return day48::grading::plan_launch(shape, n, attributes.maxThreadsPerBlock,
+                                       static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count_));
+  }
+
+  void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what) {
+    void* arguments[] = {&x, &intermediate, &n};
+    launch(kernels_.first, request_.first_shape, arguments, n, step(day48::grading::kFirstKernel, n, what));
+  }
+  void launch_second(const float* intermediate, const float* residual, float* y, std::size_t n,
+                     const std::string& what) {
+    void* arguments[] = {&intermediate, &residual, &y, &n};
+    launch(kernels_.second, request_.second_shape, arguments, n, step(day48::grading::kSecondKernel, n, what));
+  }
+
+  std::uint64_t next_seed() { return mix64(request_.seed ^ mix64(++calls_)); }
+
+  day48::grading::OutputInspection inspect(std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
+                                           bool compositions) {
+    day48::grading::inspect_output(y_->data(), n, seed_x, seed_residual, kTolerance, kTolerance, compositions,
+                                   output_counters_.data(), stream_);
+    const auto counters = download_one(output_counters_.data());
+    day48::grading::OutputInspection o;
+    o.elements = n;
+    o.mismatches = counters.mismatches;
+    o.unwritten = counters.unwritten;
+    o.non_finite = counters.non_finite;
+    o.trailing_unwritten = n - std::min<std::uint64_t>(n, counters.written_end);
+    std::memcpy(&o.max_abs_error, &counters.max_abs_error_bits, sizeof o.max_abs_error);
+    if (counters.first_bad < n) {
+      o.first_bad_index = counters.first_bad;
+      o.first_bad_got = download_one(y_->data() + counters.first_bad);
+      o.first_bad_expected = day48::chain_element(day48::Composition::kCorrect,
+                                                  day48::input_x_at(seed_x, counters.first_bad),
+                                                  day48::residual_at(seed_residual, counters.first_bad));
+    }
+    if (compositions) {
+      for (const day48::Composition c : day48::kWrongCompositions) {
+        o.compositions.push_back({day48::composition_name(c), counters.composition_matches[static_cast<int>(c)]});
+      }
+    }
+    return o;
+  }
+
+  std::vector<unsigned long long> download_tallies() {
+    std::vector<unsigned long long> values(kTallies);
+    LABRUN_CUDA_CHECK(cudaMemcpyAsync(values.data(), tallies_.data(), kTallies * sizeof(unsigned long long),
+                                      cudaMemcpyDeviceToHost, stream_));
+    LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return values;
+  }
+
+  unsigned long long staged_digest(std::size_t n) {
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kStaged, 0, sizeof(unsigned long long), stream_));
+    for (const DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_}) {
+      day48::grading::digest_words(staged->data(), n, digest_key_ + reinterpret_cast<std::uintptr_t>(staged->data()),
+                                   tallies_.data() + kStaged, stream_);
+    }
+    return download_tallies()[kStaged];
+  }
+
+  void run_probe(const std::string& label, std::size_t n, const std::string& probe) {
+    day48::grading::ProbeResult result;
+    result.size_label = label;
+    result.probe = probe;
+    result.elements = n;
+    const std::uint64_t seed = next_seed();
+    result.call = static_cast<int>(calls_);
+    for (const GuardedBuffer* b : {&*x_, &*residual_, &*intermediate_, &*y_}) {
+      b->poison(stream_);
+    }
+    phase_.set("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
+    day48::grading::generate_inputs(x_->data(), residual_->data(), n, seed, seed, stream_);
+    unsigned long long staged_before = 0;
+    if (probe == "after-staged") {
+      day48::launch_staged_chain(lab_, n, stream_);
+      staged_before = staged_digest(n);
+    } else {
+      for (const DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_}) {
+        LABRUN_CUDA_CHECK(cudaMemsetAsync(staged->data(), 0xFF, n * sizeof(float), stream_));
+      }
+    }
+    launch_first(x_->data(), intermediate_->data(), n, probe);
+    std::uint64_t seed_x = seed;
+    std::uint64_t seed_replaced_x = 0;
+    if (probe == "planted") {
+      // The second kernel must compute y from the intermediate and the residual: x now holds other
+      // inputs, and the intermediate stage 2's output of yet other inputs.
+      seed_x = next_seed();
+      seed_replaced_x = next_seed();
+      day48::grading::generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
+      day48::grading::plant_intermediate(intermediate_->data(), n, seed_x, stream_);
+    } else {
+      day48::grading::inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance,
+                                           intermediate_counters_.data(), stream_);
+      const auto counters = download_one(intermediate_counters_.data());
+      result.intermediate = day48::grading::IntermediateInspection{counters.unwritten, counters.mismatches};
+    }
+    launch_second(intermediate_->data(), residual_->data(), y_->data(), n, probe);
+    phase_.set("checking the output at n = " + std::to_string(n) + " (" + probe + ")");
+    if (probe == "planted") {
+      const day48::grading::OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
+      result.matches_chain_of_x = n - from_x.mismatches;
+    }
+    result.output = inspect(n, seed_x, seed, true);
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, kTallies * sizeof(unsigned long long), stream_));
+    y_->count_guard_changes(n, tallies_.data() + kGuardY, stream_);
+    intermediate_->count_guard_changes(n, tallies_.data() + kGuardIntermediate, stream_);
+    x_->count_guard_changes(n, tallies_.data() + kGuardX, stream_);
+    residual_->count_guard_changes(n, tallies_.data() + kGuardResidual, stream_);
+    day48::grading::count_input_changes(x_->data(), residual_->data(), n, probe == "planted" ? seed_replaced_x : seed,
+                                        seed, tallies_.data() + kInputs, stream_);
+    const std::vector<unsigned long long> tallies = download_tallies();
+    result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX], tallies[kGuardResidual]};
+    result.input_elements_changed = tallies[kInputs];
+    const char* names[] = {"t1", "t2", "t3"};
+    if (probe == "after-staged") {
+      if (staged_digest(n) != staged_before) {
+        result.staged_buffers_written.emplace_back("t1, t2 or t3");
+      }
+    } else {
+      const DeviceBuffer<float>* staged[] = {&t1_, &t2_, &t3_};
+      for (std::size_t b = 0; b < 3; ++b) {
+        LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kStaged, 0, sizeof(unsigned long long), stream_));
+        day48::grading::count_words_not(staged[b]->data(), n, kPoisonWord, tallies_.data() + kStaged, stream_);
+        if (download_tallies()[kStaged] > 0) {
+          result.staged_buffers_written.emplace_back(names[b]);
+        }
+      }
+    }
+    results_.probes.push_back(result);
+  }
+
+  // Cold samples of every case on fresh inputs; each of the submission's samples is checked.
+  void time_at(std::size_t n) {
+    phase_.set("timing at n = " + std::to_string(n));
+    day48::grading::TimingResult timing;
+    timing.elements = n;
+    timing.samples = request_.timing_samples;
+    for (day48::grading::KernelInfo& info : results_.kernels) {
+      const bool first = info.name == day48::grading::kFirstKernel;
+      info.launch = (first ? first_plan_cache(n) : second_plan_cache(n)).describe() + " at n = " + std::to_string(n);
+    }
+    labrun::L2Flusher flusher(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+    std::uint64_t sample_seed = 0;
+    const auto fresh_inputs = [&] {
+      sample_seed = next_seed();
+      day48::grading::generate_inputs(x_->data(), residual_->data(), n, sample_seed, sample_seed, stream_);
+      intermediate_->poison_elements(n, stream_);
+      y_->poison_elements(n, stream_);
+    };
+    for (const GuardedBuffer* b : {&*intermediate_, &*y_}) {
+      b->poison(stream_);
+    }
+    const auto pair = [&] {
+      launch_pair_unchecked(n);
+    };
+    const auto check = [&] {
+      const day48::grading::OutputInspection o = inspect(n, sample_seed, sample_seed, false);
+      if (!o.passed()) {
+        ++timing.wrong_samples;
+        if (!timing.first_wrong_sample) {
+          timing.first_wrong_sample = o;
+        }
+      }
+    };
+    timing.pair_samples_ms = sample(pair, fresh_inputs, check, flusher);
+    timing.pair_ms = labrun::median(timing.pair_samples_ms);
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, sizeof(unsigned long long), stream_));
+    y_->count_guard_changes(n, tallies_.data(), stream_);
+    intermediate_->count_guard_changes(n, tallies_.data(), stream_);
+    timing.guard_words_changed = download_tallies()[0];
+    const auto lab_case = [&](const std::function<void()>& region) {
+      return labrun::median(sample(region, fresh_inputs, nullptr, flusher));
+    };
+    phase_.set("timing the lab's kernels at n = " + std::to_string(n));
+    timing.staged_ms = lab_case([&] { day48::launch_staged_chain(lab_, n, stream_); });
+    timing.fused_ms = lab_case([&] { day48::launch_fused_chain(lab_, n, stream_); });
+    timing.lab_halfway_ms = lab_case([&] { day48::launch_halfway_pair(lab_, n, stream_); });
+    timing.copy_floor_ms = lab_case([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, stream_); });
+    timing.copy_vectorized_ms = lab_case([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
+    timing.copy_memcpy_ms = lab_case([&] { day48::launch_copy_memcpy(lab_.x, lab_.copy_out, n, stream_); });
+    results_.timing = timing;
+  }
+
+  // The pair inside a timed sample: launched back to back with no wait between them, as the
+  // lesson's program does; a failure surfaces at the sample's end.
+  void launch_pair_unchecked(std::size_t n) {
+    const float* x = x_->data();
+    float* intermediate = intermediate_->data();
+    const float* residual = residual_->data();
+    float* y = y_->data();
+    void* first[] = {&x, &intermediate, &n};
+    void* second[] = {&intermediate, &residual, &y, &n};
+    const day48::grading::LaunchPlan first_plan = first_plan_cache(n);
+    const day48::grading::LaunchPlan second_plan = second_plan_cache(n);
+    LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.first), dim3(first_plan.blocks),
+                                       dim3(first_plan.threads), first, 0, stream_));
+    LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.second), dim3(second_plan.blocks),
+                                       dim3(second_plan.threads), second, 0, stream_));
+  }
+  const day48::grading::LaunchPlan& first_plan_cache(std::size_t n) {
+    if (!first_plan_) {
+      first_plan_ = plan_for(kernels_.first, request_.first_shape, n);
+    }
+    return *first_plan_;
+  }
+  const day48::grading::LaunchPlan& second_plan_cache(std::size_t n) {
+    if (!second_plan_) {
+      second_plan_ = plan_for(kernels_.second, request_.second_shape, n);
+    }
+    return *second_plan_;
+  }
+
+  std::vector<double> sample(const std::function<void()>& region, const std::function<void()>& before,
+                             const std::function<void()>& after, labrun::L2Flusher& flusher) {
+    for (int w = 0; w < kTimingWarmups; ++w) {
+      before();
+      region();
+    }
+    LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    labrun::CaseSampler sampler(region, 1, labrun::TimingMode::kCold, &flusher, nullptr, nullptr, stream_);
+    sampler.set_sample_hooks(before, after);
+    sampler.take(request_.timing_samples);
+    return sampler.samples_ms();
+  }
+
+  const ChildRequest& request_;
+  ChildResults& results_;
+  Phase& phase_;
+  Kernels kernels_;
+  int sm_count_ = 0;
+  int l2_bytes_ = 0;
+  cudaStream_t stream_ = nullptr;
+  std::uint64_t calls_ = 0;
+  std::uint64_t digest_key_ = 0;
+  std::optional<GuardedBuffer> x_, residual_, intermediate_, y_;
+  DeviceBuffer<float> t1_, t2_, t3_, lab_y_, lab_halfway_, copy_out_;
+  DeviceBuffer<day48::grading::OutputCounters> output_counters_;
+  DeviceBuffer<day48::grading::IntermediateCounters> intermediate_counters_;
+  DeviceBuffer<unsigned long long> tallies_;
+  day48::ChainBuffers lab_;
+  std::optional<day48::grading::LaunchPlan> first_plan_, second_plan_;
+};
+
+void record_device(ChildResults& results) {
+  int device = 0;
+  LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp properties{};
+  LABRUN_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  results.device = properties.name;
+  int pageable = 0;
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  results.pageable_memory_access = pageable != 0;
+}
+
+int run(const ChildRequest& request) {
+  ChildResults results;
+  Phase phase(request.phase);
+  const auto stop = [&](const std::string& kind, const std::string& message) {
+    results.error_kind = kind;
+    results.error = message;
+    results.failed_step = phase.step();
+    if (request.mode == "grade") {
+      labrun::write_file_atomically(request.results, day48::grading::to_json(results).dump(2) + "\n", true);
+    }
+    std::cerr << "grade-child: " << message << "\n";
+  };
+  try {
+    phase.set("starting CUDA");
+    record_device(results);
+    Grading grading(request, results, phase);
+    grading.load();
+    if (request.mode == "sanitize") {
+      grading.sanitize_run();
+      return 0;
+    }
+    grading.grade();
     return 0;
+  } catch (const SubmissionStopped& stopped) {
+    stop(stopped.kind, stopped.message);
+    if (stopped.kind == "hang") {
+      std::_Exit(3);  // the kernel still runs: only the end of the process stops it
+    }
+    return 3;
   } catch (const labrun::CudaError& error) {
-    results.error = error.what();
-    write_results(options, results);
+    stop("cuda-error", error.error_name() + " (" + cudaGetErrorString(error.code()) + ")");
     return 3;
   }
 }
@@ -288,39 +623,20 @@ int run(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options options;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::cerr << "grade-child: " << arg << " needs a value\n";
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    if (arg == "--library") {
-      options.library = value();
-    } else if (arg == "--results") {
-      options.results = value();
-    } else if (arg == "--seed") {
-      options.seed = std::stoull(value());
-    } else if (arg == "--odd") {
-      options.odd = std::stoull(value());
-    } else if (arg == "--card") {
-      options.card = std::stoull(value());
-    } else if (arg == "--sanitize") {
-      options.sanitize = true;
-    } else {
-      std::cerr << "grade-child: unknown argument " << arg << "\n";
-      return 2;
-    }
+  if (argc != 3 || std::string(argv[1]) != "--request") {
+    std::cerr << "usage: labrun-day48-grade-child --request FILE\n";
+    return 2;
   }
-  if (options.library.empty() || (options.results.empty() && !options.sanitize)) {
-    std::cerr << "grade-child: --library and --results are required\n";
+  ChildRequest request;
+  try {
+    request = day48::grading::request_from_json(nlohmann::ordered_json::parse(
+        labrun::read_regular_file(argv[2], day48::grading::kRequestMaxBytes)));
+  } catch (const std::exception& error) {
+    std::cerr << "grade-child: " << error.what() << "\n";
     return 2;
   }
   try {
-    return run(options);
+    return run(request);
   } catch (const std::exception& error) {
     std::cerr << "grade-child: " << error.what() << "\n";
     return 1;

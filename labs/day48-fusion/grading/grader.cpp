@@ -1,29 +1,46 @@
 #include "grading/grader.hpp"
 
+#include <cuda_runtime_api.h>
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
+#include <random>
 
 #include "core/sizes.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
-#include "grading/child_results.hpp"
+#include "grading/child_protocol.hpp"
+#include "grading/compiler_messages.hpp"
+#include "grading/contract.hpp"
 #include "grading/judge.hpp"
 #include "grading/manifest.hpp"
-#include "grading/process.hpp"
+#include "grading/source_check.hpp"
+#include "grading/utf8.hpp"
+#include "process/bounded_read.hpp"
+#include "process/process.hpp"
 #include "runner/runner.hpp"
+#include "timing/cuda_check.hpp"
 
 namespace day48::grading {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kCompilerOutputCap = 4000;
 constexpr std::uint64_t kOddElements = 1049187;
 constexpr std::uint64_t kSanitizerElements = 4099;  // small and odd
-constexpr int kChildBuffers = 10;                   // buffers of the largest n the child allocates
+constexpr std::uint64_t kLessonElements = 16777216;
+constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocates, guards included
+constexpr std::size_t kSanitizerLogMaxBytes = 16 * 1024 * 1024;
+constexpr std::size_t kPhaseMaxBytes = 4096;
+constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
+constexpr std::uint64_t kCompilerFileSizeLimit = 512ull * 1024 * 1024;
+constexpr std::uint64_t kProcessLimit = 4096;  // processes and threads of this user, per child tree
+constexpr const char* kSourceName = "submission.cu";
 
-// A temporary folder removed when it goes out of scope.
+// A private temporary folder (mode 0700), removed when it goes out of scope.
 struct ScratchFolder {
   fs::path path;
   ScratchFolder() {
@@ -51,36 +68,212 @@ fs::path child_program(const labrun::GradeRequest& request) {
   return labrun::current_executable().parent_path() / kChildProgram;
 }
 
-// The card-scaled size if the card reports its L2 and the child's buffers fit, else the lesson's
-// timed size.
-std::uint64_t large_size(const labrun::DeviceSizing& sizing) {
-  constexpr std::uint64_t kLessonElements = 16777216;
-  if (sizing.l2_bytes == 0) {
-    return kLessonElements;
+// What the grader needs of the GPU, read without creating a context (the child creates the only one).
+struct GradingDevice {
+  int major = 0;
+  int minor = 0;
+  std::uint64_t l2_bytes = 0;
+  std::uint64_t memory_bytes = 0;
+};
+
+GradingDevice read_grading_device() {
+  cudaDeviceProp properties{};
+  if (const cudaError_t error = cudaGetDeviceProperties(&properties, 0); error != cudaSuccess) {
+    throw labrun::NoDeviceError("no usable CUDA device: " + labrun::describe_cuda_error(error));
   }
-  const std::uint64_t card = labrun::card_scaled_elements(sizing.l2_bytes, 4, 8);
-  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, sizing.free_memory_bytes) ? card
-                                                                                           : kLessonElements;
+  return GradingDevice{properties.major, properties.minor, static_cast<std::uint64_t>(properties.l2CacheSize),
+                       static_cast<std::uint64_t>(properties.totalGlobalMem)};
 }
 
+// The card-scaled size when the card reports its L2 and the child's buffers fit, else the lesson's.
+std::uint64_t large_size(const GradingDevice& device) {
+  if (device.l2_bytes == 0) {
+    return kLessonElements;
+  }
+  const std::uint64_t card = labrun::card_scaled_elements(device.l2_bytes, 4, 8);
+  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, device.memory_bytes) ? card : kLessonElements;
+}
+
+std::vector<std::string> child_environment(const fs::path& scratch) {
+  // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
+  return labrun::minimal_environment({"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(),
+                                      "CUDA_CACHE_DISABLE=1", "LC_ALL=C"});
+}
+
+labrun::SpawnOptions contained(std::vector<std::string> argv, double limit, const fs::path& scratch,
+                               std::uint64_t file_size_limit) {
+  labrun::SpawnOptions options;
+  options.argv = std::move(argv);
+  options.limit_seconds = limit;
+  options.working_directory = scratch;
+  options.environment = child_environment(scratch);
+  options.limits.file_size_bytes = file_size_limit;
+  options.limits.processes = kProcessLimit;
+  return options;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device entropy;
+  return (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+}
+
+void write_request(const fs::path& path, const ChildRequest& request) {
+  labrun::write_file_atomically(path, to_json(request).dump(2) + "\n", true);
+  ::chmod(path.c_str(), 0600);
+}
+
+// The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ...").
+std::string summary_lines(const std::string& log) {
+  std::string lines;
+  std::size_t at = 0;
+  while ((at = log.find("SUMMARY:", at)) != std::string::npos) {
+    const std::size_t start = log.rfind('\n', at);
+    const std::size_t end = log.find('\n', at);
+    std::string line = log.substr(start == std::string::npos ? 0 : start + 1,
+                                  (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
+    const std::size_t text = line.find_first_not_of("= ");
+    lines += (lines.empty() ? "" : "; ") + (text == std::string::npos ? line : line.substr(text));
+    at = end == std::string::npos ? log.size() : end;
+  }
+  return lines;
+}
+
+// compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
+// output, which a kernel's printf could fill with anything.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
-                      const fs::path& library, double limit) {
-  const labrun::ProcessResult run = labrun::run_with_limit(
-      {sanitizer.string(), "--tool", tool, "--error-exitcode", "99", child.string(), "--library",
-       library.string(), "--sanitize", "--odd", std::to_string(kSanitizerElements)},
-      limit);
+                      const fs::path& scratch, const ChildRequest& base, double limit) {
+  ChildRequest request = base;
+  request.mode = "sanitize";
+  request.seed = fresh_seed();
+  request.phase = "phase-" + tool + ".txt";
+  const std::string request_file = "request-" + tool + ".json";
+  write_request(scratch / request_file, request);
+  const std::string log_file = "sanitizer-" + tool + ".log";
+  const labrun::ProcessResult run = labrun::run_contained(
+      contained({sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
+                 "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
+                limit, scratch, kChildFileSizeLimit));
   SanitizerRun result;
   result.tool = tool;
-  std::string summary;
-  std::size_t at = run.output.rfind("SUMMARY:");
-  if (at != std::string::npos) {
-    const std::size_t end = run.output.find('\n', at);
-    summary = run.output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  std::string log;
+  try {
+    log = labrun::read_regular_file(scratch / log_file, kSanitizerLogMaxBytes);
+  } catch (const std::exception&) {
+    log.clear();
   }
-  result.clean = run.succeeded() && (summary.empty() || summary.find(" 0 errors") != std::string::npos ||
-                                     summary.find(" 0 hazards") != std::string::npos);
-  result.summary = summary.empty() ? run.describe() : summary + " (" + run.describe() + ")";
+  const std::string summary = summary_lines(log);
+  const bool reported_clean =
+      !summary.empty() && summary.find("ERROR SUMMARY: 0 errors") != std::string::npos;
+  result.clean = run.succeeded() && reported_clean;
+  result.summary = labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
+                                                      : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
   return result;
+}
+
+std::string read_phase(const fs::path& path) {
+  try {
+    std::string text = labrun::read_regular_file(path, kPhaseMaxBytes);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+      text.pop_back();
+    }
+    return labrun::valid_utf8(text);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput input) {
+  const fs::path manifest_path =
+      request.manifest.empty() ? labrun::manifest_beside(request.submission) : request.manifest;
+  if (manifest_path.empty()) {
+    input.manifest_missing = true;
+    input.manifest_problem = "none given and none beside the submission (" + request.submission.stem().string() +
+                             ".json or manifest.json)";
+    return input;
+  }
+  try {
+    input.manifest = labrun::read_manifest(manifest_path, kernel_names());
+  } catch (const labrun::ManifestError& error) {
+    input.manifest_problem = labrun::valid_utf8(error.what());
+  }
+  return input;
+}
+
+// Every step after the source check; runs only where a GPU and the grader's programs exist.
+void compile_run_and_check(const labrun::GradeRequest& request, const std::string& source, JudgeInput& input,
+                           const std::function<void(const std::string&)>& progress) {
+  const fs::path child = child_program(request);
+  if (!fs::exists(child)) {
+    input.grader_problem = "the grading child " + child.string() + " is missing (build or install labrun's programs)";
+    return;
+  }
+  if (labrun::containment_program().empty()) {
+    input.grader_problem = "labrun-contain is missing beside labrun (build or install labrun's programs)";
+    return;
+  }
+  const GradingDevice device = read_grading_device();
+  const ScratchFolder scratch;
+  labrun::write_file_atomically(scratch.path / kSourceName, source, true);
+  const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
+  progress("compiling " + request.submission.string() + " to device code for " + arch);
+  // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
+  const labrun::ProcessResult compile = labrun::run_contained(
+      contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I", LABRUN_DAY48_SOURCE_DIR, "-o",
+                 "submission.cubin", kSourceName},
+                request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
+  input.compiled = compile.succeeded() && fs::is_regular_file(scratch.path / "submission.cubin");
+  input.compiler_messages = compile.timed_out ? "the compiler " + compile.describe()
+                                              : labrun::messages_about(compile.output, kSourceName);
+  if (!input.compiled && input.compiler_messages.empty()) {
+    input.compiler_messages = "the compiler " + compile.describe();
+  }
+  if (!input.compiled) {
+    return;
+  }
+  ChildRequest child_request;
+  child_request.seed = request.seed;
+  child_request.odd_elements = kOddElements;
+  child_request.card_elements = large_size(device);
+  child_request.sanitize_elements = kSanitizerElements;
+  const auto shape_of = [&](const char* name) {
+    if (input.manifest) {
+      if (const auto found = input.manifest->kernels.find(name); found != input.manifest->kernels.end()) {
+        return found->second;
+      }
+    }
+    input.default_launch_shapes = true;
+    return default_launch_shape();
+  };
+  child_request.first_shape = shape_of(kFirstKernel);
+  child_request.second_shape = shape_of(kSecondKernel);
+  write_request(scratch.path / "request.json", child_request);
+  progress("running it at n = " + std::to_string(kOddElements) + " and " +
+           std::to_string(child_request.card_elements) + " in the grading child (limit " +
+           std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
+  input.child = labrun::run_contained(contained({child.string(), "--request", "request.json"},
+                                                request.run_limit_seconds, scratch.path, kChildFileSizeLimit));
+  input.last_step = read_phase(scratch.path / child_request.phase);
+  try {
+    input.results = child_results_from_json(nlohmann::ordered_json::parse(
+        labrun::read_regular_file(scratch.path / child_request.results, kResultsMaxBytes)));
+  } catch (const std::exception& error) {
+    if (input.child->succeeded()) {
+      progress(std::string("the child's results could not be read: ") + error.what());
+    }
+  }
+  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
+  input.sanitizer_available = !sanitizer.empty();
+  if (input.sanitizer_available && input.results && input.results->completed) {
+    progress("compute-sanitizer memcheck and racecheck at n = " + std::to_string(kSanitizerElements));
+    // The two tools run side by side: each is mostly start-up, and the run is tiny.
+    auto memcheck = std::async(std::launch::async, [&] {
+      return sanitize(sanitizer, "memcheck", child, scratch.path, child_request, request.run_limit_seconds);
+    });
+    SanitizerRun racecheck =
+        sanitize(sanitizer, "racecheck", child, scratch.path, child_request, request.run_limit_seconds);
+    input.sanitizers.push_back(memcheck.get());
+    input.sanitizers.push_back(racecheck);
+  }
 }
 
 }  // namespace
@@ -91,81 +284,40 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  if (!fs::is_regular_file(request.submission)) {
-    throw labrun::UsageError("no submission file " + request.submission.string());
-  }
-  const labrun::DeviceAvailability availability = labrun::probe_devices();
-  if (!availability.usable) {
-    throw labrun::NoDeviceError("no usable CUDA device: " + availability.error);
-  }
-  const fs::path child = child_program(request);
-  if (!fs::exists(child)) {
-    throw std::runtime_error("the grading child " + child.string() +
-                             " is missing (build the labrun target set)");
-  }
-  const fs::path nvcc = LABRUN_NVCC;
-  const labrun::DeviceSizing sizing = labrun::read_device_sizing();
-
   JudgeInput input;
-  input.submission = request.submission.string();
+  input.submission = labrun::valid_utf8(request.submission.string());
   input.run_limit_seconds = request.run_limit_seconds;
-  const fs::path manifest_path =
-      request.manifest.empty() ? labrun::manifest_beside(request.submission) : request.manifest;
-  if (manifest_path.empty()) {
-    input.manifest_problem = "none given and none beside the submission (" +
-                             request.submission.stem().string() + ".json or manifest.json)";
-  } else {
-    try {
-      input.manifest = labrun::read_manifest(manifest_path);
-    } catch (const labrun::ManifestError& error) {
-      input.manifest_problem = error.what();
-    }
+  input = read_manifest_into(request, std::move(input));
+  std::string source;
+  try {
+    source = labrun::read_regular_file(request.submission, labrun::kSubmissionMaxBytes);
+    input.source_problems = labrun::check_submission_source(source, include_policy(LABRUN_CUDA_INCLUDE_DIR));
+  } catch (const std::exception& error) {
+    input.source_problems.push_back({0, labrun::valid_utf8(error.what())});
   }
-
-  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
-  input.sanitizer_available = !sanitizer.empty();
-  const ScratchFolder scratch;
-  fs::copy_file(request.submission, scratch.path / "submission.cu");
-  const fs::path library = scratch.path / "submission.so";
-  const labrun::CudaCapability capability = labrun::read_compute_capability();
-  progress("compiling " + request.submission.string() + " for sm_" + std::to_string(capability.major) +
-           std::to_string(capability.minor));
-  const labrun::ProcessResult compile = labrun::run_with_limit(
-      {nvcc.string(), "-std=c++17", "-O3",
-       "-arch=sm_" + std::to_string(capability.major) + std::to_string(capability.minor), "-Xcompiler",
-       "-fPIC", "-shared", "-cudart", "shared", "-Xlinker", std::string("-rpath=") + LABRUN_CUDA_LIBRARY_DIR,
-       "-I", LABRUN_DAY48_SOURCE_DIR, "-o", library.string(), "submission.cu"},
-      request.compile_limit_seconds, scratch.path, kCompilerOutputCap);
-  input.compiled = compile.succeeded() && fs::exists(library);
-  input.compiler_output = compile.timed_out ? "the compiler " + compile.describe() : compile.output;
-  if (input.compiled) {
-    const fs::path results_path = scratch.path / "results.json";
-    const std::uint64_t large = large_size(sizing);
-    progress("running it at n = " + std::to_string(kOddElements) + " and " + std::to_string(large) +
-             " in a child process (limit " + std::to_string(static_cast<int>(request.run_limit_seconds)) +
-             " s)");
-    input.child =
-        labrun::run_with_limit({child.string(), "--library", library.string(), "--results",
-                                results_path.string(), "--seed", std::to_string(request.seed), "--odd",
-                                std::to_string(kOddElements), "--card", std::to_string(large)},
-                               request.run_limit_seconds);
-    if (fs::exists(results_path)) {
-      try {
-        input.results =
-            child_results_from_json(nlohmann::ordered_json::parse(labrun::read_file(results_path)));
-      } catch (const std::exception& error) {
-        progress(std::string("the child's report could not be read: ") + error.what());
+  labrun::GradeReport report;
+  if (input.source_problems.empty()) {
+    try {
+      if (const labrun::DeviceAvailability availability = labrun::probe_devices(); !availability.usable) {
+        input.grader_problem = "no usable CUDA device on the grading machine (" + availability.error + ")";
+        report.grader_problem_kind = "no-device";
+      } else {
+        compile_run_and_check(request, source, input, progress);
       }
+    } catch (const labrun::NoDeviceError& error) {
+      input.grader_problem = error.what();
+      report.grader_problem_kind = "no-device";
+    } catch (const std::exception& error) {
+      input.grader_problem = std::string("the grader failed: ") + error.what();
     }
-    if (input.sanitizer_available && input.results && input.results->completed) {
-      for (const char* tool : {"memcheck", "racecheck"}) {
-        progress(std::string("compute-sanitizer ") + tool + " at n = " + std::to_string(kSanitizerElements));
-        input.sanitizers.push_back(sanitize(sanitizer, tool, child, library, request.run_limit_seconds));
-      }
+    if (!input.grader_problem.empty() && report.grader_problem_kind.empty()) {
+      report.grader_problem_kind = "setup";
     }
   }
   input.seconds = elapsed();
-  labrun::GradeReport report = judge(input);
+  const std::string problem_kind = report.grader_problem_kind;
+  report = judge(input);
+  report.grader_problem_kind = problem_kind;
   report.execution_seconds = elapsed();
   if (input.results) {
     report.raw = to_json(*input.results);

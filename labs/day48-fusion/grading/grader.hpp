@@ -1,6 +1,7 @@
 #pragma once
-// Grading one day-48 exercise submission: compile it in a temporary folder, run it in a child
-// process with a time limit, run compute-sanitizer where it exists, and judge.
+// Grading one day-48 exercise submission: check its source, compile its device code in a private
+// temporary folder, run its kernels in the grading child with a time limit, run compute-sanitizer
+// where it exists, and judge. docs/grading.md states the threat model this follows.
 
 #include <functional>
 #include <string>
@@ -13,9 +14,9 @@ namespace day48::grading {
 //! Name of the child program, built beside labrun.
 inline constexpr const char* kChildProgram = "labrun-day48-grade-child";
 
-//! Throws labrun::NoDeviceError when no CUDA device can run the submission, std::runtime_error
-//! when the grader itself cannot work (no nvcc, no child program); a broken submission is a
-//! verdict, never an exception.
+//! Never throws for anything a submission does: a broken or hostile submission is a verdict. When
+//! grading cannot run at all (no usable GPU, a missing grader program) the report scores 0, says so
+//! for course staff, and names the reason in GradeReport::grader_problem_kind.
 [[nodiscard]] labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
                                                    const std::function<void(const std::string&)>& progress);
 

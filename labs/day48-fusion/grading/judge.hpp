@@ -1,15 +1,18 @@
 #pragma once
-// The verdict on a day-48 exercise submission, from what the compiler, the grading child and
-// compute-sanitizer reported. Host logic only: tested without a GPU.
+// The verdict on a day-48 exercise submission, from what trusted code measured: the source check,
+// the compiler, the grading child (child_protocol.hpp) and compute-sanitizer. The manifest is the
+// student's worked answer and is graded as one; it is never taken as a fact about the code. Host
+// logic only: tested without a GPU.
 
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "grading/child_results.hpp"
+#include "grading/child_protocol.hpp"
 #include "grading/manifest.hpp"
-#include "grading/process.hpp"
 #include "grading/report.hpp"
+#include "grading/source_check.hpp"
+#include "process/process.hpp"
 
 namespace day48::grading {
 
@@ -22,30 +25,40 @@ inline constexpr double kModelRatioVsFused = 20.0 / 12.0;
 inline constexpr double kPredictionTolerance = 0.05;
 //! Slower than the lab's own half-way pair by more than this factor is "slow".
 inline constexpr double kSlowFactor = 1.5;
-//! Faster than the best bandwidth any reference kernel reached in the same process, by more than
-//! this factor, is physically impossible for 20 bytes per element.
-inline constexpr double kImpossibleFactor = 1.10;
+//! A correct pair moves at least 20 bytes per element. At a bandwidth above this multiple of the best
+//! copy measured beside it (the lab's copy floor, its vectorised copy, cudaMemcpy: 8 bytes per
+//! element each) it would beat the card's memory by more than the L2 and the copies' distance from
+//! the peak can explain: the time is impossible. On the H200 the peak is 1.16 times the best copy,
+//! and the L2 holds under 5% of the pair's traffic at the card-scaled size.
+inline constexpr double kImpossibleMargin = 1.5;
 //! A wrong composition is named when it matches at least this share of the elements.
 inline constexpr double kCompositionMatchShare = 0.999;
 
 struct SanitizerRun {
   std::string tool;  //!< "memcheck", "racecheck"
   bool clean = false;
-  std::string summary;  //!< the tool's summary line, or how the run ended
+  std::string summary;  //!< the tool's summary lines, or how the run ended
 };
 
 struct JudgeInput {
-  std::string submission;
+  std::string submission;  //!< the file graded, as named
   std::optional<labrun::Manifest> manifest;
-  std::string manifest_problem;  //!< why there is no manifest
+  std::string manifest_problem;  //!< why there is no manifest (missing, unreadable)
+  bool manifest_missing = false;  //!< no manifest file at all
+  std::vector<labrun::SourceProblem> source_problems;  //!< non-empty: not compiled
   bool compiled = false;
-  std::string compiler_output;                 //!< capped
-  std::optional<labrun::ProcessResult> child;  //!< absent when it did not run
-  std::optional<ChildResults> results;         //!< what the child wrote, if anything
+  std::string compiler_messages;  //!< about the submission's own lines only
+  std::optional<labrun::ProcessResult> child;  //!< how the grading child ended; absent when it did not run
+  std::optional<ChildResults> results;         //!< what it measured, if it wrote anything
+  std::string last_step;                       //!< the child's phase file when it ended
+  bool default_launch_shapes = false;          //!< the manifest gave none usable
   bool sanitizer_available = false;
   std::vector<SanitizerRun> sanitizers;
   double run_limit_seconds = 0.0;
   double seconds = 0.0;  //!< grading wall time so far
+  //! Non-empty when grading could not run at all (no GPU, a missing grader program): a message for
+  //! course staff; the submission scores 0 and no verdict is given on it.
+  std::string grader_problem;
 };
 
 [[nodiscard]] labrun::GradeReport judge(const JudgeInput& input);

@@ -1,45 +1,26 @@
-// Fixture (wrong): kernel 2 spins forever on a volatile device flag that nothing ever sets,
-// so the launch never completes; the grader must time it out.
+// Grading corpus: infinite-loop. The second kernel spins forever on a device flag that is never
+// set, so the launch never finishes.
 
-#include "grading/submission.hpp"
-#include "stages.cuh"
+#include "grading/submission.cuh"
 
-namespace {
+__device__ volatile int g_stage_3_ready = 0;  // never set
 
-constexpr unsigned kThreads = 256;
-
-// Nothing ever sets this flag, and it is volatile, so the wait below cannot be optimised away.
-__device__ volatile int g_stage_3_ready = 0;
-
-// Stages 1 and 2: intermediate = gelu(scale_bias(x)).
-__global__ void scale_bias_gelu(const float* __restrict__ x, float* __restrict__ intermediate,
-                                std::size_t n) {
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
   }
 }
 
-// Stages 3 and 4, behind a wait on a flag that is never set.
-__global__ void residual_clamp(const float* __restrict__ intermediate, const float* __restrict__ residual,
-                               float* __restrict__ y, std::size_t n) {
+// Waits on a flag that nothing ever sets.
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   while (g_stage_3_ready == 0) {
-    // spin: the flag never changes
   }
   if (i < n) {
     y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
   }
-}
-
-}  // namespace
-
-extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::size_t n,
-                                     cudaStream_t stream) {
-  if (n == 0) {
-    return;
-  }
-  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

@@ -1,42 +1,23 @@
-// Fixture (wrong): kernel 2 multiplies its result by zero / zero, where zero = r - r comes from
-// the loaded residual (the compiler may not fold it), so every y[i] is NaN. The factor is applied
-// after clamp_range, whose fminf/fmaxf would otherwise drop a NaN.
+// Grading corpus: nan-output. The second kernel multiplies every result by zero / zero computed at
+// run time, so every output is NaN.
 
-#include "grading/submission.hpp"
-#include "stages.cuh"
+#include "grading/submission.cuh"
 
-namespace {
-
-constexpr unsigned kThreads = 256;
-
-// Stages 1 and 2: intermediate = gelu(scale_bias(x)).
-__global__ void scale_bias_gelu(const float* __restrict__ x, float* __restrict__ intermediate,
-                                std::size_t n) {
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
   }
 }
 
-// Stages 3 and 4, then a 'rescale' by 0/0 that turns every output into NaN.
-__global__ void residual_clamp(const float* __restrict__ intermediate, const float* __restrict__ residual,
-                               float* __restrict__ y, std::size_t n) {
+// Multiplies every result by zero / zero, computed at run time so the compiler cannot see it.
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
-    const float r = residual[i];
-    const float zero = r - r;
-    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], r)) * (zero / zero);
+    const float zero = residual[i] * 0.0f;
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i])) * (zero / zero);
   }
-}
-
-}  // namespace
-
-extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::size_t n,
-                                     cudaStream_t stream) {
-  if (n == 0) {
-    return;
-  }
-  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

@@ -1,38 +1,22 @@
-// Fixture (wrong): kernel 2 clamps before adding the residual: add_residual(clamp_range(h), r).
+// Grading corpus: stages-swapped. The second kernel applies clamp_range before add_residual,
+// reversing stages 3 and 4.
 
-#include "grading/submission.hpp"
-#include "stages.cuh"
+#include "grading/submission.cuh"
 
-namespace {
-
-constexpr unsigned kThreads = 256;
-
-// Stages 1 and 2: intermediate = gelu(scale_bias(x)).
-__global__ void scale_bias_gelu(const float* __restrict__ x, float* __restrict__ intermediate,
-                                std::size_t n) {
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
   }
 }
 
-// Stages 4 then 3: the clamp is applied before the residual is added.
-__global__ void residual_clamp(const float* __restrict__ intermediate, const float* __restrict__ residual,
-                               float* __restrict__ y, std::size_t n) {
+// Clamps before adding the residual: stages 3 and 4 reversed.
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     y[i] = day48::add_residual(day48::clamp_range(intermediate[i]), residual[i]);
   }
-}
-
-}  // namespace
-
-extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::size_t n,
-                                     cudaStream_t stream) {
-  if (n == 0) {
-    return;
-  }
-  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

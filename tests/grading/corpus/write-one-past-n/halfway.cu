@@ -1,40 +1,22 @@
-// Fixture (wrong): kernel 2's guard is `i <= n`, so the thread with i == n (which exists
-// whenever n is not a multiple of 256) writes y[n], one element past the output. Every element
-// in [0, n) is right.
+// Grading corpus: write-one-past-n. The second kernel guards with i <= n and so writes y[n], one
+// past the end, while y[0, n) is correct.
 
-#include "grading/submission.hpp"
-#include "stages.cuh"
+#include "grading/submission.cuh"
 
-namespace {
-
-constexpr unsigned kThreads = 256;
-
-// Stages 1 and 2: intermediate = gelu(scale_bias(x)).
-__global__ void scale_bias_gelu(const float* __restrict__ x, float* __restrict__ intermediate,
-                                std::size_t n) {
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i < n) {
     intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
   }
 }
 
-// Stages 3 and 4, with an off-by-one guard that lets i == n through.
-__global__ void residual_clamp(const float* __restrict__ intermediate, const float* __restrict__ residual,
-                               float* __restrict__ y, std::size_t n) {
+// Guards with i <= n, so the thread at index n writes y[n], one past the end.
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i <= n) {
     y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
   }
-}
-
-}  // namespace
-
-extern "C" void day48_halfway_launch(const day48::HalfwayBuffers* buffers, std::size_t n,
-                                     cudaStream_t stream) {
-  if (n == 0) {
-    return;
-  }
-  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  scale_bias_gelu<<<blocks, kThreads, 0, stream>>>(buffers->x, buffers->intermediate, n);
-  residual_clamp<<<blocks, kThreads, 0, stream>>>(buffers->intermediate, buffers->residual, buffers->y, n);
 }

@@ -1,0 +1,209 @@
+// labrun-contain: starts one program under the containment labrun promises (process.hpp) and
+// stays beside it as its keeper.
+//
+//   labrun-contain --parent PID [--file-size BYTES] [--processes N] [--address-space BYTES]
+//                  [--no-core] -- PROGRAM [ARGS...]
+//
+// It dies with labrun: PR_SET_PDEATHSIG delivers SIGTERM when labrun ends, however it ends.
+// It is the child subreaper of everything PROGRAM starts, so a descendant that calls setsid or
+// loses its parent comes back to it rather than to init. When PROGRAM ends, or on SIGTERM,
+// SIGINT or SIGHUP (a time-out or an interrupted labrun), it kills every descendant, reaps them,
+// and exits as PROGRAM did: the same exit status, or the same signal.
+// Exit status 125: labrun-contain's own usage error or labrun already gone; 127: PROGRAM could not
+// be executed (a line on standard error says why).
+
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "process/process_tree.hpp"
+
+namespace {
+
+constexpr int kUsage = 125;
+
+struct Request {
+  pid_t parent = 0;
+  std::uint64_t file_size = 0;
+  std::uint64_t processes = 0;
+  std::uint64_t address_space = 0;
+  bool no_core = false;
+  std::vector<char*> program;  // null-terminated
+};
+
+bool parse_number(const char* text, std::uint64_t& value) {
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long parsed = std::strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') {
+    return false;
+  }
+  value = parsed;
+  return true;
+}
+
+bool parse(int argc, char** argv, Request& request) {
+  int i = 1;
+  for (; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") {
+      ++i;
+      break;
+    }
+    if (arg == "--no-core") {
+      request.no_core = true;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      return false;
+    }
+    std::uint64_t value = 0;
+    if (!parse_number(argv[++i], value)) {
+      return false;
+    }
+    if (arg == "--parent") {
+      request.parent = static_cast<pid_t>(value);
+    } else if (arg == "--file-size") {
+      request.file_size = value;
+    } else if (arg == "--processes") {
+      request.processes = value;
+    } else if (arg == "--address-space") {
+      request.address_space = value;
+    } else {
+      return false;
+    }
+  }
+  for (; i < argc; ++i) {
+    request.program.push_back(argv[i]);
+  }
+  request.program.push_back(nullptr);
+  return request.parent > 0 && request.program.size() > 1;
+}
+
+void set_limit(int resource, std::uint64_t value) {
+  rlimit limit{};
+  if (::getrlimit(resource, &limit) != 0) {
+    return;
+  }
+  // Never above the hard limit: an unprivileged user may only lower it.
+  const rlim_t wanted = static_cast<rlim_t>(value);
+  limit.rlim_cur = limit.rlim_max == RLIM_INFINITY ? wanted : std::min(wanted, limit.rlim_max);
+  limit.rlim_max = limit.rlim_cur;
+  ::setrlimit(resource, &limit);
+}
+
+void say(const std::string& line) {
+  const std::string text = "labrun-contain: " + line + "\n";
+  if (::write(STDERR_FILENO, text.data(), text.size()) < 0) {
+    // nowhere else to say it
+  }
+}
+
+// Ends this process the way the program ended.
+[[noreturn]] void exit_like(int status) {
+  if (WIFSIGNALED(status)) {
+    const int signal_number = WTERMSIG(status);
+    ::signal(signal_number, SIG_DFL);
+    sigset_t only;
+    sigemptyset(&only);
+    sigaddset(&only, signal_number);
+    ::sigprocmask(SIG_UNBLOCK, &only, nullptr);
+    ::raise(signal_number);
+    ::_exit(128 + signal_number);  // a signal that does not end a process by default
+  }
+  ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Request request;
+  if (!parse(argc, argv, request)) {
+    say("usage: labrun-contain --parent PID [--file-size B] [--processes N] [--address-space B] "
+        "[--no-core] -- PROGRAM [ARGS...]");
+    return kUsage;
+  }
+  // Signals arrive through sigwaitinfo below, never through handlers.
+  sigset_t watched;
+  sigemptyset(&watched);
+  for (const int s : {SIGCHLD, SIGTERM, SIGINT, SIGHUP}) {
+    sigaddset(&watched, s);
+  }
+  ::signal(SIGCHLD, SIG_DFL);  // an inherited SIG_IGN would reap children behind our back
+  sigset_t before;
+  ::sigprocmask(SIG_BLOCK, &watched, &before);
+  if (::prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || ::getppid() != request.parent) {
+    say("labrun is gone; not starting " + std::string(request.program[0]));
+    return kUsage;
+  }
+  ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+  if (request.no_core) {
+    set_limit(RLIMIT_CORE, 0);
+  }
+  if (request.file_size > 0) {
+    set_limit(RLIMIT_FSIZE, request.file_size);
+  }
+  if (request.processes > 0) {
+    set_limit(RLIMIT_NPROC, request.processes);
+  }
+  if (request.address_space > 0) {
+    set_limit(RLIMIT_AS, request.address_space);
+  }
+
+  const pid_t keeper = ::getpid();
+  const pid_t program = ::fork();  // no CUDA, no threads here: fork is safe
+  if (program < 0) {
+    say(std::string("cannot fork: ") + std::strerror(errno));
+    return kUsage;
+  }
+  if (program == 0) {
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != keeper) {
+      ::_exit(kUsage);
+    }
+    ::sigprocmask(SIG_SETMASK, &before, nullptr);
+    ::execvp(request.program[0], request.program.data());
+    say(std::string("cannot execute ") + request.program[0] + ": " + std::strerror(errno));
+    ::_exit(127);
+  }
+
+  int program_status = 0;
+  bool program_ended = false;
+  while (!program_ended) {
+    siginfo_t info{};
+    if (::sigwaitinfo(&watched, &info) < 0) {
+      continue;  // EINTR
+    }
+    if (info.si_signo != SIGCHLD) {
+      // Time-out, interruption, or labrun gone: nothing below us survives.
+      labrun::kill_all_descendants();
+      int status = 0;
+      while (::waitpid(program, &status, 0) < 0 && errno == EINTR) {
+      }
+      ::kill(::getpid(), SIGKILL);
+    }
+    int status = 0;
+    pid_t ended = 0;
+    while ((ended = ::waitpid(-1, &status, WNOHANG)) > 0) {
+      if (ended == program) {
+        program_status = status;
+        program_ended = true;
+      }
+    }
+  }
+  // The program is done; whatever it left running is not.
+  labrun::kill_all_descendants();
+  exit_like(program_status);
+}

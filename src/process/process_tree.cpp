@@ -1,0 +1,106 @@
+#include "process/process_tree.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <chrono>
+#include <map>
+#include <thread>
+
+namespace labrun {
+namespace {
+
+// Reads a small /proc file with one read(2); empty when it is gone.
+std::string read_proc_file(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return {};
+  }
+  char buffer[1024];
+  const ssize_t got = ::read(fd, buffer, sizeof buffer);
+  ::close(fd);
+  return got > 0 ? std::string(buffer, static_cast<std::size_t>(got)) : std::string();
+}
+
+// Reaps every child that has ended, without waiting.
+void reap_ended_children() {
+  int status = 0;
+  while (::waitpid(-1, &status, WNOHANG) > 0) {
+  }
+}
+
+}  // namespace
+
+std::optional<pid_t> parent_in_stat(const std::string& stat_text) {
+  const std::size_t close = stat_text.rfind(')');
+  if (close == std::string::npos || close + 4 >= stat_text.size()) {
+    return std::nullopt;
+  }
+  // ") S 1234 ..." : the state, then the parent.
+  const std::size_t start = stat_text.find(' ', close + 2);
+  if (start == std::string::npos) {
+    return std::nullopt;
+  }
+  char* end = nullptr;
+  const long parent = std::strtol(stat_text.c_str() + start + 1, &end, 10);
+  if (end == stat_text.c_str() + start + 1 || parent < 0) {
+    return std::nullopt;
+  }
+  return static_cast<pid_t>(parent);
+}
+
+std::vector<pid_t> descendants_of(pid_t ancestor) {
+  std::multimap<pid_t, pid_t> children;  // parent -> child
+  if (DIR* proc = ::opendir("/proc")) {
+    while (const dirent* entry = ::readdir(proc)) {
+      char* end = nullptr;
+      const long pid = std::strtol(entry->d_name, &end, 10);
+      if (*end != '\0' || pid <= 0) {
+        continue;
+      }
+      if (const auto parent = parent_in_stat(read_proc_file("/proc/" + std::string(entry->d_name) + "/stat"))) {
+        children.emplace(*parent, static_cast<pid_t>(pid));
+      }
+    }
+    ::closedir(proc);
+  }
+  std::vector<pid_t> found;
+  std::vector<pid_t> frontier{ancestor};
+  while (!frontier.empty()) {
+    const pid_t parent = frontier.back();
+    frontier.pop_back();
+    const auto [first, last] = children.equal_range(parent);
+    for (auto it = first; it != last; ++it) {
+      found.push_back(it->second);
+      frontier.push_back(it->second);
+    }
+  }
+  return found;
+}
+
+int kill_all_descendants() {
+  int killed = 0;
+  for (int round = 0; round < 1000; ++round) {
+    const std::vector<pid_t> alive = descendants_of(::getpid());
+    reap_ended_children();
+    if (alive.empty()) {
+      // Nothing left under us, except zombies already reaped above.
+      return killed;
+    }
+    for (const pid_t pid : alive) {
+      if (::kill(pid, SIGKILL) == 0) {
+        ++killed;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    reap_ended_children();
+  }
+  return killed;
+}
+
+}  // namespace labrun

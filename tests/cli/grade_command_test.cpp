@@ -1,0 +1,111 @@
+// `labrun grade` where no GPU can run anything (CI): the usage is checked first, and the reports are
+// still written, scoring 0 with a message for staff, so an autograder never shows an empty result.
+
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/app.hpp"
+#include "cli/exit_codes.hpp"
+#include "device/device_info.hpp"
+#include "evidence/atomic_file.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int status = 0;
+  std::string out;
+  std::string err;
+};
+
+Outcome labrun_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "labrun");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) {
+    argv.push_back(a.c_str());
+  }
+  std::ostringstream out;
+  std::ostringstream err;
+  const int status = labrun::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {status, out.str(), err.str()};
+}
+
+fs::path temporary_folder() {
+  std::string pattern = (fs::temp_directory_path() / "labrun-grade-cli-XXXXXX").string();
+  REQUIRE(mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+fs::path corpus() {
+  return fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
+}
+
+}  // namespace
+
+TEST_CASE("grade's usage errors come before any device is touched") {
+  const std::string correct = (corpus() / "correct" / "halfway.cu").string();
+  CHECK(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).status == labrun::exit_code::kUsage);
+  CHECK_THAT(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).err, ContainsSubstring("exclude each other"));
+  CHECK(labrun_cli({"grade", correct, "--manifest", "/nonexistent.json"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun_cli({"grade", "/nonexistent.cu"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun_cli({"grade", "--batch", corpus().string()}).status == labrun::exit_code::kUsage);
+  CHECK(labrun_cli({"grade"}).status == labrun::exit_code::kUsage);
+}
+
+TEST_CASE("without a GPU, grade still writes results.json, scoring 0 with a message for staff") {
+  if (labrun::probe_devices().usable) {
+    SKIP("a GPU is present: this test is about grading where there is none");
+  }
+  const fs::path out = temporary_folder();
+  const Outcome graded =
+      labrun_cli({"grade", (corpus() / "correct" / "halfway.cu").string(), "--out", out.string(), "--format", "json"});
+  CHECK(graded.status == labrun::exit_code::kNoDevice);
+  const auto results = nlohmann::json::parse(labrun::read_file(out / "results.json"));
+  CHECK(results.at("score") == 0);
+  CHECK(results.at("output_format") == "md");
+  CHECK_THAT(results.at("tests").at(0).at("output").get<std::string>(), ContainsSubstring("not a mistake"));
+  const auto report = nlohmann::json::parse(labrun::read_file(out / "report.json"));
+  CHECK(report.at("grader_problem") == "no-device");
+  // A submission refused before compiling needs no GPU: its verdict is given.
+  const fs::path refused_out = temporary_folder();
+  const Outcome refused = labrun_cli({"grade", (corpus() / "include-outside-file" / "halfway.cu").string(), "--out",
+                                      refused_out.string()});
+  CHECK(refused.status == labrun::exit_code::kOk);
+  CHECK_THAT(refused.out, ContainsSubstring("include-not-allowed"));
+  fs::remove_all(out);
+  fs::remove_all(refused_out);
+}
+
+TEST_CASE("grade --batch writes one summary row per folder, those it could not grade included") {
+  if (labrun::probe_devices().usable) {
+    SKIP("a GPU is present: the GPU test grades the corpus");
+  }
+  const fs::path batch = temporary_folder();
+  fs::create_directories(batch / "a-correct");
+  fs::copy(corpus() / "correct", batch / "a-correct", fs::copy_options::recursive);
+  fs::create_directories(batch / "b-empty");
+  fs::create_directories(batch / "c-two-sources");
+  labrun::write_file_atomically(batch / "c-two-sources" / "one.cu", "\n", false);
+  labrun::write_file_atomically(batch / "c-two-sources" / "two.cu", "\n", false);
+  const fs::path out = temporary_folder();
+  const Outcome graded = labrun_cli({"grade", "--batch", batch.string(), "--out", out.string()});
+  CHECK(graded.status == labrun::exit_code::kNoDevice);
+  const auto summary = nlohmann::json::parse(labrun::read_file(out / "summary.json"));
+  REQUIRE(summary.size() == 3);
+  CHECK(summary.at(0).at("graded") == false);
+  CHECK(summary.at(1).at("mistakes").at(0) == "no-source");
+  CHECK(summary.at(2).at("mistakes").at(0) == "several-sources");
+  for (const char* folder : {"a-correct", "b-empty", "c-two-sources"}) {
+    CHECK(fs::exists(out / folder / "results.json"));
+  }
+  CHECK_THAT(labrun::read_file(out / "summary.md"), ContainsSubstring("could not be graded"));
+  fs::remove_all(batch);
+  fs::remove_all(out);
+}

@@ -1,0 +1,128 @@
+// The grader's own kernels (labs/day48-fusion/grading/checks.hpp) against the host's float64
+// reference: what they count is what a host comparison finds. Skips without a GPU.
+
+#include <catch2/catch_test_macros.hpp>
+#include <cstring>
+#include <vector>
+
+#include "grading/checks.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
+#include "support/require_gpu.hpp"
+#include "timing/cuda_check.hpp"
+#include "timing/device_buffer.hpp"
+#include "verify/compare.hpp"
+
+namespace {
+
+using labrun::DeviceBuffer;
+using namespace day48::grading;
+
+template <typename T>
+std::vector<T> download(const DeviceBuffer<T>& buffer, std::size_t count) {
+  std::vector<T> host(count);
+  LABRUN_CUDA_CHECK(cudaMemcpy(host.data(), buffer.data(), count * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+template <typename T>
+void upload(DeviceBuffer<T>& buffer, const std::vector<T>& host) {
+  LABRUN_CUDA_CHECK(cudaMemcpy(buffer.data(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+OutputCounters inspect(const DeviceBuffer<float>& y, std::size_t n, std::uint64_t seed) {
+  DeviceBuffer<OutputCounters> counters(1);
+  inspect_output(y.data(), n, seed, seed, 1e-5, 1e-5, true, counters.data(), nullptr);
+  return download(counters, 1).front();
+}
+
+}  // namespace
+
+TEST_CASE("the grader's inputs are the lab's, and its inspection agrees with the host reference") {
+  labrun::testing::require_gpu();
+  constexpr std::size_t n = 100003;
+  constexpr std::uint64_t seed = 4242;
+  DeviceBuffer<float> x(n), residual(n), lab_x(n), lab_residual(n), halfway(n), y(n);
+  day48::ChainBuffers lab{lab_x.data(), lab_residual.data(), nullptr, nullptr, nullptr, y.data(), halfway.data(), nullptr};
+  day48::fill_inputs(lab, n, seed, nullptr);
+  generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
+  LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(download(x, n) == download(lab_x, n));
+  CHECK(download(residual, n) == download(lab_residual, n));
+
+  day48::launch_halfway_pair(lab, n, nullptr);
+  LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  const OutputCounters right = inspect(y, n, seed);
+  CHECK(right.mismatches == 0);
+  CHECK(right.unwritten == 0);
+  CHECK(right.written_end == n);
+  const auto host = labrun::compare_with_reference("halfway", download(y, n),
+                                                   day48::chain_reference(download(x, n), download(residual, n)),
+                                                   labrun::Tolerance{1e-5, 1e-5});
+  CHECK(host.mismatches == 0);
+
+  // One wrong value, one unwritten tail element.
+  std::vector<float> damaged = download(y, n);
+  damaged[17] = 3.5f;
+  std::uint32_t poison = kPoisonWord;
+  std::memcpy(&damaged[n - 1], &poison, sizeof poison);
+  upload(y, damaged);
+  const OutputCounters wrong = inspect(y, n, seed);
+  CHECK(wrong.mismatches == 2);
+  CHECK(wrong.unwritten == 1);
+  CHECK(wrong.first_bad == 17);
+  CHECK(wrong.written_end == n - 1);
+
+  // An output of a wrong composition is recognised as that composition everywhere.
+  const std::vector<float> xs = download(x, n);
+  const std::vector<float> rs = download(residual, n);
+  std::vector<float> twice(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    twice[i] = static_cast<float>(day48::chain_element(day48::Composition::kGeluTwice, xs[i], rs[i]));
+  }
+  upload(y, twice);
+  const OutputCounters composed = inspect(y, n, seed);
+  CHECK(composed.mismatches > n / 2);
+  CHECK(composed.composition_matches[static_cast<int>(day48::Composition::kGeluTwice)] == n);
+}
+
+TEST_CASE("the intermediate, guard, input and digest checks count what changed") {
+  labrun::testing::require_gpu();
+  constexpr std::size_t n = 5003;
+  constexpr std::uint64_t seed = 7;
+  DeviceBuffer<float> x(n), residual(n), intermediate(n);
+  DeviceBuffer<IntermediateCounters> counters(1);
+  DeviceBuffer<unsigned long long> tally(1);
+  generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
+  plant_intermediate(intermediate.data(), n, seed, nullptr);
+  inspect_intermediate(intermediate.data(), n, seed, 1e-5, 1e-5, counters.data(), nullptr);
+  CHECK(download(counters, 1).front().mismatches == 0);
+  CHECK(download(counters, 1).front().unwritten == 0);
+
+  LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
+  count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
+  CHECK(download(tally, 1).front() == 0);
+  const float changed = 0.25f;
+  LABRUN_CUDA_CHECK(cudaMemcpy(x.data() + 9, &changed, sizeof changed, cudaMemcpyHostToDevice));
+  count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
+  CHECK(download(tally, 1).front() == 1);
+
+  LABRUN_CUDA_CHECK(cudaMemset(intermediate.data(), 0xFF, n * sizeof(float)));
+  LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
+  count_words_not(intermediate.data(), n, kPoisonWord, tally.data(), nullptr);
+  CHECK(download(tally, 1).front() == 0);
+  LABRUN_CUDA_CHECK(cudaMemcpy(intermediate.data() + n - 1, &changed, sizeof changed, cudaMemcpyHostToDevice));
+  count_words_not(intermediate.data(), n, kPoisonWord, tally.data(), nullptr);
+  CHECK(download(tally, 1).front() == 1);
+
+  const auto digest = [&](std::uint64_t key) {
+    LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
+    digest_words(residual.data(), n, key, tally.data(), nullptr);
+    return download(tally, 1).front();
+  };
+  const unsigned long long before = digest(99);
+  CHECK(digest(99) == before);
+  const float other = -0.5f;
+  LABRUN_CUDA_CHECK(cudaMemcpy(residual.data() + 1234, &other, sizeof other, cudaMemcpyHostToDevice));
+  CHECK(digest(99) != before);
+}

@@ -1,0 +1,22 @@
+// Grading corpus: include-outside-file. Includes a file from outside the lab's and CUDA's headers,
+// which would print its lines into the compiler's messages: refused before compiling.
+
+#include "grading/submission.cuh"
+#include "/etc/passwd"
+
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
+  }
+}
+
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
+  }
+}

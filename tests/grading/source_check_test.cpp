@@ -1,0 +1,80 @@
+#include "grading/source_check.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+labrun::IncludePolicy policy() {
+  labrun::IncludePolicy p;
+  p.quoted = {"grading/submission.cuh", "stages.cuh"};
+  p.angled = {"cstdint"};
+  p.angled_root = std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading";  // stands in for CUDA's include/
+  return p;
+}
+
+std::vector<labrun::SourceProblem> check(const std::string& source) {
+  return labrun::check_submission_source(source, policy());
+}
+
+bool refused(const std::string& source) {
+  return !check(source).empty();
+}
+
+}  // namespace
+
+TEST_CASE("the lab's and CUDA's headers may be included, literally") {
+  CHECK(check("#include \"grading/submission.cuh\"\n#include <cstdint>\n__global__ void k() {}\n").empty());
+  CHECK(check("  #  include   \"stages.cuh\"  // the stages\n").empty());
+  CHECK(check("#include <source_check_test.cpp>\n").empty());  // a file under angled_root
+  CHECK(check("int a = 1'000'000; // digit separators are numbers, not characters\n#include <cstdint>\n").empty());
+}
+
+TEST_CASE("an include of anything else is refused, with its line") {
+  const auto problems = check("\n\n#include \"/etc/passwd\"\n");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems.front().line == 3);
+  CHECK_THAT(problems.front().message, ContainsSubstring("\"/etc/passwd\" is not allowed"));
+  CHECK(refused("#include \"../../etc/passwd\"\n"));
+  CHECK(refused("#include <../grading/source_check_test.cpp>\n"));
+  CHECK(refused("#include </etc/passwd>\n"));
+  CHECK(refused("#include <stdio.h>\n"));
+  CHECK(refused("#include \"submission.cu\"\n"));
+  CHECK(refused("#include_next <cstdint>\n"));
+  CHECK(refused("#import \"stages.cuh\"\n"));
+  CHECK(refused("#embed \"/etc/passwd\"\n"));
+}
+
+TEST_CASE("an include the check cannot read literally is refused") {
+  CHECK(refused("#define SECRET \"/etc/shadow\"\n#include SECRET\n"));
+  CHECK(refused("#include \"stages.cuh\" extra\n"));
+  CHECK(refused("%:include \"/etc/passwd\"\n"));
+  CHECK(refused("?\?=include \"/etc/passwd\"\n"));
+  CHECK(refused("#if __has_include(\"/etc/shadow\")\n#endif\n"));
+  CHECK(refused("_Pragma(\"GCC dependency \\\"/etc/passwd\\\"\")\n"));
+  CHECK(refused("#pragma GCC dependency \"/etc/passwd\"\n"));
+  CHECK(refused("#line 1 \"other.cu\"\n"));
+  CHECK(refused(std::string("int a;\0\n", 8)));
+  CHECK(refused("const char* s = R\"x(text)x\";\n"));
+  CHECK(refused(std::string(300 * 1024, ' ')));
+}
+
+TEST_CASE("splices and comments cannot hide a directive") {
+  CHECK(refused("#inc\\\nlude \"/etc/passwd\"\n"));
+  CHECK(refused("/* a */ # /* b */ include \"/etc/passwd\"\n"));
+  CHECK(refused("/* a comment\n   over lines */ #include \"/etc/passwd\"\n"));
+  // A digit separator read as a quote would make the rest of its line a character literal and the
+  // comment opener after it text; the next line must still be seen as a directive.
+  CHECK(refused("int a = 1'0; /* x */\n#include \"/etc/passwd\"\n"));
+  // After a comment that joins two lines a # is not first on its line, and GCC does not take it for
+  // a directive; the check refuses it anyway rather than depend on that reading.
+  CHECK(refused("int a = 1; /*\n*/ #include \"/etc/passwd\"\n"));
+  CHECK(refused("const char* s = \"'\"; int b = 2'0; /* */\n#include \"/etc/passwd\"\n"));
+  // A directive inside a real comment is refused too: a false alarm, never a miss.
+  CHECK(refused("/*\n#include \"/etc/passwd\"\n*/\n"));
+  // Text that only looks like a directive inside a string is not one.
+  CHECK(check("const char* s = \"#include </etc/passwd>\";\n").empty());
+}

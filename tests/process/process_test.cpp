@@ -1,0 +1,177 @@
+#include "process/process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "evidence/atomic_file.hpp"
+#include "process/process_tree.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch_folder() {
+  std::string pattern = (fs::temp_directory_path() / "labrun-process-test-XXXXXX").string();
+  REQUIRE(mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+bool alive(pid_t pid) {
+  return ::kill(pid, 0) == 0;
+}
+
+// Waits up to two seconds for a process to be gone (reaped by whoever is its parent now).
+bool gone_soon(pid_t pid) {
+  for (int i = 0; i < 200 && alive(pid); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return !alive(pid);
+}
+
+pid_t read_pid(const fs::path& file) {
+  for (int i = 0; i < 200 && !fs::exists(file); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return static_cast<pid_t>(std::stol(labrun::read_file(file)));
+}
+
+}  // namespace
+
+TEST_CASE("a child's exit status and output are captured") {
+  const labrun::ProcessResult r = labrun::run_with_limit({"sh", "-c", "echo out; echo err >&2; exit 3"}, 10.0);
+  CHECK(r.started);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.exit_code == 3);
+  CHECK_FALSE(r.succeeded());
+  CHECK_THAT(r.output, ContainsSubstring("out"));
+  CHECK_THAT(r.output, ContainsSubstring("err"));
+  CHECK(r.describe() == "exit status 3");
+  CHECK(labrun::run_with_limit({"true"}, 10.0).succeeded());
+}
+
+TEST_CASE("a child past its limit is killed with everything it started") {
+  const labrun::ProcessResult r = labrun::run_with_limit({"sh", "-c", "sleep 30 & sleep 30; echo never"}, 0.3);
+  CHECK(r.timed_out);
+  CHECK(r.wall_seconds < 5.0);
+  CHECK_THAT(r.describe(), ContainsSubstring("timed out"));
+  CHECK_FALSE(r.succeeded());
+}
+
+TEST_CASE("a descendant that leaves the child's session does not outlive the time-out") {
+  const fs::path folder = scratch_folder();
+  // setsid puts the sleeper in a session and process group of its own, out of reach of a group kill.
+  const labrun::ProcessResult r = labrun::run_with_limit(
+      {"sh", "-c", "setsid sh -c 'echo $$ > " + (folder / "escaped").string() + "; exec sleep 60' & sleep 60"}, 1.0);
+  CHECK(r.timed_out);
+  const pid_t escaped = read_pid(folder / "escaped");
+  CHECK(gone_soon(escaped));
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a descendant left running when the child exits is killed too") {
+  const fs::path folder = scratch_folder();
+  const labrun::ProcessResult r = labrun::run_with_limit(
+      {"sh", "-c", "setsid sh -c 'echo $$ > " + (folder / "daemon").string() + "; exec sleep 60' & sleep 0.2; exit 0"},
+      10.0);
+  CHECK(r.succeeded());
+  CHECK(r.wall_seconds < 5.0);
+  CHECK(gone_soon(read_pid(folder / "daemon")));
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a child gets a clean environment, only descriptors 0 to 2, and its limits") {
+  ::setenv("LABRUN_TEST_SECRET", "do-not-pass", 1);
+  const int leaked = ::open("/dev/null", O_RDONLY);  // without O_CLOEXEC on purpose
+  REQUIRE(leaked >= 0);
+  labrun::SpawnOptions options;
+  // The shell lists its own descriptors (a glob, no program that would open one of its own).
+  options.argv = {"sh", "-c", "env; for f in /proc/$$/fd/*; do echo ${f##*/}; done; ulimit -c; ulimit -f"};
+  options.limit_seconds = 10.0;
+  options.environment = labrun::minimal_environment({"LABRUN_CHILD_MARK=1"});
+  options.limits.file_size_bytes = 1024 * 1024;
+  const labrun::ProcessResult r = labrun::run_contained(options);
+  ::close(leaked);
+  ::unsetenv("LABRUN_TEST_SECRET");
+  REQUIRE(r.succeeded());
+  CHECK_THAT(r.output, ContainsSubstring("LABRUN_CHILD_MARK=1"));
+  CHECK(r.output.find("LABRUN_TEST_SECRET") == std::string::npos);
+  const std::string leaked_line = std::string("\n").append(std::to_string(leaked)).append("\n");
+  CHECK(r.output.find(leaked_line) == std::string::npos);
+  CHECK_THAT(r.output, ContainsSubstring("\n0\n"));     // core dumps off
+  CHECK_THAT(r.output, ContainsSubstring("\n2048\n"));  // 1 MiB in 512-byte blocks
+}
+
+TEST_CASE("a file larger than the child's limit cannot be written") {
+  const fs::path folder = scratch_folder();
+  labrun::SpawnOptions options;
+  options.argv = {"sh", "-c", "head -c 200000 /dev/zero > big"};
+  options.working_directory = folder;
+  options.limits.file_size_bytes = 65536;
+  const labrun::ProcessResult r = labrun::run_contained(options);
+  CHECK_FALSE(r.succeeded());
+  CHECK(fs::file_size(folder / "big") <= 65536);
+  fs::remove_all(folder);
+}
+
+TEST_CASE("a program that cannot start says why, and long output keeps its head and tail") {
+  const labrun::ProcessResult missing = labrun::run_with_limit({"/nonexistent/program"}, 5.0);
+  CHECK(missing.exit_code == 127);
+  CHECK_THAT(missing.output, ContainsSubstring("cannot execute /nonexistent/program"));
+  const labrun::ProcessResult chatty =
+      labrun::run_with_limit({"sh", "-c", "echo FIRST; yes | head -c 100000; echo; echo LAST"}, 10.0, {}, 1000);
+  CHECK(chatty.output.size() < 1100);
+  CHECK_THAT(chatty.output, ContainsSubstring("FIRST"));
+  CHECK_THAT(chatty.output, ContainsSubstring("LAST"));
+  CHECK_THAT(chatty.output, ContainsSubstring("bytes left out"));
+  CHECK(chatty.output_bytes > 100000);
+  const labrun::ProcessResult crash = labrun::run_with_limit({"sh", "-c", "kill -SEGV $$"}, 5.0);
+  CHECK(crash.signal == 11);
+  CHECK_THAT(crash.describe(), ContainsSubstring("killed by signal 11"));
+}
+
+TEST_CASE("SIGTERM to the process running a child ends the child's whole tree, then the process") {
+  const fs::path folder = scratch_folder();
+  const pid_t runner = ::fork();  // this test program has no CUDA context and no other threads
+  REQUIRE(runner >= 0);
+  if (runner == 0) {
+    static_cast<void>(labrun::run_with_limit(
+        {"sh", "-c", "echo $$ > " + (folder / "child").string() + "; sleep 60 & echo $! > " +
+                         (folder / "grandchild").string() + "; wait"},
+        60.0));
+    ::_exit(0);  // not reached: the forwarded signal ends this process
+  }
+  const pid_t child = read_pid(folder / "child");
+  const pid_t grandchild = read_pid(folder / "grandchild");
+  ::kill(runner, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(runner, &status, 0) == runner);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(gone_soon(child));
+  CHECK(gone_soon(grandchild));
+  fs::remove_all(folder);
+}
+
+TEST_CASE("the parent in /proc/PID/stat is read past a command name with spaces and parentheses") {
+  CHECK(labrun::parent_in_stat("123 (a b) c) S 77 123 123 0") == 77);
+  CHECK(labrun::parent_in_stat("123 (sh) R 1 1 1") == 1);
+  CHECK_FALSE(labrun::parent_in_stat("garbage").has_value());
+  CHECK_FALSE(labrun::parent_in_stat("").has_value());
+}
+
+TEST_CASE("programs are found on PATH") {
+  CHECK_FALSE(labrun::find_on_path("sh").empty());
+  CHECK(labrun::find_on_path("no-such-program-labrun").empty());
+  CHECK(labrun::current_executable().filename() == "labrun_host_tests");
+  CHECK_FALSE(labrun::containment_program().empty());
+}

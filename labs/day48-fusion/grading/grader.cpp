@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <sys/stat.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -138,6 +139,26 @@ std::string summary_lines(const std::string& log) {
   return lines;
 }
 
+// Whether every error count in compute-sanitizer's summary lines is zero ("ERROR SUMMARY: 0 errors",
+// "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.
+bool reports_no_errors(const std::string& summary) {
+  bool counted = false;
+  for (std::size_t at = summary.find(" error"); at != std::string::npos; at = summary.find(" error", at + 1)) {
+    std::size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(summary[digits - 1])) != 0) {
+      --digits;
+    }
+    if (digits == at) {
+      continue;  // "error" not preceded by a count
+    }
+    counted = true;
+    if (summary.compare(digits, at - digits, "0") != 0) {
+      return false;
+    }
+  }
+  return counted;
+}
+
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
 // output, which a kernel's printf could fill with anything.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
@@ -162,8 +183,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
     log.clear();
   }
   const std::string summary = summary_lines(log);
-  const bool reported_clean =
-      !summary.empty() && summary.find("ERROR SUMMARY: 0 errors") != std::string::npos;
+  const bool reported_clean = reports_no_errors(summary);
   result.clean = run.succeeded() && reported_clean;
   result.summary = labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
                                                       : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));

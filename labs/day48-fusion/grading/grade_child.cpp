@@ -107,10 +107,13 @@ class GuardedBuffer {
   DeviceBuffer<float> storage_;
 };
 
+// Reads one value the grader's kernels wrote, through the grading stream: a plain cudaMemcpy would
+// not wait for work on a non-blocking stream.
 template <typename T>
-T download_one(const T* device) {
+T download_one(const T* device, cudaStream_t stream) {
   T value{};
-  LABRUN_CUDA_CHECK(cudaMemcpy(&value, device, sizeof(T), cudaMemcpyDeviceToHost));
+  LABRUN_CUDA_CHECK(cudaMemcpyAsync(&value, device, sizeof(T), cudaMemcpyDeviceToHost, stream));
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   return value;
 }
 
@@ -215,8 +218,10 @@ Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
 
 class Grading {
  public:
-  Grading(const ChildRequest& request, ChildResults& results, Phase& phase)
-      : request_(request), results_(results), phase_(phase) {
+  //! on_hang records a hang and ends the process; it must not return.
+  Grading(const ChildRequest& request, ChildResults& results, Phase& phase,
+          std::function<void(const std::string&)> on_hang)
+      : request_(request), results_(results), phase_(phase), on_hang_(std::move(on_hang)) {
     int device = 0;
     LABRUN_CUDA_CHECK(cudaGetDevice(&device));
     LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
@@ -315,8 +320,9 @@ class Grading {
         throw labrun::CudaError(state, where, __FILE__, __LINE__);
       }
       if (std::chrono::steady_clock::now() > deadline) {
-        throw SubmissionStopped{"hang", where + " had not finished after " +
-                                            std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s"};
+        // No unwinding: freeing a buffer would wait for the kernel that never ends.
+        on_hang_(where + " had not finished after " + std::to_string(static_cast<int>(request_.kernel_time_limit_s)) +
+                 " s");
       }
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
@@ -350,7 +356,7 @@ class Grading {
                                            bool compositions) {
     day48::grading::inspect_output(y_->data(), n, seed_x, seed_residual, kTolerance, kTolerance, compositions,
                                    output_counters_.data(), stream_);
-    const auto counters = download_one(output_counters_.data());
+    const auto counters = download_one(output_counters_.data(), stream_);
     day48::grading::OutputInspection o;
     o.elements = n;
     o.mismatches = counters.mismatches;
@@ -360,7 +366,7 @@ class Grading {
     std::memcpy(&o.max_abs_error, &counters.max_abs_error_bits, sizeof o.max_abs_error);
     if (counters.first_bad < n) {
       o.first_bad_index = counters.first_bad;
-      o.first_bad_got = download_one(y_->data() + counters.first_bad);
+      o.first_bad_got = download_one(y_->data() + counters.first_bad, stream_);
       o.first_bad_expected = day48::chain_element(day48::Composition::kCorrect,
                                                   day48::input_x_at(seed_x, counters.first_bad),
                                                   day48::residual_at(seed_residual, counters.first_bad));
@@ -424,7 +430,7 @@ class Grading {
     } else {
       day48::grading::inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance,
                                            intermediate_counters_.data(), stream_);
-      const auto counters = download_one(intermediate_counters_.data());
+      const auto counters = download_one(intermediate_counters_.data(), stream_);
       result.intermediate = day48::grading::IntermediateInspection{counters.unwritten, counters.mismatches};
     }
     launch_second(intermediate_->data(), residual_->data(), y_->data(), n, probe);
@@ -559,6 +565,7 @@ class Grading {
   const ChildRequest& request_;
   ChildResults& results_;
   Phase& phase_;
+  std::function<void(const std::string&)> on_hang_;
   Kernels kernels_;
   int sm_count_ = 0;
   int l2_bytes_ = 0;
@@ -600,7 +607,10 @@ int run(const ChildRequest& request) {
   try {
     phase.set("starting CUDA");
     record_device(results);
-    Grading grading(request, results, phase);
+    Grading grading(request, results, phase, [&](const std::string& message) {
+      stop("hang", message);
+      std::_Exit(3);  // the kernel still runs: only the end of the process stops it
+    });
     grading.load();
     if (request.mode == "sanitize") {
       grading.sanitize_run();
@@ -610,9 +620,6 @@ int run(const ChildRequest& request) {
     return 0;
   } catch (const SubmissionStopped& stopped) {
     stop(stopped.kind, stopped.message);
-    if (stopped.kind == "hang") {
-      std::_Exit(3);  // the kernel still runs: only the end of the process stops it
-    }
     return 3;
   } catch (const labrun::CudaError& error) {
     stop("cuda-error", error.error_name() + " (" + cudaGetErrorString(error.code()) + ")");

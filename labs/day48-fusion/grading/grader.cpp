@@ -282,7 +282,6 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     }
   }
   const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
-  input.sanitizer_available = !sanitizer.empty();
   if (input.sanitizer_available && input.results && input.results->completed) {
     progress("compute-sanitizer memcheck and racecheck at n = " + std::to_string(kSanitizerElements));
     // The two tools run side by side: each is mostly start-up, and the run is tiny.
@@ -308,6 +307,8 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   input.submission = labrun::valid_utf8(request.submission.string());
   input.run_limit_seconds = request.run_limit_seconds;
   input = read_manifest_into(request, std::move(input));
+  // Known before anything else, so that every submission on this machine has the same maximum score.
+  input.sanitizer_available = !labrun::find_on_path("compute-sanitizer").empty();
   std::string source;
   try {
     source = labrun::read_regular_file(request.submission, labrun::kSubmissionMaxBytes);

@@ -33,8 +33,8 @@ inline constexpr int kCompositionCount = 8;
 //! A counter-based hash (splitmix64's finaliser) mapped to [low, high): the value at i depends
 //! only on seed, stream and i, so any prefix of a buffer is the same at every n, and a checker can
 //! regenerate element i alone. fmaf keeps host and device values bit-identical.
-DAY48_HOST_DEVICE inline float uniform_at(std::uint64_t seed, std::uint64_t stream, std::uint64_t i, float low,
-                                          float high) {
+DAY48_HOST_DEVICE inline float uniform_at(std::uint64_t seed, std::uint64_t stream, std::uint64_t i,
+                                          float low, float high) {
   std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + i;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

@@ -232,26 +232,32 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   std::string grade_lab = "day48-fusion";
   CLI::App* grade = app.add_subcommand(
       "grade",
-      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels in "
-      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on their "
+      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels "
+      "in "
+      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on "
+      "their "
       "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
       "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
   grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
-  grade->add_option("--batch", grade_command.batch,
-                    "Grade every folder of DIR (one .cu file each), one at a time; needs --out; writes a summary "
-                    "with one row per folder, those that could not be graded included");
+  grade->add_option(
+      "--batch", grade_command.batch,
+      "Grade every folder of DIR (one .cu file each), one at a time; needs --out; writes a summary "
+      "with one row per folder, those that could not be graded included");
   grade->add_option("--manifest", grade_command.manifest,
                     "The manifest (default: NAME.json or manifest.json beside the submission)");
-  grade->add_option("--out", grade_command.out,
-                    "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
+  grade->add_option(
+      "--out", grade_command.out,
+      "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
   grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
-  CLI::Option* grade_seed =
-      grade->add_option("--seed", grade_command.request.seed, "Base seed of the inputs (each call gets fresh ones)")
-          ->capture_default_str();
-  grade->add_flag("--secret-seed", grade_command.secret_seed,
-                  "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
+  CLI::Option* grade_seed = grade
+                                ->add_option("--seed", grade_command.request.seed,
+                                             "Base seed of the inputs (each call gets fresh ones)")
+                                ->capture_default_str();
+  grade->add_flag(
+      "--secret-seed", grade_command.secret_seed,
+      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
   grade
       ->add_option("--time-limit", grade_command.request.run_limit_seconds,
                    "Seconds the grading run may take before it is killed")
@@ -331,7 +337,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       }
       grade_command.seed_given = grade_seed->count() > 0;
       check_grade_usage(grade_command);
-      return run_grade_command(lab, grade_command, [&log](const std::string& line) { log.info(line); }, out);
+      return run_grade_command(
+          lab, grade_command, [&log](const std::string& line) { log.info(line); }, out);
     }
     if (compare->parsed()) {
       const Transcript baseline = read_transcript_or_throw(compare_baseline);

@@ -91,8 +91,8 @@ int exit_status_of(const GradeReport& report) {
 
 // Grades every sub-folder of the batch folder, one at a time, and writes a summary with one row per
 // folder, folders that could not be graded included.
-int grade_batch(const Lab& lab, const GradeCommand& command, const std::function<void(const std::string&)>& progress,
-                std::ostream& out) {
+int grade_batch(const Lab& lab, const GradeCommand& command,
+                const std::function<void(const std::string&)>& progress, std::ostream& out) {
   const fs::path batch = command.batch;
   const fs::path out_dir = command.out;
   std::vector<fs::path> folders;
@@ -126,12 +126,12 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
       for (const fs::path& s : sources) {
         listed += (listed.empty() ? "" : ", ") + s.filename().string();
       }
-      report = sources.empty()
-                   ? not_graded(lab, folder.string(), "no-source", "the folder holds no .cu file to grade", "")
-                   : not_graded(lab, folder.string(), "several-sources",
-                                "the folder holds " + std::to_string(sources.size()) + " .cu files (" + listed +
-                                    "): a submission is one .cu file",
-                                "");
+      report = sources.empty() ? not_graded(lab, folder.string(), "no-source",
+                                            "the folder holds no .cu file to grade", "")
+                               : not_graded(lab, folder.string(), "several-sources",
+                                            "the folder holds " + std::to_string(sources.size()) +
+                                                " .cu files (" + listed + "): a submission is one .cu file",
+                                            "");
     } else {
       GradeRequest request = command.request;
       request.submission = sources.front();
@@ -202,8 +202,8 @@ void check_grade_usage(const GradeCommand& command) {
   }
 }
 
-int run_grade_command(const Lab& lab, GradeCommand command, const std::function<void(const std::string&)>& progress,
-                      std::ostream& out) {
+int run_grade_command(const Lab& lab, GradeCommand command,
+                      const std::function<void(const std::string&)>& progress, std::ostream& out) {
   check_grade_usage(command);
   if (!command.batch.empty()) {
     return grade_batch(lab, command, progress, out);

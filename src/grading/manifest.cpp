@@ -93,12 +93,14 @@ class FieldReader {
 std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer, const Json& shape,
                                       std::vector<std::string>& problems) {
   if (!shape.is_object()) {
-    problems.push_back(pointer + ": expected an object with threads_per_block and elements_per_thread or "
-                                 "grid_stride");
+    problems.push_back(pointer +
+                       ": expected an object with threads_per_block and elements_per_thread or "
+                       "grid_stride");
     return std::nullopt;
   }
   for (const auto& item : shape.items()) {
-    if (item.key() != "threads_per_block" && item.key() != "elements_per_thread" && item.key() != "grid_stride") {
+    if (item.key() != "threads_per_block" && item.key() != "elements_per_thread" &&
+        item.key() != "grid_stride") {
       problems.push_back(pointer + "/" + item.key() + ": unknown field");
       return std::nullopt;
     }
@@ -128,8 +130,8 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
     result.grid_stride = true;
     return result;
   }
-  const auto per_thread =
-      reader.integer(pointer + "/elements_per_thread", shape, "elements_per_thread", 1, kMaxElementsPerThread);
+  const auto per_thread = reader.integer(pointer + "/elements_per_thread", shape, "elements_per_thread", 1,
+                                         kMaxElementsPerThread);
   if (!per_thread) {
     return std::nullopt;
   }
@@ -168,11 +170,13 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     throw ManifestError(origin + ": expected a JSON object");
   }
   Manifest manifest;
-  const std::set<std::string> known{"student_id",           "bytes_per_element",       "launches",
-                                    "predicted_ratio_vs_staged", "predicted_ratio_vs_fused", "kernels"};
+  const std::set<std::string> known{
+      "student_id", "bytes_per_element", "launches", "predicted_ratio_vs_staged", "predicted_ratio_vs_fused",
+      "kernels"};
   for (const auto& item : document.items()) {
     if (known.count(item.key()) == 0) {
-      manifest.problems.push_back(std::string("/").append(item.key().substr(0, 64)).append(": unknown field"));
+      manifest.problems.push_back(
+          std::string("/").append(item.key().substr(0, 64)).append(": unknown field"));
     }
   }
   FieldReader reader(document, manifest.problems);

@@ -28,7 +28,7 @@ struct LaunchShape {
 };
 
 //! Limits on what a manifest may say (each field's range is documented in docs/grading.md).
-inline constexpr std::size_t kManifestMaxBytes = 64 * 1024;
+inline constexpr std::size_t kManifestMaxBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kStudentIdMaxLength = 128;
 
 struct Manifest {

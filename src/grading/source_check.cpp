@@ -78,11 +78,14 @@ std::vector<LogicalLine> logical_lines(const Spliced& spliced, std::vector<Sourc
                (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])) != 0)) {
       std::size_t j = i + 1;
       while (j < s.size()) {
-        if (identifier_char(s[j]) || s[j] == '.') {
-          ++j;
-        } else if (s[j] == '\'' && j + 1 < s.size() && identifier_char(s[j + 1])) {
+        // A pp-number goes on through identifier characters, dots, a digit separator before one of
+        // those, and the sign of an exponent.
+        const bool digit_separator = s[j] == '\'' && j + 1 < s.size() && identifier_char(s[j + 1]);
+        const bool exponent_sign =
+            (s[j] == '+' || s[j] == '-') && std::string_view("eEpP").find(s[j - 1]) != std::string_view::npos;
+        if (digit_separator) {
           j += 2;
-        } else if ((s[j] == '+' || s[j] == '-') && std::string_view("eEpP").find(s[j - 1]) != std::string_view::npos) {
+        } else if (identifier_char(s[j]) || s[j] == '.' || exponent_sign) {
           ++j;
         } else {
           break;
@@ -171,8 +174,8 @@ std::vector<LogicalLine> directive_candidates(const Spliced& spliced) {
 }
 
 std::size_t skip_spaces(const std::string& text, std::size_t at) {
-  while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\f' || text[at] == '\v' ||
-                              text[at] == '\r')) {
+  while (at < text.size() &&
+         (text[at] == ' ' || text[at] == '\t' || text[at] == '\f' || text[at] == '\v' || text[at] == '\r')) {
     ++at;
   }
   return at;
@@ -231,7 +234,8 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
   const std::string& text = line.text;
   std::size_t at = skip_spaces(text, after_hash);
   std::size_t end = at;
-  while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
+  while (end < text.size() &&
+         (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
     ++end;
   }
   const std::string directive = text.substr(at, end - at);
@@ -241,15 +245,18 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
     return;
   }
   if (directive == "line") {
-    problems.push_back({line.line, "#line is not allowed in a submission (the grader reports your own line numbers)"});
+    problems.push_back(
+        {line.line, "#line is not allowed in a submission (the grader reports your own line numbers)"});
     return;
   }
   if (directive == "pragma") {
     std::string rest = text.substr(end);
-    rest.erase(std::remove_if(rest.begin(), rest.end(), [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }),
+    rest.erase(std::remove_if(rest.begin(), rest.end(),
+                              [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }),
                rest.end());
     if (rest.rfind("GCCdependency", 0) == 0 || rest.rfind("GCCsystem_header", 0) == 0) {
-      problems.push_back({line.line, "#pragma GCC dependency and system_header are not allowed in a submission"});
+      problems.push_back(
+          {line.line, "#pragma GCC dependency and system_header are not allowed in a submission"});
     }
     return;
   }
@@ -261,15 +268,17 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
   const char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
   const std::size_t closing = close == '\0' ? std::string::npos : text.find(close, at + 1);
   if (closing == std::string::npos || skip_spaces(text, closing + 1) != text.size()) {
-    problems.push_back({line.line, "an #include must name its header literally, as \"name\" or <name> (not "
-                                   "through a macro); allowed: " +
-                                       allowed_list(policy)});
+    problems.push_back({line.line,
+                        "an #include must name its header literally, as \"name\" or <name> (not "
+                        "through a macro); allowed: " +
+                            allowed_list(policy)});
     return;
   }
   const std::string name = text.substr(at + 1, closing - at - 1);
   if (!allowed(policy, name, open == '<')) {
     problems.push_back({line.line, "#include " + std::string(1, open) + name + std::string(1, close) +
-                                       " is not allowed: a submission may include only " + allowed_list(policy)});
+                                       " is not allowed: a submission may include only " +
+                                       allowed_list(policy)});
   }
 }
 
@@ -283,15 +292,19 @@ std::vector<SourceProblem> check_submission_source(const std::string& text, cons
     return problems;
   }
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
-    problems.push_back({static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) + 1,
-                        "the source holds a NUL byte: submit a text file"});
+    problems.push_back(
+        {static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) +
+             1,
+         "the source holds a NUL byte: submit a text file"});
     return problems;
   }
   // Trigraphs (??= is #, ??/ is a backslash) anywhere, before anything else reads the text.
   for (std::size_t at = text.find("??"); at != std::string::npos; at = text.find("??", at + 1)) {
     if (at + 2 < text.size() && std::string_view("=/'()!<>-").find(text[at + 2]) != std::string_view::npos) {
-      problems.push_back({static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) + 1,
-                          "trigraphs (??" + std::string(1, text[at + 2]) + ") are not allowed in a submission"});
+      problems.push_back(
+          {static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
+               1,
+           "trigraphs (??" + std::string(1, text[at + 2]) + ") are not allowed in a submission"});
       return problems;
     }
   }

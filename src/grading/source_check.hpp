@@ -13,12 +13,12 @@
 namespace labrun {
 
 struct IncludePolicy {
-  std::vector<std::string> quoted;        //!< exact names a submission may include as "name"
-  std::vector<std::string> angled;        //!< exact names it may include as <name> (standard headers)
-  std::filesystem::path angled_root;      //!< any <name> naming a file under this folder (CUDA's include/)
+  std::vector<std::string> quoted;    //!< exact names a submission may include as "name"
+  std::vector<std::string> angled;    //!< exact names it may include as <name> (standard headers)
+  std::filesystem::path angled_root;  //!< any <name> naming a file under this folder (CUDA's include/)
 };
 
-inline constexpr std::size_t kSubmissionMaxBytes = 256 * 1024;
+inline constexpr std::size_t kSubmissionMaxBytes = std::size_t{256} * 1024;
 
 struct SourceProblem {
   int line = 0;  //!< 1-based line of the source where it starts; 0 for the whole file

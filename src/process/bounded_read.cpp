@@ -24,7 +24,8 @@ std::string read_regular_file(const std::filesystem::path& path, std::size_t max
   } else if (!S_ISREG(info.st_mode)) {
     problem = "not a regular file";
   } else if (static_cast<std::uint64_t>(info.st_size) > max_bytes) {
-    problem = std::to_string(info.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " allowed";
+    problem =
+        std::to_string(info.st_size) + " bytes, more than the " + std::to_string(max_bytes) + " allowed";
   } else {
     char buffer[65536];
     ssize_t got = 0;

@@ -140,9 +140,16 @@ std::filesystem::path find_on_path(const std::string& program) {
 }
 
 std::vector<std::string> minimal_environment(const std::vector<std::string>& extra) {
-  static constexpr std::array<const char*, 10> kPassed = {
-      "PATH",         "LD_LIBRARY_PATH",   "HOME",       "TMPDIR",      "LANG",
-      "LC_ALL",       "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "PYTHONPATH", "MPLCONFIGDIR"};
+  static constexpr std::array<const char*, 10> kPassed = {"PATH",
+                                                          "LD_LIBRARY_PATH",
+                                                          "HOME",
+                                                          "TMPDIR",
+                                                          "LANG",
+                                                          "LC_ALL",
+                                                          "CUDA_VISIBLE_DEVICES",
+                                                          "CUDA_DEVICE_ORDER",
+                                                          "PYTHONPATH",
+                                                          "MPLCONFIGDIR"};
   std::vector<std::string> environment;
   const auto overridden = [&](const std::string& name) {
     for (const std::string& e : extra) {
@@ -187,9 +194,9 @@ ProcessResult run_contained(const SpawnOptions& options) {
   if (limits.no_core_dumps) {
     arguments.emplace_back("--no-core");
   }
-  for (const auto& [flag, value] : {std::pair{"--file-size", limits.file_size_bytes},
-                                    std::pair{"--processes", limits.processes},
-                                    std::pair{"--address-space", limits.address_space_bytes}}) {
+  for (const auto& [flag, value] :
+       {std::pair{"--file-size", limits.file_size_bytes}, std::pair{"--processes", limits.processes},
+        std::pair{"--address-space", limits.address_space_bytes}}) {
     if (value > 0) {
       arguments.emplace_back(flag);
       arguments.push_back(std::to_string(value));

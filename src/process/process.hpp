@@ -36,15 +36,15 @@ struct ProcessResult {
 
 //! Resource limits set in the child before the program starts (0: leave the inherited limit).
 struct ChildLimits {
-  std::uint64_t file_size_bytes = 0;  //!< RLIMIT_FSIZE: the largest file it may write
-  std::uint64_t processes = 0;        //!< RLIMIT_NPROC: processes (and threads) of this user
+  std::uint64_t file_size_bytes = 0;      //!< RLIMIT_FSIZE: the largest file it may write
+  std::uint64_t processes = 0;            //!< RLIMIT_NPROC: processes (and threads) of this user
   std::uint64_t address_space_bytes = 0;  //!< RLIMIT_AS (0 for CUDA programs: the driver maps a lot)
   bool no_core_dumps = true;              //!< RLIMIT_CORE = 0
 };
 
 struct SpawnOptions {
-  std::vector<std::string> argv;  //!< argv[0] is searched on the child's PATH
-  double limit_seconds = 60.0;    //!< wall clock; the whole tree is killed at the limit
+  std::vector<std::string> argv;            //!< argv[0] is searched on the child's PATH
+  double limit_seconds = 60.0;              //!< wall clock; the whole tree is killed at the limit
   std::filesystem::path working_directory;  //!< empty: labrun's own
   //! The child's whole environment, "NAME=value" each; nullopt: minimal_environment().
   std::optional<std::vector<std::string>> environment;

@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -63,7 +63,8 @@ std::vector<pid_t> descendants_of(pid_t ancestor) {
       if (*end != '\0' || pid <= 0) {
         continue;
       }
-      if (const auto parent = parent_in_stat(read_proc_file("/proc/" + std::string(entry->d_name) + "/stat"))) {
+      if (const auto parent =
+              parent_in_stat(read_proc_file("/proc/" + std::string(entry->d_name) + "/stat"))) {
         children.emplace(*parent, static_cast<pid_t>(pid));
       }
     }

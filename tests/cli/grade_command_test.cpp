@@ -28,6 +28,7 @@ struct Outcome {
 Outcome labrun_cli(std::vector<std::string> args) {
   args.insert(args.begin(), "labrun");
   std::vector<const char*> argv;
+  argv.reserve(args.size());
   for (const std::string& a : args) {
     argv.push_back(a.c_str());
   }
@@ -52,8 +53,10 @@ fs::path corpus() {
 TEST_CASE("grade's usage errors come before any device is touched") {
   const std::string correct = (corpus() / "correct" / "halfway.cu").string();
   CHECK(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).status == labrun::exit_code::kUsage);
-  CHECK_THAT(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).err, ContainsSubstring("exclude each other"));
-  CHECK(labrun_cli({"grade", correct, "--manifest", "/nonexistent.json"}).status == labrun::exit_code::kUsage);
+  CHECK_THAT(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).err,
+             ContainsSubstring("exclude each other"));
+  CHECK(labrun_cli({"grade", correct, "--manifest", "/nonexistent.json"}).status ==
+        labrun::exit_code::kUsage);
   CHECK(labrun_cli({"grade", "/nonexistent.cu"}).status == labrun::exit_code::kUsage);
   CHECK(labrun_cli({"grade", "--batch", corpus().string()}).status == labrun::exit_code::kUsage);
   CHECK(labrun_cli({"grade"}).status == labrun::exit_code::kUsage);
@@ -64,8 +67,8 @@ TEST_CASE("without a GPU, grade still writes results.json, scoring 0 with a mess
     SKIP("a GPU is present: this test is about grading where there is none");
   }
   const fs::path out = temporary_folder();
-  const Outcome graded =
-      labrun_cli({"grade", (corpus() / "correct" / "halfway.cu").string(), "--out", out.string(), "--format", "json"});
+  const Outcome graded = labrun_cli(
+      {"grade", (corpus() / "correct" / "halfway.cu").string(), "--out", out.string(), "--format", "json"});
   CHECK(graded.status == labrun::exit_code::kNoDevice);
   const auto results = nlohmann::json::parse(labrun::read_file(out / "results.json"));
   CHECK(results.at("score") == 0);
@@ -75,8 +78,8 @@ TEST_CASE("without a GPU, grade still writes results.json, scoring 0 with a mess
   CHECK(report.at("grader_problem") == "no-device");
   // A submission refused before compiling needs no GPU: its verdict is given.
   const fs::path refused_out = temporary_folder();
-  const Outcome refused = labrun_cli({"grade", (corpus() / "include-outside-file" / "halfway.cu").string(), "--out",
-                                      refused_out.string()});
+  const Outcome refused = labrun_cli(
+      {"grade", (corpus() / "include-outside-file" / "halfway.cu").string(), "--out", refused_out.string()});
   CHECK(refused.status == labrun::exit_code::kOk);
   CHECK_THAT(refused.out, ContainsSubstring("include-not-allowed"));
   fs::remove_all(out);

@@ -43,7 +43,8 @@ TEST_CASE("the grader's inputs are the lab's, and its inspection agrees with the
   constexpr std::size_t n = 100003;
   constexpr std::uint64_t seed = 4242;
   DeviceBuffer<float> x(n), residual(n), lab_x(n), lab_residual(n), halfway(n), y(n);
-  day48::ChainBuffers lab{lab_x.data(), lab_residual.data(), nullptr, nullptr, nullptr, y.data(), halfway.data(), nullptr};
+  day48::ChainBuffers lab{lab_x.data(), lab_residual.data(), nullptr, nullptr, nullptr,
+                          y.data(),     halfway.data(),      nullptr};
   day48::fill_inputs(lab, n, seed, nullptr);
   generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
   LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
@@ -56,9 +57,9 @@ TEST_CASE("the grader's inputs are the lab's, and its inspection agrees with the
   CHECK(right.mismatches == 0);
   CHECK(right.unwritten == 0);
   CHECK(right.written_end == n);
-  const auto host = labrun::compare_with_reference("halfway", download(y, n),
-                                                   day48::chain_reference(download(x, n), download(residual, n)),
-                                                   labrun::Tolerance{1e-5, 1e-5});
+  const auto host = labrun::compare_with_reference(
+      "halfway", download(y, n), day48::chain_reference(download(x, n), download(residual, n)),
+      labrun::Tolerance{1e-5, 1e-5});
   CHECK(host.mismatches == 0);
 
   // One wrong value, one unwritten tail element.
@@ -111,7 +112,8 @@ TEST_CASE("the intermediate, guard, input and digest checks count what changed")
   LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
   count_words_not(intermediate.data(), n, kPoisonWord, tally.data(), nullptr);
   CHECK(download(tally, 1).front() == 0);
-  LABRUN_CUDA_CHECK(cudaMemcpy(intermediate.data() + n - 1, &changed, sizeof changed, cudaMemcpyHostToDevice));
+  LABRUN_CUDA_CHECK(
+      cudaMemcpy(intermediate.data() + n - 1, &changed, sizeof changed, cudaMemcpyHostToDevice));
   count_words_not(intermediate.data(), n, kPoisonWord, tally.data(), nullptr);
   CHECK(download(tally, 1).front() == 1);
 

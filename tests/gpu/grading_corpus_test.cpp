@@ -31,6 +31,7 @@ fs::path output_folder(const char* leaf) {
 
 int labrun_cli(const std::vector<std::string>& args, std::string& printed) {
   std::vector<const char*> argv{"labrun"};
+  argv.reserve(args.size() + 1);
   for (const std::string& a : args) {
     argv.push_back(a.c_str());
   }

@@ -30,7 +30,8 @@ TEST_CASE("only the compiler's messages about the submission's own lines are kep
 }
 
 TEST_CASE("invalid bytes in the compiler's messages become U+FFFD, and long output keeps its end") {
-  const std::string kept = labrun::messages_about("submission.cu(1): error: bad \xff\xfe name\n", "submission.cu");
+  const std::string kept =
+      labrun::messages_about("submission.cu(1): error: bad \xff\xfe name\n", "submission.cu");
   CHECK_THAT(kept, ContainsSubstring("bad \xEF\xBF\xBD\xEF\xBF\xBD name"));
   std::string many;
   for (int i = 0; i < 2000; ++i) {

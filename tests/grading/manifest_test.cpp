@@ -55,9 +55,12 @@ TEST_CASE("a complete manifest is read, launch shapes included") {
 }
 
 TEST_CASE("each unusable field is named by its pointer, and the others are still read") {
-  CHECK(only_problem(good_fields("bytes_per_element", R"("20")")) == "/bytes_per_element: expected a number, got \"20\"");
-  CHECK_THAT(only_problem(good_fields("bytes_per_element", "0")), ContainsSubstring("/bytes_per_element: expected a number greater than 0"));
-  CHECK_THAT(only_problem(good_fields("student_id", R"("")")), ContainsSubstring("/student_id: expected a non-empty string"));
+  CHECK(only_problem(good_fields("bytes_per_element", R"("20")")) ==
+        "/bytes_per_element: expected a number, got \"20\"");
+  CHECK_THAT(only_problem(good_fields("bytes_per_element", "0")),
+             ContainsSubstring("/bytes_per_element: expected a number greater than 0"));
+  CHECK_THAT(only_problem(good_fields("student_id", R"("")")),
+             ContainsSubstring("/student_id: expected a non-empty string"));
   CHECK_THAT(only_problem(good_fields("student_id", R"("a\u0007b")")), ContainsSubstring("printable"));
   CHECK(only_problem(good_fields() + R"(, "byte_per_element": 20)") == "/byte_per_element: unknown field");
   const labrun::Manifest m = parse(good_fields("launches", "1.5"));
@@ -70,27 +73,37 @@ TEST_CASE("numbers are never narrowed: out-of-range launches are refused as writ
         "/launches: expected a whole number from 1 to 64, got 4294967298");
   CHECK_THAT(only_problem(good_fields("launches", "2.0")), ContainsSubstring("expected a whole number"));
   CHECK_THAT(only_problem(good_fields("launches", "-2")), ContainsSubstring("expected a whole number"));
-  CHECK_THAT(only_problem(good_fields("launches", "18446744073709551616")), ContainsSubstring("expected a whole number"));
-  CHECK_THAT(only_problem(good_fields("predicted_ratio_vs_staged", "1e300")), ContainsSubstring("at most 100"));
+  CHECK_THAT(only_problem(good_fields("launches", "18446744073709551616")),
+             ContainsSubstring("expected a whole number"));
+  CHECK_THAT(only_problem(good_fields("predicted_ratio_vs_staged", "1e300")),
+             ContainsSubstring("at most 100"));
 }
 
 TEST_CASE("launch shapes are range-checked") {
   const auto shape_problem = [](const std::string& shape) {
-    return only_problem(R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
+    return only_problem(
+        R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
                            "predicted_ratio_vs_fused": 1.67, "kernels": {"first": )" +
-                        shape + R"(, "second": {"threads_per_block": 256, "elements_per_thread": 1}})");
+        shape + R"(, "second": {"threads_per_block": 256, "elements_per_thread": 1}})");
   };
-  CHECK_THAT(shape_problem(R"({"threads_per_block": 100, "elements_per_thread": 1})"), ContainsSubstring("multiple of 32"));
-  CHECK_THAT(shape_problem(R"({"threads_per_block": 2048, "elements_per_thread": 1})"), ContainsSubstring("from 32 to 1024"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 100, "elements_per_thread": 1})"),
+             ContainsSubstring("multiple of 32"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 2048, "elements_per_thread": 1})"),
+             ContainsSubstring("from 32 to 1024"));
   CHECK_THAT(shape_problem(R"({"threads_per_block": 256})"), ContainsSubstring("exactly one of"));
   CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "elements_per_thread": 1, "grid_stride": true})"),
              ContainsSubstring("exactly one of"));
-  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "elements_per_thread": 65})"), ContainsSubstring("from 1 to 64"));
-  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "grid_stride": false})"), ContainsSubstring("expected true"));
-  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "blocks": 4, "grid_stride": true})"), ContainsSubstring("unknown field"));
-  CHECK_THAT(only_problem(R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "elements_per_thread": 65})"),
+             ContainsSubstring("from 1 to 64"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "grid_stride": false})"),
+             ContainsSubstring("expected true"));
+  CHECK_THAT(shape_problem(R"({"threads_per_block": 256, "blocks": 4, "grid_stride": true})"),
+             ContainsSubstring("unknown field"));
+  CHECK_THAT(
+      only_problem(
+          R"("student_id": "s", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
                              "predicted_ratio_vs_fused": 1.67, "kernels": {"first": {"threads_per_block": 256, "elements_per_thread": 1}})"),
-             ContainsSubstring("/kernels/second: missing"));
+      ContainsSubstring("/kernels/second: missing"));
 }
 
 TEST_CASE("a manifest that is not one JSON object is refused whole, with ManifestError only") {
@@ -106,14 +119,15 @@ TEST_CASE("a manifest that is not one JSON object is refused whole, with Manifes
   CHECK(error_of("[1]") == "m.json: expected a JSON object");
   CHECK_THAT(error_of(R"({"bytes_per_element": 1e400})"), ContainsSubstring("too large for a double"));
   CHECK_THAT(error_of("{\"student_id\": \"\xff\"}"), ContainsSubstring("malformed JSON"));
-  CHECK_THAT(error_of(std::string(70 * 1024, ' ')), ContainsSubstring("more than the"));
+  CHECK_THAT(error_of(std::string(std::size_t{70} * 1024, ' ')), ContainsSubstring("more than the"));
   CHECK_THROWS_AS(labrun::read_manifest("/nonexistent/manifest.json"), labrun::ManifestError);
   CHECK_THROWS_AS(labrun::read_manifest("/dev/zero"), labrun::ManifestError);
 }
 
 TEST_CASE("the skeleton's and the corpus's manifests are read") {
   const std::filesystem::path root = std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path();
-  const std::filesystem::path skeleton = root / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
+  const std::filesystem::path skeleton =
+      root / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
   REQUIRE(labrun::manifest_beside(skeleton).filename() == "halfway.json");
   // The skeleton leaves the worked answer to the student: its zeros are problems, its shapes are not.
   const labrun::Manifest blank = labrun::read_manifest(labrun::manifest_beside(skeleton));

@@ -30,7 +30,8 @@ TEST_CASE("the lab's and CUDA's headers may be included, literally") {
   CHECK(check("#include \"grading/submission.cuh\"\n#include <cstdint>\n__global__ void k() {}\n").empty());
   CHECK(check("  #  include   \"stages.cuh\"  // the stages\n").empty());
   CHECK(check("#include <source_check_test.cpp>\n").empty());  // a file under angled_root
-  CHECK(check("int a = 1'000'000; // digit separators are numbers, not characters\n#include <cstdint>\n").empty());
+  CHECK(check("int a = 1'000'000; // digit separators are numbers, not characters\n#include <cstdint>\n")
+            .empty());
 }
 
 TEST_CASE("an include of anything else is refused, with its line") {
@@ -59,7 +60,7 @@ TEST_CASE("an include the check cannot read literally is refused") {
   CHECK(refused("#line 1 \"other.cu\"\n"));
   CHECK(refused(std::string("int a;\0\n", 8)));
   CHECK(refused("const char* s = R\"x(text)x\";\n"));
-  CHECK(refused(std::string(300 * 1024, ' ')));
+  CHECK(refused(std::string(std::size_t{300} * 1024, ' ')));
 }
 
 TEST_CASE("splices and comments cannot hide a directive") {

@@ -14,8 +14,8 @@
 #include "core/transcript.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
-#include "process/process.hpp"
 #include "lab.hpp"
+#include "process/process.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;

@@ -48,7 +48,8 @@ pid_t read_pid(const fs::path& file) {
 }  // namespace
 
 TEST_CASE("a child's exit status and output are captured") {
-  const labrun::ProcessResult r = labrun::run_with_limit({"sh", "-c", "echo out; echo err >&2; exit 3"}, 10.0);
+  const labrun::ProcessResult r =
+      labrun::run_with_limit({"sh", "-c", "echo out; echo err >&2; exit 3"}, 10.0);
   CHECK(r.started);
   CHECK_FALSE(r.timed_out);
   CHECK(r.exit_code == 3);
@@ -60,7 +61,8 @@ TEST_CASE("a child's exit status and output are captured") {
 }
 
 TEST_CASE("a child past its limit is killed with everything it started") {
-  const labrun::ProcessResult r = labrun::run_with_limit({"sh", "-c", "sleep 30 & sleep 30; echo never"}, 0.3);
+  const labrun::ProcessResult r =
+      labrun::run_with_limit({"sh", "-c", "sleep 30 & sleep 30; echo never"}, 0.3);
   CHECK(r.timed_out);
   CHECK(r.wall_seconds < 5.0);
   CHECK_THAT(r.describe(), ContainsSubstring("timed out"));
@@ -71,7 +73,9 @@ TEST_CASE("a descendant that leaves the child's session does not outlive the tim
   const fs::path folder = scratch_folder();
   // setsid puts the sleeper in a session and process group of its own, out of reach of a group kill.
   const labrun::ProcessResult r = labrun::run_with_limit(
-      {"sh", "-c", "setsid sh -c 'echo $$ > " + (folder / "escaped").string() + "; exec sleep 60' & sleep 60"}, 1.0);
+      {"sh", "-c",
+       "setsid sh -c 'echo $$ > " + (folder / "escaped").string() + "; exec sleep 60' & sleep 60"},
+      1.0);
   CHECK(r.timed_out);
   const pid_t escaped = read_pid(folder / "escaped");
   CHECK(gone_soon(escaped));
@@ -81,7 +85,8 @@ TEST_CASE("a descendant that leaves the child's session does not outlive the tim
 TEST_CASE("a descendant left running when the child exits is killed too") {
   const fs::path folder = scratch_folder();
   const labrun::ProcessResult r = labrun::run_with_limit(
-      {"sh", "-c", "setsid sh -c 'echo $$ > " + (folder / "daemon").string() + "; exec sleep 60' & sleep 0.2; exit 0"},
+      {"sh", "-c",
+       "setsid sh -c 'echo $$ > " + (folder / "daemon").string() + "; exec sleep 60' & sleep 0.2; exit 0"},
       10.0);
   CHECK(r.succeeded());
   CHECK(r.wall_seconds < 5.0);
@@ -98,7 +103,7 @@ TEST_CASE("a child gets a clean environment, only descriptors 0 to 2, and its li
   options.argv = {"sh", "-c", "env; for f in /proc/$$/fd/*; do echo ${f##*/}; done; ulimit -c; ulimit -f"};
   options.limit_seconds = 10.0;
   options.environment = labrun::minimal_environment({"LABRUN_CHILD_MARK=1"});
-  options.limits.file_size_bytes = 1024 * 1024;
+  options.limits.file_size_bytes = std::uint64_t{1024} * 1024;
   const labrun::ProcessResult r = labrun::run_contained(options);
   ::close(leaked);
   ::unsetenv("LABRUN_TEST_SECRET");
@@ -127,8 +132,8 @@ TEST_CASE("a program that cannot start says why, and long output keeps its head 
   const labrun::ProcessResult missing = labrun::run_with_limit({"/nonexistent/program"}, 5.0);
   CHECK(missing.exit_code == 127);
   CHECK_THAT(missing.output, ContainsSubstring("cannot execute /nonexistent/program"));
-  const labrun::ProcessResult chatty =
-      labrun::run_with_limit({"sh", "-c", "echo FIRST; yes | head -c 100000; echo; echo LAST"}, 10.0, {}, 1000);
+  const labrun::ProcessResult chatty = labrun::run_with_limit(
+      {"sh", "-c", "echo FIRST; yes | head -c 100000; echo; echo LAST"}, 10.0, {}, 1000);
   CHECK(chatty.output.size() < 1100);
   CHECK_THAT(chatty.output, ContainsSubstring("FIRST"));
   CHECK_THAT(chatty.output, ContainsSubstring("LAST"));
@@ -144,10 +149,11 @@ TEST_CASE("SIGTERM to the process running a child ends the child's whole tree, t
   const pid_t runner = ::fork();  // this test program has no CUDA context and no other threads
   REQUIRE(runner >= 0);
   if (runner == 0) {
-    static_cast<void>(labrun::run_with_limit(
-        {"sh", "-c", "echo $$ > " + (folder / "child").string() + "; sleep 60 & echo $! > " +
-                         (folder / "grandchild").string() + "; wait"},
-        60.0));
+    static_cast<void>(
+        labrun::run_with_limit({"sh", "-c",
+                                "echo $$ > " + (folder / "child").string() + "; sleep 60 & echo $! > " +
+                                    (folder / "grandchild").string() + "; wait"},
+                               60.0));
     ::_exit(0);  // not reached: the forwarded signal ends this process
   }
   const pid_t child = read_pid(folder / "child");

@@ -60,15 +60,16 @@ __global__ void generate_inputs_kernel(float* __restrict__ x, float* __restrict_
   }
 }
 
-__global__ void plant_intermediate_kernel(float* __restrict__ intermediate, std::size_t n, std::uint64_t seed_x) {
+__global__ void plant_intermediate_kernel(float* __restrict__ intermediate, std::size_t n,
+                                          std::uint64_t seed_x) {
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
     intermediate[i] = gelu(scale_bias(input_x_at(seed_x, i)));
   }
 }
 
-__global__ void inspect_output_kernel(const std::uint32_t* __restrict__ y, std::size_t n, std::uint64_t seed_x,
-                                      std::uint64_t seed_residual, double absolute, double relative,
-                                      bool count_compositions, OutputCounters* counters) {
+__global__ void inspect_output_kernel(const std::uint32_t* __restrict__ y, std::size_t n,
+                                      std::uint64_t seed_x, std::uint64_t seed_residual, double absolute,
+                                      double relative, bool count_compositions, OutputCounters* counters) {
   unsigned long long mismatches = 0;
   unsigned long long unwritten = 0;
   unsigned long long non_finite = 0;
@@ -98,7 +99,8 @@ __global__ void inspect_output_kernel(const std::uint32_t* __restrict__ y, std::
         if (count_compositions) {
 #pragma unroll
           for (int c = 1; c < kCompositionCount; ++c) {
-            matches[c] += within(got, chain_element(static_cast<Composition>(c), x, r), absolute, relative) ? 1 : 0;
+            matches[c] +=
+                within(got, chain_element(static_cast<Composition>(c), x, r), absolute, relative) ? 1 : 0;
           }
         }
       }
@@ -144,9 +146,9 @@ __global__ void inspect_intermediate_kernel(const std::uint32_t* __restrict__ in
       continue;
     }
     const double got = static_cast<double>(__uint_as_float(bits));
-    mismatches += (!isfinite(got) || !within(got, intermediate_element(input_x_at(seed_x, i)), absolute, relative))
-                      ? 1
-                      : 0;
+    mismatches +=
+        (!isfinite(got) || !within(got, intermediate_element(input_x_at(seed_x, i)), absolute, relative)) ? 1
+                                                                                                          : 0;
   }
   unwritten = warp_sum(unwritten);
   mismatches = warp_sum(mismatches);
@@ -185,15 +187,16 @@ __global__ void count_input_changes_kernel(const float* __restrict__ x, const fl
 }
 
 // splitmix64's finaliser over (key, index, word): a keyed hash of each word at its place.
-__device__ __forceinline__ unsigned long long mix(std::uint64_t key, std::uint64_t index, std::uint32_t word) {
+__device__ __forceinline__ unsigned long long mix(std::uint64_t key, std::uint64_t index,
+                                                  std::uint32_t word) {
   std::uint64_t z = key ^ (index * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(word) << 17);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
 
-__global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std::size_t count, std::uint64_t key,
-                                    unsigned long long* digest) {
+__global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std::size_t count,
+                                    std::uint64_t key, unsigned long long* digest) {
   unsigned long long sum = 0;
   for (std::size_t i = first_index(); i < count; i += grid_stride()) {
     sum += mix(key, i, words[i]);
@@ -206,8 +209,8 @@ __global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std
 
 }  // namespace
 
-void generate_inputs(float* x, float* residual, std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
-                     cudaStream_t stream) {
+void generate_inputs(float* x, float* residual, std::size_t n, std::uint64_t seed_x,
+                     std::uint64_t seed_residual, cudaStream_t stream) {
   generate_inputs_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual);
   LABRUN_CHECK_LAUNCH("generate_inputs_kernel");
 }
@@ -239,8 +242,8 @@ void inspect_intermediate(const float* intermediate, std::size_t n, std::uint64_
   LABRUN_CHECK_LAUNCH("inspect_intermediate_kernel");
 }
 
-void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern, unsigned long long* count,
-                     cudaStream_t stream) {
+void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
+                     unsigned long long* count, cudaStream_t stream) {
   if (count_words == 0) {
     return;
   }
@@ -251,7 +254,8 @@ void count_words_not(const void* words, std::size_t count_words, std::uint32_t p
 
 void count_input_changes(const float* x, const float* residual, std::size_t n, std::uint64_t seed_x,
                          std::uint64_t seed_residual, unsigned long long* count, cudaStream_t stream) {
-  count_input_changes_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual, count);
+  count_input_changes_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual,
+                                                                     count);
   LABRUN_CHECK_LAUNCH("count_input_changes_kernel");
 }
 
@@ -260,8 +264,8 @@ void digest_words(const void* words, std::size_t count_words, std::uint64_t key,
   if (count_words == 0) {
     return;
   }
-  digest_words_kernel<<<blocks_for(count_words), kThreads, 0, stream>>>(static_cast<const std::uint32_t*>(words),
-                                                                        count_words, key, digest);
+  digest_words_kernel<<<blocks_for(count_words), kThreads, 0, stream>>>(
+      static_cast<const std::uint32_t*>(words), count_words, key, digest);
   LABRUN_CHECK_LAUNCH("digest_words_kernel");
 }
 

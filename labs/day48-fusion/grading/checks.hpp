@@ -23,8 +23,8 @@ struct OutputCounters {
   unsigned long long mismatches;
   unsigned long long unwritten;
   unsigned long long non_finite;
-  unsigned long long written_end;     //!< one past the last element that is not poison; 0 if none
-  unsigned long long first_bad;       //!< the smallest mismatching index; ~0 if none
+  unsigned long long written_end;         //!< one past the last element that is not poison; 0 if none
+  unsigned long long first_bad;           //!< the smallest mismatching index; ~0 if none
   unsigned long long max_abs_error_bits;  //!< bits of a non-negative double (their order is the doubles')
   unsigned long long composition_matches[kCompositionCount];  //!< by Composition
 };
@@ -35,8 +35,8 @@ struct IntermediateCounters {
 };
 
 //! x[i] = input_x_at(seed_x, i), residual[i] = residual_at(seed_residual, i) for i < n.
-void generate_inputs(float* x, float* residual, std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
-                     cudaStream_t stream);
+void generate_inputs(float* x, float* residual, std::size_t n, std::uint64_t seed_x,
+                     std::uint64_t seed_residual, cudaStream_t stream);
 
 //! intermediate[i] = gelu(scale_bias(input_x_at(seed_x, i))) in float, with the lab's stage functions.
 void plant_intermediate(float* intermediate, std::size_t n, std::uint64_t seed_x, cudaStream_t stream);
@@ -54,8 +54,8 @@ void inspect_intermediate(const float* intermediate, std::size_t n, std::uint64_
                           double relative, IntermediateCounters* counters, cudaStream_t stream);
 
 //! Adds to *count the 4-byte words of [words, words + count_words) that differ from `pattern`.
-void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern, unsigned long long* count,
-                     cudaStream_t stream);
+void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
+                     unsigned long long* count, cudaStream_t stream);
 
 //! Adds to *count the elements of x and residual that differ from their generated values.
 void count_input_changes(const float* x, const float* residual, std::size_t n, std::uint64_t seed_x,

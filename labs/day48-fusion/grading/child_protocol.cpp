@@ -46,16 +46,17 @@ Json output_to_json(const OutputInspection& o) {
   for (const CompositionMatch& m : o.compositions) {
     compositions[m.composition] = m.matching;
   }
-  return Json{{"elements", o.elements},
-              {"mismatches", o.mismatches},
-              {"unwritten", o.unwritten},
-              {"trailing_unwritten", o.trailing_unwritten},
-              {"non_finite", o.non_finite},
-              {"max_abs_error", any_double(o.max_abs_error)},
-              {"first_bad_index", optional_to_json(o.first_bad_index)},
-              {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : Json(nullptr)},
-              {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : Json(nullptr)},
-              {"compositions", compositions}};
+  return Json{
+      {"elements", o.elements},
+      {"mismatches", o.mismatches},
+      {"unwritten", o.unwritten},
+      {"trailing_unwritten", o.trailing_unwritten},
+      {"non_finite", o.non_finite},
+      {"max_abs_error", any_double(o.max_abs_error)},
+      {"first_bad_index", optional_to_json(o.first_bad_index)},
+      {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : Json(nullptr)},
+      {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : Json(nullptr)},
+      {"compositions", compositions}};
 }
 
 OutputInspection output_from_json(const Json& j) {
@@ -125,7 +126,8 @@ ChildRequest request_from_json(const Json& j) {
     r.second_shape = shape_from_json(j.at("second_shape"));
     r.kernel_time_limit_s = j.at("kernel_time_limit_s").get<double>();
     r.timing_samples = j.at("timing_samples").get<int>();
-    if (r.odd_elements == 0 || r.sanitize_elements == 0 || r.timing_samples < 1 || r.kernel_time_limit_s <= 0.0) {
+    if (r.odd_elements == 0 || r.sanitize_elements == 0 || r.timing_samples < 1 ||
+        r.kernel_time_limit_s <= 0.0) {
       throw std::runtime_error("sizes, samples and the kernel time limit must be positive");
     }
     return r;
@@ -164,19 +166,20 @@ Json to_json(const ChildResults& results) {
   Json timing = nullptr;
   if (results.timing) {
     const TimingResult& t = *results.timing;
-    timing = Json{{"elements", t.elements},
-                  {"samples", t.samples},
-                  {"pair_samples_ms", t.pair_samples_ms},
-                  {"pair_ms", t.pair_ms},
-                  {"wrong_samples", t.wrong_samples},
-                  {"first_wrong_sample", t.first_wrong_sample ? output_to_json(*t.first_wrong_sample) : Json(nullptr)},
-                  {"guard_words_changed", t.guard_words_changed},
-                  {"staged_ms", t.staged_ms},
-                  {"fused_ms", t.fused_ms},
-                  {"lab_halfway_ms", t.lab_halfway_ms},
-                  {"copy_floor_ms", t.copy_floor_ms},
-                  {"copy_vectorized_ms", t.copy_vectorized_ms},
-                  {"copy_memcpy_ms", t.copy_memcpy_ms}};
+    timing = Json{
+        {"elements", t.elements},
+        {"samples", t.samples},
+        {"pair_samples_ms", t.pair_samples_ms},
+        {"pair_ms", t.pair_ms},
+        {"wrong_samples", t.wrong_samples},
+        {"first_wrong_sample", t.first_wrong_sample ? output_to_json(*t.first_wrong_sample) : Json(nullptr)},
+        {"guard_words_changed", t.guard_words_changed},
+        {"staged_ms", t.staged_ms},
+        {"fused_ms", t.fused_ms},
+        {"lab_halfway_ms", t.lab_halfway_ms},
+        {"copy_floor_ms", t.copy_floor_ms},
+        {"copy_vectorized_ms", t.copy_vectorized_ms},
+        {"copy_memcpy_ms", t.copy_memcpy_ms}};
   }
   return Json{{"device", results.device},
               {"pageable_memory_access", results.pageable_memory_access},
@@ -219,8 +222,9 @@ ChildResults child_results_from_json(const Json& j) {
       probe.call = p.at("call").get<int>();
       probe.output = output_from_json(p.at("output"));
       if (!p.at("intermediate").is_null()) {
-        probe.intermediate = IntermediateInspection{p.at("intermediate").at("unwritten").get<std::uint64_t>(),
-                                                    p.at("intermediate").at("mismatches").get<std::uint64_t>()};
+        probe.intermediate =
+            IntermediateInspection{p.at("intermediate").at("unwritten").get<std::uint64_t>(),
+                                   p.at("intermediate").at("mismatches").get<std::uint64_t>()};
       }
       probe.guards = guards_from_json(p.at("guards"));
       probe.input_elements_changed = p.at("input_elements_changed").get<std::uint64_t>();

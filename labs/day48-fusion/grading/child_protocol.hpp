@@ -16,17 +16,17 @@
 
 namespace day48::grading {
 
-inline constexpr std::size_t kRequestMaxBytes = 64 * 1024;
-inline constexpr std::size_t kResultsMaxBytes = 4 * 1024 * 1024;
+inline constexpr std::size_t kRequestMaxBytes = std::size_t{64} * 1024;
+inline constexpr std::size_t kResultsMaxBytes = std::size_t{4} * 1024 * 1024;
 
 struct ChildRequest {
-  std::string mode = "grade";           //!< "grade", or "sanitize": one unguarded run for compute-sanitizer
+  std::string mode = "grade";  //!< "grade", or "sanitize": one unguarded run for compute-sanitizer
   std::string image = "submission.cubin";  //!< the compiled submission, in the working folder
   std::string results = "results.json";    //!< written by the child (grade mode)
   std::string phase = "phase.txt";         //!< the step in progress, rewritten before each
   std::uint64_t seed = 48;                 //!< base of every call's fresh inputs
   std::uint64_t odd_elements = 1049187;
-  std::uint64_t card_elements = 0;         //!< 0: no large size
+  std::uint64_t card_elements = 0;  //!< 0: no large size
   std::uint64_t sanitize_elements = 4099;
   labrun::LaunchShape first_shape;
   labrun::LaunchShape second_shape;
@@ -87,7 +87,7 @@ struct ProbeResult {
   OutputInspection output;
   std::optional<IntermediateInspection> intermediate;  //!< alone and after-staged
   GuardChanges guards;
-  std::uint64_t input_elements_changed = 0;  //!< x and residual against their generated values
+  std::uint64_t input_elements_changed = 0;         //!< x and residual against their generated values
   std::vector<std::string> staged_buffers_written;  //!< "t1", "t2", "t3"
   //! Planted only: outputs that match the chain computed from the replaced x instead of from the
   //! intermediate (the second kernel read x).

@@ -13,8 +13,8 @@ labrun::LaunchShape default_launch_shape() {
 labrun::IncludePolicy include_policy(const std::filesystem::path& cuda_include_dir) {
   labrun::IncludePolicy policy;
   policy.quoted = {"grading/submission.cuh", "stages.cuh", "chain_constants.hpp"};
-  policy.angled = {"cstddef", "cstdint", "climits", "cfloat", "cmath", "type_traits", "limits",
-                   "stddef.h", "stdint.h", "math.h"};
+  policy.angled = {"cstddef",     "cstdint", "climits",  "cfloat",   "cmath",
+                   "type_traits", "limits",  "stddef.h", "stdint.h", "math.h"};
   policy.angled_root = cuda_include_dir;
   return policy;
 }

@@ -16,12 +16,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstring>
-#include <functional>
-#include <optional>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <functional>
 #include <iostream>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -49,8 +49,8 @@ using labrun::DeviceBuffer;
 
 // Poisoned floats before and after each of the submission's buffers: 2 MiB, a large page's worth,
 // so no plausible stray index hops it unseen; past it lies another allocation or unmapped memory.
-constexpr std::size_t kGuardFloats = 512 * 1024;
-constexpr std::size_t kImageMaxBytes = 64 * 1024 * 1024;
+constexpr std::size_t kGuardFloats = std::size_t{512} * 1024;
+constexpr std::size_t kImageMaxBytes = std::size_t{64} * 1024 * 1024;
 constexpr double kTolerance = 1e-5;  // absolute and relative, as in the lab
 constexpr int kTimingWarmups = 2;
 
@@ -175,7 +175,8 @@ Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
       cudaLibraryLoadData(&kernels.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
   if (loaded != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
-    throw SubmissionStopped{"load", "the compiled submission could not be loaded: " + labrun::describe_cuda_error(loaded)};
+    throw SubmissionStopped{
+        "load", "the compiled submission could not be loaded: " + labrun::describe_cuda_error(loaded)};
   }
   const std::pair<const char*, std::size_t> wanted[] = {
       {day48::grading::kFirstKernel, day48::grading::kFirstKernelParameters},
@@ -200,15 +201,17 @@ Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
         sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
       }
       signature += (signature.empty() ? "" : "; ") + std::string(name) + " takes " +
-                   std::to_string(info.parameter_bytes.size()) + " parameters of " + (sizes.empty() ? "no" : sizes) +
-                   " bytes, the contract " + std::to_string(parameters) + " of 8 bytes";
+                   std::to_string(info.parameter_bytes.size()) + " parameters of " +
+                   (sizes.empty() ? "no" : sizes) + " bytes, the contract " + std::to_string(parameters) +
+                   " of 8 bytes";
     }
     results.kernels.push_back(info);
     (std::string(name) == day48::grading::kFirstKernel ? kernels.first : kernels.second) = kernel;
   }
   if (!missing.empty()) {
     results.kernels_found = kernel_names_in(kernels.library);
-    throw SubmissionStopped{"kernel-missing", "the submission defines no extern \"C\" __global__ kernel named " + missing};
+    throw SubmissionStopped{"kernel-missing",
+                            "the submission defines no extern \"C\" __global__ kernel named " + missing};
   }
   if (!signature.empty()) {
     throw SubmissionStopped{"wrong-signature", signature};
@@ -263,7 +266,7 @@ class Grading {
     output_counters_ = DeviceBuffer<day48::grading::OutputCounters>(1);
     intermediate_counters_ = DeviceBuffer<day48::grading::IntermediateCounters>(1);
     tallies_ = DeviceBuffer<unsigned long long>(kTallies);
-    lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),      t2_.data(),
+    lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),          t2_.data(),
                                t3_.data(), lab_y_.data(),     lab_halfway_.data(), copy_out_.data()};
     write();
     const std::pair<const char*, std::uint64_t> sizes[] = {{"odd", request_.odd_elements},
@@ -290,7 +293,15 @@ class Grading {
   }
 
  private:
-  enum Tally : std::size_t { kGuardY, kGuardIntermediate, kGuardX, kGuardResidual, kInputs, kStaged, kTallies };
+  enum Tally : std::size_t {
+    kGuardY,
+    kGuardIntermediate,
+    kGuardX,
+    kGuardResidual,
+    kInputs,
+    kStaged,
+    kTallies
+  };
 
   std::string step(const char* kernel, std::size_t n, const std::string& what) const {
     return std::string(kernel) + " at n = " + std::to_string(n) + " (" + what + ")";
@@ -309,8 +320,8 @@ class Grading {
     if (launched != cudaSuccess) {
       throw labrun::CudaError(launched, "launch of " + where, __FILE__, __LINE__);
     }
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::duration<double>(request_.kernel_time_limit_s);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.kernel_time_limit_s);
     while (true) {
       const cudaError_t state = cudaStreamQuery(stream_);
       if (state == cudaSuccess) {
@@ -321,8 +332,8 @@ class Grading {
       }
       if (std::chrono::steady_clock::now() > deadline) {
         // No unwinding: freeing a buffer would wait for the kernel that never ends.
-        on_hang_(where + " had not finished after " + std::to_string(static_cast<int>(request_.kernel_time_limit_s)) +
-                 " s");
+        on_hang_(where + " had not finished after " +
+                 std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s");
       }
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
@@ -333,11 +344,12 @@ class Grading {
     LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
     int per_sm = 0;
     if (shape.threads_per_block <= attributes.maxThreadsPerBlock) {
-      LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, reinterpret_cast<const void*>(kernel),
-                                                                      shape.threads_per_block, 0));
+      LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &per_sm, reinterpret_cast<const void*>(kernel), shape.threads_per_block, 0));
     }
-    return day48::grading::plan_launch(shape, n, attributes.maxThreadsPerBlock,
-                                       static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count_));
+    return day48::grading::plan_launch(
+        shape, n, attributes.maxThreadsPerBlock,
+        static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count_));
   }
 
   void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what) {
@@ -347,7 +359,8 @@ class Grading {
   void launch_second(const float* intermediate, const float* residual, float* y, std::size_t n,
                      const std::string& what) {
     void* arguments[] = {&intermediate, &residual, &y, &n};
-    launch(kernels_.second, request_.second_shape, arguments, n, step(day48::grading::kSecondKernel, n, what));
+    launch(kernels_.second, request_.second_shape, arguments, n,
+           step(day48::grading::kSecondKernel, n, what));
   }
 
   std::uint64_t next_seed() { return mix64(request_.seed ^ mix64(++calls_)); }
@@ -367,13 +380,14 @@ class Grading {
     if (counters.first_bad < n) {
       o.first_bad_index = counters.first_bad;
       o.first_bad_got = download_one(y_->data() + counters.first_bad, stream_);
-      o.first_bad_expected = day48::chain_element(day48::Composition::kCorrect,
-                                                  day48::input_x_at(seed_x, counters.first_bad),
-                                                  day48::residual_at(seed_residual, counters.first_bad));
+      o.first_bad_expected =
+          day48::chain_element(day48::Composition::kCorrect, day48::input_x_at(seed_x, counters.first_bad),
+                               day48::residual_at(seed_residual, counters.first_bad));
     }
     if (compositions) {
       for (const day48::Composition c : day48::kWrongCompositions) {
-        o.compositions.push_back({day48::composition_name(c), counters.composition_matches[static_cast<int>(c)]});
+        o.compositions.push_back(
+            {day48::composition_name(c), counters.composition_matches[static_cast<int>(c)]});
       }
     }
     return o;
@@ -390,7 +404,8 @@ class Grading {
   unsigned long long staged_digest(std::size_t n) {
     LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kStaged, 0, sizeof(unsigned long long), stream_));
     for (const DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_}) {
-      day48::grading::digest_words(staged->data(), n, digest_key_ + reinterpret_cast<std::uintptr_t>(staged->data()),
+      day48::grading::digest_words(staged->data(), n,
+                                   digest_key_ + reinterpret_cast<std::uintptr_t>(staged->data()),
                                    tallies_.data() + kStaged, stream_);
     }
     return download_tallies()[kStaged];
@@ -445,10 +460,12 @@ class Grading {
     intermediate_->count_guard_changes(n, tallies_.data() + kGuardIntermediate, stream_);
     x_->count_guard_changes(n, tallies_.data() + kGuardX, stream_);
     residual_->count_guard_changes(n, tallies_.data() + kGuardResidual, stream_);
-    day48::grading::count_input_changes(x_->data(), residual_->data(), n, probe == "planted" ? seed_replaced_x : seed,
-                                        seed, tallies_.data() + kInputs, stream_);
+    day48::grading::count_input_changes(x_->data(), residual_->data(), n,
+                                        probe == "planted" ? seed_replaced_x : seed, seed,
+                                        tallies_.data() + kInputs, stream_);
     const std::vector<unsigned long long> tallies = download_tallies();
-    result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX], tallies[kGuardResidual]};
+    result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
+                     tallies[kGuardResidual]};
     result.input_elements_changed = tallies[kInputs];
     const char* names[] = {"t1", "t2", "t3"};
     if (probe == "after-staged") {
@@ -459,7 +476,8 @@ class Grading {
       const DeviceBuffer<float>* staged[] = {&t1_, &t2_, &t3_};
       for (std::size_t b = 0; b < 3; ++b) {
         LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kStaged, 0, sizeof(unsigned long long), stream_));
-        day48::grading::count_words_not(staged[b]->data(), n, kPoisonWord, tallies_.data() + kStaged, stream_);
+        day48::grading::count_words_not(staged[b]->data(), n, kPoisonWord, tallies_.data() + kStaged,
+                                        stream_);
         if (download_tallies()[kStaged] > 0) {
           result.staged_buffers_written.emplace_back(names[b]);
         }
@@ -476,7 +494,8 @@ class Grading {
     timing.samples = request_.timing_samples;
     for (day48::grading::KernelInfo& info : results_.kernels) {
       const bool first = info.name == day48::grading::kFirstKernel;
-      info.launch = (first ? first_plan_cache(n) : second_plan_cache(n)).describe() + " at n = " + std::to_string(n);
+      info.launch =
+          (first ? first_plan_cache(n) : second_plan_cache(n)).describe() + " at n = " + std::to_string(n);
     }
     labrun::L2Flusher flusher(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
     std::uint64_t sample_seed = 0;
@@ -489,9 +508,7 @@ class Grading {
     for (const GuardedBuffer* b : {&*intermediate_, &*y_}) {
       b->poison(stream_);
     }
-    const auto pair = [&] {
-      launch_pair_unchecked(n);
-    };
+    const auto pair = [&] { launch_pair_unchecked(n); };
     const auto check = [&] {
       const day48::grading::OutputInspection o = inspect(n, sample_seed, sample_seed, false);
       if (!o.passed()) {
@@ -515,7 +532,8 @@ class Grading {
     timing.fused_ms = lab_case([&] { day48::launch_fused_chain(lab_, n, stream_); });
     timing.lab_halfway_ms = lab_case([&] { day48::launch_halfway_pair(lab_, n, stream_); });
     timing.copy_floor_ms = lab_case([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, stream_); });
-    timing.copy_vectorized_ms = lab_case([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
+    timing.copy_vectorized_ms =
+        lab_case([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
     timing.copy_memcpy_ms = lab_case([&] { day48::launch_copy_memcpy(lab_.x, lab_.copy_out, n, stream_); });
     results_.timing = timing;
   }
@@ -533,8 +551,9 @@ class Grading {
     const day48::grading::LaunchPlan second_plan = second_plan_cache(n);
     LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.first), dim3(first_plan.blocks),
                                        dim3(first_plan.threads), first, 0, stream_));
-    LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.second), dim3(second_plan.blocks),
-                                       dim3(second_plan.threads), second, 0, stream_));
+    LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.second),
+                                       dim3(second_plan.blocks), dim3(second_plan.threads), second, 0,
+                                       stream_));
   }
   const day48::grading::LaunchPlan& first_plan_cache(std::size_t n) {
     if (!first_plan_) {
@@ -636,8 +655,8 @@ int main(int argc, char** argv) {
   }
   ChildRequest request;
   try {
-    request = day48::grading::request_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(argv[2], day48::grading::kRequestMaxBytes)));
+    request = day48::grading::request_from_json(
+        nlohmann::ordered_json::parse(labrun::read_regular_file(argv[2], day48::grading::kRequestMaxBytes)));
   } catch (const std::exception& error) {
     std::cerr << "grade-child: " << error.what() << "\n";
     return 2;

@@ -34,7 +34,7 @@ constexpr std::uint64_t kOddElements = 1049187;
 constexpr std::uint64_t kSanitizerElements = 4099;  // small and odd
 constexpr std::uint64_t kLessonElements = 16777216;
 constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocates, guards included
-constexpr std::size_t kSanitizerLogMaxBytes = 16 * 1024 * 1024;
+constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
 constexpr std::uint64_t kCompilerFileSizeLimit = 512ull * 1024 * 1024;
@@ -92,13 +92,14 @@ std::uint64_t large_size(const GradingDevice& device) {
     return kLessonElements;
   }
   const std::uint64_t card = labrun::card_scaled_elements(device.l2_bytes, 4, 8);
-  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, device.memory_bytes) ? card : kLessonElements;
+  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, device.memory_bytes) ? card
+                                                                                      : kLessonElements;
 }
 
 std::vector<std::string> child_environment(const fs::path& scratch) {
   // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
-  return labrun::minimal_environment({"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(),
-                                      "CUDA_CACHE_DISABLE=1", "LC_ALL=C"});
+  return labrun::minimal_environment(
+      {"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(), "CUDA_CACHE_DISABLE=1", "LC_ALL=C"});
 }
 
 labrun::SpawnOptions contained(std::vector<std::string> argv, double limit, const fs::path& scratch,
@@ -130,8 +131,9 @@ std::string summary_lines(const std::string& log) {
   while ((at = log.find("SUMMARY:", at)) != std::string::npos) {
     const std::size_t start = log.rfind('\n', at);
     const std::size_t end = log.find('\n', at);
-    std::string line = log.substr(start == std::string::npos ? 0 : start + 1,
-                                  (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
+    std::string line = log.substr(
+        start == std::string::npos ? 0 : start + 1,
+        (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
     const std::size_t text = line.find_first_not_of("= ");
     lines += (lines.empty() ? "" : "; ") + (text == std::string::npos ? line : line.substr(text));
     at = end == std::string::npos ? log.size() : end;
@@ -143,7 +145,8 @@ std::string summary_lines(const std::string& log) {
 // "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.
 bool reports_no_errors(const std::string& summary) {
   bool counted = false;
-  for (std::size_t at = summary.find(" error"); at != std::string::npos; at = summary.find(" error", at + 1)) {
+  for (std::size_t at = summary.find(" error"); at != std::string::npos;
+       at = summary.find(" error", at + 1)) {
     std::size_t digits = at;
     while (digits > 0 && std::isdigit(static_cast<unsigned char>(summary[digits - 1])) != 0) {
       --digits;
@@ -170,10 +173,10 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string request_file = "request-" + tool + ".json";
   write_request(scratch / request_file, request);
   const std::string log_file = "sanitizer-" + tool + ".log";
-  const labrun::ProcessResult run = labrun::run_contained(
-      contained({sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
-                 "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
-                limit, scratch, kChildFileSizeLimit));
+  const labrun::ProcessResult run = labrun::run_contained(contained(
+      {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
+       "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
+      limit, scratch, kChildFileSizeLimit));
   SanitizerRun result;
   result.tool = tool;
   std::string log;
@@ -185,8 +188,9 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string summary = summary_lines(log);
   const bool reported_clean = reports_no_errors(summary);
   result.clean = run.succeeded() && reported_clean;
-  result.summary = labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
-                                                      : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
+  result.summary =
+      labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
+                                         : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
   return result;
 }
 
@@ -207,8 +211,8 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
       request.manifest.empty() ? labrun::manifest_beside(request.submission) : request.manifest;
   if (manifest_path.empty()) {
     input.manifest_missing = true;
-    input.manifest_problem = "none given and none beside the submission (" + request.submission.stem().string() +
-                             ".json or manifest.json)";
+    input.manifest_problem = "none given and none beside the submission (" +
+                             request.submission.stem().string() + ".json or manifest.json)";
     return input;
   }
   try {
@@ -224,7 +228,8 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
                            const std::function<void(const std::string&)>& progress) {
   const fs::path child = child_program(request);
   if (!fs::exists(child)) {
-    input.grader_problem = "the grading child " + child.string() + " is missing (build or install labrun's programs)";
+    input.grader_problem =
+        "the grading child " + child.string() + " is missing (build or install labrun's programs)";
     return;
   }
   if (labrun::containment_program().empty()) {
@@ -237,10 +242,10 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
   progress("compiling " + request.submission.string() + " to device code for " + arch);
   // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
-  const labrun::ProcessResult compile = labrun::run_contained(
-      contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I", LABRUN_DAY48_SOURCE_DIR, "-o",
-                 "submission.cubin", kSourceName},
-                request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
+  const labrun::ProcessResult compile =
+      labrun::run_contained(contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I",
+                                       LABRUN_DAY48_SOURCE_DIR, "-o", "submission.cubin", kSourceName},
+                                      request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
   input.compiled = compile.succeeded() && fs::is_regular_file(scratch.path / "submission.cubin");
   input.compiler_messages = compile.timed_out ? "the compiler " + compile.describe()
                                               : labrun::messages_about(compile.output, kSourceName);
@@ -270,8 +275,9 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   progress("running it at n = " + std::to_string(kOddElements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
-  input.child = labrun::run_contained(contained({child.string(), "--request", "request.json"},
-                                                request.run_limit_seconds, scratch.path, kChildFileSizeLimit));
+  input.child =
+      labrun::run_contained(contained({child.string(), "--request", "request.json"},
+                                      request.run_limit_seconds, scratch.path, kChildFileSizeLimit));
   input.last_step = read_phase(scratch.path / child_request.phase);
   try {
     input.results = child_results_from_json(nlohmann::ordered_json::parse(

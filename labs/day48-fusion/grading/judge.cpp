@@ -62,14 +62,16 @@ void diagnose_output(GradeReport& report, const OutputInspection& o, const std::
   }
   if (o.unwritten > 0 && o.unwritten == o.trailing_unwritten && o.mismatches == o.unwritten) {
     add(report, "tail-missed",
-        "the last " + std::to_string(o.unwritten) + " of " + std::to_string(n) + " elements were never written (" +
-            at + "): the grid must cover every element; at an odd n the last block is a partial one");
+        "the last " + std::to_string(o.unwritten) + " of " + std::to_string(n) +
+            " elements were never written (" + at +
+            "): the grid must cover every element; at an odd n the last block is a partial one");
     return;
   }
   if (o.non_finite > 0) {
     add(report, "nan-output",
-        std::to_string(o.non_finite) + " outputs are NaN or infinite although every reference value is finite (" +
-            at + "): look for a division by zero, or a read of memory the kernel did not write");
+        std::to_string(o.non_finite) +
+            " outputs are NaN or infinite although every reference value is finite (" + at +
+            "): look for a division by zero, or a read of memory the kernel did not write");
     return;
   }
   const CompositionMatch* best = nullptr;
@@ -78,7 +80,8 @@ void diagnose_output(GradeReport& report, const OutputInspection& o, const std::
       best = &m;
     }
   }
-  if (best != nullptr && static_cast<double>(best->matching) >= kCompositionMatchShare * static_cast<double>(n)) {
+  if (best != nullptr &&
+      static_cast<double>(best->matching) >= kCompositionMatchShare * static_cast<double>(n)) {
     const std::string& c = best->composition;
     if (c == "gelu-twice") {
       add(report, "stage-2-applied-twice",
@@ -96,7 +99,8 @@ void diagnose_output(GradeReport& report, const OutputInspection& o, const std::
     return;
   }
   add(report, "wrong-output",
-      count_of(o.mismatches, "element") + " of y differ from the float64 reference (" + at + ")" + first_bad(o));
+      count_of(o.mismatches, "element") + " of y differ from the float64 reference (" + at + ")" +
+          first_bad(o));
 }
 
 struct SizeVerdict {
@@ -128,13 +132,16 @@ SizeVerdict judge_size(GradeReport& report, const ChildResults& results, const s
   if (!alone_right && after_right) {
     add(report, "depends-on-staged-chain",
         "the output is right only after the staged chain has run: run alone, with the staged chain's buffers "
-        "poisoned, " + count_of(alone->output.mismatches, "element") + " were wrong (" + where(*alone) +
-            "). Something is read that the staged chain left behind, not the intermediate the first kernel wrote");
+        "poisoned, " +
+            count_of(alone->output.mismatches, "element") + " were wrong (" + where(*alone) +
+            "). Something is read that the staged chain left behind, not the intermediate the first kernel "
+            "wrote");
   } else if (alone_right && !after_right) {
     add(report, "wrong-on-later-calls",
         "the first run at this size was right, a later one on new inputs was wrong (" + where(*after) + ", " +
             count_of(after->output.mismatches, "element") +
-            " wrong): the kernels must compute from their inputs on every call and keep nothing between calls");
+            " wrong): the kernels must compute from their inputs on every call and keep nothing between "
+            "calls");
   } else if (!alone_right) {
     if (size != "odd" && first_call_right) {
       add(report, "wrong-at-large-size",
@@ -157,7 +164,8 @@ bool judge_structure(GradeReport& report, const ChildResults& results, std::stri
         add(report, "intermediate-unwritten",
             "the first kernel left " + count_of(p.intermediate->unwritten, "element") +
                 " of the intermediate unwritten (" + where(p) +
-                "): it must store stage 2's result for every element, and the second kernel must read it from "
+                "): it must store stage 2's result for every element, and the second kernel must read it "
+                "from "
                 "there");
       } else if (p.intermediate->mismatches > 0) {
         good = false;
@@ -216,7 +224,8 @@ bool judge_buffers(GradeReport& report, const ChildResults& results, std::string
       inside = false;
       add(report, "write-past-n",
           count_of(changed, "word") + " outside elements [0, n) of " + buffer + " changed (" + at +
-              "): every index a kernel stores to must lie in [0, n); check the bounds test, i < n, in both kernels");
+              "): every index a kernel stores to must lie in [0, n); check the bounds test, i < n, in both "
+              "kernels");
     }
   };
   for (const ProbeResult& p : results.probes) {
@@ -249,20 +258,24 @@ std::string judge_stop(GradeReport& report, const JudgeInput& in) {
       }
       add(report, "kernel-missing",
           r->error + (found.empty() ? "" : " (it defines: " + found + ")") +
-              ": define both kernels with the names and signatures of grading/submission.cuh, as extern \"C\" "
+              ": define both kernels with the names and signatures of grading/submission.cuh, as extern "
+              "\"C\" "
               "__global__ functions (a C++ name is mangled and cannot be found)");
     } else if (kind == "wrong-signature") {
       add(report, "wrong-signature",
-          r->error + ": the parameters must be exactly those of grading/submission.cuh, pointers and std::size_t n");
+          r->error +
+              ": the parameters must be exactly those of grading/submission.cuh, pointers and std::size_t n");
     } else if (kind == "launch-shape") {
       add(report, "launch-shape-invalid", r->error);
     } else if (kind == "hang") {
-      add(report, "timeout", r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
+      add(report, "timeout",
+          r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
     } else if (kind == "load") {
       add(report, "load-error", r->error);
     } else {
-      add(report, "cuda-error", "the run stopped with " + r->error + " in " + step +
-                                    ": look for an out-of-bounds access, a misaligned vector access or a trap");
+      add(report, "cuda-error",
+          "the run stopped with " + r->error + " in " + step +
+              ": look for an out-of-bounds access, a misaligned vector access or a trap");
     }
     return r->error;
   }
@@ -300,13 +313,15 @@ void judge_manifest(GradeReport& report, const JudgeInput& in) {
       }
       add(report, "manifest-invalid", "the manifest has fields that cannot be used: " + listed);
     }
-    const bool bytes_ok = m.bytes_per_element && std::fabs(*m.bytes_per_element - kModelBytesPerElement) < 0.01;
+    const bool bytes_ok =
+        m.bytes_per_element && std::fabs(*m.bytes_per_element - kModelBytesPerElement) < 0.01;
     const bool launches_ok = m.launches && *m.launches == kModelLaunches;
     declared.passed = bytes_ok && launches_ok;
-    declared.output = "declared " + (m.bytes_per_element ? fixed(*m.bytes_per_element, 1) : std::string("no")) +
-                      " bytes and " + (m.launches ? std::to_string(*m.launches) : std::string("no")) +
-                      " launches; the model is 20 bytes (x, the intermediate written and read back, the residual, "
-                      "y: five floats) and 2 launches";
+    declared.output =
+        "declared " + (m.bytes_per_element ? fixed(*m.bytes_per_element, 1) : std::string("no")) +
+        " bytes and " + (m.launches ? std::to_string(*m.launches) : std::string("no")) +
+        " launches; the model is 20 bytes (x, the intermediate written and read back, the residual, "
+        "y: five floats) and 2 launches";
     if (m.bytes_per_element && !bytes_ok) {
       const double b = *m.bytes_per_element;
       std::string hint =
@@ -315,7 +330,9 @@ void judge_manifest(GradeReport& report, const JudgeInput& in) {
       if (std::fabs(b - 36.0) < 0.01) {
         hint = "36 is the staged chain's count, not the half-way pair's";
       } else if (std::fabs(b - 12.0) < 0.01) {
-        hint = "12 is the fully fused chain's count: the half-way pair still stores and reloads one intermediate";
+        hint =
+            "12 is the fully fused chain's count: the half-way pair still stores and reloads one "
+            "intermediate";
       } else if (std::fabs(b - 16.0) < 0.01) {
         hint = "16 leaves out the residual, the second kernel's second input";
       }
@@ -326,19 +343,25 @@ void judge_manifest(GradeReport& report, const JudgeInput& in) {
       add(report, "wrong-declared-launches",
           "declared " + std::to_string(*m.launches) + " launches; the half-way pair is 2 kernels");
     }
-    const bool staged_ok = m.predicted_ratio_vs_staged &&
-                           std::fabs(*m.predicted_ratio_vs_staged - kModelRatioVsStaged) <= kPredictionTolerance;
+    const bool staged_ok =
+        m.predicted_ratio_vs_staged &&
+        std::fabs(*m.predicted_ratio_vs_staged - kModelRatioVsStaged) <= kPredictionTolerance;
     const bool fused_ok = m.predicted_ratio_vs_fused &&
                           std::fabs(*m.predicted_ratio_vs_fused - kModelRatioVsFused) <= kPredictionTolerance;
     predicted.passed = staged_ok && fused_ok;
-    const auto ratio = [](const std::optional<double>& r) { return r ? fixed(*r, 2) : std::string("nothing"); };
+    const auto ratio = [](const std::optional<double>& r) {
+      return r ? fixed(*r, 2) : std::string("nothing");
+    };
     predicted.output = "predicted " + ratio(m.predicted_ratio_vs_staged) + " against staged and " +
                        ratio(m.predicted_ratio_vs_fused) +
                        " against fused; the byte model gives 36/20 = 1.80 and 20/12 = 1.67";
     if (!predicted.passed && m.predicted_ratio_vs_staged && m.predicted_ratio_vs_fused) {
       std::string hint = "divide the bytes of the slower version by the bytes of the faster one";
-      if (std::fabs(*m.predicted_ratio_vs_staged - 2.0) < 0.01 || std::fabs(*m.predicted_ratio_vs_fused - 2.0) < 0.01) {
-        hint = "2.00 is the launch ratio (4/2 and 2/1): at the sizes that matter the time follows bytes, not launches";
+      if (std::fabs(*m.predicted_ratio_vs_staged - 2.0) < 0.01 ||
+          std::fabs(*m.predicted_ratio_vs_fused - 2.0) < 0.01) {
+        hint =
+            "2.00 is the launch ratio (4/2 and 2/1): at the sizes that matter the time follows bytes, not "
+            "launches";
       }
       add(report, "wrong-predictions", predicted.output + ": " + hint);
     }
@@ -360,26 +383,28 @@ GradeTest judge_speed(GradeReport& report, const ChildResults& results, bool cor
     return speed;
   }
   const TimingResult& t = *results.timing;
-  const auto gbps = [&](double bytes, double ms) { return bytes * static_cast<double>(t.elements) / (ms * 1e6); };
+  const auto gbps = [&](double bytes, double ms) {
+    return bytes * static_cast<double>(t.elements) / (ms * 1e6);
+  };
   const double yours = gbps(kModelBytesPerElement, t.pair_ms);
   const double best_copy =
       std::max({gbps(8.0, t.copy_floor_ms), gbps(8.0, t.copy_vectorized_ms), gbps(8.0, t.copy_memcpy_ms)});
   const double against_lab = t.pair_ms / t.lab_halfway_ms;
-  report.figures = {
-      {"n timed (cold, fresh inputs every sample)", std::to_string(t.elements)},
-      {"your pair (ms, median of " + std::to_string(t.samples) + ")", fixed(t.pair_ms, 4)},
-      {"lab's half-way pair (ms)", fixed(t.lab_halfway_ms, 4)},
-      {"staged chain (ms)", fixed(t.staged_ms, 4)},
-      {"fused chain (ms)", fixed(t.fused_ms, 4)},
-      {"copy floor / vectorised copy / cudaMemcpy (ms)",
-       fixed(t.copy_floor_ms, 4) + " / " + fixed(t.copy_vectorized_ms, 4) + " / " + fixed(t.copy_memcpy_ms, 4)},
-      {"staged / yours", fixed(t.staged_ms / t.pair_ms, 2) + " (model 1.80)"},
-      {"yours / fused", fixed(t.pair_ms / t.fused_ms, 2) + " (model 1.67)"},
-      {"your GB/s at 20 B/element", fixed(yours, 1)},
-      {"best copy's GB/s here (8 B/element)", fixed(best_copy, 1)}};
-  speed.output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
-                 "x the lab's own half-way pair; " + fixed(yours, 1) + " GB/s at 20 B/element against the best copy's " +
-                 fixed(best_copy, 1) + " GB/s";
+  report.figures = {{"n timed (cold, fresh inputs every sample)", std::to_string(t.elements)},
+                    {"your pair (ms, median of " + std::to_string(t.samples) + ")", fixed(t.pair_ms, 4)},
+                    {"lab's half-way pair (ms)", fixed(t.lab_halfway_ms, 4)},
+                    {"staged chain (ms)", fixed(t.staged_ms, 4)},
+                    {"fused chain (ms)", fixed(t.fused_ms, 4)},
+                    {"copy floor / vectorised copy / cudaMemcpy (ms)",
+                     fixed(t.copy_floor_ms, 4) + " / " + fixed(t.copy_vectorized_ms, 4) + " / " +
+                         fixed(t.copy_memcpy_ms, 4)},
+                    {"staged / yours", fixed(t.staged_ms / t.pair_ms, 2) + " (model 1.80)"},
+                    {"yours / fused", fixed(t.pair_ms / t.fused_ms, 2) + " (model 1.67)"},
+                    {"your GB/s at 20 B/element", fixed(yours, 1)},
+                    {"best copy's GB/s here (8 B/element)", fixed(best_copy, 1)}};
+  speed.output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " +
+                 fixed(against_lab, 2) + "x the lab's own half-way pair; " + fixed(yours, 1) +
+                 " GB/s at 20 B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
   if (yours > kImpossibleMargin * best_copy) {
     add(report, "impossible-time",
         "the pair would have moved its 20 bytes per element at " + fixed(yours, 1) + " GB/s, more than " +
@@ -388,7 +413,8 @@ GradeTest judge_speed(GradeReport& report, const ChildResults& results, bool cor
   } else if (against_lab > kSlowFactor) {
     add(report, "slow",
         "correct but slow: " + fixed(against_lab, 2) +
-            "x the time of the lab's own half-way pair. Look at the access pattern (consecutive threads should touch "
+            "x the time of the lab's own half-way pair. Look at the access pattern (consecutive threads "
+            "should touch "
             "consecutive elements) and the launch shape");
   } else {
     speed.passed = true;
@@ -403,11 +429,12 @@ GradeReport grader_problem_report(const JudgeInput& in) {
   report.submission = in.submission;
   report.student_id = in.manifest && !in.manifest->student_id.empty() ? in.manifest->student_id : "unknown";
   report.execution_seconds = in.seconds;
-  report.tests.push_back({"Grading", false, 0.0, 100.0,
-                          "This submission was not graded: " + in.grader_problem +
-                              ". This is not a mistake in the submission; course staff must fix the grader and grade it "
-                              "again.",
-                          "visible"});
+  report.tests.push_back(
+      {"Grading", false, 0.0, 100.0,
+       "This submission was not graded: " + in.grader_problem +
+           ". This is not a mistake in the submission; course staff must fix the grader and grade it "
+           "again.",
+       "visible"});
   add(report, "grader-error", "not graded: " + in.grader_problem);
   return report;
 }
@@ -429,7 +456,8 @@ labrun::GradeReport judge(const JudgeInput& in) {
   if (!in.source_problems.empty()) {
     std::string listed;
     for (const labrun::SourceProblem& p : in.source_problems) {
-      listed += (listed.empty() ? "" : "\n") + (p.line > 0 ? "line " + std::to_string(p.line) + ": " : "") + p.message;
+      listed += (listed.empty() ? "" : "\n") + (p.line > 0 ? "line " + std::to_string(p.line) + ": " : "") +
+                p.message;
     }
     builds.output = "not compiled:\n" + listed;
     add(report, "include-not-allowed",
@@ -437,7 +465,8 @@ labrun::GradeReport judge(const JudgeInput& in) {
         "device code that includes only grading/submission.cuh, the lab's headers and CUDA's headers");
   } else if (!in.compiled) {
     builds.output = "nvcc refused it:\n" + in.compiler_messages;
-    add(report, "compile-error", "the submission does not compile; the compiler's messages are under the first check");
+    add(report, "compile-error",
+        "the submission does not compile; the compiler's messages are under the first check");
   } else {
     builds.output = "compiled to device code for this GPU";
   }
@@ -450,20 +479,22 @@ labrun::GradeReport judge(const JudgeInput& in) {
   if (builds.passed) {
     builds.output += "; both kernels found with the contract's signatures";
     for (const KernelInfo& k : results.kernels) {
-      builds.output += "; " + k.name + ": " + std::to_string(k.registers) + " registers" +
-                       (k.local_bytes > 0 ? ", " + std::to_string(k.local_bytes) + " bytes of local memory" : "") +
-                       (k.launch.empty() ? "" : ", launched as " + k.launch);
+      builds.output +=
+          "; " + k.name + ": " + std::to_string(k.registers) + " registers" +
+          (k.local_bytes > 0 ? ", " + std::to_string(k.local_bytes) + " bytes of local memory" : "") +
+          (k.launch.empty() ? "" : ", launched as " + k.launch);
     }
     if (in.default_launch_shapes) {
-      builds.output += "; launched with the default shape (256 threads, 1 element per thread): the manifest gives "
-                       "none that can be used";
+      builds.output +=
+          "; launched with the default shape (256 threads, 1 element per thread): the manifest gives "
+          "none that can be used";
     }
   } else if (in.compiled && !stopped.empty()) {
     builds.output += "; " + stopped;
   }
   report.tests.push_back(builds);
 
-  const std::string not_run = !in.compiled ? "not measured: it did not compile"
+  const std::string not_run = !in.compiled       ? "not measured: it did not compile"
                               : !stopped.empty() ? "not measured: " + stopped
                                                  : "not measured";
   const ProbeResult* first = probe_of(results, "odd", "alone");
@@ -479,10 +510,18 @@ labrun::GradeReport judge(const JudgeInput& in) {
             " timed runs, each on new inputs, gave a wrong output although the checked runs were right: the "
             "kernels must compute the whole chain on every call");
   }
-  GradeTest odd_test{"Correct at the odd size 1,049,187, alone and after the staged chain", odd.correct,
-                     0.0, 25.0, odd.measured ? odd.summary : not_run, "visible"};
+  GradeTest odd_test{"Correct at the odd size 1,049,187, alone and after the staged chain",
+                     odd.correct,
+                     0.0,
+                     25.0,
+                     odd.measured ? odd.summary : not_run,
+                     "visible"};
   GradeTest card_test{"Correct at the card-scaled size, alone, after the staged chain and in every timed run",
-                      card.correct, 0.0, 15.0, card.measured ? card.summary : not_run, "visible"};
+                      card.correct,
+                      0.0,
+                      15.0,
+                      card.measured ? card.summary : not_run,
+                      "visible"};
   const bool correct = odd.correct && card.correct;
 
   GradeTest structure{"Two kernels with one intermediate between them", false, 0.0, 15.0, "", "visible"};
@@ -491,7 +530,8 @@ labrun::GradeReport judge(const JudgeInput& in) {
   structure.passed = correct && structure_good;
   structure.output = results.probes.empty() ? not_run : correct ? structure_output : kNotEarned;
 
-  GradeTest buffers{"Writes only inside its buffers, leaves its inputs alone", false, 0.0, 10.0, "", "visible"};
+  GradeTest buffers{
+      "Writes only inside its buffers, leaves its inputs alone", false, 0.0, 10.0, "", "visible"};
   std::string buffers_output;
   const bool buffers_good = !results.probes.empty() && judge_buffers(report, results, buffers_output);
   buffers.passed = correct && buffers_good;
@@ -512,7 +552,8 @@ labrun::GradeReport judge(const JudgeInput& in) {
     }
     if (!clean) {
       add(report, "sanitizer-errors",
-          "compute-sanitizer found errors in a run at n = 4099 with no guard around any buffer: " + sanitizer.output);
+          "compute-sanitizer found errors in a run at n = 4099 with no guard around any buffer: " +
+              sanitizer.output);
     }
     sanitizer.passed = correct && clean;
     if (!correct) {

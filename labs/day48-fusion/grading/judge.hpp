@@ -43,11 +43,11 @@ struct SanitizerRun {
 struct JudgeInput {
   std::string submission;  //!< the file graded, as named
   std::optional<labrun::Manifest> manifest;
-  std::string manifest_problem;  //!< why there is no manifest (missing, unreadable)
-  bool manifest_missing = false;  //!< no manifest file at all
+  std::string manifest_problem;                        //!< why there is no manifest (missing, unreadable)
+  bool manifest_missing = false;                       //!< no manifest file at all
   std::vector<labrun::SourceProblem> source_problems;  //!< non-empty: not compiled
   bool compiled = false;
-  std::string compiler_messages;  //!< about the submission's own lines only
+  std::string compiler_messages;               //!< about the submission's own lines only
   std::optional<labrun::ProcessResult> child;  //!< how the grading child ended; absent when it did not run
   std::optional<ChildResults> results;         //!< what it measured, if it wrote anything
   std::string last_step;                       //!< the child's phase file when it ended

@@ -15,7 +15,8 @@ LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n, int ma
   LaunchPlan plan;
   plan.threads = static_cast<unsigned>(shape.threads_per_block);
   if (shape.threads_per_block > max_threads_per_block) {
-    plan.problem = std::to_string(shape.threads_per_block) + " threads per block is more than this kernel can run (" +
+    plan.problem = std::to_string(shape.threads_per_block) +
+                   " threads per block is more than this kernel can run (" +
                    std::to_string(max_threads_per_block) +
                    ", limited by its registers): declare fewer threads per block";
     return plan;
@@ -35,8 +36,8 @@ LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n, int ma
     blocks = (n + per_block - 1) / per_block;
   }
   if (blocks > static_cast<std::uint64_t>(std::numeric_limits<int>::max())) {
-    plan.problem = "the shape needs " + std::to_string(blocks) +
-                   " blocks at n = " + std::to_string(n) + ", more than a grid may have";
+    plan.problem = "the shape needs " + std::to_string(blocks) + " blocks at n = " + std::to_string(n) +
+                   ", more than a grid may have";
     return plan;
   }
   plan.blocks = static_cast<unsigned>(std::max<std::uint64_t>(blocks, 1));

@@ -20,7 +20,7 @@ struct LaunchPlan {
 //! `max_threads_per_block`: the kernel's own limit (cudaFuncAttributes, lower than 1024 when it uses
 //! many registers); `resident_blocks`: blocks of this size the whole card holds at once (SM count
 //! times the kernel's occupancy), used for grid-stride shapes. n must be positive.
-[[nodiscard]] LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n, int max_threads_per_block,
-                                     std::uint64_t resident_blocks);
+[[nodiscard]] LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n,
+                                     int max_threads_per_block, std::uint64_t resident_blocks);
 
 }  // namespace day48::grading

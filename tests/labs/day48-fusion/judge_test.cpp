@@ -84,7 +84,8 @@ JudgeInput good_input() {
   results.timing = timing;
   in.results = results;
   in.sanitizer_available = true;
-  in.sanitizers = {{"memcheck", true, "ERROR SUMMARY: 0 errors"}, {"racecheck", true, "RACECHECK SUMMARY: 0 hazards"}};
+  in.sanitizers = {{"memcheck", true, "ERROR SUMMARY: 0 errors"},
+                   {"racecheck", true, "RACECHECK SUMMARY: 0 hazards"}};
   in.run_limit_seconds = 60.0;
   return in;
 }
@@ -99,7 +100,8 @@ TEST_CASE("a correct submission gets every point and no mistake") {
   CHECK(report.student_id == "s1");
 }
 
-TEST_CASE("a correct pair faster than the lab's own gets full marks; only a time no copy allows is impossible") {
+TEST_CASE(
+    "a correct pair faster than the lab's own gets full marks; only a time no copy allows is impossible") {
   JudgeInput in = good_input();
   in.results->timing->pair_ms = 0.70;  // float4 kernels can beat the lab's scalar pair
   CHECK(day48::grading::judge(in).score() == 100.0);
@@ -114,8 +116,9 @@ TEST_CASE("nothing is given for code that does nothing: hygiene counts only once
   JudgeInput in = good_input();
   for (ProbeResult& p : in.results->probes) {
     p.output.unwritten = p.output.mismatches = p.output.trailing_unwritten = p.output.elements;
-    p.intermediate = p.probe == "planted" ? std::nullopt
-                                          : std::optional(day48::grading::IntermediateInspection{p.elements, 0});
+    p.intermediate = p.probe == "planted"
+                         ? std::nullopt
+                         : std::optional(day48::grading::IntermediateInspection{p.elements, 0});
   }
   in.manifest->bytes_per_element.reset();
   in.manifest->problems = {"/bytes_per_element: expected a number greater than 0 and at most 1000, got 0"};
@@ -227,7 +230,8 @@ TEST_CASE("every way the run can stop is a named mistake") {
 
   JudgeInput missing = good_input();
   missing.results->error_kind = "kernel-missing";
-  missing.results->error = "the submission defines no extern \"C\" __global__ kernel named halfway_stages_3_4";
+  missing.results->error =
+      "the submission defines no extern \"C\" __global__ kernel named halfway_stages_3_4";
   missing.results->kernels_found = {"_Z6secondPKfS0_Pfm"};
   missing.results->probes.clear();
   report = day48::grading::judge(missing);

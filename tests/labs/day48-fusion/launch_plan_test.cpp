@@ -17,12 +17,14 @@ TEST_CASE("a fixed number of elements per thread covers n with whole blocks") {
 }
 
 TEST_CASE("a grid-stride shape fills the card once, never more blocks than elements need") {
-  CHECK(plan_launch({512, 1, true}, 134217728, 1024, 132 * 4).blocks == 528);
+  CHECK(plan_launch({512, 1, true}, 134217728, 1024, std::uint64_t{132} * 4).blocks == 528);
   CHECK(plan_launch({512, 1, true}, 1000, 1024, 528).blocks == 2);
 }
 
 TEST_CASE("a shape the kernel cannot run is refused with a reason") {
-  CHECK_THAT(plan_launch({1024, 1, false}, 100, 768, 0).problem, ContainsSubstring("more than this kernel can run (768"));
+  CHECK_THAT(plan_launch({1024, 1, false}, 100, 768, 0).problem,
+             ContainsSubstring("more than this kernel can run (768"));
   CHECK_THAT(plan_launch({256, 1, true}, 100, 1024, 0).problem, ContainsSubstring("occupancy is zero"));
-  CHECK_THAT(plan_launch({32, 1, false}, 1ull << 40, 1024, 0).problem, ContainsSubstring("more than a grid may have"));
+  CHECK_THAT(plan_launch({32, 1, false}, 1ull << 40, 1024, 0).problem,
+             ContainsSubstring("more than a grid may have"));
 }

@@ -1,0 +1,81 @@
+#pragma once
+// Turns on one GPU for the submissions graded side by side on it. Checking a submission may share
+// the GPU with other checks; timing one may not share it with anything: a submission's timing
+// phase never overlaps GPU work of any other submission on the same GPU, so its times are those of
+// a serial run. A waiting timer goes before new sharers (no starvation of timing), and the number
+// of sharers at once is capped (each holds the GPU memory of a full grading run).
+
+#include <condition_variable>
+#include <cstddef>
+#include <mutex>
+
+namespace labrun {
+
+class GpuTurns {
+ public:
+  //! max_sharers: processes that may hold a shared turn at once (at least 1).
+  explicit GpuTurns(std::size_t max_sharers);
+
+  void acquire_shared();
+  void release_shared();
+  //! Waits until no one else holds a turn; new sharers wait behind it.
+  void acquire_exclusive();
+  void release_exclusive();
+
+  //! For tests and progress: turns held now.
+  [[nodiscard]] std::size_t sharers() const;
+  [[nodiscard]] bool exclusive_held() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::condition_variable changed_;
+  std::size_t max_sharers_;
+  std::size_t sharers_ = 0;
+  std::size_t waiting_exclusive_ = 0;
+  bool exclusive_ = false;
+};
+
+//! A shared turn held for a scope.
+class SharedTurn {
+ public:
+  explicit SharedTurn(GpuTurns* turns) : turns_(turns) {
+    if (turns_ != nullptr) {
+      turns_->acquire_shared();
+    }
+  }
+  ~SharedTurn() { release(); }
+  SharedTurn(const SharedTurn&) = delete;
+  SharedTurn& operator=(const SharedTurn&) = delete;
+  //! Gives the turn back early (idempotent).
+  void release() {
+    if (turns_ != nullptr) {
+      turns_->release_shared();
+      turns_ = nullptr;
+    }
+  }
+
+ private:
+  GpuTurns* turns_;
+};
+
+//! An exclusive turn held for a scope.
+class ExclusiveTurn {
+ public:
+  explicit ExclusiveTurn(GpuTurns* turns) : turns_(turns) {
+    if (turns_ != nullptr) {
+      turns_->acquire_exclusive();
+    }
+  }
+  ~ExclusiveTurn() {
+    if (turns_ != nullptr) {
+      turns_->release_exclusive();
+    }
+  }
+  ExclusiveTurn(const ExclusiveTurn&) = delete;
+  ExclusiveTurn& operator=(const ExclusiveTurn&) = delete;
+
+ private:
+  GpuTurns* turns_;
+};
+
+}  // namespace labrun

@@ -1,0 +1,78 @@
+#include "grading/gpu_turns.hpp"
+
+#include <atomic>
+#include <catch2/catch_test_macros.hpp>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+using namespace std::chrono_literals;
+
+TEST_CASE("an exclusive turn never overlaps a shared one, and shared turns overlap up to the cap") {
+  labrun::GpuTurns turns(3);
+  std::atomic<int> sharing{0};
+  std::atomic<int> most_sharing{0};
+  std::atomic<int> exclusive{0};
+  std::atomic<bool> overlapped{false};
+  std::vector<std::thread> workers;
+  for (int w = 0; w < 8; ++w) {
+    workers.emplace_back([&, w] {
+      for (int round = 0; round < 20; ++round) {
+        if ((w + round) % 4 == 0) {
+          labrun::ExclusiveTurn turn(&turns);
+          if (exclusive.fetch_add(1) != 0 || sharing.load() != 0) {
+            overlapped = true;
+          }
+          std::this_thread::sleep_for(200us);
+          exclusive.fetch_sub(1);
+        } else {
+          labrun::SharedTurn turn(&turns);
+          const int now = sharing.fetch_add(1) + 1;
+          int seen = most_sharing.load();
+          while (now > seen && !most_sharing.compare_exchange_weak(seen, now)) {
+          }
+          if (exclusive.load() != 0) {
+            overlapped = true;
+          }
+          std::this_thread::sleep_for(200us);
+          sharing.fetch_sub(1);
+        }
+      }
+    });
+  }
+  for (std::thread& t : workers) {
+    t.join();
+  }
+  CHECK_FALSE(overlapped.load());
+  CHECK(most_sharing.load() <= 3);
+  CHECK(turns.sharers() == 0);
+  CHECK_FALSE(turns.exclusive_held());
+}
+
+TEST_CASE("a waiting exclusive turn goes before new shared turns") {
+  labrun::GpuTurns turns(8);
+  turns.acquire_shared();
+  std::atomic<bool> exclusive_got{false};
+  std::atomic<bool> late_sharer_got{false};
+  std::thread timer([&] {
+    turns.acquire_exclusive();
+    exclusive_got = true;
+    std::this_thread::sleep_for(20ms);
+    CHECK_FALSE(late_sharer_got.load());
+    turns.release_exclusive();
+  });
+  std::this_thread::sleep_for(20ms);  // the timer is now waiting for the first sharer
+  std::thread late([&] {
+    turns.acquire_shared();
+    late_sharer_got = true;
+    turns.release_shared();
+  });
+  std::this_thread::sleep_for(20ms);
+  CHECK_FALSE(late_sharer_got.load());
+  CHECK_FALSE(exclusive_got.load());
+  turns.release_shared();
+  timer.join();
+  late.join();
+  CHECK(exclusive_got.load());
+  CHECK(late_sharer_got.load());
+}

@@ -533,6 +533,7 @@ labrun::Lab make_lab() {
   lab.stability_case = case_name("part2", "staged-chain");
   lab.open_session = open_session;
   lab.grade = grading::grade_submission;
+  lab.prepare_grading = grading::prepare_grading;
   lab.render_tables = render_tables;
   lab.plots = plots;
   return lab;

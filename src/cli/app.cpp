@@ -10,6 +10,7 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
+#include "device/visible_devices.hpp"
 #include "compare/compare.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
@@ -88,6 +89,15 @@ constexpr const char* kExitCodes =
     "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable or invalid transcript, I/O error); "
     "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
     "5 a version failed its correctness check; 6 compare found a regression beyond --fail-on-regression.";
+
+// --device N: narrows CUDA_VISIBLE_DEVICES before anything initialises CUDA.
+void choose_device_or_throw(int index) {
+  try {
+    choose_device(index);
+  } catch (const std::out_of_range& error) {
+    throw UsageError(error.what());
+  }
+}
 
 const Lab& find_lab_or_throw(const std::string& name) {
   const Lab* lab = registered_labs().find(name);
@@ -230,34 +240,49 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
   GradeCommand grade_command;
   std::string grade_lab = "day48-fusion";
+  std::vector<std::string> grade_merge;
+  std::string grade_shard;
+  std::optional<int> grade_device;
   CLI::App* grade = app.add_subcommand(
       "grade",
-      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels "
-      "in "
-      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on "
-      "their "
+      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels in "
+      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on their "
       "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
       "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
   grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
-  grade->add_option(
-      "--batch", grade_command.batch,
-      "Grade every folder of DIR (one .cu file each), one at a time; needs --out; writes a summary "
-      "with one row per folder, those that could not be graded included");
+  grade->add_option("--batch", grade_command.batch,
+                    "Grade every folder of DIR (one .cu file each); needs --out; skips folders whose report exists "
+                    "unless --force; writes summary.md, .json and .csv with one row per folder, those that could not "
+                    "be graded included (docs/grading-at-scale.md)");
+  grade->add_option("--jobs", grade_command.jobs,
+                    "With --batch: gradings at once (compiles run side by side on the CPU; checks share a GPU; a "
+                    "submission's timing never overlaps other GPU work on its GPU); default: one per CPU core")
+      ->check(CLI::Range(1, 4096));
+  grade->add_option("--devices", grade_command.devices,
+                    "With --batch: the GPUs to grade on, as labrun numbers them (after CUDA_VISIBLE_DEVICES), e.g. "
+                    "0,1; default: every GPU");
+  grade->add_option("--shard", grade_shard,
+                    "With --batch: grade only slice I of N (0-based; folder k in name order belongs to slice k % N); "
+                    "default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT in a Slurm job array, else all");
+  grade->add_option("--merge", grade_merge,
+                    "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under the DIRs "
+                    "(default: OUT itself), as the tasks of a job array wrote them")
+      ->expected(1, -1);
+  grade->add_option("--device", grade_device,
+                    "The GPU to grade one submission on, as labrun numbers them (after CUDA_VISIBLE_DEVICES)")
+      ->check(CLI::NonNegativeNumber);
   grade->add_option("--manifest", grade_command.manifest,
                     "The manifest (default: NAME.json or manifest.json beside the submission)");
-  grade->add_option(
-      "--out", grade_command.out,
-      "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
+  grade->add_option("--out", grade_command.out,
+                    "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
   grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
-  CLI::Option* grade_seed = grade
-                                ->add_option("--seed", grade_command.request.seed,
-                                             "Base seed of the inputs (each call gets fresh ones)")
-                                ->capture_default_str();
-  grade->add_flag(
-      "--secret-seed", grade_command.secret_seed,
-      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
+  CLI::Option* grade_seed =
+      grade->add_option("--seed", grade_command.request.seed, "Base seed of the inputs (each call gets fresh ones)")
+          ->capture_default_str();
+  grade->add_flag("--secret-seed", grade_command.secret_seed,
+                  "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
   grade
       ->add_option("--time-limit", grade_command.request.run_limit_seconds,
                    "Seconds the grading run may take before it is killed")
@@ -273,9 +298,14 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   std::string case_order = "declared";
   CLI::App* run =
       app.add_subcommand("run",
-                         "Run a lab on CUDA device 0: correctness first, then every selected case; writes "
+                         "Run a lab on one GPU (device 0 unless --device): correctness first, then every selected case; writes "
                          "<timestamp>.json and <timestamp>.md and prints the Markdown.");
   add_run_options(run, options, out_dir, quiet, timing_mode, case_order);
+  std::optional<int> run_device;
+  const char* device_help =
+      "The GPU to run on, as labrun numbers them: CUDA's device N, or the N-th entry of CUDA_VISIBLE_DEVICES when "
+      "that is set (labrun narrows CUDA_VISIBLE_DEVICES to it); default 0";
+  run->add_option("--device", run_device, device_help)->check(CLI::NonNegativeNumber);
 
   std::string profile_dir;
   std::string ncu_path;
@@ -284,6 +314,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "Run a lab as `run` does, then run each case once more under Nsight Compute (ncu) at its largest size "
       "and record the DRAM bytes it moved beside its byte model; keeps the .ncu-rep report.");
   add_run_options(profile, options, out_dir, quiet, timing_mode, case_order);
+  profile->add_option("--device", run_device, device_help)->check(CLI::NonNegativeNumber);
   profile->add_option("--profile-dir", profile_dir,
                       "Directory for the .ncu-rep report (default: profiles/<lab>/<device>)");
   profile->add_option("--ncu", ncu_path, "The ncu executable (default: ncu on PATH)");
@@ -336,6 +367,21 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         throw UsageError("lab " + lab.name + " has no grader");
       }
       grade_command.seed_given = grade_seed->count() > 0;
+      if (!grade_merge.empty()) {
+        grade_command.merge = grade_merge.front();
+        grade_command.merge_from.assign(grade_merge.begin() + 1, grade_merge.end());
+      }
+      if (!grade_shard.empty()) {
+        grade_command.shard = parse_shard(grade_shard);
+      } else if (!grade_command.batch.empty()) {
+        grade_command.shard = shard_from_slurm([](const char* name) { return std::getenv(name); });
+      }
+      if (grade_device) {
+        if (!grade_command.batch.empty()) {
+          throw UsageError("--device is for one submission; a batch takes --devices");
+        }
+        choose_device_or_throw(*grade_device);
+      }
       check_grade_usage(grade_command);
       return run_grade_command(
           lab, grade_command, [&log](const std::string& line) { log.info(line); }, out);
@@ -420,6 +466,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
     // run or profile
     const Lab& lab = find_lab_or_throw(options.lab_name);
+    if (run_device) {
+      choose_device_or_throw(*run_device);
+    }
     options.out_dir = out_dir;
     try {
       options.mode = timing_mode_from_name(timing_mode);

@@ -1,21 +1,38 @@
 #include "cli/grade_command.hpp"
 
+#include <cuda_runtime_api.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "cli/exit_codes.hpp"
+#include "device/device_info.hpp"
+#include "device/visible_devices.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
+#include "grading/gpu_turns.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
+#include "process/bounded_read.hpp"
 #include "runner/runner.hpp"
 
 namespace labrun {
 namespace {
 
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr std::size_t kReportMaxBytes = std::size_t{16} * 1024 * 1024;
 
 std::uint64_t secret_seed() {
   std::ifstream random("/dev/urandom", std::ios::binary);
@@ -25,6 +42,14 @@ std::uint64_t secret_seed() {
     throw std::runtime_error("cannot read /dev/urandom for a secret seed");
   }
   return seed;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0) {
+    return "unknown";
+  }
+  return valid_utf8(name);
 }
 
 std::string render_grade(const GradeReport& report, const std::string& format) {
@@ -56,6 +81,7 @@ GradeReport not_graded(const Lab& lab, const std::string& submission, const std:
   report.lab = lab.name;
   report.student_id = "unknown";
   report.submission = valid_utf8(submission);
+  report.host = host_name();
   report.tests.push_back({"Submission graded", false, 0.0, 100.0, valid_utf8(explanation), "visible"});
   report.mistakes.push_back({id, valid_utf8(explanation)});
   report.grader_problem_kind = problem_kind;
@@ -64,14 +90,17 @@ GradeReport not_graded(const Lab& lab, const std::string& submission, const std:
 
 GradeReport grade_one(const Lab& lab, const GradeRequest& request,
                       const std::function<void(const std::string&)>& progress) {
+  GradeReport report;
   try {
-    return lab.grade(request, progress);
+    report = lab.grade(request, progress);
   } catch (const std::exception& error) {
-    return not_graded(lab, request.submission.string(), "grader-error",
-                      std::string("the grader failed on this submission (") + error.what() +
-                          "); this is not a mistake in the submission: course staff must grade it again",
-                      "setup");
+    report = not_graded(lab, request.submission.string(), "grader-error",
+                        std::string("the grader failed on this submission (") + error.what() +
+                            "); this is not a mistake in the submission: course staff must grade it again",
+                        "setup");
   }
+  report.host = host_name();
+  return report;
 }
 
 void record_seed(GradeReport& report, const GradeCommand& command, std::uint64_t seed) {
@@ -82,104 +111,420 @@ void record_seed(GradeReport& report, const GradeCommand& command, std::uint64_t
   }
 }
 
-int exit_status_of(const GradeReport& report) {
-  if (report.grader_problem_kind == "no-device") {
+int exit_status_of(const std::string& grader_problem_kind) {
+  if (grader_problem_kind == "no-device") {
     return exit_code::kNoDevice;
   }
-  return report.grader_problem_kind.empty() ? exit_code::kOk : exit_code::kFailure;
+  return grader_problem_kind.empty() ? exit_code::kOk : exit_code::kFailure;
 }
 
-// Grades every sub-folder of the batch folder, one at a time, and writes a summary with one row per
-// folder, folders that could not be graded included.
-int grade_batch(const Lab& lab, const GradeCommand& command,
-                const std::function<void(const std::string&)>& progress, std::ostream& out) {
-  const fs::path batch = command.batch;
+// One summary row: what report.json says about one submission folder.
+struct SummaryRow {
+  std::string submission;
+  std::string student_id;
+  double score = 0.0;
+  double max_score = 0.0;
+  std::vector<std::string> mistakes;
+  std::string grader_problem;
+  double seconds = 0.0;
+  std::string device;
+  std::string device_uuid;
+  std::string host;
+};
+
+SummaryRow row_of(const std::string& submission, const nlohmann::ordered_json& report) {
+  SummaryRow row;
+  row.submission = submission;
+  row.student_id = report.value("student_id", "unknown");
+  row.score = report.at("score").get<double>();
+  row.max_score = report.at("max_score").get<double>();
+  for (const auto& m : report.at("mistakes")) {
+    row.mistakes.push_back(m.at("id").get<std::string>());
+  }
+  row.grader_problem = report.value("grader_problem", "");
+  row.seconds = report.value("execution_time", 0.0);
+  if (report.contains("environment")) {
+    row.device = report["environment"].value("device", "");
+    row.device_uuid = report["environment"].value("device_uuid", "");
+    row.host = report["environment"].value("host", "");
+  }
+  return row;
+}
+
+// The row of a folder graded before, from its report.json; nullopt when it has none readable.
+std::optional<SummaryRow> existing_row(const fs::path& folder) {
+  try {
+    const auto report =
+        nlohmann::ordered_json::parse(read_regular_file(folder / "report.json", kReportMaxBytes));
+    return row_of(folder.filename().string(), report);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) {
+    return text;
+  }
+  std::string quoted = "\"";
+  for (const char c : text) {
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  }
+  return quoted + "\"";
+}
+
+// summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder.
+void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
+                   bool overwrite, std::ostream& out) {
+  Table table;
+  table.headers = {"submission", "student", "score", "mistakes", "seconds"};
+  table.right_aligned = {false, false, true, false, true};
+  nlohmann::ordered_json json = nlohmann::ordered_json::array();
+  std::string csv = "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host\n";
+  std::size_t not_graded_count = 0;
+  for (const SummaryRow& row : rows) {
+    std::string mistakes;
+    for (const std::string& id : row.mistakes) {
+      mistakes += (mistakes.empty() ? "" : ", ") + id;
+    }
+    not_graded_count += row.grader_problem.empty() ? 0 : 1;
+    table.rows.push_back({valid_utf8(row.submission), valid_utf8(row.student_id),
+                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0), mistakes.empty() ? "-" : mistakes,
+                          fixed(row.seconds, 1)});
+    json.push_back({{"submission", valid_utf8(row.submission)},
+                    {"student_id", valid_utf8(row.student_id)},
+                    {"score", row.score},
+                    {"max_score", row.max_score},
+                    {"mistakes", row.mistakes},
+                    {"graded", row.grader_problem.empty()},
+                    {"execution_time", row.seconds},
+                    {"device", row.device},
+                    {"device_uuid", row.device_uuid},
+                    {"host", row.host}});
+    std::string semicolons;
+    for (const std::string& id : row.mistakes) {
+      semicolons += (semicolons.empty() ? "" : ";") + id;
+    }
+    csv += csv_field(valid_utf8(row.submission)) + "," + csv_field(valid_utf8(row.student_id)) + "," +
+           fixed(row.score, 1) + "," + fixed(row.max_score, 1) + "," + csv_field(semicolons) + "," +
+           (row.grader_problem.empty() ? "true" : "false") + "," + fixed(row.seconds, 2) + "," +
+           csv_field(row.device) + "," + csv_field(row.device_uuid) + "," + csv_field(row.host) + "\n";
+  }
+  std::string markdown = "# Grades\n\n" + render_table(table);
+  if (not_graded_count > 0) {
+    markdown += "\n" + std::to_string(not_graded_count) + " of " + std::to_string(rows.size()) +
+                " submissions could not be graded by this grader (see their reports).\n";
+  }
+  write_file_atomically(out_dir / (stem + ".md"), markdown, overwrite);
+  write_file_atomically(out_dir / (stem + ".json"), dump_report(json), overwrite);
+  write_file_atomically(out_dir / (stem + ".csv"), csv, overwrite);
+  out << markdown;
+}
+
+// The GPUs a batch grades on, each with its turns and what its gradings share.
+struct BatchGpu {
+  int device = 0;
+  std::string visible_devices;
+  std::unique_ptr<GpuTurns> turns;
+  nlohmann::ordered_json shared;
+  int in_flight = 0;
+};
+
+std::vector<int> batch_devices(const GradeCommand& command) {
+  if (!command.devices.empty()) {
+    return parse_device_list(command.devices);
+  }
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count <= 0) {
+    static_cast<void>(cudaGetLastError());
+    return {0};  // graded as no-device reports, each saying why
+  }
+  std::vector<int> all(static_cast<std::size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    all[static_cast<std::size_t>(d)] = d;
+  }
+  return all;
+}
+
+std::string duration(double seconds) {
+  const auto whole = static_cast<long>(seconds + 0.5);
+  return whole >= 60 ? std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s"
+                     : std::to_string(whole) + " s";
+}
+
+// Grades the batch folder's submissions (this shard of them), `jobs` at a time over the batch's
+// GPUs, and writes a summary with one row per folder, those that could not be graded included.
+int grade_batch(const Lab& lab, const GradeCommand& command, const std::function<void(const std::string&)>& progress,
+                std::ostream& out) {
   const fs::path out_dir = command.out;
   std::vector<fs::path> folders;
-  for (const auto& entry : fs::directory_iterator(batch)) {
+  for (const auto& entry : fs::directory_iterator(command.batch)) {
     if (entry.is_directory()) {
       folders.push_back(entry.path());
     }
   }
   std::sort(folders.begin(), folders.end());
-  Table summary;
-  summary.headers = {"submission", "student", "score", "mistakes", "seconds"};
-  summary.right_aligned = {false, false, true, false, true};
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  int status = exit_code::kOk;
-  std::size_t index = 0;
-  std::size_t not_graded_count = 0;
-  for (const fs::path& folder : folders) {
-    ++index;
-    const std::string name = folder.filename().string();
-    progress("[" + std::to_string(index) + "/" + std::to_string(folders.size()) + "] " + name);
-    std::vector<fs::path> sources;
-    for (const auto& entry : fs::directory_iterator(folder)) {
-      if (entry.is_regular_file() && entry.path().extension() == ".cu") {
-        sources.push_back(entry.path());
+  if (command.shard) {
+    std::vector<fs::path> mine;
+    for (std::size_t k = 0; k < folders.size(); ++k) {
+      if (static_cast<int>(k % static_cast<std::size_t>(command.shard->count)) == command.shard->index) {
+        mine.push_back(folders[k]);
       }
     }
-    std::sort(sources.begin(), sources.end());
-    GradeReport report;
-    if (sources.size() != 1) {
-      std::string listed;
-      for (const fs::path& s : sources) {
-        listed += (listed.empty() ? "" : ", ") + s.filename().string();
-      }
-      report = sources.empty() ? not_graded(lab, folder.string(), "no-source",
-                                            "the folder holds no .cu file to grade", "")
-                               : not_graded(lab, folder.string(), "several-sources",
-                                            "the folder holds " + std::to_string(sources.size()) +
-                                                " .cu files (" + listed + "): a submission is one .cu file",
-                                            "");
-    } else {
+    folders = mine;
+  }
+  std::vector<std::optional<SummaryRow>> rows(folders.size());
+  std::vector<std::size_t> to_grade;
+  for (std::size_t k = 0; k < folders.size(); ++k) {
+    if (!command.force) {
+      rows[k] = existing_row(out_dir / folders[k].filename());
+    }
+    if (!rows[k]) {
+      to_grade.push_back(k);
+    }
+  }
+  const std::size_t skipped = folders.size() - to_grade.size();
+  progress(std::to_string(folders.size()) + " submissions" +
+           (command.shard ? " (shard " + std::to_string(command.shard->index) + "/" +
+                                std::to_string(command.shard->count) + ")"
+                          : std::string()) +
+           (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : ""));
+
+  std::vector<BatchGpu> gpus;
+  for (const int device : batch_devices(command)) {
+    BatchGpu gpu;
+    gpu.device = device;
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    gpu.visible_devices =
+        visible_device_entry(visible == nullptr ? std::nullopt : std::optional<std::string>(visible), device);
+    gpus.push_back(std::move(gpu));
+  }
+  const int jobs = std::max(1, command.jobs > 0 ? command.jobs : static_cast<int>(std::thread::hardware_concurrency()));
+  for (BatchGpu& gpu : gpus) {
+    std::size_t sharers = 1;
+    gpu.turns = std::make_unique<GpuTurns>(static_cast<std::size_t>(jobs));
+    if (lab.prepare_grading && !to_grade.empty() && probe_devices().usable) {
       GradeRequest request = command.request;
-      request.submission = sources.front();
-      request.manifest.clear();
-      if (command.secret_seed) {
-        request.seed = secret_seed();
+      request.device = gpu.device;
+      request.visible_devices = gpu.visible_devices;
+      request.turns = gpu.turns.get();
+      try {
+        gpu.shared = lab.prepare_grading(request, progress);
+        sharers = gpu.shared.value("max_concurrent", std::size_t{1});
+      } catch (const std::exception& error) {
+        progress("GPU " + std::to_string(gpu.device) + ": " + error.what() +
+                 "; each grading there times the lab's kernels itself, in its turn to time");
+        gpu.shared = nlohmann::ordered_json::object();
       }
-      report = grade_one(lab, request, progress);
-      record_seed(report, command, request.seed);
     }
-    if (!report.grader_problem_kind.empty()) {
-      ++not_graded_count;
-      status = std::max(status, exit_status_of(report));
-    }
-    write_grade_files(report, out_dir / name, command.force);
-    std::string mistakes;
-    nlohmann::ordered_json ids = nlohmann::ordered_json::array();
-    for (const NamedMistake& m : report.mistakes) {
-      mistakes += (mistakes.empty() ? "" : ", ") + m.id;
-      ids.push_back(m.id);
-    }
-    summary.rows.push_back({valid_utf8(name), report.student_id,
-                            fixed(report.score(), 0) + " / " + fixed(report.max_score(), 0),
-                            mistakes.empty() ? "-" : mistakes, fixed(report.execution_seconds, 1)});
-    rows.push_back({{"submission", valid_utf8(name)},
-                    {"student_id", report.student_id},
-                    {"score", report.score()},
-                    {"max_score", report.max_score()},
-                    {"mistakes", ids},
-                    {"graded", report.grader_problem_kind.empty()},
-                    {"execution_time", report.execution_seconds}});
+    gpu.turns = std::make_unique<GpuTurns>(std::min(sharers, static_cast<std::size_t>(jobs)));
   }
-  std::string table = "# Grades\n\n" + render_table(summary);
-  if (not_graded_count > 0) {
-    table += "\n" + std::to_string(not_graded_count) + " of " + std::to_string(folders.size()) +
-             " submissions could not be graded by this grader (see their reports).\n";
+
+  std::mutex mutex;  // guards rows, the GPUs' in_flight counts, next and done
+  std::size_t next = 0;
+  std::size_t done = 0;
+  int status = exit_code::kOk;
+  const Clock::time_point start = Clock::now();
+  const auto worker = [&] {
+    while (true) {
+      std::size_t k = 0;
+      BatchGpu* gpu = nullptr;
+      {
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (next == to_grade.size()) {
+          return;
+        }
+        k = to_grade[next++];
+        gpu = &*std::min_element(gpus.begin(), gpus.end(),
+                                 [](const BatchGpu& a, const BatchGpu& b) { return a.in_flight < b.in_flight; });
+        ++gpu->in_flight;
+      }
+      const fs::path& folder = folders[k];
+      const std::string name = folder.filename().string();
+      std::vector<fs::path> sources;
+      for (const auto& entry : fs::directory_iterator(folder)) {
+        if (entry.is_regular_file() && entry.path().extension() == ".cu") {
+          sources.push_back(entry.path());
+        }
+      }
+      std::sort(sources.begin(), sources.end());
+      GradeReport report;
+      if (sources.size() != 1) {
+        std::string listed;
+        for (const fs::path& s : sources) {
+          listed += (listed.empty() ? "" : ", ") + s.filename().string();
+        }
+        report = sources.empty()
+                     ? not_graded(lab, folder.string(), "no-source", "the folder holds no .cu file to grade", "")
+                     : not_graded(lab, folder.string(), "several-sources",
+                                  "the folder holds " + std::to_string(sources.size()) + " .cu files (" + listed +
+                                      "): a submission is one .cu file",
+                                  "");
+      } else {
+        GradeRequest request = command.request;
+        request.submission = sources.front();
+        request.manifest.clear();
+        request.device = gpu->device;
+        request.visible_devices = gpu->visible_devices;
+        request.turns = gpu->turns.get();
+        request.shared = gpu->shared;
+        if (command.secret_seed) {
+          request.seed = secret_seed();
+        }
+        report = grade_one(lab, request, [](const std::string&) {});
+        record_seed(report, command, request.seed);
+      }
+      std::string failure;
+      try {
+        write_grade_files(report, out_dir / name, command.force);
+      } catch (const std::exception& error) {
+        failure = error.what();
+      }
+      const std::lock_guard<std::mutex> lock(mutex);
+      --gpu->in_flight;
+      ++done;
+      if (!failure.empty()) {
+        status = std::max(status, exit_code::kFileExists);
+        progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " + failure);
+        continue;
+      }
+      status = std::max(status, exit_status_of(report.grader_problem_kind));
+      rows[k] = row_of(name, report_json(report));
+      const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+      const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
+      progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " +
+               fixed(report.score(), 0) + "/" + fixed(report.max_score(), 0) + " on GPU " +
+               std::to_string(gpu->device) + " · " + fixed(rate * 60.0, 1) + " per minute · " +
+               duration(static_cast<double>(to_grade.size() - done) / rate) + " left");
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int w = 0; w < jobs && static_cast<std::size_t>(w) < to_grade.size(); ++w) {
+    workers.emplace_back(worker);
   }
-  write_file_atomically(out_dir / "summary.md", table, command.force);
-  write_file_atomically(out_dir / "summary.json", dump_report(rows), command.force);
-  out << table;
+  for (std::thread& t : workers) {
+    t.join();
+  }
+  if (!to_grade.empty()) {
+    const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    progress("graded " + std::to_string(to_grade.size()) + " in " + duration(elapsed) + " (" +
+             fixed(static_cast<double>(to_grade.size()) / elapsed * 60.0, 1) + " per minute, " +
+             std::to_string(jobs) + " at a time on " + std::to_string(gpus.size()) + " GPU" +
+             (gpus.size() == 1 ? "" : "s") + ")");
+  }
+  std::vector<SummaryRow> summary;
+  for (const auto& row : rows) {
+    if (row) {
+      summary.push_back(*row);
+    }
+  }
+  const std::string stem = command.shard ? "summary-shard-" + std::to_string(command.shard->index) + "-of-" +
+                                               std::to_string(command.shard->count)
+                                         : "summary";
+  write_summary(summary, out_dir, stem, true, out);
   return status;
+}
+
+// One summary from the per-submission reports under several folders (what the tasks of a
+// scheduler's array wrote). A submission found twice with different reports is an error.
+int merge_reports(const GradeCommand& command, std::ostream& out) {
+  std::map<std::string, std::pair<SummaryRow, fs::path>> found;
+  std::vector<std::string> problems;
+  const std::vector<std::string> from =
+      command.merge_from.empty() ? std::vector<std::string>{command.merge} : command.merge_from;
+  for (const std::string& dir : from) {
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (!entry.is_directory() || !fs::exists(entry.path() / "report.json")) {
+        continue;
+      }
+      const std::string name = entry.path().filename().string();
+      const std::optional<SummaryRow> row = existing_row(entry.path());
+      if (!row) {
+        problems.push_back(entry.path().string() + "/report.json cannot be read");
+        continue;
+      }
+      const auto [it, inserted] = found.emplace(name, std::pair{*row, entry.path()});
+      if (!inserted && fs::canonical(it->second.second) != fs::canonical(entry.path())) {
+        problems.push_back(name + " was graded twice (" + it->second.second.string() + ", " + entry.path().string() +
+                           ")");
+      }
+    }
+  }
+  if (!problems.empty()) {
+    for (const std::string& p : problems) {
+      out << "labrun: " << p << "\n";
+    }
+    throw std::runtime_error(std::to_string(problems.size()) + " reports could not be merged");
+  }
+  std::vector<SummaryRow> rows;
+  for (const auto& [name, row] : found) {
+    rows.push_back(row.first);
+  }
+  fs::create_directories(command.merge);
+  write_summary(rows, command.merge, "summary", true, out);
+  return exit_code::kOk;
 }
 
 }  // namespace
 
+Shard parse_shard(const std::string& text) {
+  const std::size_t slash = text.find('/');
+  Shard shard;
+  try {
+    std::size_t used_index = 0;
+    std::size_t used_count = 0;
+    if (slash == std::string::npos) {
+      throw std::invalid_argument("no slash");
+    }
+    shard.index = std::stoi(text.substr(0, slash), &used_index);
+    shard.count = std::stoi(text.substr(slash + 1), &used_count);
+    if (used_index != slash || used_count != text.size() - slash - 1) {
+      throw std::invalid_argument("trailing text");
+    }
+  } catch (const std::exception&) {
+    throw UsageError("--shard takes I/N, the 0-based slice I of N, not '" + text + "'");
+  }
+  if (shard.count < 1 || shard.index < 0 || shard.index >= shard.count) {
+    throw UsageError("--shard " + text + ": I must be at least 0 and less than N");
+  }
+  return shard;
+}
+
+std::optional<Shard> shard_from_slurm(const std::function<const char*(const char*)>& getenv) {
+  const char* id = getenv("SLURM_ARRAY_TASK_ID");
+  const char* count = getenv("SLURM_ARRAY_TASK_COUNT");
+  if (id == nullptr || count == nullptr) {
+    return std::nullopt;
+  }
+  const char* min = getenv("SLURM_ARRAY_TASK_MIN");
+  try {
+    const int first = min == nullptr ? 0 : std::stoi(min);
+    return parse_shard(std::to_string(std::stoi(id) - first) + "/" + std::to_string(std::stoi(count)));
+  } catch (const std::invalid_argument&) {
+    throw UsageError(std::string("SLURM_ARRAY_TASK_ID=") + id + " and SLURM_ARRAY_TASK_COUNT=" + count +
+                     " do not name a slice of the batch");
+  } catch (const std::out_of_range&) {
+    throw UsageError(std::string("SLURM_ARRAY_TASK_ID=") + id + " and SLURM_ARRAY_TASK_COUNT=" + count +
+                     " do not name a slice of the batch");
+  }
+}
+
 void check_grade_usage(const GradeCommand& command) {
-  if (command.submission.empty() == command.batch.empty()) {
-    throw UsageError("give either a submission file or --batch DIR");
+  const int modes = static_cast<int>(!command.submission.empty()) + static_cast<int>(!command.batch.empty()) +
+                    static_cast<int>(!command.merge.empty());
+  if (modes != 1) {
+    throw UsageError("give one of a submission file, --batch DIR or --merge OUT [DIR...]");
+  }
+  if (!command.merge.empty()) {
+    for (const std::string& dir : command.merge_from) {
+      if (!fs::is_directory(dir)) {
+        throw UsageError(dir + " is not a folder");
+      }
+    }
+    if (command.merge_from.empty() && !fs::is_directory(command.merge)) {
+      throw UsageError(command.merge + " is not a folder");
+    }
+    return;
   }
   if (!command.batch.empty()) {
     if (command.out.empty()) {
@@ -191,8 +536,20 @@ void check_grade_usage(const GradeCommand& command) {
     if (!command.manifest.empty()) {
       throw UsageError("--manifest names one submission's manifest; with --batch each folder holds its own");
     }
-  } else if (!fs::is_regular_file(command.submission)) {
-    throw UsageError("no submission file " + command.submission);
+    if (!command.devices.empty()) {
+      try {
+        static_cast<void>(parse_device_list(command.devices));
+      } catch (const std::invalid_argument& error) {
+        throw UsageError(error.what());
+      }
+    }
+  } else {
+    if (!fs::is_regular_file(command.submission)) {
+      throw UsageError("no submission file " + command.submission);
+    }
+    if (command.shard || !command.devices.empty() || command.jobs > 0) {
+      throw UsageError("--shard, --devices and --jobs are for --batch");
+    }
   }
   if (command.secret_seed && command.seed_given) {
     throw UsageError("--seed and --secret-seed exclude each other");
@@ -202,9 +559,12 @@ void check_grade_usage(const GradeCommand& command) {
   }
 }
 
-int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress, std::ostream& out) {
+int run_grade_command(const Lab& lab, GradeCommand command, const std::function<void(const std::string&)>& progress,
+                      std::ostream& out) {
   check_grade_usage(command);
+  if (!command.merge.empty()) {
+    return merge_reports(command, out);
+  }
   if (!command.batch.empty()) {
     return grade_batch(lab, command, progress, out);
   }
@@ -220,7 +580,7 @@ int run_grade_command(const Lab& lab, GradeCommand command,
     progress("wrote results.json, report.json and report.md in " + command.out);
   }
   out << render_grade(report, command.format);
-  return exit_status_of(report);
+  return exit_status_of(report.grader_problem_kind);
 }
 
 }  // namespace labrun

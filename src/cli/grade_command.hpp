@@ -1,24 +1,45 @@
 #pragma once
-// `labrun grade`: one submission or a folder of them, with reports written for every one.
+// `labrun grade`: one submission, a folder of them (on every GPU and core of a node, or a slice of
+// them for a scheduler), or the merge of the reports several slices wrote.
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "grading/grade_request.hpp"
 #include "registry/lab.hpp"
 
 namespace labrun {
 
+//! A deterministic slice of a batch: folder k (in name order) belongs to shard k % count.
+struct Shard {
+  int index = 0;  //!< 0-based
+  int count = 1;
+};
+
+//! "I/N" with 0 <= I < N; throws UsageError naming what is wrong.
+[[nodiscard]] Shard parse_shard(const std::string& text);
+//! The shard a Slurm array task grades: SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN (0 when
+//! unset) of SLURM_ARRAY_TASK_COUNT; nullopt outside an array job. Throws UsageError when the
+//! variables are inconsistent.
+[[nodiscard]] std::optional<Shard> shard_from_slurm(const std::function<const char*(const char*)>& getenv);
+
 struct GradeCommand {
-  std::string submission;  //!< one .cu file, or empty with `batch`
+  std::string submission;  //!< one .cu file, or empty with `batch` or `merge`
   std::string batch;       //!< a folder of submission folders
+  std::string merge;       //!< rebuild the summary in this folder from the reports under merge_from
+  std::vector<std::string> merge_from;
   std::string manifest;
   std::string out;            //!< where results.json, report.json and report.md go
   std::string format = "md";  //!< what to print: md, json or gradescope
   bool secret_seed = false;   //!< a fresh seed from /dev/urandom per submission, kept out of reports
   bool seed_given = false;    //!< --seed was on the command line
-  bool force = false;
+  bool force = false;         //!< grade again what already has a report, and replace files
+  int jobs = 0;               //!< gradings at once; 0: one per CPU core
+  std::string devices;        //!< "0,1": the GPUs a batch uses; empty: every GPU
+  std::optional<Shard> shard;
   GradeRequest request;
 };
 
@@ -28,7 +49,7 @@ void check_grade_usage(const GradeCommand& command);
 //! Grades and writes the reports. Exit status: 0 graded (whatever the score); 3 no usable GPU (the
 //! reports are still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a
 //! report file exists and --force was not given.
-int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress, std::ostream& out);
+int run_grade_command(const Lab& lab, GradeCommand command, const std::function<void(const std::string&)>& progress,
+                      std::ostream& out);
 
 }  // namespace labrun

@@ -56,6 +56,9 @@ nlohmann::ordered_json report_json(const GradeReport& report) {
   if (!report.grader_problem_kind.empty()) {
     document["grader_problem"] = report.grader_problem_kind;
   }
+  document["environment"] = {{"device", valid_utf8(report.device)},
+                             {"device_uuid", valid_utf8(report.device_uuid)},
+                             {"host", valid_utf8(report.host)}};
   document["max_score"] = report.max_score();
   nlohmann::ordered_json mistakes = nlohmann::ordered_json::array();
   for (const NamedMistake& mistake : report.mistakes) {
@@ -76,7 +79,13 @@ std::string report_markdown(const GradeReport& report) {
   // Markdown is for the student; every string in it passes through valid_utf8 at the end.
   out << "# " << report.lab << " exercise: " << report.student_id << "\n\n";
   out << "Score **" << fixed(report.score(), 0) << " / " << fixed(report.max_score(), 0) << "** for `"
-      << report.submission << "`, graded in " << fixed(report.execution_seconds, 1) << " s.\n";
+      << report.submission << "`, graded in " << fixed(report.execution_seconds, 1) << " s";
+  if (!report.device.empty() || !report.host.empty()) {
+    out << " on " << (report.device.empty() ? std::string("no GPU") : report.device)
+        << (report.device_uuid.empty() ? "" : " (" + report.device_uuid + ")")
+        << (report.host.empty() ? "" : " at " + report.host);
+  }
+  out << ".\n";
   if (!report.mistakes.empty()) {
     out << "\n## What went wrong\n\n";
     for (const NamedMistake& mistake : report.mistakes) {

@@ -103,6 +103,11 @@ struct Lab {
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
   //! Grades a student's submission for the lab's exercise; empty when the lab has no grader.
   std::function<GradeReport(const GradeRequest&, const std::function<void(const std::string&)>&)> grade;
+  //! Batch grading: measures, once per GPU and with that GPU to itself, what every grading on it
+  //! shares (GradeRequest::shared), with "max_concurrent": gradings the GPU holds at once. Empty:
+  //! nothing is shared and one grading at a time runs per GPU.
+  std::function<nlohmann::ordered_json(const GradeRequest&, const std::function<void(const std::string&)>&)>
+      prepare_grading;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
   //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when

@@ -7,11 +7,14 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <sstream>
 
 #include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
+#include "cli/grade_command.hpp"
 #include "device/device_info.hpp"
+#include "runner/runner.hpp"
 #include "evidence/atomic_file.hpp"
 
 using Catch::Matchers::ContainsSubstring;
@@ -111,4 +114,68 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   CHECK_THAT(labrun::read_file(out / "summary.md"), ContainsSubstring("could not be graded"));
   fs::remove_all(batch);
   fs::remove_all(out);
+}
+
+TEST_CASE("a shard is I of N, from the command line or from a Slurm job array") {
+  CHECK(labrun::parse_shard("0/1").count == 1);
+  CHECK(labrun::parse_shard("3/8").index == 3);
+  for (const char* bad : {"8/8", "-1/4", "1", "a/b", "1/0", "1/4x"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(labrun::parse_shard(bad), labrun::UsageError);
+  }
+  const auto environment = [](std::map<std::string, std::string> values) {
+    return [values = std::move(values)](const char* name) -> const char* {
+      const auto found = values.find(name);
+      return found == values.end() ? nullptr : found->second.c_str();
+    };
+  };
+  CHECK_FALSE(labrun::shard_from_slurm(environment({})).has_value());
+  const auto first = labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_COUNT", "4"},
+                                                           {"SLURM_ARRAY_TASK_MIN", "1"}}));
+  REQUIRE(first.has_value());
+  CHECK(first->index == 0);
+  CHECK(first->count == 4);
+  CHECK(labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "2"}, {"SLURM_ARRAY_TASK_COUNT", "3"}}))->index ==
+        2);
+  CHECK_THROWS_AS(labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_COUNT", "3"}})),
+                  labrun::UsageError);
+}
+
+TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --merge rebuilds one summary") {
+  if (labrun::probe_devices().usable) {
+    SKIP("a GPU is present: this test grades without one, quickly");
+  }
+  const fs::path out = temporary_folder();
+  const std::string batch = corpus().string();
+  std::size_t graded = 0;
+  for (const char* shard : {"0/3", "1/3", "2/3"}) {
+    const Outcome part = labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", shard, "--jobs", "2"});
+    CHECK(part.status == labrun::exit_code::kNoDevice);
+    const std::string stem = std::string("summary-shard-") + shard[0] + "-of-3";
+    graded += nlohmann::json::parse(labrun::read_file(out / (stem + ".json"))).size();
+  }
+  std::size_t folders = 0;
+  for (const auto& entry : fs::directory_iterator(corpus())) {
+    folders += entry.is_directory() ? 1 : 0;
+  }
+  CHECK(graded == folders);
+  // Every report exists now: a rerun grades nothing again, and still writes its summary.
+  const Outcome rerun = labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", "0/3"});
+  CHECK(rerun.status == labrun::exit_code::kOk);
+  CHECK_THAT(rerun.err, ContainsSubstring("already graded"));
+  const Outcome merged = labrun_cli({"grade", "--merge", out.string()});
+  CHECK(merged.status == labrun::exit_code::kOk);
+  const auto summary = nlohmann::json::parse(labrun::read_file(out / "summary.json"));
+  CHECK(summary.size() == folders);
+  const std::string csv = labrun::read_file(out / "summary.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(folders) + 1);
+  CHECK_THAT(csv, ContainsSubstring("submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
+  // The same submission graded into two folders is refused by the merge, naming it.
+  const fs::path other = temporary_folder();
+  fs::copy(out / "correct", other / "correct", fs::copy_options::recursive);
+  const Outcome twice = labrun_cli({"grade", "--merge", out.string(), out.string(), other.string()});
+  CHECK(twice.status == labrun::exit_code::kFailure);
+  CHECK_THAT(twice.out + twice.err, ContainsSubstring("correct was graded twice"));
+  fs::remove_all(out);
+  fs::remove_all(other);
 }

@@ -93,6 +93,28 @@ GuardChanges guards_from_json(const Json& j) {
 
 }  // namespace
 
+Json to_json(const LabTimes& t) {
+  return Json{{"elements", t.elements},
+              {"staged_ms", t.staged_ms},
+              {"fused_ms", t.fused_ms},
+              {"lab_halfway_ms", t.lab_halfway_ms},
+              {"copy_floor_ms", t.copy_floor_ms},
+              {"copy_vectorized_ms", t.copy_vectorized_ms},
+              {"copy_memcpy_ms", t.copy_memcpy_ms}};
+}
+
+LabTimes lab_times_from_json(const Json& j) {
+  LabTimes t;
+  t.elements = j.at("elements").get<std::uint64_t>();
+  t.staged_ms = j.at("staged_ms").get<double>();
+  t.fused_ms = j.at("fused_ms").get<double>();
+  t.lab_halfway_ms = j.at("lab_halfway_ms").get<double>();
+  t.copy_floor_ms = j.at("copy_floor_ms").get<double>();
+  t.copy_vectorized_ms = j.at("copy_vectorized_ms").get<double>();
+  t.copy_memcpy_ms = j.at("copy_memcpy_ms").get<double>();
+  return t;
+}
+
 Json to_json(const ChildRequest& r) {
   return Json{{"mode", r.mode},
               {"image", r.image},
@@ -105,15 +127,19 @@ Json to_json(const ChildRequest& r) {
               {"first_shape", shape_to_json(r.first_shape)},
               {"second_shape", shape_to_json(r.second_shape)},
               {"kernel_time_limit_s", r.kernel_time_limit_s},
-              {"timing_samples", r.timing_samples}};
+              {"timing_limit_s", r.timing_limit_s},
+              {"timing_samples", r.timing_samples},
+              {"wait_for_timing_turn", r.wait_for_timing_turn},
+              {"turn_wait_limit_s", r.turn_wait_limit_s},
+              {"lab_times", r.lab_times ? to_json(*r.lab_times) : Json(nullptr)}};
 }
 
 ChildRequest request_from_json(const Json& j) {
   try {
     ChildRequest r;
     r.mode = j.at("mode").get<std::string>();
-    if (r.mode != "grade" && r.mode != "sanitize") {
-      throw std::runtime_error("/mode: expected grade or sanitize");
+    if (r.mode != "grade" && r.mode != "sanitize" && r.mode != "lab-times") {
+      throw std::runtime_error("/mode: expected grade, sanitize or lab-times");
     }
     r.image = j.at("image").get<std::string>();
     r.results = j.at("results").get<std::string>();
@@ -125,7 +151,13 @@ ChildRequest request_from_json(const Json& j) {
     r.first_shape = shape_from_json(j.at("first_shape"));
     r.second_shape = shape_from_json(j.at("second_shape"));
     r.kernel_time_limit_s = j.at("kernel_time_limit_s").get<double>();
+    r.timing_limit_s = j.at("timing_limit_s").get<double>();
     r.timing_samples = j.at("timing_samples").get<int>();
+    r.wait_for_timing_turn = j.at("wait_for_timing_turn").get<bool>();
+    r.turn_wait_limit_s = j.at("turn_wait_limit_s").get<double>();
+    if (!j.at("lab_times").is_null()) {
+      r.lab_times = lab_times_from_json(j.at("lab_times"));
+    }
     if (r.odd_elements == 0 || r.sanitize_elements == 0 || r.timing_samples < 1 ||
         r.kernel_time_limit_s <= 0.0) {
       throw std::runtime_error("sizes, samples and the kernel time limit must be positive");
@@ -174,14 +206,11 @@ Json to_json(const ChildResults& results) {
         {"wrong_samples", t.wrong_samples},
         {"first_wrong_sample", t.first_wrong_sample ? output_to_json(*t.first_wrong_sample) : Json(nullptr)},
         {"guard_words_changed", t.guard_words_changed},
-        {"staged_ms", t.staged_ms},
-        {"fused_ms", t.fused_ms},
-        {"lab_halfway_ms", t.lab_halfway_ms},
-        {"copy_floor_ms", t.copy_floor_ms},
-        {"copy_vectorized_ms", t.copy_vectorized_ms},
-        {"copy_memcpy_ms", t.copy_memcpy_ms}};
+        {"lab", to_json(t.lab)},
+        {"lab_times_shared", t.lab_times_shared}};
   }
   return Json{{"device", results.device},
+              {"device_uuid", results.device_uuid},
               {"pageable_memory_access", results.pageable_memory_access},
               {"completed", results.completed},
               {"error_kind", results.error_kind},
@@ -197,6 +226,7 @@ ChildResults child_results_from_json(const Json& j) {
   try {
     ChildResults results;
     results.device = j.at("device").get<std::string>();
+    results.device_uuid = j.at("device_uuid").get<std::string>();
     results.pageable_memory_access = j.at("pageable_memory_access").get<bool>();
     results.completed = j.at("completed").get<bool>();
     results.error_kind = j.at("error_kind").get<std::string>();
@@ -244,12 +274,8 @@ ChildResults child_results_from_json(const Json& j) {
         timing.first_wrong_sample = output_from_json(t.at("first_wrong_sample"));
       }
       timing.guard_words_changed = t.at("guard_words_changed").get<std::uint64_t>();
-      timing.staged_ms = t.at("staged_ms").get<double>();
-      timing.fused_ms = t.at("fused_ms").get<double>();
-      timing.lab_halfway_ms = t.at("lab_halfway_ms").get<double>();
-      timing.copy_floor_ms = t.at("copy_floor_ms").get<double>();
-      timing.copy_vectorized_ms = t.at("copy_vectorized_ms").get<double>();
-      timing.copy_memcpy_ms = t.at("copy_memcpy_ms").get<double>();
+      timing.lab = lab_times_from_json(t.at("lab"));
+      timing.lab_times_shared = t.at("lab_times_shared").get<bool>();
       results.timing = timing;
     }
     return results;

@@ -19,8 +19,24 @@ namespace day48::grading {
 inline constexpr std::size_t kRequestMaxBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kResultsMaxBytes = std::size_t{4} * 1024 * 1024;
 
+//! The lab's own kernels timed cold at one size: medians of CUDA-event samples, milliseconds.
+struct LabTimes {
+  std::uint64_t elements = 0;
+  double staged_ms = 0.0;           //!< the lab's staged chain (36 B/element)
+  double fused_ms = 0.0;            //!< the lab's fused chain (12 B/element)
+  double lab_halfway_ms = 0.0;      //!< the lab's own half-way pair (20 B/element)
+  double copy_floor_ms = 0.0;       //!< one-element-per-thread copy (8 B/element)
+  double copy_vectorized_ms = 0.0;  //!< 16-byte grid-stride copy (8 B/element)
+  double copy_memcpy_ms = 0.0;      //!< cudaMemcpyAsync device to device (8 B/element)
+};
+
+[[nodiscard]] nlohmann::ordered_json to_json(const LabTimes& times);
+[[nodiscard]] LabTimes lab_times_from_json(const nlohmann::ordered_json& document);
+
 struct ChildRequest {
-  std::string mode = "grade";  //!< "grade", or "sanitize": one unguarded run for compute-sanitizer
+  //! "grade"; "sanitize": one unguarded run for compute-sanitizer; "lab-times": the lab's kernels
+  //! only, timed at card_elements (no submission), for a batch that shares them.
+  std::string mode = "grade";
   std::string image = "submission.cubin";  //!< the compiled submission, in the working folder
   std::string results = "results.json";    //!< written by the child (grade mode)
   std::string phase = "phase.txt";         //!< the step in progress, rewritten before each
@@ -30,8 +46,16 @@ struct ChildRequest {
   std::uint64_t sanitize_elements = 4099;
   labrun::LaunchShape first_shape;
   labrun::LaunchShape second_shape;
-  double kernel_time_limit_s = 10.0;  //!< one launch pair longer than this is a hang
+  double kernel_time_limit_s = 10.0;  //!< one launch longer than this is a hang
+  double timing_limit_s = 60.0;       //!< the whole timing phase longer than this is a hang
   int timing_samples = 30;            //!< cold samples per timed case
+  //! Batch grading: before timing, create the file "ready-to-time" in the working folder and wait
+  //! (at most turn_wait_limit_s) for labrun to create "may-time", which it does once this child
+  //! has the GPU to itself (grading/gpu_turns.hpp).
+  bool wait_for_timing_turn = false;
+  double turn_wait_limit_s = 3600.0;
+  //! The lab's kernels as timed once for the batch on this GPU; when given, only the pair is timed.
+  std::optional<LabTimes> lab_times;
 };
 
 [[nodiscard]] nlohmann::ordered_json to_json(const ChildRequest& request);
@@ -104,12 +128,8 @@ struct TimingResult {
   std::uint64_t wrong_samples = 0;  //!< timed calls whose output failed its check
   std::optional<OutputInspection> first_wrong_sample;
   std::uint64_t guard_words_changed = 0;  //!< around y and the intermediate, after every sample
-  double staged_ms = 0.0;                 //!< the lab's staged chain (36 B/element)
-  double fused_ms = 0.0;                  //!< the lab's fused chain (12 B/element)
-  double lab_halfway_ms = 0.0;            //!< the lab's own half-way pair (20 B/element)
-  double copy_floor_ms = 0.0;             //!< one-element-per-thread copy (8 B/element)
-  double copy_vectorized_ms = 0.0;        //!< 16-byte grid-stride copy (8 B/element)
-  double copy_memcpy_ms = 0.0;            //!< cudaMemcpyAsync device to device (8 B/element)
+  LabTimes lab;                           //!< the lab's kernels, as the submission is compared with them
+  bool lab_times_shared = false;          //!< timed once for the batch on this GPU, not beside this pair
 };
 
 struct KernelInfo {
@@ -124,6 +144,7 @@ struct KernelInfo {
 
 struct ChildResults {
   std::string device;
+  std::string device_uuid;  //!< "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as nvidia-smi writes it
   bool pageable_memory_access = false;  //!< the GPU can address pageable host memory (HMM/ATS)
   bool completed = false;               //!< every step ran
   //! Why it stopped: "" (it did not), "load", "kernel-missing", "wrong-signature", "launch-shape",

@@ -16,6 +16,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <mutex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -81,6 +84,35 @@ std::uint64_t mix64(std::uint64_t z) {
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
 }
+
+// Calls `expired` from its own thread when `seconds` pass before it is destroyed: for the timing
+// phase, where a kernel that never ends would block an event wait forever.
+class Watchdog {
+ public:
+  Watchdog(double seconds, std::function<void()> expired)
+      : thread_([this, seconds, expired = std::move(expired)] {
+          std::unique_lock<std::mutex> lock(mutex_);
+          if (!stopped_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
+            expired();
+          }
+        }) {}
+  ~Watchdog() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    stopped_.notify_all();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable stopped_;
+  bool done_ = false;
+  std::thread thread_;
+};
 
 // [guard | n floats, padded to 256 bytes | guard] in one allocation, poisoned; data() is 256-byte
 // aligned, so a submission may use 16-byte vector accesses from element 0.
@@ -255,19 +287,7 @@ class Grading {
   }
 
   void grade() {
-    const std::size_t capacity = std::max(request_.odd_elements, request_.card_elements);
-    x_.emplace(capacity, kGuardFloats);
-    residual_.emplace(capacity, kGuardFloats);
-    intermediate_.emplace(capacity, kGuardFloats);
-    y_.emplace(capacity, kGuardFloats);
-    for (DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_, &lab_y_, &lab_halfway_, &copy_out_}) {
-      *staged = DeviceBuffer<float>(capacity);
-    }
-    output_counters_ = DeviceBuffer<day48::grading::OutputCounters>(1);
-    intermediate_counters_ = DeviceBuffer<day48::grading::IntermediateCounters>(1);
-    tallies_ = DeviceBuffer<unsigned long long>(kTallies);
-    lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),          t2_.data(),
-                               t3_.data(), lab_y_.data(),     lab_halfway_.data(), copy_out_.data()};
+    allocate(std::max(request_.odd_elements, request_.card_elements));
     write();
     const std::pair<const char*, std::uint64_t> sizes[] = {{"odd", request_.odd_elements},
                                                            {"card-scaled", request_.card_elements}};
@@ -283,6 +303,37 @@ class Grading {
     if (request_.card_elements > 0) {
       time_at(request_.card_elements);
     }
+    results_.completed = true;
+    phase_.set("finished");
+    write();
+  }
+
+  // The submission's guarded buffers, the staged chain's, the lab's own outputs and the counters.
+  void allocate(std::size_t capacity) {
+    x_.emplace(capacity, kGuardFloats);
+    residual_.emplace(capacity, kGuardFloats);
+    intermediate_.emplace(capacity, kGuardFloats);
+    y_.emplace(capacity, kGuardFloats);
+    for (DeviceBuffer<float>* staged : {&t1_, &t2_, &t3_, &lab_y_, &lab_halfway_, &copy_out_}) {
+      *staged = DeviceBuffer<float>(capacity);
+    }
+    output_counters_ = DeviceBuffer<day48::grading::OutputCounters>(1);
+    intermediate_counters_ = DeviceBuffer<day48::grading::IntermediateCounters>(1);
+    tallies_ = DeviceBuffer<unsigned long long>(kTallies);
+    lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),          t2_.data(),
+                               t3_.data(), lab_y_.data(),     lab_halfway_.data(), copy_out_.data()};
+  }
+
+  // The lab's kernels alone, timed at the large size, for a batch to share (mode lab-times).
+  void time_lab_only() {
+    const std::size_t n = request_.card_elements;
+    allocate(n);
+    labrun::L2Flusher flusher(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+    day48::grading::TimingResult timing;
+    timing.elements = n;
+    timing.samples = request_.timing_samples;
+    timing.lab = time_lab(n, flusher);
+    results_.timing = timing;
     results_.completed = true;
     phase_.set("finished");
     write();
@@ -488,16 +539,23 @@ class Grading {
 
   // Cold samples of every case on fresh inputs; each of the submission's samples is checked.
   void time_at(std::size_t n) {
-    phase_.set("timing at n = " + std::to_string(n));
-    day48::grading::TimingResult timing;
-    timing.elements = n;
-    timing.samples = request_.timing_samples;
     for (day48::grading::KernelInfo& info : results_.kernels) {
       const bool first = info.name == day48::grading::kFirstKernel;
       info.launch =
           (first ? first_plan_cache(n) : second_plan_cache(n)).describe() + " at n = " + std::to_string(n);
     }
     labrun::L2Flusher flusher(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+    if (request_.wait_for_timing_turn) {
+      wait_for_timing_turn();
+    }
+    phase_.set("timing at n = " + std::to_string(n));
+    const Watchdog watchdog(request_.timing_limit_s, [this, n] {
+      on_hang_("timing at n = " + std::to_string(n) + " had not finished after " +
+               std::to_string(static_cast<int>(request_.timing_limit_s)) + " s");
+    });
+    day48::grading::TimingResult timing;
+    timing.elements = n;
+    timing.samples = request_.timing_samples;
     std::uint64_t sample_seed = 0;
     const auto fresh_inputs = [&] {
       sample_seed = next_seed();
@@ -524,18 +582,51 @@ class Grading {
     y_->count_guard_changes(n, tallies_.data(), stream_);
     intermediate_->count_guard_changes(n, tallies_.data(), stream_);
     timing.guard_words_changed = download_tallies()[0];
-    const auto lab_case = [&](const std::function<void()>& region) {
+    if (request_.lab_times) {
+      timing.lab = *request_.lab_times;
+      timing.lab_times_shared = true;
+    } else {
+      timing.lab = time_lab(n, flusher);
+    }
+    results_.timing = timing;
+  }
+
+  // The lab's kernels, timed the way the pair is: cold, each sample on fresh inputs.
+  day48::grading::LabTimes time_lab(std::size_t n, labrun::L2Flusher& flusher) {
+    phase_.set("timing the lab's kernels at n = " + std::to_string(n));
+    const auto fresh_inputs = [&] {
+      const std::uint64_t seed = next_seed();
+      day48::grading::generate_inputs(lab_.x, lab_.residual, n, seed, seed, stream_);
+    };
+    const auto median_of = [&](const std::function<void()>& region) {
       return labrun::median(sample(region, fresh_inputs, nullptr, flusher));
     };
-    phase_.set("timing the lab's kernels at n = " + std::to_string(n));
-    timing.staged_ms = lab_case([&] { day48::launch_staged_chain(lab_, n, stream_); });
-    timing.fused_ms = lab_case([&] { day48::launch_fused_chain(lab_, n, stream_); });
-    timing.lab_halfway_ms = lab_case([&] { day48::launch_halfway_pair(lab_, n, stream_); });
-    timing.copy_floor_ms = lab_case([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, stream_); });
-    timing.copy_vectorized_ms =
-        lab_case([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
-    timing.copy_memcpy_ms = lab_case([&] { day48::launch_copy_memcpy(lab_.x, lab_.copy_out, n, stream_); });
-    results_.timing = timing;
+    day48::grading::LabTimes times;
+    times.elements = n;
+    times.staged_ms = median_of([&] { day48::launch_staged_chain(lab_, n, stream_); });
+    times.fused_ms = median_of([&] { day48::launch_fused_chain(lab_, n, stream_); });
+    times.lab_halfway_ms = median_of([&] { day48::launch_halfway_pair(lab_, n, stream_); });
+    times.copy_floor_ms = median_of([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, stream_); });
+    times.copy_vectorized_ms = median_of([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
+    times.copy_memcpy_ms = median_of([&] { day48::launch_copy_memcpy(lab_.x, lab_.copy_out, n, stream_); });
+    return times;
+  }
+
+  // Batch grading: tells labrun this child is ready to time, then waits until labrun says the GPU
+  // is this child's alone (grading/gpu_turns.hpp).
+  void wait_for_timing_turn() {
+    phase_.set("waiting for a turn to time, with the GPU to itself");
+    labrun::write_file_atomically("ready-to-time", "\n", true);
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.turn_wait_limit_s);
+    std::error_code missing;
+    while (!std::filesystem::exists("may-time", missing)) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        throw std::runtime_error("labrun gave no turn to time within " +
+                                 std::to_string(static_cast<int>(request_.turn_wait_limit_s)) + " s");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
   }
 
   // The pair inside a timed sample: launched back to back with no wait between them, as the
@@ -600,12 +691,28 @@ class Grading {
   std::optional<day48::grading::LaunchPlan> first_plan_, second_plan_;
 };
 
+// As nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string gpu_uuid(const cudaUUID_t& uuid) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    text += kHex[byte >> 4];
+    text += kHex[byte & 0x0F];
+    if (i == 3 || i == 5 || i == 7 || i == 9) {
+      text += '-';
+    }
+  }
+  return text;
+}
+
 void record_device(ChildResults& results) {
   int device = 0;
   LABRUN_CUDA_CHECK(cudaGetDevice(&device));
   cudaDeviceProp properties{};
   LABRUN_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
   results.device = properties.name;
+  results.device_uuid = gpu_uuid(properties.uuid);
   int pageable = 0;
   LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
   results.pageable_memory_access = pageable != 0;
@@ -618,7 +725,7 @@ int run(const ChildRequest& request) {
     results.error_kind = kind;
     results.error = message;
     results.failed_step = phase.step();
-    if (request.mode == "grade") {
+    if (request.mode != "sanitize") {
       labrun::write_file_atomically(request.results, day48::grading::to_json(results).dump(2) + "\n", true);
     }
     std::cerr << "grade-child: " << message << "\n";
@@ -630,6 +737,10 @@ int run(const ChildRequest& request) {
       stop("hang", message);
       std::_Exit(3);  // the kernel still runs: only the end of the process stops it
     });
+    if (request.mode == "lab-times") {
+      grading.time_lab_only();
+      return 0;
+    }
     grading.load();
     if (request.mode == "sanitize") {
       grading.sanitize_run();

@@ -77,9 +77,9 @@ struct GradingDevice {
   std::uint64_t memory_bytes = 0;
 };
 
-GradingDevice read_grading_device() {
+GradingDevice read_grading_device(int device) {
   cudaDeviceProp properties{};
-  if (const cudaError_t error = cudaGetDeviceProperties(&properties, 0); error != cudaSuccess) {
+  if (const cudaError_t error = cudaGetDeviceProperties(&properties, device); error != cudaSuccess) {
     throw labrun::NoDeviceError("no usable CUDA device: " + labrun::describe_cuda_error(error));
   }
   return GradingDevice{properties.major, properties.minor, static_cast<std::uint64_t>(properties.l2CacheSize),
@@ -96,19 +96,23 @@ std::uint64_t large_size(const GradingDevice& device) {
                                                                                       : kLessonElements;
 }
 
-std::vector<std::string> child_environment(const fs::path& scratch) {
+std::vector<std::string> child_environment(const fs::path& scratch, const std::string& visible_devices) {
   // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
-  return labrun::minimal_environment(
-      {"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(), "CUDA_CACHE_DISABLE=1", "LC_ALL=C"});
+  std::vector<std::string> extra{"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(), "CUDA_CACHE_DISABLE=1",
+                                 "LC_ALL=C"};
+  if (!visible_devices.empty()) {
+    extra.push_back("CUDA_VISIBLE_DEVICES=" + visible_devices);
+  }
+  return labrun::minimal_environment(extra);
 }
 
 labrun::SpawnOptions contained(std::vector<std::string> argv, double limit, const fs::path& scratch,
-                               std::uint64_t file_size_limit) {
+                               std::uint64_t file_size_limit, const std::string& visible_devices = {}) {
   labrun::SpawnOptions options;
   options.argv = std::move(argv);
   options.limit_seconds = limit;
   options.working_directory = scratch;
-  options.environment = child_environment(scratch);
+  options.environment = child_environment(scratch, visible_devices);
   options.limits.file_size_bytes = file_size_limit;
   options.limits.processes = kProcessLimit;
   return options;
@@ -165,7 +169,8 @@ bool reports_no_errors(const std::string& summary) {
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
 // output, which a kernel's printf could fill with anything.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
-                      const fs::path& scratch, const ChildRequest& base, double limit) {
+                      const fs::path& scratch, const ChildRequest& base, double limit,
+                      const std::string& visible_devices) {
   ChildRequest request = base;
   request.mode = "sanitize";
   request.seed = fresh_seed();
@@ -176,7 +181,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const labrun::ProcessResult run = labrun::run_contained(contained(
       {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
        "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
-      limit, scratch, kChildFileSizeLimit));
+      limit, scratch, kChildFileSizeLimit, visible_devices));
   SanitizerRun result;
   result.tool = tool;
   std::string log;
@@ -223,6 +228,26 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
   return input;
 }
 
+// Runs the grading child. In a batch (turns given) it holds a shared turn on its GPU while it
+// checks, and when it says it is ready to time, trades it for an exclusive turn and lets it time.
+labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch, labrun::GpuTurns* turns) {
+  if (turns == nullptr) {
+    return labrun::run_contained(options);
+  }
+  labrun::SharedTurn shared(turns);
+  auto running = std::async(std::launch::async, [&] { return labrun::run_contained(options); });
+  std::error_code missing;
+  while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+    if (fs::exists(scratch / "ready-to-time", missing)) {
+      shared.release();
+      const labrun::ExclusiveTurn exclusive(turns);
+      labrun::write_file_atomically(scratch / "may-time", "\n", true);
+      return running.get();
+    }
+  }
+  return running.get();
+}
+
 // Every step after the source check; runs only where a GPU and the grader's programs exist.
 void compile_run_and_check(const labrun::GradeRequest& request, const std::string& source, JudgeInput& input,
                            const std::function<void(const std::string&)>& progress) {
@@ -236,7 +261,7 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     input.grader_problem = "labrun-contain is missing beside labrun (build or install labrun's programs)";
     return;
   }
-  const GradingDevice device = read_grading_device();
+  const GradingDevice device = read_grading_device(request.device);
   const ScratchFolder scratch;
   labrun::write_file_atomically(scratch.path / kSourceName, source, true);
   const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
@@ -271,13 +296,17 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   };
   child_request.first_shape = shape_of(kFirstKernel);
   child_request.second_shape = shape_of(kSecondKernel);
+  child_request.wait_for_timing_turn = request.turns != nullptr;
+  if (request.shared.contains("lab_times")) {
+    child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
+  }
   write_request(scratch.path / "request.json", child_request);
   progress("running it at n = " + std::to_string(kOddElements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
-  input.child =
-      labrun::run_contained(contained({child.string(), "--request", "request.json"},
-                                      request.run_limit_seconds, scratch.path, kChildFileSizeLimit));
+  input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                                    scratch.path, kChildFileSizeLimit, request.visible_devices),
+                          scratch.path, request.turns);
   input.last_step = read_phase(scratch.path / child_request.phase);
   try {
     input.results = child_results_from_json(nlohmann::ordered_json::parse(
@@ -291,11 +320,13 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   if (input.sanitizer_available && input.results && input.results->completed) {
     progress("compute-sanitizer memcheck and racecheck at n = " + std::to_string(kSanitizerElements));
     // The two tools run side by side: each is mostly start-up, and the run is tiny.
+    const labrun::SharedTurn turn(request.turns);
     auto memcheck = std::async(std::launch::async, [&] {
-      return sanitize(sanitizer, "memcheck", child, scratch.path, child_request, request.run_limit_seconds);
+      return sanitize(sanitizer, "memcheck", child, scratch.path, child_request, request.run_limit_seconds,
+                      request.visible_devices);
     });
-    SanitizerRun racecheck =
-        sanitize(sanitizer, "racecheck", child, scratch.path, child_request, request.run_limit_seconds);
+    SanitizerRun racecheck = sanitize(sanitizer, "racecheck", child, scratch.path, child_request,
+                                      request.run_limit_seconds, request.visible_devices);
     input.sanitizers.push_back(memcheck.get());
     input.sanitizers.push_back(racecheck);
   }
@@ -348,8 +379,47 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   report.execution_seconds = elapsed();
   if (input.results) {
     report.raw = to_json(*input.results);
+    report.device = input.results->device;
+    report.device_uuid = input.results->device_uuid;
   }
   return report;
+}
+
+nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
+                                       const std::function<void(const std::string&)>& progress) {
+  const GradingDevice device = read_grading_device(request.device);
+  const fs::path child = child_program(request);
+  ChildRequest lab_request;
+  lab_request.mode = "lab-times";
+  lab_request.seed = fresh_seed();
+  lab_request.card_elements = large_size(device);
+  const ScratchFolder scratch;
+  write_request(scratch.path / "request.json", lab_request);
+  progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
+           ", once for the batch, on GPU " + std::to_string(request.device));
+  const labrun::ExclusiveTurn turn(request.turns);
+  const labrun::ProcessResult run =
+      labrun::run_contained(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                                      scratch.path, kChildFileSizeLimit, request.visible_devices));
+  ChildResults results;
+  try {
+    results = child_results_from_json(nlohmann::ordered_json::parse(
+        labrun::read_regular_file(scratch.path / lab_request.results, kResultsMaxBytes)));
+  } catch (const std::exception& error) {
+    throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() + "): " + error.what());
+  }
+  if (!results.completed || !results.timing) {
+    throw std::runtime_error("timing the lab's kernels for the batch failed: " + results.error + " (" + run.describe() +
+                             ")");
+  }
+  // Each grading holds kChildBuffers buffers of the large size and a context: what fits in 85% of
+  // the card's memory runs at once.
+  const std::uint64_t per_grading = lab_request.card_elements * 4 * kChildBuffers + (std::uint64_t{1} << 30);
+  const std::uint64_t fits = device.memory_bytes / 100 * 85 / per_grading;
+  return nlohmann::ordered_json{{"lab_times", to_json(results.timing->lab)},
+                                {"max_concurrent", std::max<std::uint64_t>(1, fits)},
+                                {"device", results.device},
+                                {"device_uuid", results.device_uuid}};
 }
 
 }  // namespace day48::grading

@@ -20,4 +20,10 @@ inline constexpr const char* kChildProgram = "labrun-day48-grade-child";
 [[nodiscard]] labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
                                                    const std::function<void(const std::string&)>& progress);
 
+//! Batch grading: times the lab's own kernels once on the request's GPU (with an exclusive turn
+//! there), for every grading on that GPU to compare with, and says how many gradings fit on it at
+//! once. Throws std::runtime_error when it cannot.
+[[nodiscard]] nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
+                                                     const std::function<void(const std::string&)>& progress);
+
 }  // namespace day48::grading

@@ -4,7 +4,9 @@
 #   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11,
 #                                      # valijson's headers (unpacked into .deps/, see below), and
 #                                      # matplotlib for python3 (scripts/draw_plots.py draws the plots)
-#   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy (tests only)
+#   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy, and
+#                                      # slurm-wlm and munge for the Slurm test (tests only; the test
+#                                      # starts its own single-node cluster and stops it again)
 #
 # The CUDA Toolkit (nvcc, 12.x or 13.x) is not installed here: it comes from NVIDIA's own packages.
 # Needs root (or sudo). Exit status: 0 installed, 1 apt failed, 2 usage or unsupported system.
@@ -14,7 +16,7 @@ want_tests=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -117,7 +119,7 @@ case "${ID}:${VERSION_ID:-}" in
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
-      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy
+      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge
     fi
     ;;
   ubuntu:24.04)
@@ -125,7 +127,7 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
-      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy
+      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy slurm-wlm munge
     fi
     ;;
   *) manual_help ;;

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# On a GPU machine: how batch grading scales (docs/grading-at-scale.md). Replicates the grading
+# corpus REPLICAS times (29 submissions each), grades the first SERIAL_REPLICAS of those copies with
+# --jobs 1 (serially) and all of them with --jobs JOBS on the GPUs of each DEVICES list given, and
+# prints each run's rate and whether every verdict (score and mistakes) equals the serial run's and
+# the corpus's expected one. Logs and summaries go to OUTDIR. Run after a dev build.
+#
+#   scripts/grading-scale-check.sh OUTDIR REPLICAS SERIAL_REPLICAS JOBS DEVICES [DEVICES...]
+#   scripts/grading-scale-check.sh /tmp/scale 8 2 16 0 0,1
+set -uo pipefail
+out=${1:?usage: grading-scale-check.sh OUTDIR REPLICAS SERIAL_REPLICAS JOBS DEVICES...}
+replicas=${2:?}; serial=${3:?}; jobs=${4:?}; shift 4
+[ $# -ge 1 ] || { echo "grading-scale-check: give at least one DEVICES list" >&2; exit 2; }
+cd "$(dirname "$0")/.."
+labrun=$PWD/build/dev/labrun
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+corpus=tests/grading/corpus
+all="$out/submissions"; few="$out/submissions-serial"
+rm -rf "$all" "$few"; mkdir -p "$all" "$few"
+for r in $(seq 1 "$replicas"); do
+  for d in "$corpus"/*/; do
+    name=$(basename "$d")
+    [ -f "$d/halfway.cu" ] || continue
+    cp -r "$d" "$all/r$r-$name"
+    [ "$r" -le "$serial" ] && cp -r "$d" "$few/r$r-$name"
+  done
+done
+echo "$(ls "$all" | wc -l) submissions; $(ls "$few" | wc -l) graded serially too"
+
+grade() {  # NAME SUBMISSIONS JOBS DEVICES
+  local start end
+  start=$(date +%s.%N)
+  "$labrun" grade --batch "$2" --out "$out/$1" --jobs "$3" --devices "$4" --secret-seed --force \
+    >"$out/$1.md" 2>"$out/$1.log"
+  local status=$?
+  end=$(date +%s.%N)
+  local n; n=$(ls "$2" | wc -l)
+  awk -v n="$n" -v s="$start" -v e="$end" -v name="$1" -v st="$status" \
+    'BEGIN { printf "%s: %d submissions in %.1f s, %.1f per minute (exit %d)\n", name, n, e - s, n / (e - s) * 60, st }' |
+    tee -a "$out/rates.txt"
+}
+grade serial "$few" 1 "${1%%,*}"
+for devices in "$@"; do
+  grade "jobs$jobs-gpus${devices//,/+}" "$all" "$jobs" "$devices"
+done
+python3 - "$out" "$corpus" "$@" <<'PY'
+import json, os, sys
+out, corpus, device_lists = sys.argv[1], sys.argv[2], sys.argv[3:]
+jobs = [d for d in os.listdir(out) if d.startswith("jobs")]
+def verdict(folder):
+    r = json.load(open(os.path.join(folder, "report.json")))
+    return r["score"], sorted(m["id"] for m in r["mistakes"])
+serial = {s: verdict(os.path.join(out, "serial", s)) for s in os.listdir(os.path.join(out, "serial")) if os.path.isdir(os.path.join(out, "serial", s))}
+for run in sorted(jobs):
+    base = os.path.join(out, run)
+    names = [s for s in os.listdir(base) if os.path.isdir(os.path.join(base, s))]
+    differ_serial = [s for s in names if s in serial and verdict(os.path.join(base, s)) != serial[s]]
+    differ_expected = []
+    for s in names:
+        expected = json.load(open(os.path.join(corpus, s.split("-", 1)[1], "expected.json")))
+        score, mistakes = verdict(os.path.join(base, s))
+        if score != expected["score"] or mistakes != sorted(expected["mistakes"]):
+            differ_expected.append(s)
+    print(f"{run}: {len(names)} graded; verdicts differing from the serial run: {len(differ_serial)} of "
+          f"{sum(1 for s in names if s in serial)} {differ_serial[:5]}; from the corpus's expected: "
+          f"{len(differ_expected)} {differ_expected[:5]}")
+PY

@@ -4,11 +4,14 @@
 
 namespace labrun {
 
-GpuTurns::GpuTurns(std::size_t max_sharers) : max_sharers_(std::max<std::size_t>(1, max_sharers)) {}
+GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds)
+    : max_sharers_(std::max<std::size_t>(1, max_sharers)),
+      gather_(std::max<std::size_t>(1, gather)),
+      gather_seconds_(gather_seconds) {}
 
 void GpuTurns::acquire_shared() {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return !exclusive_ && waiting_exclusive_ == 0 && sharers_ < max_sharers_; });
+  changed_.wait(lock, [&] { return !exclusive_ && !draining_ && sharers_ < max_sharers_; });
   ++sharers_;
 }
 
@@ -23,6 +26,16 @@ void GpuTurns::release_shared() {
 void GpuTurns::acquire_exclusive() {
   std::unique_lock<std::mutex> lock(mutex_);
   ++waiting_exclusive_;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(gather_seconds_);
+  // Gather: until enough timers wait, or this one has waited long enough, sharers carry on.
+  while (!draining_) {
+    if (waiting_exclusive_ >= gather_ || std::chrono::steady_clock::now() >= deadline) {
+      draining_ = true;
+      changed_.notify_all();
+      break;
+    }
+    changed_.wait_until(lock, deadline);
+  }
   changed_.wait(lock, [&] { return !exclusive_ && sharers_ == 0; });
   --waiting_exclusive_;
   exclusive_ = true;
@@ -32,6 +45,9 @@ void GpuTurns::release_exclusive() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     exclusive_ = false;
+    if (waiting_exclusive_ == 0) {
+      draining_ = false;  // every gathered timer has timed: sharers start again
+    }
   }
   changed_.notify_all();
 }

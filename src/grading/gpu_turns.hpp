@@ -2,9 +2,15 @@
 // Turns on one GPU for the submissions graded side by side on it. Checking a submission may share
 // the GPU with other checks; timing one may not share it with anything: a submission's timing
 // phase never overlaps GPU work of any other submission on the same GPU, so its times are those of
-// a serial run. A waiting timer goes before new sharers (no starvation of timing), and the number
-// of sharers at once is capped (each holds the GPU memory of a full grading run).
+// a serial run. The number of sharers at once is capped (each holds the GPU memory of a full
+// grading run).
+//
+// An exclusive turn must wait for every shared turn in progress to end, and while it waits no new
+// one starts: a drain that leaves the GPU half idle. Timers are therefore gathered: a drain begins
+// once `gather` timers wait, or once the first of them has waited `gather_seconds`, and every timer
+// waiting then times, one after another, before sharers start again. No timer waits for ever.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <mutex>
@@ -13,8 +19,9 @@ namespace labrun {
 
 class GpuTurns {
  public:
-  //! max_sharers: processes that may hold a shared turn at once (at least 1).
-  explicit GpuTurns(std::size_t max_sharers);
+  //! max_sharers: processes that may hold a shared turn at once (at least 1); gather: timers that
+  //! start a drain (at least 1); gather_seconds: the longest a timer waits before it starts one.
+  explicit GpuTurns(std::size_t max_sharers, std::size_t gather = 1, double gather_seconds = 0.0);
 
   void acquire_shared();
   void release_shared();
@@ -30,8 +37,11 @@ class GpuTurns {
   mutable std::mutex mutex_;
   std::condition_variable changed_;
   std::size_t max_sharers_;
+  std::size_t gather_;
+  double gather_seconds_;
   std::size_t sharers_ = 0;
   std::size_t waiting_exclusive_ = 0;
+  bool draining_ = false;  // sharers wait; waiting timers time, one by one
   bool exclusive_ = false;
 };
 

@@ -76,3 +76,61 @@ TEST_CASE("a waiting exclusive turn goes before new shared turns") {
   CHECK(exclusive_got.load());
   CHECK(late_sharer_got.load());
 }
+
+TEST_CASE("timers are gathered: sharers carry on until enough wait, then every waiting timer times before them") {
+  labrun::GpuTurns turns(8, 2, 60.0);
+  turns.acquire_shared();
+  std::atomic<int> timed{0};
+  std::thread first([&] {
+    turns.acquire_exclusive();
+    ++timed;
+    turns.release_exclusive();
+  });
+  std::this_thread::sleep_for(20ms);
+  // One timer waits, fewer than two: a sharer may still start.
+  std::atomic<bool> sharer_got{false};
+  std::thread sharer([&] {
+    turns.acquire_shared();
+    sharer_got = true;
+    turns.release_shared();
+  });
+  sharer.join();
+  CHECK(sharer_got.load());
+  std::thread second([&] {
+    turns.acquire_exclusive();
+    ++timed;
+    turns.release_exclusive();
+  });
+  std::this_thread::sleep_for(20ms);
+  // Two wait: the drain has begun, so a new sharer waits behind both timers.
+  std::atomic<bool> late_got{false};
+  std::thread late([&] {
+    turns.acquire_shared();
+    late_got = true;
+    CHECK(timed.load() == 2);
+    turns.release_shared();
+  });
+  std::this_thread::sleep_for(20ms);
+  CHECK_FALSE(late_got.load());
+  turns.release_shared();
+  first.join();
+  second.join();
+  late.join();
+  CHECK(timed.load() == 2);
+}
+
+TEST_CASE("a lone timer starts the drain itself once it has waited long enough") {
+  labrun::GpuTurns turns(4, 3, 0.05);
+  turns.acquire_shared();
+  std::atomic<bool> timed{false};
+  std::thread timer([&] {
+    turns.acquire_exclusive();
+    timed = true;
+    turns.release_exclusive();
+  });
+  std::this_thread::sleep_for(150ms);
+  CHECK_FALSE(timed.load());  // still waiting for the sharer to finish
+  turns.release_shared();
+  timer.join();
+  CHECK(timed.load());
+}

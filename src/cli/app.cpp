@@ -10,9 +10,9 @@
 
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
-#include "device/visible_devices.hpp"
 #include "compare/compare.hpp"
 #include "device/device_info.hpp"
+#include "device/visible_devices.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
@@ -245,44 +245,56 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   std::optional<int> grade_device;
   CLI::App* grade = app.add_subcommand(
       "grade",
-      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels in "
-      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on their "
+      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels "
+      "in "
+      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on "
+      "their "
       "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
       "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
   grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
-  grade->add_option("--batch", grade_command.batch,
-                    "Grade every folder of DIR (one .cu file each); needs --out; skips folders whose report exists "
-                    "unless --force; writes summary.md, .json and .csv with one row per folder, those that could not "
-                    "be graded included (docs/grading-at-scale.md)");
-  grade->add_option("--jobs", grade_command.jobs,
-                    "With --batch: gradings at once (compiles run side by side on the CPU; checks share a GPU; a "
-                    "submission's timing never overlaps other GPU work on its GPU); default: one per CPU core")
+  grade->add_option(
+      "--batch", grade_command.batch,
+      "Grade every folder of DIR (one .cu file each); needs --out; skips folders whose report exists "
+      "unless --force; writes summary.md, .json and .csv with one row per folder, those that could not "
+      "be graded included (docs/grading-at-scale.md)");
+  grade
+      ->add_option(
+          "--jobs", grade_command.jobs,
+          "With --batch: gradings at once (compiles run side by side on the CPU; checks share a GPU; a "
+          "submission's timing never overlaps other GPU work on its GPU); default: one per CPU core")
       ->check(CLI::Range(1, 4096));
-  grade->add_option("--devices", grade_command.devices,
-                    "With --batch: the GPUs to grade on, as labrun numbers them (after CUDA_VISIBLE_DEVICES), e.g. "
-                    "0,1; default: every GPU");
-  grade->add_option("--shard", grade_shard,
-                    "With --batch: grade only slice I of N (0-based; folder k in name order belongs to slice k % N); "
-                    "default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT in a Slurm job array, else all");
-  grade->add_option("--merge", grade_merge,
-                    "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under the DIRs "
-                    "(default: OUT itself), as the tasks of a job array wrote them")
+  grade->add_option(
+      "--devices", grade_command.devices,
+      "With --batch: the GPUs to grade on, as labrun numbers them (after CUDA_VISIBLE_DEVICES), e.g. "
+      "0,1; default: every GPU");
+  grade->add_option(
+      "--shard", grade_shard,
+      "With --batch: grade only slice I of N (0-based; folder k in name order belongs to slice k % N); "
+      "default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT in a Slurm job array, else all");
+  grade
+      ->add_option("--merge", grade_merge,
+                   "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under the DIRs "
+                   "(default: OUT itself), as the tasks of a job array wrote them")
       ->expected(1, -1);
-  grade->add_option("--device", grade_device,
-                    "The GPU to grade one submission on, as labrun numbers them (after CUDA_VISIBLE_DEVICES)")
+  grade
+      ->add_option("--device", grade_device,
+                   "The GPU to grade one submission on, as labrun numbers them (after CUDA_VISIBLE_DEVICES)")
       ->check(CLI::NonNegativeNumber);
   grade->add_option("--manifest", grade_command.manifest,
                     "The manifest (default: NAME.json or manifest.json beside the submission)");
-  grade->add_option("--out", grade_command.out,
-                    "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
+  grade->add_option(
+      "--out", grade_command.out,
+      "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
   grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
-  CLI::Option* grade_seed =
-      grade->add_option("--seed", grade_command.request.seed, "Base seed of the inputs (each call gets fresh ones)")
-          ->capture_default_str();
-  grade->add_flag("--secret-seed", grade_command.secret_seed,
-                  "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
+  CLI::Option* grade_seed = grade
+                                ->add_option("--seed", grade_command.request.seed,
+                                             "Base seed of the inputs (each call gets fresh ones)")
+                                ->capture_default_str();
+  grade->add_flag(
+      "--secret-seed", grade_command.secret_seed,
+      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
   grade
       ->add_option("--time-limit", grade_command.request.run_limit_seconds,
                    "Seconds the grading run may take before it is killed")
@@ -296,14 +308,15 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   bool quiet = false;
   std::string timing_mode = "hot";
   std::string case_order = "declared";
-  CLI::App* run =
-      app.add_subcommand("run",
-                         "Run a lab on one GPU (device 0 unless --device): correctness first, then every selected case; writes "
-                         "<timestamp>.json and <timestamp>.md and prints the Markdown.");
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Run a lab on one GPU (device 0 unless --device): correctness first, then every selected case; writes "
+      "<timestamp>.json and <timestamp>.md and prints the Markdown.");
   add_run_options(run, options, out_dir, quiet, timing_mode, case_order);
   std::optional<int> run_device;
   const char* device_help =
-      "The GPU to run on, as labrun numbers them: CUDA's device N, or the N-th entry of CUDA_VISIBLE_DEVICES when "
+      "The GPU to run on, as labrun numbers them: CUDA's device N, or the N-th entry of CUDA_VISIBLE_DEVICES "
+      "when "
       "that is set (labrun narrows CUDA_VISIBLE_DEVICES to it); default 0";
   run->add_option("--device", run_device, device_help)->check(CLI::NonNegativeNumber);
 

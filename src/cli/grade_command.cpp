@@ -189,8 +189,8 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     }
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
     table.rows.push_back({valid_utf8(row.submission), valid_utf8(row.student_id),
-                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0), mistakes.empty() ? "-" : mistakes,
-                          fixed(row.seconds, 1)});
+                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
+                          mistakes.empty() ? "-" : mistakes, fixed(row.seconds, 1)});
     json.push_back({{"submission", valid_utf8(row.submission)},
                     {"student_id", valid_utf8(row.student_id)},
                     {"score", row.score},
@@ -254,8 +254,8 @@ std::string duration(double seconds) {
 
 // Grades the batch folder's submissions (this shard of them), `jobs` at a time over the batch's
 // GPUs, and writes a summary with one row per folder, those that could not be graded included.
-int grade_batch(const Lab& lab, const GradeCommand& command, const std::function<void(const std::string&)>& progress,
-                std::ostream& out) {
+int grade_batch(const Lab& lab, const GradeCommand& command,
+                const std::function<void(const std::string&)>& progress, std::ostream& out) {
   const fs::path out_dir = command.out;
   std::vector<fs::path> folders;
   for (const auto& entry : fs::directory_iterator(command.batch)) {
@@ -284,11 +284,12 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
     }
   }
   const std::size_t skipped = folders.size() - to_grade.size();
-  progress(std::to_string(folders.size()) + " submissions" +
-           (command.shard ? " (shard " + std::to_string(command.shard->index) + "/" +
-                                std::to_string(command.shard->count) + ")"
-                          : std::string()) +
-           (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : ""));
+  progress(
+      std::to_string(folders.size()) + " submissions" +
+      (command.shard ? " (shard " + std::to_string(command.shard->index) + "/" +
+                           std::to_string(command.shard->count) + ")"
+                     : std::string()) +
+      (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : ""));
 
   std::vector<BatchGpu> gpus;
   for (const int device : batch_devices(command)) {
@@ -299,7 +300,8 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
         visible_device_entry(visible == nullptr ? std::nullopt : std::optional<std::string>(visible), device);
     gpus.push_back(std::move(gpu));
   }
-  const int jobs = std::max(1, command.jobs > 0 ? command.jobs : static_cast<int>(std::thread::hardware_concurrency()));
+  const int jobs =
+      std::max(1, command.jobs > 0 ? command.jobs : static_cast<int>(std::thread::hardware_concurrency()));
   for (BatchGpu& gpu : gpus) {
     std::size_t sharers = 1;
     gpu.turns = std::make_unique<GpuTurns>(static_cast<std::size_t>(jobs));
@@ -337,8 +339,9 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
           return;
         }
         k = to_grade[next++];
-        gpu = &*std::min_element(gpus.begin(), gpus.end(),
-                                 [](const BatchGpu& a, const BatchGpu& b) { return a.in_flight < b.in_flight; });
+        gpu = &*std::min_element(gpus.begin(), gpus.end(), [](const BatchGpu& a, const BatchGpu& b) {
+          return a.in_flight < b.in_flight;
+        });
         ++gpu->in_flight;
       }
       const fs::path& folder = folders[k];
@@ -356,12 +359,12 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
         for (const fs::path& s : sources) {
           listed += (listed.empty() ? "" : ", ") + s.filename().string();
         }
-        report = sources.empty()
-                     ? not_graded(lab, folder.string(), "no-source", "the folder holds no .cu file to grade", "")
-                     : not_graded(lab, folder.string(), "several-sources",
-                                  "the folder holds " + std::to_string(sources.size()) + " .cu files (" + listed +
-                                      "): a submission is one .cu file",
-                                  "");
+        report = sources.empty() ? not_graded(lab, folder.string(), "no-source",
+                                              "the folder holds no .cu file to grade", "")
+                                 : not_graded(lab, folder.string(), "several-sources",
+                                              "the folder holds " + std::to_string(sources.size()) +
+                                                  " .cu files (" + listed + "): a submission is one .cu file",
+                                              "");
       } else {
         GradeRequest request = command.request;
         request.submission = sources.front();
@@ -387,7 +390,8 @@ int grade_batch(const Lab& lab, const GradeCommand& command, const std::function
       ++done;
       if (!failure.empty()) {
         status = std::max(status, exit_code::kFileExists);
-        progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " + failure);
+        progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " +
+                 failure);
         continue;
       }
       status = std::max(status, exit_status_of(report.grader_problem_kind));
@@ -447,8 +451,8 @@ int merge_reports(const GradeCommand& command, std::ostream& out) {
       }
       const auto [it, inserted] = found.emplace(name, std::pair{*row, entry.path()});
       if (!inserted && fs::canonical(it->second.second) != fs::canonical(entry.path())) {
-        problems.push_back(name + " was graded twice (" + it->second.second.string() + ", " + entry.path().string() +
-                           ")");
+        problems.push_back(name + " was graded twice (" + it->second.second.string() + ", " +
+                           entry.path().string() + ")");
       }
     }
   }
@@ -561,8 +565,8 @@ void check_grade_usage(const GradeCommand& command) {
   }
 }
 
-int run_grade_command(const Lab& lab, GradeCommand command, const std::function<void(const std::string&)>& progress,
-                      std::ostream& out) {
+int run_grade_command(const Lab& lab, GradeCommand command,
+                      const std::function<void(const std::string&)>& progress, std::ostream& out) {
   check_grade_usage(command);
   if (!command.merge.empty()) {
     return merge_reports(command, out);

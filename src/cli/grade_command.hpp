@@ -49,7 +49,7 @@ void check_grade_usage(const GradeCommand& command);
 //! Grades and writes the reports. Exit status: 0 graded (whatever the score); 3 no usable GPU (the
 //! reports are still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a
 //! report file exists and --force was not given.
-int run_grade_command(const Lab& lab, GradeCommand command, const std::function<void(const std::string&)>& progress,
-                      std::ostream& out);
+int run_grade_command(const Lab& lab, GradeCommand command,
+                      const std::function<void(const std::string&)>& progress, std::ostream& out);
 
 }  // namespace labrun

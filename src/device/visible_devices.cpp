@@ -19,7 +19,8 @@ std::string trimmed(const std::string& text) {
 
 std::string visible_device_entry(const std::optional<std::string>& current, int index) {
   if (index < 0) {
-    throw std::out_of_range("device " + std::to_string(index) + " does not exist (devices are numbered from 0)");
+    throw std::out_of_range("device " + std::to_string(index) +
+                            " does not exist (devices are numbered from 0)");
   }
   if (!current || trimmed(*current).empty()) {
     return std::to_string(index);
@@ -31,8 +32,9 @@ std::string visible_device_entry(const std::optional<std::string>& current, int 
     entries.push_back(trimmed(entry));
   }
   if (static_cast<std::size_t>(index) >= entries.size()) {
-    throw std::out_of_range("device " + std::to_string(index) + " does not exist: CUDA_VISIBLE_DEVICES=" + *current +
-                            " makes " + std::to_string(entries.size()) + " visible, numbered from 0");
+    throw std::out_of_range("device " + std::to_string(index) +
+                            " does not exist: CUDA_VISIBLE_DEVICES=" + *current + " makes " +
+                            std::to_string(entries.size()) + " visible, numbered from 0");
   }
   return entries[static_cast<std::size_t>(index)];
 }

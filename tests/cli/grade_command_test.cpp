@@ -6,39 +6,27 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
 #include "device/device_info.hpp"
-#include "runner/runner.hpp"
 #include "evidence/atomic_file.hpp"
+#include "runner/runner.hpp"
+#include "support/cli_run.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int status = 0;
-  std::string out;
-  std::string err;
-};
+using Outcome = labrun::testing::CliOutcome;
 
-Outcome labrun_cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "labrun");
-  std::vector<const char*> argv;
-  argv.reserve(args.size());
-  for (const std::string& a : args) {
-    argv.push_back(a.c_str());
-  }
-  std::ostringstream out;
-  std::ostringstream err;
-  const int status = labrun::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
+Outcome labrun_cli(const std::vector<std::string>& args) {
+  return labrun::testing::run_labrun(args);
 }
 
 fs::path temporary_folder() {
@@ -130,15 +118,16 @@ TEST_CASE("a shard is I of N, from the command line or from a Slurm job array") 
     };
   };
   CHECK_FALSE(labrun::shard_from_slurm(environment({})).has_value());
-  const auto first = labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_COUNT", "4"},
-                                                           {"SLURM_ARRAY_TASK_MIN", "1"}}));
+  const auto first = labrun::shard_from_slurm(environment(
+      {{"SLURM_ARRAY_TASK_ID", "1"}, {"SLURM_ARRAY_TASK_COUNT", "4"}, {"SLURM_ARRAY_TASK_MIN", "1"}}));
   REQUIRE(first.has_value());
   CHECK(first->index == 0);
   CHECK(first->count == 4);
-  CHECK(labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "2"}, {"SLURM_ARRAY_TASK_COUNT", "3"}}))->index ==
-        2);
-  CHECK_THROWS_AS(labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_COUNT", "3"}})),
-                  labrun::UsageError);
+  CHECK(labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "2"}, {"SLURM_ARRAY_TASK_COUNT", "3"}}))
+            ->index == 2);
+  CHECK_THROWS_AS(
+      labrun::shard_from_slurm(environment({{"SLURM_ARRAY_TASK_ID", "5"}, {"SLURM_ARRAY_TASK_COUNT", "3"}})),
+      labrun::UsageError);
 }
 
 TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --merge rebuilds one summary") {
@@ -149,7 +138,8 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
   const std::string batch = corpus().string();
   std::size_t graded = 0;
   for (const char* shard : {"0/3", "1/3", "2/3"}) {
-    const Outcome part = labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", shard, "--jobs", "2"});
+    const Outcome part =
+        labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", shard, "--jobs", "2"});
     CHECK(part.status == labrun::exit_code::kNoDevice);
     const std::string stem = std::string("summary-shard-") + shard[0] + "-of-3";
     graded += nlohmann::json::parse(labrun::read_file(out / (stem + ".json"))).size();
@@ -169,7 +159,9 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
   CHECK(summary.size() == folders);
   const std::string csv = labrun::read_file(out / "summary.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(folders) + 1);
-  CHECK_THAT(csv, ContainsSubstring("submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
+  CHECK_THAT(csv,
+             ContainsSubstring(
+                 "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
   // The same submission graded into two folders is refused by the merge, naming it.
   const fs::path other = temporary_folder();
   fs::copy(out / "correct", other / "correct", fs::copy_options::recursive);

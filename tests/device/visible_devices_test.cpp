@@ -10,7 +10,8 @@ TEST_CASE("device N is CUDA's device N, or the N-th entry of CUDA_VISIBLE_DEVICE
   CHECK(labrun::visible_device_entry(std::string(""), 1) == "1");
   CHECK(labrun::visible_device_entry(std::string("4,6"), 1) == "6");
   CHECK(labrun::visible_device_entry(std::string("GPU-1234, GPU-abcd"), 1) == "GPU-abcd");
-  CHECK_THROWS_WITH(labrun::visible_device_entry(std::string("4,6"), 2), ContainsSubstring("makes 2 visible"));
+  CHECK_THROWS_WITH(labrun::visible_device_entry(std::string("4,6"), 2),
+                    ContainsSubstring("makes 2 visible"));
   CHECK_THROWS_AS(labrun::visible_device_entry(std::nullopt, -1), std::out_of_range);
 }
 

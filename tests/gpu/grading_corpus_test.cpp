@@ -15,6 +15,7 @@
 #include "cli/app.hpp"
 #include "evidence/atomic_file.hpp"
 #include "grading/utf8.hpp"
+#include "support/cli_run.hpp"
 #include "support/require_gpu.hpp"
 
 namespace fs = std::filesystem;
@@ -30,16 +31,9 @@ fs::path output_folder(const char* leaf) {
 }
 
 int labrun_cli(const std::vector<std::string>& args, std::string& printed) {
-  std::vector<const char*> argv{"labrun"};
-  argv.reserve(args.size() + 1);
-  for (const std::string& a : args) {
-    argv.push_back(a.c_str());
-  }
-  std::ostringstream out;
-  std::ostringstream progress;
-  const int status = labrun::run_cli(static_cast<int>(argv.size()), argv.data(), out, progress);
-  printed = out.str();
-  return status;
+  const labrun::testing::CliOutcome outcome = labrun::testing::run_labrun(args);
+  printed = outcome.out;
+  return outcome.status;
 }
 
 }  // namespace
@@ -50,8 +44,9 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
   const fs::path corpus = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   std::string printed;
-  REQUIRE(labrun_cli({"grade", "--batch", corpus.string(), "--out", out.string(), "--time-limit", "60", "--force"},
-                     printed) == 0);
+  REQUIRE(labrun_cli(
+              {"grade", "--batch", corpus.string(), "--out", out.string(), "--time-limit", "60", "--force"},
+              printed) == 0);
   std::cout << printed;
   CHECK(fs::exists(out / "summary.md"));
   CHECK(fs::exists(out / "summary.json"));
@@ -75,7 +70,9 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
       wanted.insert(id.get<std::string>());
     }
     CHECK(named == wanted);
-    const auto status_of = [&](std::size_t test) { return report.at("tests").at(test).at("status") == "passed"; };
+    const auto status_of = [&](std::size_t test) {
+      return report.at("tests").at(test).at("status") == "passed";
+    };
     CHECK(status_of(0) == expected.at("builds").get<bool>());
     CHECK((status_of(1) && status_of(2)) == expected.at("passes_correctness").get<bool>());
     if (report.at("max_score") == 100) {  // compute-sanitizer present, as on the course's GPU machines
@@ -89,8 +86,8 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
 TEST_CASE("the skeleton a student starts from compiles and scores 0") {
   labrun::testing::require_gpu();
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
-  const fs::path skeleton =
-      fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
+  const fs::path skeleton = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs" / "day48-fusion" /
+                            "grading" / "skeleton" / "halfway.cu";
   std::string printed;
   REQUIRE(labrun_cli({"grade", skeleton.string(), "--format", "json"}, printed) == 0);
   const auto report = nlohmann::json::parse(printed);

@@ -77,7 +77,8 @@ TEST_CASE("a waiting exclusive turn goes before new shared turns") {
   CHECK(late_sharer_got.load());
 }
 
-TEST_CASE("timers are gathered: sharers carry on until enough wait, then every waiting timer times before them") {
+TEST_CASE(
+    "timers are gathered: sharers carry on until enough wait, then every waiting timer times before them") {
   labrun::GpuTurns turns(8, 2, 60.0);
   turns.acquire_shared();
   std::atomic<int> timed{0};

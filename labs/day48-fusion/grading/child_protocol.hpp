@@ -49,8 +49,8 @@ struct ChildRequest {
   //! One launch longer than this is a hang: at the card-scaled size a correct pair's kernels take
   //! about a millisecond on an H200, so this is over a thousand times that.
   double kernel_time_limit_s = 2.0;
-  double timing_limit_s = 60.0;       //!< the whole timing phase longer than this is a hang
-  int timing_samples = 30;            //!< cold samples per timed case
+  double timing_limit_s = 60.0;  //!< the whole timing phase longer than this is a hang
+  int timing_samples = 30;       //!< cold samples per timed case
   //! Batch grading: before timing, create the file "ready-to-time" in the working folder and wait
   //! (at most turn_wait_limit_s) for labrun to create "may-time", which it does once this child
   //! has the GPU to itself (grading/gpu_turns.hpp).

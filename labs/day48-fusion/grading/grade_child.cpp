@@ -17,13 +17,13 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <filesystem>
-#include <mutex>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <iostream>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -607,7 +607,8 @@ class Grading {
     times.fused_ms = median_of([&] { day48::launch_fused_chain(lab_, n, stream_); });
     times.lab_halfway_ms = median_of([&] { day48::launch_halfway_pair(lab_, n, stream_); });
     times.copy_floor_ms = median_of([&] { day48::launch_copy_floor(lab_.x, lab_.copy_out, n, stream_); });
-    times.copy_vectorized_ms = median_of([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
+    times.copy_vectorized_ms =
+        median_of([&] { day48::launch_copy_vectorized(lab_.x, lab_.copy_out, n, stream_); });
     times.copy_memcpy_ms = median_of([&] { day48::launch_copy_memcpy(lab_.x, lab_.copy_out, n, stream_); });
     return times;
   }

@@ -98,8 +98,8 @@ std::uint64_t large_size(const GradingDevice& device) {
 
 std::vector<std::string> child_environment(const fs::path& scratch, const std::string& visible_devices) {
   // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
-  std::vector<std::string> extra{"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(), "CUDA_CACHE_DISABLE=1",
-                                 "LC_ALL=C"};
+  std::vector<std::string> extra{"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(),
+                                 "CUDA_CACHE_DISABLE=1", "LC_ALL=C"};
   if (!visible_devices.empty()) {
     extra.push_back("CUDA_VISIBLE_DEVICES=" + visible_devices);
   }
@@ -230,7 +230,8 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
 
 // Runs the grading child. In a batch (turns given) it holds a shared turn on its GPU while it
 // checks, and when it says it is ready to time, trades it for an exclusive turn and lets it time.
-labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch, labrun::GpuTurns* turns) {
+labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch,
+                                labrun::GpuTurns* turns) {
   if (turns == nullptr) {
     return labrun::run_contained(options);
   }
@@ -398,19 +399,20 @@ nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
   progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
            ", once for the batch, on GPU " + std::to_string(request.device));
   const labrun::ExclusiveTurn turn(request.turns);
-  const labrun::ProcessResult run =
-      labrun::run_contained(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
-                                      scratch.path, kChildFileSizeLimit, request.visible_devices));
+  const labrun::ProcessResult run = labrun::run_contained(
+      contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch.path,
+                kChildFileSizeLimit, request.visible_devices));
   ChildResults results;
   try {
     results = child_results_from_json(nlohmann::ordered_json::parse(
         labrun::read_regular_file(scratch.path / lab_request.results, kResultsMaxBytes)));
   } catch (const std::exception& error) {
-    throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() + "): " + error.what());
+    throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
+                             "): " + error.what());
   }
   if (!results.completed || !results.timing) {
-    throw std::runtime_error("timing the lab's kernels for the batch failed: " + results.error + " (" + run.describe() +
-                             ")");
+    throw std::runtime_error("timing the lab's kernels for the batch failed: " + results.error + " (" +
+                             run.describe() + ")");
   }
   // Each grading holds kChildBuffers buffers of the large size and a context: what fits in 85% of
   // the card's memory runs at once.

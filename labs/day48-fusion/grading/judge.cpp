@@ -387,13 +387,14 @@ GradeTest judge_speed(GradeReport& report, const ChildResults& results, bool cor
     return bytes * static_cast<double>(t.elements) / (ms * 1e6);
   };
   const double yours = gbps(kModelBytesPerElement, t.pair_ms);
-  const double best_copy =
-      std::max({gbps(8.0, t.lab.copy_floor_ms), gbps(8.0, t.lab.copy_vectorized_ms), gbps(8.0, t.lab.copy_memcpy_ms)});
+  const double best_copy = std::max(
+      {gbps(8.0, t.lab.copy_floor_ms), gbps(8.0, t.lab.copy_vectorized_ms), gbps(8.0, t.lab.copy_memcpy_ms)});
   const double against_lab = t.pair_ms / t.lab.lab_halfway_ms;
   report.figures = {{"n timed (cold, fresh inputs every sample)", std::to_string(t.elements)},
                     {"your pair (ms, median of " + std::to_string(t.samples) + ")", fixed(t.pair_ms, 4)},
-                    {std::string("lab's half-way pair (ms") + (t.lab_times_shared ? ", timed once for the batch on this GPU)" : ")"),
-       fixed(t.lab.lab_halfway_ms, 4)},
+                    {std::string("lab's half-way pair (ms") +
+                         (t.lab_times_shared ? ", timed once for the batch on this GPU)" : ")"),
+                     fixed(t.lab.lab_halfway_ms, 4)},
                     {"staged chain (ms)", fixed(t.lab.staged_ms, 4)},
                     {"fused chain (ms)", fixed(t.lab.fused_ms, 4)},
                     {"copy floor / vectorised copy / cudaMemcpy (ms)",

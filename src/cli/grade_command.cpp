@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -247,7 +248,7 @@ std::vector<int> batch_devices(const GradeCommand& command) {
 }
 
 std::string duration(double seconds) {
-  const auto whole = static_cast<long>(seconds + 0.5);
+  const long whole = std::lround(seconds);
   return whole >= 60 ? std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s"
                      : std::to_string(whole) + " s";
 }
@@ -390,8 +391,9 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       ++done;
       if (!failure.empty()) {
         status = std::max(status, exit_code::kFileExists);
-        progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " +
-                 failure);
+        std::string line = "[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] ";
+        line += name + ": " + failure;
+        progress(line);
         continue;
       }
       status = std::max(status, exit_status_of(report.grader_problem_kind));
@@ -463,6 +465,7 @@ int merge_reports(const GradeCommand& command, std::ostream& out) {
     throw std::runtime_error(std::to_string(problems.size()) + " reports could not be merged");
   }
   std::vector<SummaryRow> rows;
+  rows.reserve(found.size());
   for (const auto& [name, row] : found) {
     rows.push_back(row.first);
   }

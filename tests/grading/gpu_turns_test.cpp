@@ -15,6 +15,7 @@ TEST_CASE("an exclusive turn never overlaps a shared one, and shared turns overl
   std::atomic<int> exclusive{0};
   std::atomic<bool> overlapped{false};
   std::vector<std::thread> workers;
+  workers.reserve(8);
   for (int w = 0; w < 8; ++w) {
     workers.emplace_back([&, w] {
       for (int round = 0; round < 20; ++round) {

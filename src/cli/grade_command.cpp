@@ -392,7 +392,9 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       if (!failure.empty()) {
         status = std::max(status, exit_code::kFileExists);
         std::string line = "[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] ";
-        line += name + ": " + failure;
+        line += name;
+        line += ": ";
+        line += failure;
         progress(line);
         continue;
       }

@@ -8,9 +8,11 @@ src/plots/plot_spec.hpp:
 
     {"format": "svg" | "png",
      "plots": [{"id", "title", "file",
-                "panels": [{"kind": "line" | "bar", "x_label", "y_label", "x_log", "y_log",
+                "panels": [{"kind": "line" | "bar" | "matrix", "x_label", "y_label", "x_log", "y_log",
+                            "value_decimals",
                             "lines": [{"label", "x": [..], "y": [..]}],
-                            "categories": [..], "bar_values": [..],
+                            "categories": [..], "bar_values": [..], "bar_low": [..], "bar_high": [..],
+                            "columns": [..], "cells": [..], "cell_labels": [..],
                             "reference_lines": [{"label", "y"}],
                             "vertical_lines": [{"label", "x"}]}]}]}
 
@@ -19,8 +21,12 @@ the same folder, then a rename). Line panels: x base-2 log when x_log, y base-10
 Bar panels are drawn horizontally, one bar per category, first category on top: the bars' values
 are the panel's y quantity, so y_label names the value axis (drawn across), x_label the categories,
 y_log makes the value axis base-10 log, and a reference line marks its value across the bars.
-Reference lines are dashed, vertical lines dotted, each labelled in the legend. A null number is a
-value that is not known, drawn as a gap. The output is byte-for-byte reproducible for the same
+Bar values are printed with value_decimals decimals; bar_low and bar_high (empty, or one per
+category) draw each bar's range as an error bar. Matrix panels draw one row per category and one
+column per entry of columns; cells holds rows x columns values in 0..1, row by row, coloured from
+red (0) to green (1), a null cell grey, each labelled with its cell_labels text; x_label names the
+columns, y_label the rows. Reference lines are dashed, vertical lines dotted, each labelled in the
+legend. A null number is a value that is not known, drawn as a gap. The output is byte-for-byte reproducible for the same
 input and matplotlib version: fixed size, DPI, SVG hash salt, and no date or software metadata.
 
 Exit status: 0 drawn; 1 a file could not be written; 2 bad input (one line on stderr);
@@ -40,6 +46,8 @@ FIGURE_WIDTH_IN = 8.0
 LINE_PANEL_HEIGHT_IN = 3.6
 BAR_HEIGHT_IN = 0.38  # per category of a bar panel
 BAR_PANEL_MIN_HEIGHT_IN = 2.4
+MATRIX_ROW_HEIGHT_IN = 0.34  # per category (row) of a matrix panel
+MATRIX_LABEL_HEIGHT_IN = 1.6  # room for the column labels, drawn slanted
 TITLE_HEIGHT_IN = 0.5
 DPI = {"svg": 100, "png": 150}
 SVG_HASH_SALT = "labrun-plots"
@@ -86,8 +94,8 @@ def text_list(node, key, where):
 
 def read_panel(node, where):
     kind = field(node, "kind", str, where)
-    if kind not in ("line", "bar"):
-        raise BadInput("%s.kind: '%s' is not one of line, bar" % (where, kind))
+    if kind not in ("line", "bar", "matrix"):
+        raise BadInput("%s.kind: '%s' is not one of line, bar, matrix" % (where, kind))
     panel = {
         "kind": kind,
         "x_label": field(node, "x_label", str, where),
@@ -95,18 +103,26 @@ def read_panel(node, where):
         "x_log": field(node, "x_log", bool, where),
         "y_log": field(node, "y_log", bool, where),
         "lines": [],
+        "value_decimals": field(node, "value_decimals", int, where),
         "categories": text_list(node, "categories", where),
         "bar_values": number_list(node, "bar_values", where),
+        "bar_low": number_list(node, "bar_low", where),
+        "bar_high": number_list(node, "bar_high", where),
+        "columns": text_list(node, "columns", where),
+        "cells": number_list(node, "cells", where),
+        "cell_labels": text_list(node, "cell_labels", where),
         "reference_lines": [],
         "vertical_lines": [],
     }
+    if not 0 <= panel["value_decimals"] <= 6:
+        raise BadInput("%s.value_decimals: %d is not in 0..6" % (where, panel["value_decimals"]))
     for i, series in enumerate(field(node, "lines", list, where)):
         at = "%s.lines[%d]" % (where, i)
         x, y = number_list(series, "x", at), number_list(series, "y", at)
         if len(x) != len(y):
             raise BadInput("%s: %d x and %d y values" % (at, len(x), len(y)))
         panel["lines"].append({"label": field(series, "label", str, at), "x": x, "y": y})
-    if len(panel["categories"]) != len(panel["bar_values"]):
+    if kind != "matrix" and len(panel["categories"]) != len(panel["bar_values"]):
         raise BadInput("%s: %d bar values for %d categories"
                        % (where, len(panel["bar_values"]), len(panel["categories"])))
     for i, line in enumerate(field(node, "reference_lines", list, where)):
@@ -117,8 +133,21 @@ def read_panel(node, where):
         at = "%s.vertical_lines[%d]" % (where, i)
         panel["vertical_lines"].append({"label": field(line, "label", str, at),
                                         "x": field(line, "x", float, at)})
-    if kind == "bar" and panel["vertical_lines"]:
-        raise BadInput("%s.vertical_lines: a bar panel has no numeric x" % where)
+    if kind != "line" and panel["vertical_lines"]:
+        raise BadInput("%s.vertical_lines: a %s panel has no numeric x" % (where, kind))
+    for key in ("bar_low", "bar_high"):
+        if panel[key] and len(panel[key]) != len(panel["categories"]):
+            raise BadInput("%s.%s: %d values for %d categories"
+                           % (where, key, len(panel[key]), len(panel["categories"])))
+    cells = len(panel["categories"]) * len(panel["columns"])
+    if len(panel["cells"]) != (cells if kind == "matrix" else 0):
+        raise BadInput("%s.cells: %d values for %d rows x %d columns"
+                       % (where, len(panel["cells"]), len(panel["categories"]), len(panel["columns"])))
+    if panel["cell_labels"] and len(panel["cell_labels"]) != len(panel["cells"]):
+        raise BadInput("%s.cell_labels: %d labels for %d cells"
+                       % (where, len(panel["cell_labels"]), len(panel["cells"])))
+    if kind == "matrix" and not cells:
+        raise BadInput("%s: a matrix panel needs rows and columns" % where)
     return panel
 
 
@@ -152,6 +181,8 @@ def read_spec(path):
 def panel_height(panel):
     if panel["kind"] == "bar":
         return max(BAR_PANEL_MIN_HEIGHT_IN, BAR_HEIGHT_IN * len(panel["categories"]) + 1.2)
+    if panel["kind"] == "matrix":
+        return MATRIX_ROW_HEIGHT_IN * len(panel["categories"]) + MATRIX_LABEL_HEIGHT_IN
     return LINE_PANEL_HEIGHT_IN
 
 
@@ -179,8 +210,16 @@ def draw_line_panel(axes, panel):
 
 def draw_bar_panel(axes, panel):
     positions = list(range(len(panel["categories"])))
-    bars = axes.barh(positions, panel["bar_values"], color="C0", height=0.6)
-    axes.bar_label(bars, fmt="%.1f", padding=3, fontsize="small")
+    error = None
+    if panel["bar_low"]:
+        # Each bar's range as an error bar; an unknown end draws none.
+        error = [[max(0.0, v - low) if math.isfinite(v - low) else 0.0
+                  for v, low in zip(panel["bar_values"], panel["bar_low"])],
+                 [max(0.0, high - v) if math.isfinite(high - v) else 0.0
+                  for v, high in zip(panel["bar_values"], panel["bar_high"])]]
+    bars = axes.barh(positions, panel["bar_values"], color="C0", height=0.6, xerr=error,
+                     error_kw={"ecolor": "0.25", "capsize": 3, "linewidth": 1})
+    axes.bar_label(bars, fmt="%%.%df" % panel["value_decimals"], padding=3, fontsize="small")
     axes.set_yticks(positions)
     axes.set_yticklabels(panel["categories"])
     axes.invert_yaxis()  # first category on top, as in the tables
@@ -194,10 +233,37 @@ def draw_bar_panel(axes, panel):
     axes.set_xlabel(panel["y_label"])
     axes.set_ylabel(panel["x_label"])
     # Room on the right for the value labels past the longest bar.
-    finite = [v for v in panel["bar_values"] + [r["y"] for r in panel["reference_lines"]]
+    finite = [v for v in panel["bar_values"] + panel["bar_high"] + [r["y"] for r in panel["reference_lines"]]
               if math.isfinite(v)]
     if finite and max(finite) > 0 and not panel["y_log"]:
         axes.set_xlim(0, max(finite) * 1.15)
+
+
+def draw_matrix_panel(axes, panel):
+    from matplotlib.colors import LinearSegmentedColormap
+    rows, columns = len(panel["categories"]), len(panel["columns"])
+    values = [[panel["cells"][r * columns + c] for c in range(columns)] for r in range(rows)]
+    colours = LinearSegmentedColormap.from_list("failed-held", ["#d73027", "#fee08b", "#1a9850"])
+    colours.set_bad("#d9d9d9")
+    import numpy
+    masked = numpy.ma.masked_invalid(numpy.array(values, dtype=float))
+    axes.imshow(masked, cmap=colours, vmin=0.0, vmax=1.0, aspect="auto", interpolation="nearest")
+    for r in range(rows):
+        for c in range(columns):
+            index = r * columns + c
+            if panel["cell_labels"]:
+                text = panel["cell_labels"][index]
+            elif math.isfinite(panel["cells"][index]):
+                text = "%%.%df" % panel["value_decimals"] % panel["cells"][index]
+            else:
+                text = ""
+            axes.text(c, r, text, ha="center", va="center", fontsize="x-small")
+    axes.set_xticks(range(columns))
+    axes.set_xticklabels(panel["columns"], rotation=20, ha="right", fontsize="small")
+    axes.set_yticks(range(rows))
+    axes.set_yticklabels(panel["categories"], fontsize="small")
+    axes.set_xlabel(panel["x_label"])
+    axes.set_ylabel(panel["y_label"])
 
 
 def draw_figure(pyplot, plot, fmt):
@@ -210,14 +276,18 @@ def draw_figure(pyplot, plot, fmt):
         if panel["kind"] == "bar":
             draw_bar_panel(axes, panel)
             axes.grid(True, axis="x", alpha=0.35)
+        elif panel["kind"] == "matrix":
+            draw_matrix_panel(axes, panel)
         else:
             draw_line_panel(axes, panel)
             axes.grid(True, which="major", alpha=0.35)
         if axes.get_legend_handles_labels()[0]:
             if panel["kind"] == "bar":
-                # Below the bars: inside, a long reference label would cover the bars' values.
-                axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), fontsize="small",
-                            framealpha=0.85)
+                # Below the bars, in one row: inside, a long reference label would cover the bars'
+                # values; below the value axis's label too, which it would cover otherwise.
+                below = 0.12 + (0.5 / panel_height(panel) if panel["y_label"] else 0.0)
+                axes.legend(loc="upper center", bbox_to_anchor=(0.5, -below), fontsize="small",
+                            framealpha=0.85, ncol=len(axes.get_legend_handles_labels()[0]))
             else:
                 axes.legend(loc="best", fontsize="small", framealpha=0.85)
     figure.suptitle(plot["title"])

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # On a machine with a CUDA GPU: build the dev preset, run every test (GPU tests included), run each
 # registered lab once for evidence (timed from process start to the last file written), the day-48
-# lab again in cold and hot-gated mode and under `labrun profile`, and the smoke configurations under
+# lab again in cold and hot-gated mode and under `labrun profile`, `labrun aggregate` over the
+# evidence (committed and new), the installed copy's --version, and the smoke configurations under
 # compute-sanitizer where it exists. Logs go to OUTDIR; the evidence each run wrote is copied to
-# OUTDIR/evidence and OUTDIR/profiles.
+# OUTDIR/evidence and OUTDIR/profiles, the aggregate to OUTDIR/aggregate.
 #
 #   scripts/gpu-check.sh OUTDIR [--quick]
 #
@@ -24,6 +25,7 @@ if ! { cmake --preset dev && cmake --build --preset dev -j "$(nproc)"; } >"$out/
   tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1
 fi
 echo "build: $(awk "BEGIN{print $(date +%s.%N) - $start}") s"
+"$labrun" --version
 grep -E "Compiling entry|Used [0-9]+ registers" "$out/build.log" | grep -A1 "sm_90" | head -80 >"$out/ptxas.txt" || true
 
 echo "== tests (dev preset)"
@@ -70,6 +72,16 @@ if [ -n "$rep" ]; then
   ncu --import "$rep" --csv --page raw --metrics dram__bytes_read.sum,dram__bytes_write.sum --print-units base \
     >"$out/ncu-raw.csv" 2>&1
   head -c 1500 "$out/ncu-raw.csv"; echo
+fi
+
+echo "== labrun aggregate over the evidence, and the installed copy"
+"$labrun" aggregate evidence --out "$out/aggregate" --force >/dev/null 2>"$out/aggregate.log" || status=1
+grep -E "left out|aggregated|error" "$out/aggregate.log"
+head -30 "$out/aggregate/aggregate.md" | grep -E "^\| (card|NVIDIA|Tesla)"
+if cmake --install build/dev --prefix "$out/prefix" >"$out/install.log" 2>&1; then
+  "$out/prefix/bin/labrun" --version
+else
+  echo "INSTALL FAILED"; tail -5 "$out/install.log"; status=1
 fi
 
 if [ "$quick" != "--quick" ]; then

@@ -1,22 +1,37 @@
 #!/usr/bin/env bash
 # Installs what labrun needs to build, with apt, on Debian 12 (bookworm) or Ubuntu 24.04 (noble).
 #
-#   scripts/install-deps.sh            # build and run labs: CMake, Ninja, nlohmann/json, spdlog, CLI11,
-#                                      # valijson's headers (unpacked into .deps/, see below), and
-#                                      # matplotlib for python3 (scripts/draw_plots.py draws the plots)
-#   scripts/install-deps.sh --tests    # the above plus Catch2 v3, clang-format and clang-tidy, and
-#                                      # slurm-wlm and munge for the Slurm test (tests only; the test
-#                                      # starts its own single-node cluster and stops it again)
+#   scripts/install-deps.sh            # build and run labs
+#   scripts/install-deps.sh --tests    # the above plus what the tests need
+#   scripts/install-deps.sh --help     # this text
 #
-# The CUDA Toolkit (nvcc, 12.x or 13.x) is not installed here: it comes from NVIDIA's own packages.
-# Needs root (or sudo). Exit status: 0 installed, 1 apt failed, 2 usage or unsupported system.
+# What labrun needs, at least these versions (the packages this script installs have them):
+#   - CMake >= 3.25 and Ninja; a C++20 compiler (g++ >= 12) that nvcc accepts as its host compiler
+#   - the CUDA Toolkit 12.x or 13.x (nvcc), from NVIDIA's own packages: not installed here
+#   - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
+#   - valijson 1.0's headers, unpacked into .deps/valijson (its Debian package would pull in Qt and
+#     Poco) or put on the include path by hand
+#   - python3 with matplotlib, to draw plots (without it labrun skips them and says why)
+#   - with --tests: Catch2 >= 3, clang-format and clang-tidy (14 or newer), and Slurm (slurm-wlm)
+#     with munge, for the test that grades through a single-node cluster it starts and stops itself
+#
+# What it changes on the system: apt packages, installed with sudo unless run as root. With --tests
+# on Debian 12, whose own Catch2 is version 2, it also adds the apt source bookworm-backports
+# (/etc/apt/sources.list.d/labrun-bookworm-backports.sources, derived from this machine's bookworm
+# source, left in place afterwards) and installs Catch2 3 (libcatch2-dev) from it, which replaces
+# Debian's Catch2 2 (package catch2) where that is installed. It says so before doing either. When
+# every package is installed already, it runs no apt command at all.
+#
+# It then looks for nvcc: on PATH, or where NVIDIA's packages put it (/usr/local/cuda/bin), and says
+# exactly what to do when it is not on PATH or not installed.
+# Exit status: 0 installed, 1 apt failed, 2 usage or unsupported system.
 set -euo pipefail
 
 want_tests=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -27,16 +42,11 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 . /etc/os-release 2>/dev/null || { echo "install-deps: cannot read /etc/os-release" >&2; exit 2; }
 
 manual_help() {
-  cat >&2 <<TXT
-install-deps: ${PRETTY_NAME:-this system} is not one this script knows (Debian 12, Ubuntu 24.04).
-Install these by hand, then configure with CMake as README.md shows:
-  - CMake >= 3.25 and Ninja
-  - a C++17 host compiler supported by your nvcc, and the CUDA Toolkit (12.x or 13.x)
-  - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
-  - valijson 1.0 headers (header-only), in .deps/valijson/usr/include or on the include path
-  - python3 with matplotlib (to draw plots; without it labrun skips them and says why)
-  - Catch2 v3, clang-format and clang-tidy (only to build and run the tests)
-TXT
+  {
+    echo "install-deps: ${PRETTY_NAME:-this system} is not one this script knows (Debian 12, Ubuntu 24.04)."
+    echo "Install these by hand, then configure with CMake as README.md shows:"
+    sed -n '9,15p' "$0" | sed 's/^# \{0,1\}//'
+  } >&2
   exit 2
 }
 
@@ -99,6 +109,8 @@ enable_bookworm_backports() {
     echo "  add bookworm-backports by hand, then: apt-get install -t bookworm-backports libcatch2-dev" >&2
     exit 1
   fi
+  echo "install-deps: --tests needs Catch2 3, which Debian 12 has only in bookworm-backports: adding the apt" \
+       "source $target (from this machine's bookworm source; it stays after this script)"
   {
     echo "# Written by labrun's scripts/install-deps.sh from this machine's bookworm entry."
     echo "Types: deb"
@@ -110,7 +122,47 @@ enable_bookworm_backports() {
   echo "install-deps: enabled bookworm-backports in $target (URIs: $uris)"
 }
 
+# Whether every package (and Catch2 3 for the tests) is installed already: then apt is not run.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+everything_installed() {
+  local package
+  for package in "${base_packages[@]}"; do installed "$package" || return 1; done
+  if [ "$want_tests" -eq 1 ]; then
+    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge; do installed "$package" || return 1; done
+    dpkg --compare-versions "$(dpkg-query -W -f='${Version}' libcatch2-dev)" ge 3 || return 1
+  fi
+  [ -f "${repo_root}/.deps/valijson/usr/include/valijson/validator.hpp" ]
+}
+
+# Where nvcc is, and what to do when it is not on PATH or not installed.
+report_nvcc() {
+  if command -v nvcc >/dev/null 2>&1; then
+    echo "install-deps: nvcc: $(command -v nvcc)"
+    return 0
+  fi
+  local found=""
+  if [ -x /usr/local/cuda/bin/nvcc ]; then
+    found=/usr/local/cuda/bin/nvcc
+  else
+    found=$(ls -d /usr/local/cuda-*/bin/nvcc 2>/dev/null | sort -V | tail -n 1 || true)
+  fi
+  if [ -n "$found" ]; then
+    echo "install-deps: note: nvcc is at $found but not on PATH. CMake finds it there by itself; to use it" >&2
+    echo "  yourself, add its folder to PATH (in ~/.profile too): export PATH=$(dirname "$found"):\$PATH" >&2
+  else
+    echo "install-deps: WARNING: nvcc (the CUDA compiler) was not found on PATH or in /usr/local/cuda*/bin." >&2
+    echo "  Install the CUDA Toolkit 12.x or 13.x from NVIDIA (https://developer.nvidia.com/cuda-downloads)," >&2
+    echo "  then: export PATH=/usr/local/cuda/bin:\$PATH" >&2
+  fi
+}
+
 export DEBIAN_FRONTEND=noninteractive
+if everything_installed; then
+  echo "install-deps: every package is installed already; apt not run"
+  report_nvcc
+  echo "install-deps: done"
+  exit 0
+fi
 case "${ID}:${VERSION_ID:-}" in
   debian:12)
     if [ "$want_tests" -eq 1 ]; then enable_bookworm_backports; fi
@@ -118,6 +170,10 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
+      if installed catch2; then
+        echo "install-deps: installing Catch2 3 (libcatch2-dev from bookworm-backports), which replaces" \
+             "Debian's Catch2 2 (package catch2) on this system"
+      fi
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
       as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge
     fi
@@ -133,7 +189,5 @@ case "${ID}:${VERSION_ID:-}" in
   *) manual_help ;;
 esac
 
-if ! command -v nvcc >/dev/null 2>&1 && [ ! -x /usr/local/cuda/bin/nvcc ]; then
-  echo "install-deps: note: nvcc was not found; install the CUDA Toolkit (12.x or 13.x) from NVIDIA." >&2
-fi
+report_nvcc
 echo "install-deps: done"

@@ -312,6 +312,12 @@ labrun::Lab make_lab() {
   lab.open_session = open_session;
   lab.render_tables = render_tables;
   lab.plots = plots;
+  // No ceiling copy and no launch case in this lab: those figures are day 48's.
+  lab.card_figures.copy_floor_case = case_name(kFloorPart, "copy");
+  // The L2 crossover claim's own tolerance.
+  lab.card_figures.sweep_slower_case = case_name(kPairPart, "two-passes");
+  lab.card_figures.sweep_faster_case = case_name(kPairPart, "fused");
+  lab.card_figures.settle_tolerance = 0.10;
   return lab;
 }
 

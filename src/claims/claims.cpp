@@ -216,4 +216,11 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
   return results;
 }
 
+std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vector<ClaimSpec>* specs) {
+  if (transcript.claims_recorded) {
+    return transcript.claims;
+  }
+  return specs != nullptr ? evaluate_claims(*specs, transcript) : std::vector<ClaimResult>{};
+}
+
 }  // namespace labrun

@@ -51,4 +51,9 @@ struct ClaimSpec {
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 
+//! A transcript's claims: those it records, or, for one that records none (schema 1.0.0, a
+//! transcribed reference), `specs` evaluated on its figures (none when `specs` is null).
+[[nodiscard]] std::vector<ClaimResult> claims_for(const Transcript& transcript,
+                                                  const std::vector<ClaimSpec>* specs);
+
 }  // namespace labrun

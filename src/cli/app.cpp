@@ -8,15 +8,18 @@
 #include <fstream>
 #include <memory>
 
+#include "cli/aggregate_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/version.hpp"
 #include "compare/compare.hpp"
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
-#include "evidence/schema_validation.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "plots/draw_plots.hpp"
 #include "profile/profiler.hpp"
@@ -40,25 +43,25 @@ void add_run_options(CLI::App* command, RunOptions& options, std::string& out_di
   command
       ->add_option("--reps", options.repetitions,
                    "Minimum timed samples per case and size (exactly this many with --target-ci 0)")
-      ->check(CLI::Range(1, 100000))
+      ->check(whole_number_from(1, 100000))
       ->capture_default_str();
   command->add_option("--warmups", options.warmups, "Untimed executions before a case's first sample")
-      ->check(CLI::Range(0, 1000))
+      ->check(whole_number_from(0, 1000))
       ->capture_default_str();
   command->add_option("--max-samples", options.max_samples, "Most timed samples per case and size")
-      ->check(CLI::Range(1, 1000000))
+      ->check(whole_number_from(1, 1000000))
       ->capture_default_str();
   command
       ->add_option(
           "--target-ci", options.target_relative_median_ci,
           "Stop sampling a case once the 95% confidence interval of its median is within this fraction "
           "of the median (0.005 = 0.5%); 0 takes exactly --reps samples")
-      ->check(CLI::Range(0.0, 1.0))
+      ->check(number_from(0.0, 1.0))
       ->capture_default_str();
   command
       ->add_option("--case-time-limit", options.case_time_limit_s,
                    "Seconds one case may spend sampling before it stops unconverged (it still takes --reps)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command
       ->add_option(
@@ -123,57 +126,30 @@ void list_labs(const std::string& only, std::ostream& out) {
   }
 }
 
-class InvalidTranscript : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// Reads and validates a transcript; the message names the file and the JSON pointer.
-Transcript read_transcript_or_throw(const std::string& file) {
-  const std::string text = read_file(file);
-  if (const auto problems = validate_transcript_text(text); !problems.empty()) {
-    throw InvalidTranscript(file + ": " +
-                            (problems.front().pointer.empty() ? "/" : problems.front().pointer) + ": " +
-                            problems.front().message);
-  }
-  try {
-    return transcript_from_text(text);
-  } catch (const TranscriptFormatError& error) {
-    throw InvalidTranscript(file + ": " + error.what());
-  }
-}
-
-// One line per file: "FILE: valid (schema X)" on out, or "FILE: POINTER: problem" on err.
+// One line per file: "FILE: valid (schema X, provenance)" on out, or "FILE: POINTER: problem" on err.
 int validate_files_and_report(const std::vector<std::string>& files, std::ostream& out, std::ostream& err) {
   int status = exit_code::kOk;
   for (const std::string& file : files) {
-    std::string text;
-    try {
-      text = read_file(file);
-    } catch (const std::exception& error) {
-      err << "labrun: " << error.what() << "\n";
-      status = exit_code::kFailure;
-      continue;
-    }
-    const std::vector<SchemaProblem> problems = validate_transcript_text(text);
-    if (!problems.empty()) {
-      err << "labrun: " << file << ": " << (problems.front().pointer.empty() ? "/" : problems.front().pointer)
-          << ": " << problems.front().message;
-      if (problems.size() > 1) {
-        err << " (" << problems.size() - 1 << " more)";
+    const TranscriptCheck check = check_transcript_file(file);
+    if (!check.transcript) {
+      err << "labrun: " << check.problem;
+      if (check.more_problems > 0) {
+        err << " (" << check.more_problems << " more)";
       }
       err << "\n";
       status = exit_code::kFailure;
       continue;
     }
-    try {
-      const Transcript transcript = transcript_from_text(text);
-      out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance
-          << ")\n";
-    } catch (const TranscriptFormatError& error) {
-      err << "labrun: " << file << ": " << error.what() << "\n";
-      status = exit_code::kFailure;
+    const Transcript& transcript = *check.transcript;
+    out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")";
+    if (!transcript.not_recorded.empty()) {
+      std::string lacking;
+      for (const std::string& item : transcript.not_recorded) {
+        lacking += (lacking.empty() ? "" : ", ") + item;
+      }
+      out << "; read as " << kTranscriptSchemaVersion << " with not recorded: " << lacking;
     }
+    out << "\n";
   }
   return status;
 }
@@ -186,6 +162,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "device and build metadata) as JSON transcripts with Markdown tables."};
   app.footer(kExitCodes);
   app.require_subcommand(1);
+  app.set_version_flag(
+      "--version", [] { return version_text(); },
+      "Print labrun's version, git commit, CUDA versions and data folder, and exit");
 
   std::string list_lab;
   CLI::App* list = app.add_subcommand("list", "List the labs and their case names (no GPU needed).");
@@ -220,6 +199,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
   validate->add_option("files", validate_files, "Transcript files (.json)")->required();
 
+  AggregateRequest aggregate_request;
+  CLI::App* aggregate = add_aggregate_command(app, aggregate_request);
+
   std::string compare_baseline;
   std::string compare_candidate;
   std::string compare_format = "md";
@@ -236,7 +218,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   compare
       ->add_option("--fail-on-regression", fail_on_regression,
                    "Exit 6 when a case of the candidate is slower than the baseline by more than PCT percent")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative_number());
 
   GradeCommand grade_command;
   std::string grade_lab = "day48-fusion";
@@ -374,6 +356,10 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     if (validate->parsed()) {
       return validate_files_and_report(validate_files, out, err);
     }
+    if (aggregate->parsed()) {
+      return run_aggregate_command(aggregate_request, out, err,
+                                   [&log](const std::string& line) { log.info(line); });
+    }
     if (grade->parsed()) {
       const Lab& lab = find_lab_or_throw(grade_lab);
       if (!lab.grade) {
@@ -400,8 +386,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
           lab, grade_command, [&log](const std::string& line) { log.info(line); }, out);
     }
     if (compare->parsed()) {
-      const Transcript baseline = read_transcript_or_throw(compare_baseline);
-      const Transcript candidate = read_transcript_or_throw(compare_candidate);
+      const Transcript baseline = read_transcript_file(compare_baseline);
+      const Transcript candidate = read_transcript_file(compare_candidate);
       if (baseline.lab_name != candidate.lab_name) {
         throw UsageError("the transcripts are of different labs (" + baseline.lab_name + ", " +
                          candidate.lab_name + ")");
@@ -428,13 +414,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return exit_code::kOk;
     }
     if (report->parsed()) {
-      const Transcript transcript = read_transcript_or_throw(report_file);
+      const Transcript transcript = read_transcript_file(report_file);
       const Lab* lab = registered_labs().find(transcript.lab_name);
       out << render_markdown_beside(transcript, lab, report_file);
       return exit_code::kOk;
     }
     if (plot->parsed()) {
-      const Transcript transcript = read_transcript_or_throw(plot_file);
+      const Transcript transcript = read_transcript_file(plot_file);
       const Lab* lab = registered_labs().find(transcript.lab_name);
       if (lab == nullptr || !lab->plots) {
         throw UsageError("lab " + transcript.lab_name + " draws no plots in this build");

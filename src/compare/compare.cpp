@@ -21,6 +21,9 @@ std::string label_of(const Transcript& t) {
   if (t.is_transcribed()) {
     return device + " (transcribed: " + t.provenance_source + ")";
   }
+  if (t.is_synthetic()) {
+    return device + " (synthetic " + t.started_utc + ")";
+  }
   return device + " (measured " + t.started_utc + ")";
 }
 
@@ -54,13 +57,6 @@ CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const Comp
   row.change =
       !differs ? CaseChange::kSame : (row.time_ratio < 1.0 ? CaseChange::kFaster : CaseChange::kSlower);
   return row;
-}
-
-std::vector<ClaimResult> claims_of(const Transcript& t, const std::vector<ClaimSpec>* specs) {
-  if (t.claims_recorded) {
-    return t.claims;
-  }
-  return specs != nullptr ? evaluate_claims(*specs, t) : std::vector<ClaimResult>{};
 }
 
 std::optional<double> measured_ratio(const Transcript& t, const PredictionRecord& p, std::uint64_t elements) {
@@ -140,8 +136,8 @@ TranscriptComparison compare_transcripts(const Transcript& baseline, const Trans
       }
     }
   }
-  const std::vector<ClaimResult> a_claims = claims_of(baseline, claims);
-  const std::vector<ClaimResult> b_claims = claims_of(candidate, claims);
+  const std::vector<ClaimResult> a_claims = claims_for(baseline, claims);
+  const std::vector<ClaimResult> b_claims = claims_for(candidate, claims);
   for (const ClaimResult& a : a_claims) {
     ClaimComparison row{a.id, a.statement, a, std::nullopt};
     for (const ClaimResult& b : b_claims) {

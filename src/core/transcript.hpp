@@ -20,7 +20,10 @@ namespace labrun {
 //! 1.2.0 added how cases were sampled (timing mode, stop rule, quartiles, per-sample SM clocks)
 //! and the profiler's DRAM counts; older transcripts are read with none of it recorded.
 //! 1.3.0 added the hot-gated timing mode (its gate in `timing`, its time-outs per case).
-inline constexpr const char* kTranscriptSchemaVersion = "1.3.0";
+//! 1.4.0 requires every metadata group of a measured transcript's environment and each group's facts
+//! (core/environment_contract.hpp), and adds the provenance "synthetic"; older transcripts are read
+//! with what they lack recorded as not recorded.
+inline constexpr const char* kTranscriptSchemaVersion = "1.4.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -29,6 +32,9 @@ struct Fact {
   std::string key;
   std::optional<Value> value;
   std::string unknown_reason;  //!< set exactly when value is empty
+  //! false for a fact the transcript's file lacks, added unknown when an older schema version was
+  //! read (core/environment_contract.hpp); renderings show it as "not recorded", as before.
+  bool recorded = true;
 
   static Fact known(std::string key, Value value);
   static Fact unknown(std::string key, std::string reason);
@@ -203,10 +209,11 @@ struct StabilityCheck {
 
 struct Transcript {
   std::string schema_version = kTranscriptSchemaVersion;  //!< as read; always written as current
-  //! "measured" (written by labrun from a run) or "transcribed" (figures copied from a source).
+  //! "measured" (written by labrun from a run), "transcribed" (figures copied from a source) or
+  //! "synthetic" (1.4.0: built by a program, a test, never measured).
   std::string provenance = "measured";
   std::string provenance_source;  //!< transcribed only: where the figures come from
-  std::string provenance_note;    //!< transcribed only: what was and was not transcribed
+  std::string provenance_note;    //!< transcribed: what was and was not transcribed; synthetic: what built it
   std::string lab_name;
   std::string lab_title;
   std::string configuration;  //!< "full", or "smoke" (tiny sizes: checks the lab runs; not evidence)
@@ -232,6 +239,9 @@ struct Transcript {
   std::optional<TimingRecord> timing;
   bool timing_recorded = true;
   std::optional<ProfileRecord> profile;  //!< only from `labrun profile`
+  //! Environment groups and facts an older transcript lacks that 1.4.0 requires, added as not
+  //! recorded when it was read: "device/memory_peak_gb_per_s", or "host" for a whole group.
+  std::vector<std::string> not_recorded;
 
   [[nodiscard]] const FactGroup* group(const std::string& name) const;
   //! The first case with this name (and size label, when given), or nullptr.
@@ -246,6 +256,7 @@ struct Transcript {
   //! The size labels the cases of `part` ran at, in run order.
   [[nodiscard]] std::vector<std::string> size_labels_of(const std::string& part) const;
   [[nodiscard]] bool is_transcribed() const { return provenance == "transcribed"; }
+  [[nodiscard]] bool is_synthetic() const { return provenance == "synthetic"; }
 };
 
 //! "n = 16777216 (lesson)": a table title's size, from the first case of `part` at `size_label`;

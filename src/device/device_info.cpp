@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "core/byte_model.hpp"
+#include "core/environment_contract.hpp"
 #include "device/build_info.hpp"
 #include "device/nvml.hpp"
 #include "timing/cuda_check.hpp"
@@ -98,13 +99,56 @@ FactGroup host_group() {
 
 }  // namespace
 
+std::string explain_device_error(const std::string& cuda_error, bool insufficient_driver, int driver_version,
+                                 int runtime_version) {
+  if (!insufficient_driver) {
+    return cuda_error;
+  }
+  if (driver_version == 0) {
+    return "no NVIDIA driver is loaded on this machine (" + cuda_error +
+           "; the CUDA runtime says this when there is no driver at all). Install the NVIDIA driver for the "
+           "GPU (`nvidia-smi` lists it once it works); list, plan, report, plot, validate, compare and "
+           "aggregate need no GPU";
+  }
+  return "the NVIDIA driver supports CUDA " + version_text(driver_version) +
+         ", older than this build's CUDA " + "runtime " + version_text(runtime_version) + " (" + cuda_error +
+         "): update the driver";
+}
+
+CudaVersions read_cuda_versions() {
+  CudaVersions versions;
+  int version = 0;
+  if (cudaRuntimeGetVersion(&version) == cudaSuccess) {
+    versions.runtime = version_text(version);
+  } else {
+    static_cast<void>(cudaGetLastError());
+    versions.runtime = "unknown (cudaRuntimeGetVersion failed)";
+  }
+  version = 0;
+  if (cudaDriverGetVersion(&version) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+    versions.driver = "unknown (cudaDriverGetVersion failed)";
+  } else {
+    versions.driver = version > 0 ? version_text(version) : "none (no NVIDIA driver is loaded)";
+  }
+  return versions;
+}
+
 DeviceAvailability probe_devices() {
   DeviceAvailability availability;
   const cudaError_t code = cudaGetDeviceCount(&availability.device_count);
   if (code != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     availability.device_count = 0;
-    availability.error = describe_cuda_error(code);
+    int driver = 0;
+    int runtime = 0;
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) {
+      driver = -1;  // unknown: say only what the runtime said
+    }
+    static_cast<void>(cudaRuntimeGetVersion(&runtime));
+    static_cast<void>(cudaGetLastError());
+    availability.error = explain_device_error(
+        describe_cuda_error(code), code == cudaErrorInsufficientDriver && driver >= 0, driver, runtime);
     return availability;
   }
   if (availability.device_count == 0) {
@@ -199,9 +243,7 @@ std::vector<FactGroup> collect_environment() {
   if (code != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
-    for (const char* key :
-         {"name", "uuid", "pci_bus_id", "compute_capability", "sm_count", "l2_bytes", "memory_bytes",
-          "memory_bus_width_bits", "memory_clock_khz", "memory_peak_gb_per_s", "ecc_enabled"}) {
+    for (const std::string& key : required_facts_of("device")) {
       device.facts.push_back(Fact::unknown(key, reason));
     }
   } else {

@@ -9,15 +9,32 @@
 
 namespace labrun {
 
-//! Whether a CUDA device can be used, and if not, the CUDA error that says why.
+//! Whether a CUDA device can be used, and if not, why, in words, with the CUDA error.
 struct DeviceAvailability {
   bool usable = false;
   int device_count = 0;
-  std::string error;  //!< "cudaErrorInsufficientDriver: CUDA driver version is insufficient ..."
+  //! "no NVIDIA driver is loaded on this machine (cudaGetDeviceCount: cudaErrorInsufficientDriver: ...)
+  //! ...", or the CUDA error as the runtime names it.
+  std::string error;
 };
 
 //! Asks the CUDA runtime for devices; never throws.
 [[nodiscard]] DeviceAvailability probe_devices();
+
+//! What a failed cudaGetDeviceCount means. The runtime says cudaErrorInsufficientDriver both when
+//! the driver is older than the runtime and when there is no driver at all; `driver_version`
+//! (cudaDriverGetVersion, 0 without a driver) tells the two apart. `runtime_version` as CUDA
+//! encodes it (13000 for 13.0).
+[[nodiscard]] std::string explain_device_error(const std::string& cuda_error, bool insufficient_driver,
+                                               int driver_version, int runtime_version);
+
+//! The CUDA runtime this binary uses and the driver's CUDA version, as "13.0"; the driver as
+//! "none (no NVIDIA driver is loaded)" without one. Needs no GPU.
+struct CudaVersions {
+  std::string runtime;
+  std::string driver;
+};
+[[nodiscard]] CudaVersions read_cuda_versions();
 
 //! Figures about device 0 that the runner needs for sizing, read once.
 struct DeviceSizing {

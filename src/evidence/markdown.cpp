@@ -16,7 +16,7 @@ namespace {
 std::string fact_text(const Transcript& t, const std::string& group, const std::string& key) {
   const FactGroup* g = t.group(group);
   const Fact* fact = g != nullptr ? g->find(key) : nullptr;
-  return fact != nullptr ? fact->display() : "not recorded";
+  return fact != nullptr && fact->recorded ? fact->display() : "not recorded";
 }
 
 std::string escape_cell(const std::string& text) {
@@ -69,7 +69,9 @@ Table facts_table(const Transcript& t) {
   table.right_aligned = {false, false, false};
   for (const FactGroup& group : t.environment) {
     for (const Fact& fact : group.facts) {
-      table.rows.push_back({group.name, fact.key, fact.display()});
+      if (fact.recorded) {
+        table.rows.push_back({group.name, fact.key, fact.display()});
+      }
     }
   }
   return table;
@@ -328,17 +330,7 @@ Table profile_table(const ProfileRecord& profile) {
 }
 
 void append_section(std::ostringstream& out, const Table& table) {
-  out << "\n## " << table.title << "\n\n";
-  for (const std::string& note : table.notes) {
-    out << note << "\n";
-  }
-  if (!table.notes.empty()) {
-    out << "\n";
-  }
-  Table body = table;
-  body.title.clear();
-  body.notes.clear();
-  out << render_table(body);
+  out << render_table_section(table);
 }
 
 }  // namespace
@@ -380,6 +372,20 @@ std::string render_table(const Table& table) {
   return out.str();
 }
 
+std::string render_table_section(const Table& table, const std::string& heading_marks) {
+  std::string text = "\n" + heading_marks + " " + table.title + "\n\n";
+  for (const std::string& note : table.notes) {
+    text += note + "\n";
+  }
+  if (!table.notes.empty()) {
+    text += "\n";
+  }
+  Table body = table;
+  body.title.clear();
+  body.notes.clear();
+  return text + render_table(body);
+}
+
 std::string render_markdown(const Transcript& t, const Lab* lab, const std::string& plots_section) {
   std::ostringstream out;
   out << "# " << t.lab_title << "\n\n";
@@ -395,6 +401,9 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
     out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished "
         << t.finished_utc << " after " << fixed(t.wall_seconds, 1)
         << " s. Written by labrun from transcript schema " << t.schema_version << ".\n";
+    if (t.is_synthetic()) {
+      out << "\n**Synthetic: built by a program, never measured.** " << t.provenance_note << "\n";
+    }
   }
   if (t.configuration == "smoke") {
     out << "\n**Configuration `" << t.configuration

@@ -13,6 +13,10 @@ namespace labrun {
 //! One Markdown pipe table with padded columns.
 [[nodiscard]] std::string render_table(const Table& table);
 
+//! A table as a section: a blank line, `heading_marks` and the table's title, a blank line, its
+//! notes one per line (then a blank line), and the table.
+[[nodiscard]] std::string render_table_section(const Table& table, const std::string& heading_marks = "##");
+
 //! The whole report. `lab` supplies the lab's tables; when it is nullptr (a lab this build does
 //! not know) a generic table of every case is rendered instead. `plots_section` (Markdown linking
 //! the plots drawn beside the report, src/plots) goes right after the lab's tables.

@@ -1,6 +1,7 @@
 #include "evidence/schema_validation.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -9,12 +10,17 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
-namespace labrun {
-namespace generated {
-const std::vector<std::pair<const char*, const char*>>& transcript_schemas();
-}  // namespace generated
+#include "core/install_layout.hpp"
+#include "evidence/atomic_file.hpp"
 
+namespace labrun {
 namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kSchemaFolder = "schema";
+const std::string kSchemaPrefix = "transcript-";
+const std::string kSchemaSuffix = ".schema.json";
 
 // Parsed schemas, built once per version on first use.
 const valijson::Schema& parsed_schema(const std::string& version, const std::string& text) {
@@ -49,20 +55,48 @@ std::string escape_pointer_token(const std::string& token) {
 
 std::vector<std::string> known_schema_versions() {
   std::vector<std::string> versions;
-  for (const auto& [version, text] : generated::transcript_schemas()) {
-    versions.emplace_back(version);
+  for (const auto& entry : fs::directory_iterator(find_data_file(kSchemaFolder))) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > kSchemaPrefix.size() + kSchemaSuffix.size() && name.rfind(kSchemaPrefix, 0) == 0 &&
+        name.compare(name.size() - kSchemaSuffix.size(), kSchemaSuffix.size(), kSchemaSuffix) == 0) {
+      versions.push_back(
+          name.substr(kSchemaPrefix.size(), name.size() - kSchemaPrefix.size() - kSchemaSuffix.size()));
+    }
   }
-  std::sort(versions.begin(), versions.end());
+  // By version number: 1.10.0 after 1.9.0.
+  const auto numbers = [](const std::string& version) {
+    std::vector<long> parts;
+    std::size_t start = 0;
+    while (start <= version.size()) {
+      const std::size_t dot = std::min(version.find('.', start), version.size());
+      parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
+      start = dot + 1;
+    }
+    return parts;
+  };
+  std::sort(versions.begin(), versions.end(),
+            [&](const std::string& a, const std::string& b) { return numbers(a) < numbers(b); });
   return versions;
 }
 
 std::optional<std::string> schema_text(const std::string& version) {
-  for (const auto& [known, text] : generated::transcript_schemas()) {
-    if (version == known) {
-      return std::string(text);
-    }
+  // Read once per version; a version is a name part, never a path.
+  static std::mutex mutex;
+  static std::map<std::string, std::string> texts;
+  if (version.empty() || version.find_first_not_of("0123456789.") != std::string::npos) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto cached = texts.find(version); cached != texts.end()) {
+    return cached->second;
+  }
+  const fs::path folder = find_data_file(kSchemaFolder);
+  const fs::path file = folder / (kSchemaPrefix + version + kSchemaSuffix);
+  std::error_code error;
+  if (!fs::is_regular_file(file, error)) {
+    return std::nullopt;
+  }
+  return texts.emplace(version, read_file(file)).first->second;
 }
 
 std::string json_pointer_from_context(const std::vector<std::string>& context) {
@@ -113,6 +147,13 @@ std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
       problem.pointer += "/" + escape_pointer_token(problem.message.substr(missing_prefix.size(),
                                                                            end - missing_prefix.size()));
       problem.message = "missing";
+      // 1.4.0's environment contract: say what is asked instead.
+      if (problem.pointer.rfind("/environment/", 0) == 0) {
+        problem.message =
+            "missing (a measured transcript records every metadata group and fact; one that could not be "
+            "read "
+            "is {\"unknown\": \"why\"}, never left out)";
+      }
       ++depth;
     }
     found.push_back({depth, std::move(problem)});

@@ -1,6 +1,6 @@
 #pragma once
 // Validating transcripts against their JSON Schema (evidence/schema/transcript-<version>.schema.json,
-// compiled into the binary) with valijson.
+// found beside labrun as share/labrun/schema/: core/install_layout.hpp) with valijson.
 
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -15,9 +15,10 @@ struct SchemaProblem {
   std::string message;
 };
 
-//! The schema versions compiled into this build, oldest first.
+//! The schema versions found in the data folder's schema/, oldest first. Throws DataFileNotFound
+//! (core/install_layout.hpp) when labrun's data files cannot be found; so does every function below.
 [[nodiscard]] std::vector<std::string> known_schema_versions();
-//! The schema text of a version, or nullopt for an unknown version.
+//! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 
 //! Validates a parsed transcript against the schema named by its own "schema_version". Returns

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "core/environment_contract.hpp"
+
 namespace labrun {
 namespace {
 
@@ -244,10 +246,14 @@ Json optional_number(const std::optional<double>& value) {
 Json transcript_to_json(const Transcript& t) {
   Json document;
   document["schema_version"] = kTranscriptSchemaVersion;
-  document["provenance"] =
-      t.is_transcribed()
-          ? Json{{"kind", "transcribed"}, {"source", t.provenance_source}, {"note", t.provenance_note}}
-          : Json{{"kind", "measured"}};
+  if (t.is_transcribed()) {
+    document["provenance"] =
+        Json{{"kind", "transcribed"}, {"source", t.provenance_source}, {"note", t.provenance_note}};
+  } else if (t.is_synthetic()) {
+    document["provenance"] = Json{{"kind", "synthetic"}, {"note", t.provenance_note}};
+  } else {
+    document["provenance"] = Json{{"kind", "measured"}};
+  }
   document["lab"] = Json{{"name", t.lab_name}, {"title", t.lab_title}};
   document["run"] = Json{{"configuration", t.configuration}, {"seed", t.seed},
                          {"repetitions", t.repetitions},     {"warmups", t.warmups},
@@ -594,7 +600,8 @@ ClaimResult read_claim(const Reader& c) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", "1.3.0",
+                                                 kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -604,9 +611,12 @@ Transcript transcript_from_json(const Json& document) {
   t.schema_version = root.text("schema_version");
   const auto& readable = readable_schema_versions();
   if (std::find(readable.begin(), readable.end(), t.schema_version) == readable.end()) {
-    root.fail("schema_version", "unknown schema version '" + t.schema_version +
-                                    "' (this build reads 1.0.0, 1.1.0, 1.2.0 and " +
-                                    kTranscriptSchemaVersion + ")");
+    std::string known;
+    for (const std::string& version : readable) {
+      known += (known.empty() ? "" : ", ") + version;
+    }
+    root.fail("schema_version",
+              "unknown schema version '" + t.schema_version + "' (this build reads " + known + ")");
   }
   // 1.0.0 had no provenance: every 1.0.0 transcript was measured.
   if (root.has("provenance")) {
@@ -617,8 +627,10 @@ Transcript transcript_from_json(const Json& document) {
       if (provenance.has("note")) {
         t.provenance_note = provenance.text("note");
       }
+    } else if (t.provenance == "synthetic" && t.schema_version == kTranscriptSchemaVersion) {
+      t.provenance_note = provenance.text("note");
     } else if (t.provenance != "measured") {
-      provenance.fail("kind", "expected \"measured\" or \"transcribed\"");
+      provenance.fail("kind", "expected \"measured\", \"transcribed\" or (from 1.4.0) \"synthetic\"");
     }
   } else if (t.schema_version != "1.0.0") {
     static_cast<void>(root.field("provenance"));  // throws: missing
@@ -633,6 +645,12 @@ Transcript transcript_from_json(const Json& document) {
     t.configuration = "transcribed";
   }
   read_environment(root.child("environment"), t);
+  // Before 1.4.0 a measured transcript's environment could lack a group or a fact: what the
+  // current contract requires and the file lacks is recorded as not recorded.
+  if (!transcribed && t.schema_version != kTranscriptSchemaVersion) {
+    t.not_recorded = complete_with_unrecorded(t.environment, "not recorded: the transcript predates schema " +
+                                                                 std::string(kTranscriptSchemaVersion));
+  }
   if (!transcribed || root.has("sizes")) {
     for (const Reader& size : root.items("sizes")) {
       SizeRecord record;

@@ -32,9 +32,9 @@ struct GradeReport {
   std::vector<NamedMistake> mistakes;
   std::vector<std::pair<std::string, std::string>> figures;  //!< measured figures, labelled
   double execution_seconds = 0.0;
-  std::string device;       //!< the GPU it was graded on ("NVIDIA H200"); empty when none ran
-  std::string device_uuid;  //!< that GPU's UUID, as nvidia-smi writes it
-  std::string host;         //!< the machine labrun graded it on
+  std::string device;          //!< the GPU it was graded on ("NVIDIA H200"); empty when none ran
+  std::string device_uuid;     //!< that GPU's UUID, as nvidia-smi writes it
+  std::string host;            //!< the machine labrun graded it on
   nlohmann::ordered_json raw;  //!< what the grading child measured, unchanged
   //! Why grading could not run at all ("no-device", "setup"), empty when it ran; the score is 0 and
   //! the one test says what course staff must do.

@@ -8,12 +8,9 @@
 #include <set>
 #include <stdexcept>
 
+#include "core/install_layout.hpp"
 #include "evidence/atomic_file.hpp"
 #include "process/process.hpp"
-
-#ifndef LABRUN_SCRIPTS_SOURCE_DIR
-#error "LABRUN_SCRIPTS_SOURCE_DIR (the source tree's scripts/ folder) is defined by CMakeLists.txt"
-#endif
 
 namespace labrun {
 namespace {
@@ -56,23 +53,46 @@ Json numbers(const std::vector<double>& values) {
   return list;
 }
 
-Json panel_to_json(const PlotPanel& panel, const std::string& where) {
-  if (panel.kind != "line" && panel.kind != "bar") {
-    throw std::invalid_argument(where + ": panel kind '" + panel.kind + "' is not one of line, bar");
+void check_panel(const PlotPanel& panel, const std::string& where) {
+  if (panel.kind != "line" && panel.kind != "bar" && panel.kind != "matrix") {
+    throw std::invalid_argument(where + ": panel kind '" + panel.kind + "' is not one of line, bar, matrix");
   }
-  if (panel.categories.size() != panel.bar_values.size()) {
+  const bool matrix = panel.kind == "matrix";
+  if (!matrix && panel.categories.size() != panel.bar_values.size()) {
     throw std::invalid_argument(where + ": " + std::to_string(panel.bar_values.size()) + " bar values for " +
                                 std::to_string(panel.categories.size()) + " categories");
   }
-  if (panel.kind == "bar" && !panel.vertical_lines.empty()) {
-    throw std::invalid_argument(where + ": a bar panel has no numeric x for vertical lines");
+  for (const auto* range : {&panel.bar_low, &panel.bar_high}) {
+    if (!range->empty() && range->size() != panel.categories.size()) {
+      throw std::invalid_argument(where + ": a bar range needs one value per category");
+    }
   }
+  if (panel.kind != "line" && !panel.vertical_lines.empty()) {
+    throw std::invalid_argument(where + ": a " + panel.kind + " panel has no numeric x for vertical lines");
+  }
+  const std::size_t cells = matrix ? panel.categories.size() * panel.columns.size() : 0;
+  if (panel.cells.size() != cells || (matrix && cells == 0)) {
+    throw std::invalid_argument(where + ": " + std::to_string(panel.cells.size()) + " cells for " +
+                                std::to_string(panel.categories.size()) + " rows and " +
+                                std::to_string(panel.columns.size()) + " columns");
+  }
+  if (!panel.cell_labels.empty() && panel.cell_labels.size() != panel.cells.size()) {
+    throw std::invalid_argument(where + ": cell labels need one per cell");
+  }
+  if (panel.value_decimals < 0 || panel.value_decimals > 6) {
+    throw std::invalid_argument(where + ": value_decimals must be from 0 to 6");
+  }
+}
+
+Json panel_to_json(const PlotPanel& panel, const std::string& where) {
+  check_panel(panel, where);
   Json node;
   node["kind"] = panel.kind;
   node["x_label"] = panel.x_label;
   node["y_label"] = panel.y_label;
   node["x_log"] = panel.x_log;
   node["y_log"] = panel.y_log;
+  node["value_decimals"] = panel.value_decimals;
   node["lines"] = Json::array();
   for (const LineSeries& series : panel.lines) {
     if (series.x.size() != series.y.size()) {
@@ -85,6 +105,11 @@ Json panel_to_json(const PlotPanel& panel, const std::string& where) {
   }
   node["categories"] = panel.categories;
   node["bar_values"] = numbers(panel.bar_values);
+  node["bar_low"] = numbers(panel.bar_low);
+  node["bar_high"] = numbers(panel.bar_high);
+  node["columns"] = panel.columns;
+  node["cells"] = numbers(panel.cells);
+  node["cell_labels"] = panel.cell_labels;
   node["reference_lines"] = Json::array();
   for (const ReferenceLine& line : panel.reference_lines) {
     node["reference_lines"].push_back(Json{{"label", line.label}, {"y", number(line.y)}});
@@ -143,9 +168,19 @@ std::vector<fs::path> python_candidates() {
   return candidates;
 }
 
-fs::path renderer_script() {
+// LABRUN_SCRIPTS_DIR when set, else labrun's data folder (core/install_layout.hpp); empty with the
+// reason when neither has the script.
+fs::path renderer_script(std::string& not_found) {
   const std::string chosen = environment_value("LABRUN_SCRIPTS_DIR");
-  return fs::path(chosen.empty() ? std::string(LABRUN_SCRIPTS_SOURCE_DIR) : chosen) / kRendererScript;
+  if (!chosen.empty()) {
+    return fs::path(chosen) / kRendererScript;
+  }
+  try {
+    return find_data_file(fs::path("scripts") / kRendererScript);
+  } catch (const DataFileNotFound& error) {
+    not_found = error.what();
+    return {};
+  }
 }
 
 std::string first_line(const std::string& text) {
@@ -239,11 +274,12 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
       }
     }
   }
-  const fs::path script = renderer_script();
+  std::string not_found;
+  const fs::path script = renderer_script(not_found);
   if (!fs::is_regular_file(script)) {
-    outcome.skipped_reason = "the plot renderer " + script.string() +
-                             " was not found (set LABRUN_SCRIPTS_DIR to the folder holding " +
-                             kRendererScript + ")";
+    outcome.skipped_reason =
+        (script.empty() ? not_found : "the plot renderer " + script.string() + " was not found") +
+        " (set LABRUN_SCRIPTS_DIR to the folder holding " + kRendererScript + ")";
     return outcome;
   }
   const std::vector<fs::path> pythons = python_candidates();

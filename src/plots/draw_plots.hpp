@@ -35,10 +35,11 @@ struct PlotOutcome {
 
 //! The renderer's input: {"format", "plots": [{"id", "title", "file", "panels": [...]}]}, each
 //! panel's fields named as in PlotPanel, each file plot_file_path(dir, stem, id, format) made
-//! absolute. Non-finite numbers are written null (JSON has no NaN) and drawn as gaps. Throws
-//! std::invalid_argument for an invalid format or id, a repeated id, a panel kind other than "line"
-//! or "bar", a series whose x and y differ in length, bar values that do not match the categories,
-//! or vertical lines on a bar panel.
+//! absolute. Non-finite numbers are written null (JSON has no NaN) and drawn as gaps (grey cells).
+//! Throws std::invalid_argument for an invalid format or id, a repeated id, a panel kind other than
+//! "line", "bar" or "matrix", a series whose x and y differ in length, bar values or ranges that do
+//! not match the categories, cells that do not fill rows x columns, or vertical lines on a bar or
+//! matrix panel.
 [[nodiscard]] std::string plot_specs_to_json(const std::vector<PlotSpec>& specs,
                                              const std::filesystem::path& dir, const std::string& stem,
                                              const std::string& format);
@@ -47,7 +48,8 @@ struct PlotOutcome {
 //! Without `overwrite`, throws FileExistsError (evidence/atomic_file.hpp) naming the first target
 //! that exists, before anything is drawn. Python is LABRUN_PYTHON when set, else the first of
 //! `python3` on PATH and /usr/bin/python3 that can import matplotlib; the script is
-//! draw_plots.py in LABRUN_SCRIPTS_DIR when set, else in this source tree's scripts/. The renderer
+//! draw_plots.py in LABRUN_SCRIPTS_DIR when set, else labrun's data file scripts/draw_plots.py
+//! (core/install_layout.hpp: beside the build tree's or the installed labrun). The renderer
 //! runs under a time limit; its failure (time-out, bad input, a file it did not write) throws
 //! std::runtime_error with its output. No specs: nothing is run and the outcome is empty.
 [[nodiscard]] PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const std::filesystem::path& dir,

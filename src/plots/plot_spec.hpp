@@ -27,16 +27,25 @@ struct VerticalLine {
 };
 
 //! One set of axes. kind "line": `lines` on numeric x. kind "bar": one bar per category with
-//! `bar_values` (same length as `categories`), drawn horizontally so long case names stay readable.
+//! `bar_values` (same length as `categories`), drawn horizontally so long case names stay readable,
+//! each bar's range from `bar_low` to `bar_high` when given. kind "matrix": one row per category,
+//! one column per entry of `columns`, `cells` (rows x columns, row by row) in 0..1 coloured from
+//! red (0) to green (1), NaN grey, each cell labelled with `cell_labels` when given.
 struct PlotPanel {
-  std::string kind = "line";  //!< "line" or "bar"
-  std::string x_label;
-  std::string y_label;
-  bool x_log = false;  //!< base-2 log scale on x
-  bool y_log = false;  //!< base-10 log scale on y
+  std::string kind = "line";  //!< "line", "bar" or "matrix"
+  std::string x_label;        //!< for a matrix, what the columns are
+  std::string y_label;        //!< for a matrix, what the rows are
+  bool x_log = false;         //!< base-2 log scale on x
+  bool y_log = false;         //!< base-10 log scale on y
+  int value_decimals = 1;     //!< decimals of the values printed on bars (and unlabelled cells)
   std::vector<LineSeries> lines;
   std::vector<std::string> categories;
   std::vector<double> bar_values;
+  std::vector<double> bar_low;   //!< empty, or one per category
+  std::vector<double> bar_high;  //!< empty, or one per category
+  std::vector<std::string> columns;
+  std::vector<double> cells;
+  std::vector<std::string> cell_labels;  //!< empty, or one per cell
   std::vector<ReferenceLine> reference_lines;
   std::vector<VerticalLine> vertical_lines;
 };

@@ -46,6 +46,22 @@ struct Prediction {
   std::string faster_case;  //!< denominator
 };
 
+//! Which of a lab's cases give the figures `labrun aggregate` puts in each card's row
+//! (src/aggregate). A name left empty: the lab has no such case, and the figure is not measured.
+struct CardFigures {
+  //! Sizes the GB/s figures and the predicted ratios are read at, preferred first: a run's GB/s
+  //! come from the first of them it ran the copy floor at.
+  std::vector<std::string> size_labels{"card-scaled", "lesson"};
+  std::string copy_floor_case;             //!< one read and one write per element
+  std::vector<std::string> ceiling_cases;  //!< the best GB/s of these and the floor is the ceiling
+  std::string launch_case;                 //!< its central time per launch is the cost of a launch
+  //! A pair swept over n: the aggregate finds the smallest n from which slower over faster stays
+  //! within settle_tolerance (a fraction) of their byte ratio.
+  std::string sweep_slower_case;
+  std::string sweep_faster_case;
+  double settle_tolerance = 0.10;
+};
+
 //! One case at one size, ready to be timed by the harness (src/timing/sampler). The session owns
 //! everything `run` touches and keeps it valid until the session closes: with --order interleave
 //! the harness holds the regions of every case at once and runs them in turns.
@@ -113,6 +129,8 @@ struct Lab {
   //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when
   //! the lab draws none.
   std::function<std::vector<PlotSpec>(const Transcript&)> plots;
+  //! The cases behind each card's row in `labrun aggregate`.
+  CardFigures card_figures;
 
   [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
 };

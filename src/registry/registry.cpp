@@ -1,5 +1,6 @@
 #include "registry/registry.hpp"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -60,6 +61,19 @@ std::vector<const CaseSpec*> select_cases(const Lab& lab, const std::vector<std:
     }
   }
   return selected;
+}
+
+std::vector<std::string> patterns_matching_nothing(const Lab& lab, const std::vector<std::string>& patterns) {
+  std::vector<std::string> unmatched;
+  for (const std::string& pattern : patterns) {
+    const bool matches = std::any_of(lab.cases.begin(), lab.cases.end(), [&](const CaseSpec& spec) {
+      return case_matches(pattern, lab.name, spec.name);
+    });
+    if (!matches) {
+      unmatched.push_back(pattern);
+    }
+  }
+  return unmatched;
 }
 
 }  // namespace labrun

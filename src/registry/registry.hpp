@@ -25,6 +25,10 @@ class LabRegistry {
 [[nodiscard]] std::vector<const CaseSpec*> select_cases(const Lab& lab,
                                                         const std::vector<std::string>& patterns);
 
+//! The patterns that select no case of `lab`, in the order given.
+[[nodiscard]] std::vector<std::string> patterns_matching_nothing(const Lab& lab,
+                                                                 const std::vector<std::string>& patterns);
+
 //! Every lab linked into this build. Defined in labs/registered_labs.cpp, so only code linked with
 //! the labs (the command line, tests) may call it; the harness itself takes a Lab.
 [[nodiscard]] const LabRegistry& registered_labs();

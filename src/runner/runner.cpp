@@ -223,13 +223,34 @@ std::string timestamp_file_stem(const std::string& utc_timestamp) {
   return stem;
 }
 
+RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
+  RunPlan plan;
+  for (const std::string& pattern : patterns_matching_nothing(lab, options.case_patterns)) {
+    throw UsageError("--case '" + pattern + "' matches no case of " + lab.name + " (`labrun list " +
+                     lab.name + "` shows the case names)");
+  }
+  plan.selected = select_cases(lab, options.case_patterns);
+  if (plan.selected.empty()) {
+    throw UsageError("lab " + lab.name + " declares no case");
+  }
+  plan.rule = sampling_rule_for(options);
+  if (!options.out_dir.empty()) {
+    require_creatable_directory(options.out_dir);
+  }
+  // The run validates its transcript before writing it: without the schema, it would fail at the end.
+  if (!schema_text(kTranscriptSchemaVersion)) {
+    throw std::runtime_error("the schema of transcript version " + std::string(kTranscriptSchemaVersion) +
+                             " is not among labrun's data files; reinstall labrun");
+  }
+  return plan;
+}
+
 RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
   const Clock::time_point start = Clock::now();
-  const std::vector<const CaseSpec*> selected = select_cases(lab, options.case_patterns);
-  if (selected.empty()) {
-    throw UsageError("no case of " + lab.name + " matches the given --case pattern(s); " +
-                     "`labrun list` shows the case names");
-  }
+  // Everything that can be checked without the device is checked before it is touched.
+  const RunPlan checked = check_run_request(lab, options);
+  const std::vector<const CaseSpec*>& selected = checked.selected;
+  const SamplingRule& rule = checked.rule;
   const DeviceAvailability availability = probe_devices();
   if (!availability.usable) {
     throw NoDeviceError("no usable CUDA device: " + availability.error);
@@ -240,7 +261,6 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   t.lab_title = lab.title;
   t.configuration = options.smoke ? "smoke" : "full";
   t.seed = options.seed;
-  const SamplingRule rule = sampling_rule_for(options);
   const TimingMode rule_mode = options.mode;
   t.repetitions = rule.min_samples;
   t.warmups = rule.warmups;

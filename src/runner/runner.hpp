@@ -95,7 +95,19 @@ inline constexpr int kL2FlushMultiple = 2;
 [[nodiscard]] std::vector<std::size_t> throttled_samples(
     const std::vector<std::optional<double>>& sm_clock_mhz, double threshold_mhz);
 
-//! Runs and writes. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
+//! What a run request asks for, checked before any device is touched.
+struct RunPlan {
+  std::vector<const CaseSpec*> selected;  //!< in the lab's declared order
+  SamplingRule rule;
+};
+//! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
+//! pattern that matches nothing is refused by name, even when another matches), the sampling
+//! options (sampling_rule_for), a given --out folder can be created, and the current transcript
+//! schema is among labrun's data files. Throws UsageError, or std::runtime_error for the last two.
+[[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
+
+//! Runs and writes: check_run_request first, so that a usage error is reported as one (exit 2)
+//! on a machine without a GPU too. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
 //! std::runtime_error; writes nothing when the run fails before its end.
 [[nodiscard]] RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress);
 

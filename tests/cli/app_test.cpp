@@ -44,8 +44,12 @@ fs::path golden(const char* name) {
 }  // namespace
 
 TEST_CASE("help is printed for the program and for each command") {
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"--help"}, {"list", "--help"}, {"plan", "--help"}, {"report", "--help"}, {"run", "--help"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"--help"},
+                                                                {"list", "--help"},
+                                                                {"plan", "--help"},
+                                                                {"report", "--help"},
+                                                                {"run", "--help"},
+                                                                {"aggregate", "--help"}}) {
     const Outcome o = labrun_with(args);
     CHECK(o.status == 0);
     CHECK_THAT(o.out, ContainsSubstring("Usage"));
@@ -66,7 +70,7 @@ TEST_CASE("usage errors exit 2 with a message") {
   CHECK(unknown.err == "labrun: error: unknown lab 'day99-nothing' (known: day48-fusion, fusion-verdicts)\n");
   const Outcome no_case = labrun_with({"run", "day48-fusion", "--case", "part9/*"});
   CHECK(no_case.status == labrun::exit_code::kUsage);
-  CHECK_THAT(no_case.err, ContainsSubstring("no case of day48-fusion matches"));
+  CHECK_THAT(no_case.err, ContainsSubstring("--case 'part9/*' matches no case of day48-fusion"));
   CHECK(labrun_with({"plan", "day99-nothing"}).status == labrun::exit_code::kUsage);
   CHECK(labrun_with({"list", "day99-nothing"}).status == labrun::exit_code::kUsage);
 }
@@ -111,9 +115,113 @@ TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error"
   const fs::path out = fs::temp_directory_path() / "labrun-cli-test-nogpu";
   const Outcome o = labrun_with({"run", "day48-fusion", "--out", out.string()});
   CHECK(o.status == labrun::exit_code::kNoDevice);
-  CHECK_THAT(o.err, StartsWith("labrun: error: no usable CUDA device: cudaError"));
+  CHECK_THAT(o.err, StartsWith("labrun: error: no usable CUDA device: "));
+  CHECK_THAT(o.err, ContainsSubstring("cudaError"));
   CHECK(std::count(o.err.begin(), o.err.end(), '\n') == 1);
   CHECK_FALSE(fs::exists(out));  // nothing written
+  if (labrun::read_cuda_versions().driver.rfind("none", 0) == 0) {
+    // No driver at all: said as such, not as a driver too old.
+    CHECK_THAT(o.err, ContainsSubstring("no NVIDIA driver is loaded on this machine"));
+  }
+}
+
+TEST_CASE("usage errors are found before the device is touched - exit 2 with or without a GPU") {
+  const Outcome samples = labrun_with({"run", "day48-fusion", "--reps", "50", "--max-samples", "10"});
+  CHECK(samples.status == labrun::exit_code::kUsage);
+  CHECK(samples.err == "labrun: error: --max-samples (10) must be at least --reps (50)\n");
+  // A pattern that matches nothing is refused by name, even beside one that matches.
+  const Outcome typo =
+      labrun_with({"run", "day48-fusion", "--case", "part2/*", "--case", "part2/fused-chian"});
+  CHECK(typo.status == labrun::exit_code::kUsage);
+  CHECK_THAT(typo.err, ContainsSubstring("--case 'part2/fused-chian' matches no case of day48-fusion"));
+  CHECK(labrun_with({"profile", "day48-fusion", "--case", "nothing*"}).status == labrun::exit_code::kUsage);
+}
+
+TEST_CASE("range errors print their bounds as written") {
+  const Outcome reps = labrun_with({"run", "day48-fusion", "--reps", "0"});
+  CHECK(reps.status == labrun::exit_code::kUsage);
+  CHECK_THAT(reps.err, ContainsSubstring("'0' is not a whole number from 1 to 100000"));
+  const Outcome limit = labrun_with({"run", "day48-fusion", "--case-time-limit", "-1"});
+  CHECK_THAT(limit.err, ContainsSubstring("'-1' is not a number above 0"));
+  const Outcome ci = labrun_with({"run", "day48-fusion", "--target-ci", "2"});
+  CHECK_THAT(ci.err, ContainsSubstring("'2' is not a number from 0 to 1"));
+  const Outcome regression = labrun_with({"compare", "a.json", "b.json", "--fail-on-regression", "-5"});
+  CHECK_THAT(regression.err, ContainsSubstring("'-5' is not a number of 0 or more"));
+  for (const Outcome& o : {reps, limit, ci, regression}) {
+    CHECK(o.status == labrun::exit_code::kUsage);
+    CHECK(o.err.find("179769313") == std::string::npos);  // no 309-digit maximum
+    CHECK(o.err.size() < 300);
+  }
+}
+
+TEST_CASE("labrun --version prints the version, git commit, CUDA versions and data folder, without a GPU") {
+  const Outcome version = labrun_with({"--version"});
+  CHECK(version.status == 0);
+  CHECK_THAT(version.out, StartsWith("labrun 0.1.0\n"));
+  CHECK_THAT(version.out, ContainsSubstring("\ngit commit "));
+  CHECK_THAT(version.out, ContainsSubstring("\nCUDA "));
+  CHECK_THAT(version.out, ContainsSubstring("; runtime "));
+  CHECK_THAT(version.out, ContainsSubstring("; driver "));
+  CHECK_THAT(version.out, ContainsSubstring("\ndata files in "));
+}
+
+TEST_CASE("a folder, a comparison or a grade report given as a transcript is named for what it is") {
+  const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
+  for (const char* command : {"report", "validate"}) {
+    const Outcome folder = labrun_with({command, evidence.string()});
+    CHECK(folder.status == labrun::exit_code::kFailure);
+    CHECK_THAT(folder.err, ContainsSubstring(evidence.string() + " is a folder, not a transcript"));
+    CHECK(folder.err.find("malformed JSON") == std::string::npos);
+  }
+  const fs::path comparison =
+      evidence / "day48-fusion" / "comparisons" / "tesla-t4-lesson-vs-nvidia-h200.json";
+  const Outcome compared = labrun_with({"validate", comparison.string()});
+  CHECK(compared.status == labrun::exit_code::kFailure);
+  CHECK(compared.err ==
+        "labrun: " + comparison.string() +
+            ": not a transcript (it looks like a comparison (`labrun compare --format json`))\n");
+  const fs::path grade = evidence / "day48-fusion" / "grading" / "2026-11-30T06-03Z" /
+                         "nvidia-h200-correct-gradescope-results.json";
+  CHECK_THAT(labrun_with({"report", grade.string()}).err, ContainsSubstring("it looks like a grade report"));
+}
+
+TEST_CASE("validate names what an older transcript lacks that the current schema requires") {
+  const Outcome o = labrun_with({"validate", golden("day48-fusion-nvidia-h200-1.1.0.json").string()});
+  CHECK(o.status == 0);
+  CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.4.0 with not recorded: "
+                                      "device/memory_peak_gb_per_s"));
+}
+
+TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites without --force") {
+  const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
+  const fs::path out = fs::temp_directory_path() / "labrun-cli-test-aggregate";
+  fs::remove_all(out);
+  const Outcome first = labrun_with({"aggregate", evidence.string(), "--out", out.string()});
+  CHECK(first.status == 0);
+  CHECK_THAT(first.out, StartsWith("# Evidence across cards"));
+  CHECK(first.err.find("left out") == std::string::npos);
+  CHECK(labrun::read_file(out / "aggregate.md") == first.out);
+  CHECK(nlohmann::json::parse(labrun::read_file(out / "aggregate.json"))["format"] == "labrun-aggregate");
+  CHECK(fs::exists(out / "aggregate.day48-fusion.csv"));
+  CHECK(fs::exists(out / "aggregate.fusion-verdicts.csv"));
+  const Outcome again = labrun_with({"aggregate", evidence.string(), "--out", out.string()});
+  CHECK(again.status == labrun::exit_code::kFileExists);
+  CHECK_THAT(again.err, ContainsSubstring("--force"));
+  CHECK(labrun_with({"aggregate", evidence.string(), "--out", out.string(), "--force"}).status == 0);
+  // Nothing usable: exit 1; a named file left out: one line, and the rest goes on.
+  const fs::path invalid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
+  const Outcome none = labrun_with({"aggregate", invalid.string(), "--out", (out / "none").string()});
+  CHECK(none.status == labrun::exit_code::kFailure);
+  CHECK_THAT(none.err, ContainsSubstring("labrun: left out: " + invalid.string()));
+  CHECK_THAT(none.err, ContainsSubstring("nothing to aggregate"));
+  const fs::path lesson = evidence / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
+  const Outcome some =
+      labrun_with({"aggregate", invalid.string(), lesson.string(), "--out", (out / "some").string()});
+  CHECK(some.status == 0);
+  CHECK(std::count(some.err.begin(), some.err.end(), '\n') >= 1);
+  CHECK(labrun_with({"aggregate", lesson.string()}).status ==
+        labrun::exit_code::kUsage);  // --out is required
+  fs::remove_all(out);
 }
 
 TEST_CASE("validate reports each file and exits 1 when one is invalid") {

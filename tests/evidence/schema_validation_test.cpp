@@ -109,13 +109,14 @@ TEST_CASE("the writer's output shape is pinned to its schema version") {
   CHECK(shape == labrun::read_file(pinned));
 }
 
-TEST_CASE("schemas of every readable version are compiled in") {
+TEST_CASE("schemas of every readable version are among labrun's data files") {
   const auto versions = labrun::known_schema_versions();
-  CHECK(versions == std::vector<std::string>{"1.0.0", "1.1.0", "1.2.0", "1.3.0"});
+  CHECK(versions == std::vector<std::string>{"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0"});
   for (const std::string& v : labrun::readable_schema_versions()) {
     CHECK(labrun::schema_text(v).has_value());
   }
   CHECK_FALSE(labrun::schema_text("0.9.0").has_value());
+  CHECK_FALSE(labrun::schema_text("../schema/transcript-1.4.0").has_value());  // a version, never a path
 }
 
 TEST_CASE("valijson contexts become JSON pointers") {
@@ -134,4 +135,71 @@ TEST_CASE("a 1.0.0 transcript is read through the migration - measured and with 
   CHECK(t.claims.empty());
   // Written again, it is a current transcript that validates.
   CHECK(labrun::validate_transcript(labrun::transcript_to_json(t)).empty());
+}
+
+TEST_CASE("1.4.0: a measured transcript records every metadata group and fact, unknown or not") {
+  labrun::Transcript measured = labrun::testing::sample_day48_transcript();
+  measured.provenance = "measured";
+  measured.provenance_note.clear();
+  const labrun::Json complete = labrun::transcript_to_json(measured);
+  CHECK(labrun::validate_transcript(complete).empty());
+
+  labrun::Json no_device = complete;
+  no_device["environment"].erase("device");
+  auto problems = labrun::validate_transcript(no_device);
+  REQUIRE_FALSE(problems.empty());
+  CHECK(problems.front().pointer == "/environment/device");
+  CHECK_THAT(problems.front().message,
+             StartsWith("missing (a measured transcript records every metadata group"));
+
+  labrun::Json no_uuid = complete;
+  no_uuid["environment"]["device"].erase("uuid");
+  problems = labrun::validate_transcript(no_uuid);
+  REQUIRE_FALSE(problems.empty());
+  CHECK(problems.front().pointer == "/environment/device/uuid");
+
+  labrun::Json no_hostname = complete;
+  no_hostname["environment"]["host"].erase("hostname");
+  CHECK(labrun::validate_transcript(no_hostname).front().pointer == "/environment/host/hostname");
+
+  // Unknown, with the reason, is allowed; so is a fact the contract does not name.
+  labrun::Json unknown = complete;
+  unknown["environment"]["device"]["uuid"] = labrun::Json{{"unknown", "NVML could not be loaded"}};
+  unknown["environment"]["device"]["extra_fact"] = labrun::Json{{"value", 1}};
+  CHECK(labrun::validate_transcript(unknown).empty());
+
+  // A synthetic transcript is held to the same contract; a transcribed one is not.
+  labrun::Json synthetic = no_device;
+  synthetic["provenance"] = labrun::Json{{"kind", "synthetic"}, {"note", "a test"}};
+  CHECK_FALSE(labrun::validate_transcript(synthetic).empty());
+  labrun::Json synthetic_without_note = complete;
+  synthetic_without_note["provenance"] = labrun::Json{{"kind", "synthetic"}};
+  CHECK_FALSE(labrun::validate_transcript(synthetic_without_note).empty());
+}
+
+TEST_CASE("reading an older transcript records what 1.4.0 requires and it lacks as not recorded") {
+  // 1.1.0 runs predate the memory_peak_gb_per_s fact.
+  const labrun::Transcript old = labrun::transcript_from_text(
+      labrun::read_file(kTests / "evidence" / "golden" / "day48-fusion-nvidia-h200-1.1.0.json"));
+  CHECK(old.not_recorded == std::vector<std::string>{"device/memory_peak_gb_per_s"});
+  const labrun::Fact* peak = old.group("device")->find("memory_peak_gb_per_s");
+  REQUIRE(peak != nullptr);
+  CHECK_FALSE(peak->recorded);
+  CHECK_FALSE(old.numeric_fact("device", "memory_peak_gb_per_s").has_value());
+  // Written again, it is a current transcript that validates.
+  CHECK(labrun::validate_transcript(labrun::transcript_to_json(old)).empty());
+
+  // A 1.3.0 transcript with its whole device group deleted is valid under 1.3.0, and is read with
+  // the group not recorded: renderings say so instead of guessing.
+  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(
+      labrun::read_file(kEvidence / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"));
+  REQUIRE(edited["schema_version"] == "1.3.0");
+  edited["environment"].erase("device");
+  const labrun::Transcript without_device = labrun::transcript_from_json(edited);
+  CHECK(without_device.not_recorded.front() == "device");
+  CHECK(labrun::validate_transcript(labrun::transcript_to_json(without_device)).empty());
+  // Measured 1.3.0 transcripts under evidence/ lack nothing.
+  CHECK(labrun::transcript_from_text(
+            labrun::read_file(kEvidence / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"))
+            .not_recorded.empty());
 }

@@ -37,7 +37,8 @@ TEST_CASE("a transcript survives a round trip through its JSON text unchanged") 
 TEST_CASE("the JSON carries every raw sample and the schema version") {
   const Json document = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
   CHECK(document["schema_version"] == labrun::kTranscriptSchemaVersion);
-  CHECK(document["provenance"]["kind"] == "measured");
+  CHECK(document["provenance"]["kind"] == "synthetic");
+  CHECK(document["provenance"]["note"] == "built by tests/support/sample_transcript.cpp; never measured");
   CHECK(document["cases"][1]["samples_ms"].size() == 3);
   CHECK(document["environment"]["device"]["uuid"]["unknown"] == "not readable in this test");
   CHECK(document["correctness"]["checks"][1]["first_bad_got"] == "nan");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "chain_constants.hpp"
+#include "core/environment_contract.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
@@ -88,6 +89,10 @@ TEST_CASE("every case of the lab runs in the smoke configuration and its transcr
   const labrun::Fact* name = t.group("device")->find("name");
   REQUIRE(name != nullptr);
   CHECK(name->is_known());
+  // Schema 1.4.0: every metadata group and fact recorded; the GPU's UUID and the host name read.
+  CHECK(labrun::missing_from_contract(t.environment).empty());
+  CHECK(t.group("device")->find("uuid")->is_known());
+  CHECK(t.group("host")->find("hostname")->is_known());
 
   CHECK(t.claims.size() == lab.claims.size());
   const std::string json_text = labrun::read_file(report.json_path);

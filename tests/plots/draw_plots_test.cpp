@@ -1,6 +1,6 @@
 #include "plots/draw_plots.hpp"
 
-#include <stdlib.h>  // mkdtemp, setenv, unsetenv
+#include <stdlib.h>  // setenv, unsetenv
 
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
@@ -16,20 +16,13 @@
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "process/process.hpp"
+#include "support/temporary_directory.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
+using labrun::testing::TemporaryDirectory;
 
 namespace {
-
-struct TemporaryDirectory {
-  fs::path path;
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "labrun-plots-test-XXXXXX").string();
-    path = mkdtemp(pattern.data());
-  }
-  ~TemporaryDirectory() { fs::remove_all(path); }
-};
 
 // Sets (or unsets, with nullopt) an environment variable for one scope, then restores it.
 class ScopedEnvironment {
@@ -155,6 +148,54 @@ TEST_CASE("plot specs become the renderer's JSON, field for field", "[plots]") {
   CHECK(bar["categories"] == nlohmann::json({"copyFloor", "chainFused"}));
   CHECK(bar["bar_values"] == nlohmann::json({2315.5, 2100.0}));
   CHECK(bar["lines"].empty());
+}
+
+TEST_CASE("matrix panels and bar ranges become the renderer's JSON", "[plots]") {
+  labrun::PlotPanel matrix;
+  matrix.kind = "matrix";
+  matrix.x_label = "card";
+  matrix.y_label = "claim";
+  matrix.categories = {"claim-a", "claim-b"};
+  matrix.columns = {"T4", "H200"};
+  matrix.cells = {1.0, 0.5, std::numeric_limits<double>::quiet_NaN(), 0.0};
+  matrix.cell_labels = {"1/1", "1/2", "not measured", "0/3"};
+  labrun::PlotSpec bars = bar_plot("bandwidth");
+  bars.panels[0].bar_low = {2300.0, 2000.0};
+  bars.panels[0].bar_high = {2320.0, 2150.0};
+  bars.panels[0].value_decimals = 2;
+  const nlohmann::json document = nlohmann::json::parse(
+      labrun::plot_specs_to_json({{"claims", "Claims", {matrix}}, bars}, "out", "aggregate", "svg"));
+  const nlohmann::json& cells = document["plots"][0]["panels"][0];
+  CHECK(cells["kind"] == "matrix");
+  CHECK(cells["columns"] == nlohmann::json({"T4", "H200"}));
+  CHECK(cells["cells"][1] == 0.5);
+  CHECK(cells["cells"][2].is_null());  // not measured: grey
+  CHECK(cells["cell_labels"][2] == "not measured");
+  const nlohmann::json& ranged = document["plots"][1]["panels"][0];
+  CHECK(ranged["bar_low"] == nlohmann::json({2300.0, 2000.0}));
+  CHECK(ranged["value_decimals"] == 2);
+
+  const auto refused = [](labrun::PlotPanel panel) {
+    CHECK_THROWS_AS(labrun::plot_specs_to_json({{"bad", "Bad", {std::move(panel)}}}, "out", "run", "svg"),
+                    std::invalid_argument);
+  };
+  labrun::PlotPanel short_cells = matrix;
+  short_cells.cells.pop_back();
+  refused(short_cells);
+  labrun::PlotPanel empty = matrix;
+  empty.columns.clear();
+  empty.cells.clear();
+  empty.cell_labels.clear();
+  refused(empty);
+  labrun::PlotPanel vertical = matrix;
+  vertical.vertical_lines = {{"L2", 1.0}};
+  refused(vertical);
+  labrun::PlotPanel uneven_range = bars.panels[0];
+  uneven_range.bar_high.pop_back();
+  refused(uneven_range);
+  labrun::PlotPanel decimals = bars.panels[0];
+  decimals.value_decimals = 9;
+  refused(decimals);
 }
 
 TEST_CASE("specs the renderer cannot draw are refused before anything runs", "[plots]") {

@@ -52,6 +52,14 @@ TEST_CASE("case selection keeps declared order and unions patterns") {
   CHECK(labrun::select_cases(lab, {"nothing"}).empty());
 }
 
+TEST_CASE("a pattern that matches no case is named, even beside one that matches") {
+  const labrun::Lab lab = tiny_lab("alpha");
+  CHECK(labrun::patterns_matching_nothing(lab, {}).empty());
+  CHECK(labrun::patterns_matching_nothing(lab, {"part2/*", "alpha/part1/a"}).empty());
+  CHECK(labrun::patterns_matching_nothing(lab, {"part2/*", "part2/bb", "zeta/*"}) ==
+        std::vector<std::string>{"part2/bb", "zeta/*"});
+}
+
 TEST_CASE("the build registers the day-48 lab") {
   const labrun::Lab* lab = labrun::registered_labs().find("day48-fusion");
   REQUIRE(lab != nullptr);

@@ -1,7 +1,10 @@
 #include "runner/runner.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 #include <regex>
+
+#include "registry/registry.hpp"
 
 using labrun::CaseSpec;
 using labrun::resolve_sizes;
@@ -78,4 +81,23 @@ TEST_CASE("the sampling rule follows the options, and smoke runs take a fixed th
   options.max_samples = 400;
   options.case_time_limit_s = 0.0;
   CHECK_THROWS_AS(labrun::sampling_rule_for(options), labrun::UsageError);
+}
+
+TEST_CASE("a run request is checked whole before any device is touched") {
+  using Catch::Matchers::ContainsSubstring;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  options.case_patterns = {"part2/*"};
+  const labrun::RunPlan plan = labrun::check_run_request(lab, options);
+  CHECK_FALSE(plan.selected.empty());
+  CHECK(plan.rule.min_samples == options.repetitions);
+  options.case_patterns = {"part2/*", "part2/fused-chian"};
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("'part2/fused-chian'"));
+  options.case_patterns.clear();
+  options.repetitions = 50;
+  options.max_samples = 10;
+  CHECK_THROWS_AS(labrun::check_run_request(lab, options), labrun::UsageError);
+  options.max_samples = 100;
+  options.out_dir = std::string(LABRUN_TEST_DATA_DIR) + "/CMakeLists.txt/evidence";  // under a file
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("cannot"));
 }

@@ -1,6 +1,9 @@
 #include "support/sample_transcript.hpp"
 
+#include <algorithm>
 #include <limits>
+
+#include "core/environment_contract.hpp"
 
 namespace labrun::testing {
 
@@ -24,6 +27,8 @@ CaseResult make_case_result(const std::string& name, const std::string& part, co
 
 Transcript sample_day48_transcript() {
   Transcript t;
+  t.provenance = "synthetic";
+  t.provenance_note = "built by tests/support/sample_transcript.cpp; never measured";
   t.lab_name = "day48-fusion";
   t.lab_title = "Day 48: kernel fusion and what a launch really costs";
   t.configuration = "full";
@@ -41,6 +46,18 @@ Transcript sample_day48_transcript() {
       FactGroup{"run",
                 {Fact::known("sm_clock_mhz_start", std::int64_t{1980}),
                  Fact::unknown("sm_clock_mhz_end", "NVML absent")}}};
+  // Every other group and fact a measured transcript records, unknown here.
+  for (const RequiredFactGroup& required : measured_environment_contract()) {
+    const auto group = std::find_if(t.environment.begin(), t.environment.end(),
+                                    [&](const FactGroup& g) { return g.name == required.name; });
+    FactGroup& facts =
+        group != t.environment.end() ? *group : t.environment.emplace_back(FactGroup{required.name, {}});
+    for (const std::string& key : required.facts) {
+      if (facts.find(key) == nullptr) {
+        facts.facts.push_back(Fact::unknown(key, "not set in this sample"));
+      }
+    }
+  }
   t.sizes = {SizeRecord{"lesson", 16777216, "declared by the lab", ""},
              SizeRecord{"card-scaled", std::nullopt, "8 x L2", "smoke configuration"},
              SizeRecord{"correctness", 1049187, "odd", ""}};

@@ -5,8 +5,10 @@
 
 namespace labrun::testing {
 
-//! A day48-fusion transcript with part 1-4 cases at one size, correctness, bitwise and stability
-//! records, unknown facts and a NaN. Every median is set by its samples.
+//! A synthetic (provenance "synthetic", never measured) day48-fusion transcript with part 1-4
+//! cases at one size, correctness, bitwise and stability records, every environment group and
+//! fact a measured transcript records (most of them unknown), and a NaN. Every median is set by
+//! its samples.
 [[nodiscard]] Transcript sample_day48_transcript();
 
 //! A case whose samples are `samples_ms`, summarised.

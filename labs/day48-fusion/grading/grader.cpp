@@ -10,6 +10,7 @@
 #include <future>
 #include <random>
 
+#include "core/install_layout.hpp"
 #include "core/sizes.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
@@ -59,6 +60,9 @@ struct ScratchFolder {
   ScratchFolder& operator=(const ScratchFolder&) = delete;
 };
 
+// The grading child: the request's, $LABRUN_GRADE_CHILD, or the helper program installed with labrun
+// (libexec/labrun, or beside labrun in a build tree). Throws labrun::DataFileNotFound naming where it
+// looked.
 fs::path child_program(const labrun::GradeRequest& request) {
   if (!request.child.empty()) {
     return request.child;
@@ -66,7 +70,13 @@ fs::path child_program(const labrun::GradeRequest& request) {
   if (const char* from_environment = std::getenv("LABRUN_GRADE_CHILD")) {
     return from_environment;
   }
-  return labrun::current_executable().parent_path() / kChildProgram;
+  return labrun::find_helper_program(kChildProgram);
+}
+
+// The lab's headers a submission is compiled against, found as data files of labrun's (staged in
+// the build tree, installed under share/labrun). Throws labrun::DataFileNotFound.
+fs::path lab_headers() {
+  return labrun::find_data_file("labs/day48-fusion");
 }
 
 // What the grader needs of the GPU, read without creating a context (the child creates the only one).
@@ -252,7 +262,15 @@ labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::p
 // Every step after the source check; runs only where a GPU and the grader's programs exist.
 void compile_run_and_check(const labrun::GradeRequest& request, const std::string& source, JudgeInput& input,
                            const std::function<void(const std::string&)>& progress) {
-  const fs::path child = child_program(request);
+  fs::path child;
+  fs::path headers;
+  try {
+    child = child_program(request);
+    headers = lab_headers();
+  } catch (const labrun::DataFileNotFound& error) {
+    input.grader_problem = std::string(error.what()) + " (build or install labrun's programs)";
+    return;
+  }
   if (!fs::exists(child)) {
     input.grader_problem =
         "the grading child " + child.string() + " is missing (build or install labrun's programs)";
@@ -270,7 +288,7 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
   const labrun::ProcessResult compile =
       labrun::run_contained(contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I",
-                                       LABRUN_DAY48_SOURCE_DIR, "-o", "submission.cubin", kSourceName},
+                                       headers.string(), "-o", "submission.cubin", kSourceName},
                                       request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
   input.compiled = compile.succeeded() && fs::is_regular_file(scratch.path / "submission.cubin");
   input.compiler_messages = compile.timed_out ? "the compiler " + compile.describe()

@@ -50,23 +50,30 @@ TEST_CASE("the source check refuses exactly the corpus submissions expected to b
   for (const auto& entry : fs::directory_iterator(corpus())) {
     INFO(entry.path().filename().string());
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));
-    const auto problems = labrun::check_submission_source(labrun::read_file(entry.path() / "halfway.cu"), policy);
+    const auto problems =
+        labrun::check_submission_source(labrun::read_file(entry.path() / "halfway.cu"), policy);
     CHECK(problems.empty() == !expects(expected, "include-not-allowed"));
   }
-  const fs::path skeleton =
-      fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
+  const fs::path skeleton = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs" / "day48-fusion" /
+                            "grading" / "skeleton" / "halfway.cu";
   CHECK(labrun::check_submission_source(labrun::read_file(skeleton), policy).empty());
 }
 
 TEST_CASE("the submissions whose verdict the compiler decides compile, or not, as expected") {
-  for (const std::string name : {"correct", "compile-error", "device-side-launch", "compiler-output-bad-bytes"}) {
+  for (const std::string name :
+       {"correct", "compile-error", "device-side-launch", "compiler-output-bad-bytes"}) {
     INFO(name);
     const auto expected = nlohmann::json::parse(labrun::read_file(corpus() / name / "expected.json"));
     labrun::SpawnOptions options;
     const fs::path out = fs::temp_directory_path() / ("labrun-corpus-" + name + ".cubin");
-    options.argv = {LABRUN_NVCC_PATH, "-cubin", "-std=c++17", "-arch=sm_90",
-                    "-I",             LABRUN_DAY48_SOURCE_DIR_FOR_TESTS,
-                    "-o",             out.string(),
+    options.argv = {LABRUN_NVCC_PATH,
+                    "-cubin",
+                    "-std=c++17",
+                    "-arch=sm_90",
+                    "-I",
+                    LABRUN_DAY48_SOURCE_DIR_FOR_TESTS,
+                    "-o",
+                    out.string(),
                     "halfway.cu"};
     options.working_directory = corpus() / name;
     options.limit_seconds = 120.0;

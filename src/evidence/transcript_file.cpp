@@ -1,0 +1,83 @@
+#include "evidence/transcript_file.hpp"
+
+#include "evidence/atomic_file.hpp"
+#include "evidence/schema_validation.hpp"
+#include "evidence/transcript_json.hpp"
+
+namespace labrun {
+
+std::string non_transcript_kind(const nlohmann::json& document) {
+  if (document.is_array()) {
+    const bool grade_summary = !document.empty() && document.front().is_object() &&
+                               document.front().contains("submission") && document.front().contains("score");
+    return grade_summary ? "a grade summary (`labrun grade --batch`)" : "a JSON array";
+  }
+  if (!document.is_object() || document.contains("schema_version")) {
+    return "";
+  }
+  if (document.contains("$schema")) {
+    return "a JSON Schema";
+  }
+  if (document.contains("baseline") && document.contains("candidate")) {
+    return "a comparison (`labrun compare --format json`)";
+  }
+  if (document.value("format", "") == "labrun-aggregate") {
+    return "an aggregate (`labrun aggregate`)";
+  }
+  if (document.contains("tests") && document.contains("score")) {
+    return "a grade report (`labrun grade`)";
+  }
+  return "";
+}
+
+TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
+  TranscriptCheck check;
+  const std::string name = file.string();
+  std::error_code error;
+  if (std::filesystem::is_directory(file, error)) {
+    check.problem =
+        name + " is a folder, not a transcript (give its .json files; `labrun aggregate` reads folders)";
+    return check;
+  }
+  std::string text;
+  try {
+    text = read_file(file);
+  } catch (const std::exception& failure) {
+    check.problem = failure.what();  // names the file
+    return check;
+  }
+  // Parsed once for validation (the reader parses again, keeping the order of keys). A document
+  // that parses but is another kind of labrun output is named as what it is.
+  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
+  if (!document.is_discarded()) {
+    if (const std::string kind = non_transcript_kind(document); !kind.empty()) {
+      check.problem = name + ": not a transcript (it looks like " + kind + ")";
+      check.not_a_transcript = true;
+      return check;
+    }
+  }
+  const std::vector<SchemaProblem> problems =
+      document.is_discarded() ? validate_transcript_text(text) : validate_transcript(document);
+  if (!problems.empty()) {
+    check.problem = name + ": " + (problems.front().pointer.empty() ? "/" : problems.front().pointer) + ": " +
+                    problems.front().message;
+    check.more_problems = problems.size() - 1;
+    return check;
+  }
+  try {
+    check.transcript = transcript_from_text(text);
+  } catch (const TranscriptFormatError& failure) {
+    check.problem = name + ": " + failure.what();
+  }
+  return check;
+}
+
+Transcript read_transcript_file(const std::filesystem::path& file) {
+  TranscriptCheck check = check_transcript_file(file);
+  if (!check.transcript) {
+    throw InvalidTranscript(check.problem);
+  }
+  return std::move(*check.transcript);
+}
+
+}  // namespace labrun

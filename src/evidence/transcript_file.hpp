@@ -1,0 +1,43 @@
+#pragma once
+// Reading a file given as a transcript: read, recognised, validated against the schema of its
+// version, then parsed. Every problem is one line naming the file, as `validate`, `report`,
+// `compare`, `plot` and `aggregate` print it.
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "core/transcript.hpp"
+
+namespace labrun {
+
+//! A file that is not a readable, valid transcript; what() is the one-line problem, file first.
+class InvalidTranscript : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+//! What reading a file as a transcript found.
+struct TranscriptCheck {
+  std::optional<Transcript> transcript;  //!< set exactly when the file is a valid transcript
+  //! "FILE: /run/seed: missing", "FILE is a folder, not a transcript ...", "FILE: not a transcript
+  //! (it looks like a comparison ...)"; empty when valid.
+  std::string problem;
+  std::size_t more_problems = 0;  //!< further schema problems beyond the first
+  bool not_a_transcript = false;  //!< the file is another kind of JSON (non_transcript_kind)
+};
+
+//! Reads and checks one file; never throws for what is in (or not in) the file.
+[[nodiscard]] TranscriptCheck check_transcript_file(const std::filesystem::path& file);
+
+//! check_transcript_file, throwing InvalidTranscript with its problem when there is one.
+[[nodiscard]] Transcript read_transcript_file(const std::filesystem::path& file);
+
+//! What another labrun (or JSON Schema) document is, for a document without a schema_version:
+//! "a comparison (`labrun compare --format json`)", "a grade report (`labrun grade`)", ...; empty
+//! when it is none of the kinds labrun writes.
+[[nodiscard]] std::string non_transcript_kind(const nlohmann::json& document);
+
+}  // namespace labrun

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# CTest test "install.relocated" (tests/CMakeLists.txt): installs labrun from BUILD_DIR into a
+# temporary prefix, moves the build tree away, and runs the installed copy: --version, list, plan,
+# validate and report (byte for byte against the committed Markdown), and checks that every file the
+# installed copy needs is in the prefix and that no installed file names the build tree.
+#
+#   install_test.sh BUILD_DIR SOURCE_DIR
+#
+# The build tree is renamed for the duration and always renamed back (the test runs alone: CTest
+# property RUN_SERIAL). Every command runs under `timeout`, well inside CTest's own limit, so that
+# the rename back always happens.
+set -euo pipefail
+
+build_dir=$(cd "$1" && pwd)
+source_dir=$(cd "$2" && pwd)
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/labrun-install-test-XXXXXX")
+prefix="$scratch/prefix"
+moved="$build_dir.moved-by-install-test"
+
+say() { echo "install test: $*"; }
+fail() { echo "install test: FAILED: $*" >&2; exit 1; }
+
+restore() {
+  if [ -d "$moved" ] && [ ! -e "$build_dir" ]; then
+    mv "$moved" "$build_dir"
+  fi
+  rm -rf "$scratch"
+}
+trap restore EXIT
+
+[ ! -e "$moved" ] || fail "$moved exists (left by an interrupted run?); move it back to $build_dir by hand"
+
+say "installing into $prefix"
+timeout 120 cmake --install "$build_dir" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
+  { cat "$scratch/install.log"; fail "cmake --install failed"; }
+
+for file in bin/labrun libexec/labrun/labrun-day48-grade-child share/labrun/scripts/draw_plots.py \
+            share/labrun/labs/day48-fusion/stages.cuh share/labrun/labs/day48-fusion/chain_constants.hpp; do
+  [ -e "$prefix/$file" ] || fail "$file is not installed"
+done
+for schema in "$source_dir"/evidence/schema/transcript-*.schema.json; do
+  cmp -s "$schema" "$prefix/share/labrun/schema/$(basename "$schema")" ||
+    fail "share/labrun/schema/$(basename "$schema") differs from evidence/schema"
+done
+# No installed file may name the build tree: what labrun needs is found relative to itself.
+if grep -rlF "$build_dir" "$prefix" >"$scratch/naming-build-tree" 2>/dev/null; then
+  fail "installed files name the build tree $build_dir: $(tr '\n' ' ' <"$scratch/naming-build-tree")"
+fi
+
+say "moving the build tree away to $moved"
+mv "$build_dir" "$moved"
+
+labrun="$prefix/bin/labrun"
+run() { timeout 60 "$labrun" "$@"; }
+
+run --version >"$scratch/version" || fail "labrun --version failed"
+grep -q "^labrun " "$scratch/version" || fail "labrun --version printed: $(cat "$scratch/version")"
+grep -qF "$prefix/share/labrun" "$scratch/version" ||
+  fail "labrun --version does not name the installed data folder: $(cat "$scratch/version")"
+run list >"$scratch/list" || fail "labrun list failed"
+grep -q "day48-fusion/part2/staged-chain" "$scratch/list" || fail "labrun list printed no day-48 case"
+run plan day48-fusion >"$scratch/plan" || fail "labrun plan day48-fusion failed"
+grep -q "staged over fused" "$scratch/plan" || fail "labrun plan printed no prediction"
+
+transcripts=()
+while IFS= read -r -d '' file; do
+  transcripts+=("$file")
+done < <(find "$source_dir/evidence/day48-fusion/nvidia-h200" "$source_dir/evidence/day48-fusion/tesla-t4-lesson" \
+              -name '*.json' -print0 | sort -z)
+run validate "${transcripts[@]}" >"$scratch/validate" || fail "labrun validate failed: $(cat "$scratch/validate")"
+[ "$(grep -c ': valid (schema ' "$scratch/validate")" -eq "${#transcripts[@]}" ] ||
+  fail "labrun validate did not find every transcript valid"
+
+reported=0
+for transcript in "${transcripts[@]}"; do
+  markdown="${transcript%.json}.md"
+  [ -f "$markdown" ] || continue
+  run report "$transcript" >"$scratch/report.md" || fail "labrun report $transcript failed"
+  cmp -s "$scratch/report.md" "$markdown" || fail "labrun report $transcript differs from $markdown"
+  reported=$((reported + 1))
+done
+[ "$reported" -ge 5 ] || fail "only $reported transcripts had Markdown to compare"
+
+say "installed labrun ran list, plan, validate (${#transcripts[@]} transcripts) and report ($reported) without its build tree"

@@ -23,10 +23,6 @@ using labrun::Transcript;
 
 constexpr double kFloat = 4.0;  // bytes per element of one float buffer
 
-std::string case_name(const std::string& part, const std::string& name) {
-  return std::string(kLabName) + "/" + part + "/" + name;
-}
-
 const SizeRequest kLesson{"lesson", kLessonElements};
 const SizeRequest kCardScaled{"card-scaled", 0};
 
@@ -281,10 +277,6 @@ std::vector<labrun::ClaimSpec> declare_claims() {
 
 // ---- tables ---------------------------------------------------------------------------------
 
-double gb_per_s(const CaseResult& c) {
-  return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
-}
-
 std::string spread(const CaseResult& c) {
   return c.has_samples() ? labrun::percent(c.summary.relative_spread) : "-";
 }
@@ -323,13 +315,13 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   table.headers = {"row", "ms", "bytes/elem", "GB/s", "x copy", "spread"};
   table.right_aligned = {false, true, true, true, true, true};
   const CaseResult* copy = t.find_case(case_name("part2", "copy-floor"), size_label);
-  const double copy_gbps = copy != nullptr ? gb_per_s(*copy) : 0.0;
+  const double copy_gbps = copy != nullptr ? copy->gb_per_s() : 0.0;
   const auto x_copy = [&](double gbps) { return copy_gbps > 0.0 ? fixed(gbps / copy_gbps, 2) : "-"; };
   // The practical ceiling, where the run measured one: the best of the three copies.
   double ceiling_gbps = 0.0;
   for (const char* name : {"copy-vectorized", "copy-memcpy"}) {
     if (const CaseResult* c = t.find_case(case_name("part2", name), size_label)) {
-      ceiling_gbps = std::max({ceiling_gbps, gb_per_s(*c), copy_gbps});
+      ceiling_gbps = std::max({ceiling_gbps, c->gb_per_s(), copy_gbps});
     }
   }
   const double peak_gbps = t.numeric_fact("device", "memory_peak_gb_per_s").value_or(0.0);
@@ -357,7 +349,7 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
     if (c == nullptr) {
       return;
     }
-    add_row(indent + c->label, c->central_ms(), c->model.bytes_per_element(), gb_per_s(*c), spread(*c));
+    add_row(indent + c->label, c->central_ms(), c->model.bytes_per_element(), c->gb_per_s(), spread(*c));
   };
   add_case("copy-floor", "");
   add_case("copy-vectorized", "");
@@ -450,7 +442,7 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
                           attribute(*c, "local_bytes_per_thread", 0), attribute(*c, "blocks_per_sm", 0),
                           occupancy != c->attributes.end() ? labrun::percent(occupancy->second) : "?",
                           c->central_ms() > 0.0 ? fixed(c->central_ms(), 4) : "-",
-                          c->central_ms() > 0.0 ? fixed(gb_per_s(*c), 1) : "-", spread(*c)});
+                          c->central_ms() > 0.0 ? fixed(c->gb_per_s(), 1) : "-", spread(*c)});
   }
   return table;
 }
@@ -509,6 +501,10 @@ std::vector<Table> render_tables(const Transcript& t) {
     tables.push_back(part5_table(t));
   }
   return tables;
+}
+
+std::string case_name(const std::string& part, const std::string& name) {
+  return std::string(kLabName) + "/" + part + "/" + name;
 }
 
 labrun::Lab make_lab() {

@@ -12,6 +12,9 @@ inline constexpr std::uint64_t kCorrectnessElements = 1049187;
 //! Part 1 times this many back-to-back launches per sample.
 inline constexpr int kLaunchesPerPart1Sample = 1000;
 
+//! A case's full name: "day48-fusion/<part>/<name>", for example "day48-fusion/part2/fused-chain".
+[[nodiscard]] std::string case_name(const std::string& part, const std::string& name);
+
 [[nodiscard]] labrun::Lab make_lab();
 
 //! The lab's four tables (and the part 2 and part 4 tables once per size), from a transcript.

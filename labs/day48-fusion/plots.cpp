@@ -24,14 +24,6 @@ constexpr double kElementBytes = sizeof(float);
 // Part 4's case names end in the width K: "day48-fusion/part4/fused-wide-k8".
 constexpr const char* kWideCasePrefix = "fused-wide-k";
 
-std::string case_name(const std::string& part, const std::string& name) {
-  return std::string(kLabName) + "/" + part + "/" + name;
-}
-
-double gb_per_s(const CaseResult& c) {
-  return labrun::effective_gb_per_s(c.model, c.elements, c.central_ms());
-}
-
 std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& size_label) {
   PlotPanel panel;
   panel.kind = "bar";
@@ -40,7 +32,7 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
   for (const CaseResult& c : t.cases) {
     if (c.part == "part2" && c.size_label == size_label && c.central_ms() > 0.0) {
       panel.categories.push_back(c.label);
-      panel.bar_values.push_back(gb_per_s(c));
+      panel.bar_values.push_back(c.gb_per_s());
     }
   }
   if (panel.categories.empty()) {
@@ -49,14 +41,15 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
   const CaseResult* ceiling = nullptr;
   for (const char* copy : {"copy-floor", "copy-vectorized", "copy-memcpy"}) {
     const CaseResult* c = t.find_case(case_name("part2", copy), size_label);
-    if (c != nullptr && c->central_ms() > 0.0 && (ceiling == nullptr || gb_per_s(*c) > gb_per_s(*ceiling))) {
+    if (c != nullptr && c->central_ms() > 0.0 &&
+        (ceiling == nullptr || c->gb_per_s() > ceiling->gb_per_s())) {
       ceiling = c;
     }
   }
   if (ceiling != nullptr) {
     panel.reference_lines.push_back(
-        {"measured ceiling (" + ceiling->label + ") " + fixed(gb_per_s(*ceiling), 1) + " GB/s",
-         gb_per_s(*ceiling)});
+        {"measured ceiling (" + ceiling->label + ") " + fixed(ceiling->gb_per_s(), 1) + " GB/s",
+         ceiling->gb_per_s()});
   }
   const std::optional<double> peak = t.numeric_fact("device", "memory_peak_gb_per_s");
   if (peak && *peak > 0.0) {

@@ -7,7 +7,7 @@ namespace labrun {
 namespace {
 
 // Numbers in full precision, so that the CSV loses nothing the JSON has; empty when not measured.
-std::string number(double value) {
+std::string csv_number(double value) {
   char text[32];
   std::snprintf(text, sizeof text, "%.10g", value);
   return text;
@@ -23,7 +23,7 @@ void add_spread(std::vector<std::string>& header, std::vector<std::string>* row,
   }
   row->push_back(std::to_string(spread.runs));
   for (const double value : {spread.median, spread.min, spread.max}) {
-    row->push_back(spread.measured() ? number(value) : "");
+    row->push_back(spread.measured() ? csv_number(value) : "");
   }
 }
 

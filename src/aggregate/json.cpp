@@ -3,9 +3,10 @@
 #include "device/build_info.hpp"
 
 namespace labrun {
-namespace {
 
-using Json = nlohmann::ordered_json;
+using Json = nlohmann::ordered_json;  // the same alias as evidence/transcript_json.hpp's
+
+namespace {
 
 Json spread_json(const RunSpread& spread) {
   if (!spread.measured()) {

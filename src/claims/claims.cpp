@@ -33,10 +33,6 @@ std::string missing(const std::string& name, const std::string& size_label) {
   return name + " was not timed" + (size_label.empty() ? "" : " at the " + size_label + " size");
 }
 
-double gb_per_s(const CaseResult& c) {
-  return effective_gb_per_s(c.model, c.elements, c.central_ms());
-}
-
 std::string percent_text(double fraction) {
   return fixed(fraction * 100.0, 0) + "%";
 }
@@ -80,7 +76,7 @@ ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
     if (row == nullptr) {
       continue;
     }
-    const double multiple = gb_per_s(*row) / gb_per_s(*reference);
+    const double multiple = row->gb_per_s() / reference->gb_per_s();
     all_within = all_within && multiple >= spec.low && multiple <= spec.high;
     if (std::fabs(multiple - 1.0) > std::fabs(worst - 1.0)) {
       worst = multiple;
@@ -92,7 +88,7 @@ ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
   }
   result.measured = worst;
   result.verdict = all_within ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = "x copy floor (" + fixed(gb_per_s(*reference), 1) + " GB/s): " + result.detail;
+  result.detail = "x copy floor (" + fixed(reference->gb_per_s(), 1) + " GB/s): " + result.detail;
   return result;
 }
 

@@ -60,6 +60,10 @@ double CaseResult::central_ms() const {
   return published ? published->value_ms : 0.0;
 }
 
+double CaseResult::gb_per_s() const {
+  return effective_gb_per_s(model, elements, central_ms());
+}
+
 const char* verdict_name(Verdict verdict) {
   switch (verdict) {
     case Verdict::kHeld: return "held";

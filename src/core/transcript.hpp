@@ -133,6 +133,8 @@ struct CaseResult {
   //! The case's central time in ms: the median of its samples, or the published figure of a
   //! transcribed case; 0 when neither exists.
   [[nodiscard]] double central_ms() const;
+  //! Effective bandwidth in GB/s: the byte model's bytes at `elements` over central_ms().
+  [[nodiscard]] double gb_per_s() const;
 };
 
 //! How a run sampled its cases (1.2.0).

@@ -13,10 +13,12 @@
 #include "process/process.hpp"
 
 namespace labrun {
+
+using Json = nlohmann::ordered_json;  // the same alias as evidence/transcript_json.hpp's
+
 namespace {
 
 namespace fs = std::filesystem;
-using Json = nlohmann::ordered_json;
 
 constexpr const char* kRendererScript = "draw_plots.py";
 // Long enough for matplotlib's first run on a machine, which builds its font cache.

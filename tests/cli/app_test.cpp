@@ -11,6 +11,7 @@
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
+#include "support/cli_run.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
@@ -18,24 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-Outcome labrun_with(std::vector<std::string> args) {
-  args.insert(args.begin(), "labrun");
-  std::vector<const char*> argv;
-  argv.reserve(args.size());
-  for (const std::string& a : args) {
-    argv.push_back(a.c_str());
-  }
-  std::ostringstream out;
-  std::ostringstream err;
-  const int status = labrun::run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {status, out.str(), err.str()};
-}
+using Outcome = labrun::testing::CliOutcome;
 
 fs::path golden(const char* name) {
   return fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" / name;
@@ -50,37 +34,39 @@ TEST_CASE("help is printed for the program and for each command") {
                                                                 {"report", "--help"},
                                                                 {"run", "--help"},
                                                                 {"aggregate", "--help"}}) {
-    const Outcome o = labrun_with(args);
+    const Outcome o = labrun::testing::run_labrun(args);
     CHECK(o.status == 0);
     CHECK_THAT(o.out, ContainsSubstring("Usage"));
   }
-  CHECK_THAT(labrun_with({"run", "--help"}).out, ContainsSubstring("--reps"));
-  CHECK_THAT(labrun_with({"--help"}).out, ContainsSubstring("3 no usable CUDA device"));
+  CHECK_THAT(labrun::testing::run_labrun({"run", "--help"}).out, ContainsSubstring("--reps"));
+  CHECK_THAT(labrun::testing::run_labrun({"--help"}).out, ContainsSubstring("3 no usable CUDA device"));
 }
 
 TEST_CASE("usage errors exit 2 with a message") {
-  CHECK(labrun_with({}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"frobnicate"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"run"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"run", "day48-fusion", "--reps", "0"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"run", "day48-fusion", "--reps", "many"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"run", "day48-fusion", "--bogus"}).status == labrun::exit_code::kUsage);
-  const Outcome unknown = labrun_with({"run", "day99-nothing"});
+  CHECK(labrun::testing::run_labrun({}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"frobnicate"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"run"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"run", "day48-fusion", "--reps", "0"}).status ==
+        labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"run", "day48-fusion", "--reps", "many"}).status ==
+        labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"run", "day48-fusion", "--bogus"}).status == labrun::exit_code::kUsage);
+  const Outcome unknown = labrun::testing::run_labrun({"run", "day99-nothing"});
   CHECK(unknown.status == labrun::exit_code::kUsage);
   CHECK(unknown.err == "labrun: error: unknown lab 'day99-nothing' (known: day48-fusion, fusion-verdicts)\n");
-  const Outcome no_case = labrun_with({"run", "day48-fusion", "--case", "part9/*"});
+  const Outcome no_case = labrun::testing::run_labrun({"run", "day48-fusion", "--case", "part9/*"});
   CHECK(no_case.status == labrun::exit_code::kUsage);
   CHECK_THAT(no_case.err, ContainsSubstring("--case 'part9/*' matches no case of day48-fusion"));
-  CHECK(labrun_with({"plan", "day99-nothing"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_with({"list", "day99-nothing"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"plan", "day99-nothing"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"list", "day99-nothing"}).status == labrun::exit_code::kUsage);
 }
 
 TEST_CASE("list and plan work without a GPU") {
-  const Outcome list = labrun_with({"list"});
+  const Outcome list = labrun::testing::run_labrun({"list"});
   CHECK(list.status == 0);
   CHECK_THAT(list.out, ContainsSubstring("day48-fusion/part2/staged-chain"));
   CHECK_THAT(list.out, ContainsSubstring("day48-fusion/part4/fused-wide-k32"));
-  const Outcome plan = labrun_with({"plan", "day48-fusion"});
+  const Outcome plan = labrun::testing::run_labrun({"plan", "day48-fusion"});
   CHECK(plan.status == 0);
   CHECK_THAT(plan.out,
              ContainsSubstring("| staged over fused               | day48-fusion/part2/staged-chain | "
@@ -90,19 +76,20 @@ TEST_CASE("list and plan work without a GPU") {
 }
 
 TEST_CASE("report reproduces the Markdown a run wrote - and names what is wrong with a bad file") {
-  const Outcome report = labrun_with({"report", golden("day48-fusion-nvidia-h200.json").string()});
+  const Outcome report =
+      labrun::testing::run_labrun({"report", golden("day48-fusion-nvidia-h200.json").string()});
   CHECK(report.status == 0);
   CHECK(report.out == labrun::read_file(golden("day48-fusion-nvidia-h200.md")));
 
   const fs::path bad = fs::temp_directory_path() / "labrun-cli-test-bad.json";
   std::ofstream(bad) << "{\"schema_version\": \"1.0.0\"}";
-  const Outcome broken = labrun_with({"report", bad.string()});
+  const Outcome broken = labrun::testing::run_labrun({"report", bad.string()});
   CHECK(broken.status == labrun::exit_code::kFailure);
   CHECK_THAT(broken.err, StartsWith("labrun: error: " + bad.string() + ": /"));
   CHECK_THAT(broken.err, ContainsSubstring(": missing"));
   fs::remove(bad);
 
-  const Outcome missing = labrun_with({"report", "/nonexistent/t.json"});
+  const Outcome missing = labrun::testing::run_labrun({"report", "/nonexistent/t.json"});
   CHECK(missing.status == labrun::exit_code::kFailure);
   CHECK_THAT(missing.err, ContainsSubstring("/nonexistent/t.json"));
 }
@@ -113,7 +100,7 @@ TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error"
     SKIP("a CUDA device is present; this test is about machines without one");
   }
   const fs::path out = fs::temp_directory_path() / "labrun-cli-test-nogpu";
-  const Outcome o = labrun_with({"run", "day48-fusion", "--out", out.string()});
+  const Outcome o = labrun::testing::run_labrun({"run", "day48-fusion", "--out", out.string()});
   CHECK(o.status == labrun::exit_code::kNoDevice);
   CHECK_THAT(o.err, StartsWith("labrun: error: no usable CUDA device: "));
   CHECK_THAT(o.err, ContainsSubstring("cudaError"));
@@ -126,26 +113,29 @@ TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error"
 }
 
 TEST_CASE("usage errors are found before the device is touched - exit 2 with or without a GPU") {
-  const Outcome samples = labrun_with({"run", "day48-fusion", "--reps", "50", "--max-samples", "10"});
+  const Outcome samples =
+      labrun::testing::run_labrun({"run", "day48-fusion", "--reps", "50", "--max-samples", "10"});
   CHECK(samples.status == labrun::exit_code::kUsage);
   CHECK(samples.err == "labrun: error: --max-samples (10) must be at least --reps (50)\n");
   // A pattern that matches nothing is refused by name, even beside one that matches.
-  const Outcome typo =
-      labrun_with({"run", "day48-fusion", "--case", "part2/*", "--case", "part2/fused-chian"});
+  const Outcome typo = labrun::testing::run_labrun(
+      {"run", "day48-fusion", "--case", "part2/*", "--case", "part2/fused-chian"});
   CHECK(typo.status == labrun::exit_code::kUsage);
   CHECK_THAT(typo.err, ContainsSubstring("--case 'part2/fused-chian' matches no case of day48-fusion"));
-  CHECK(labrun_with({"profile", "day48-fusion", "--case", "nothing*"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"profile", "day48-fusion", "--case", "nothing*"}).status ==
+        labrun::exit_code::kUsage);
 }
 
 TEST_CASE("range errors print their bounds as written") {
-  const Outcome reps = labrun_with({"run", "day48-fusion", "--reps", "0"});
+  const Outcome reps = labrun::testing::run_labrun({"run", "day48-fusion", "--reps", "0"});
   CHECK(reps.status == labrun::exit_code::kUsage);
   CHECK_THAT(reps.err, ContainsSubstring("'0' is not a whole number from 1 to 100000"));
-  const Outcome limit = labrun_with({"run", "day48-fusion", "--case-time-limit", "-1"});
+  const Outcome limit = labrun::testing::run_labrun({"run", "day48-fusion", "--case-time-limit", "-1"});
   CHECK_THAT(limit.err, ContainsSubstring("'-1' is not a number above 0"));
-  const Outcome ci = labrun_with({"run", "day48-fusion", "--target-ci", "2"});
+  const Outcome ci = labrun::testing::run_labrun({"run", "day48-fusion", "--target-ci", "2"});
   CHECK_THAT(ci.err, ContainsSubstring("'2' is not a number from 0 to 1"));
-  const Outcome regression = labrun_with({"compare", "a.json", "b.json", "--fail-on-regression", "-5"});
+  const Outcome regression =
+      labrun::testing::run_labrun({"compare", "a.json", "b.json", "--fail-on-regression", "-5"});
   CHECK_THAT(regression.err, ContainsSubstring("'-5' is not a number of 0 or more"));
   for (const Outcome& o : {reps, limit, ci, regression}) {
     CHECK(o.status == labrun::exit_code::kUsage);
@@ -155,7 +145,7 @@ TEST_CASE("range errors print their bounds as written") {
 }
 
 TEST_CASE("labrun --version prints the version, git commit, CUDA versions and data folder, without a GPU") {
-  const Outcome version = labrun_with({"--version"});
+  const Outcome version = labrun::testing::run_labrun({"--version"});
   CHECK(version.status == 0);
   CHECK_THAT(version.out, StartsWith("labrun 0.1.0\n"));
   CHECK_THAT(version.out, ContainsSubstring("\ngit commit "));
@@ -168,25 +158,27 @@ TEST_CASE("labrun --version prints the version, git commit, CUDA versions and da
 TEST_CASE("a folder, a comparison or a grade report given as a transcript is named for what it is") {
   const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
   for (const char* command : {"report", "validate"}) {
-    const Outcome folder = labrun_with({command, evidence.string()});
+    const Outcome folder = labrun::testing::run_labrun({command, evidence.string()});
     CHECK(folder.status == labrun::exit_code::kFailure);
     CHECK_THAT(folder.err, ContainsSubstring(evidence.string() + " is a folder, not a transcript"));
     CHECK(folder.err.find("malformed JSON") == std::string::npos);
   }
   const fs::path comparison =
       evidence / "day48-fusion" / "comparisons" / "tesla-t4-lesson-vs-nvidia-h200.json";
-  const Outcome compared = labrun_with({"validate", comparison.string()});
+  const Outcome compared = labrun::testing::run_labrun({"validate", comparison.string()});
   CHECK(compared.status == labrun::exit_code::kFailure);
   CHECK(compared.err ==
         "labrun: " + comparison.string() +
             ": not a transcript (it looks like a comparison (`labrun compare --format json`))\n");
   const fs::path grade = evidence / "day48-fusion" / "grading" / "2026-11-30T06-03Z" /
                          "nvidia-h200-correct-gradescope-results.json";
-  CHECK_THAT(labrun_with({"report", grade.string()}).err, ContainsSubstring("it looks like a grade report"));
+  CHECK_THAT(labrun::testing::run_labrun({"report", grade.string()}).err,
+             ContainsSubstring("it looks like a grade report"));
 }
 
 TEST_CASE("validate names what an older transcript lacks that the current schema requires") {
-  const Outcome o = labrun_with({"validate", golden("day48-fusion-nvidia-h200-1.1.0.json").string()});
+  const Outcome o =
+      labrun::testing::run_labrun({"validate", golden("day48-fusion-nvidia-h200-1.1.0.json").string()});
   CHECK(o.status == 0);
   CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.4.0 with not recorded: "
                                       "device/memory_peak_gb_per_s"));
@@ -196,7 +188,7 @@ TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites 
   const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
   const fs::path out = fs::temp_directory_path() / "labrun-cli-test-aggregate";
   fs::remove_all(out);
-  const Outcome first = labrun_with({"aggregate", evidence.string(), "--out", out.string()});
+  const Outcome first = labrun::testing::run_labrun({"aggregate", evidence.string(), "--out", out.string()});
   CHECK(first.status == 0);
   CHECK_THAT(first.out, StartsWith("# Evidence across cards"));
   CHECK(first.err.find("left out") == std::string::npos);
@@ -204,22 +196,24 @@ TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites 
   CHECK(nlohmann::json::parse(labrun::read_file(out / "aggregate.json"))["format"] == "labrun-aggregate");
   CHECK(fs::exists(out / "aggregate.day48-fusion.csv"));
   CHECK(fs::exists(out / "aggregate.fusion-verdicts.csv"));
-  const Outcome again = labrun_with({"aggregate", evidence.string(), "--out", out.string()});
+  const Outcome again = labrun::testing::run_labrun({"aggregate", evidence.string(), "--out", out.string()});
   CHECK(again.status == labrun::exit_code::kFileExists);
   CHECK_THAT(again.err, ContainsSubstring("--force"));
-  CHECK(labrun_with({"aggregate", evidence.string(), "--out", out.string(), "--force"}).status == 0);
+  CHECK(labrun::testing::run_labrun({"aggregate", evidence.string(), "--out", out.string(), "--force"})
+            .status == 0);
   // Nothing usable: exit 1; a named file left out: one line, and the rest goes on.
   const fs::path invalid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
-  const Outcome none = labrun_with({"aggregate", invalid.string(), "--out", (out / "none").string()});
+  const Outcome none =
+      labrun::testing::run_labrun({"aggregate", invalid.string(), "--out", (out / "none").string()});
   CHECK(none.status == labrun::exit_code::kFailure);
   CHECK_THAT(none.err, ContainsSubstring("labrun: left out: " + invalid.string()));
   CHECK_THAT(none.err, ContainsSubstring("nothing to aggregate"));
   const fs::path lesson = evidence / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
-  const Outcome some =
-      labrun_with({"aggregate", invalid.string(), lesson.string(), "--out", (out / "some").string()});
+  const Outcome some = labrun::testing::run_labrun(
+      {"aggregate", invalid.string(), lesson.string(), "--out", (out / "some").string()});
   CHECK(some.status == 0);
   CHECK(std::count(some.err.begin(), some.err.end(), '\n') >= 1);
-  CHECK(labrun_with({"aggregate", lesson.string()}).status ==
+  CHECK(labrun::testing::run_labrun({"aggregate", lesson.string()}).status ==
         labrun::exit_code::kUsage);  // --out is required
   fs::remove_all(out);
 }
@@ -227,38 +221,42 @@ TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites 
 TEST_CASE("validate reports each file and exits 1 when one is invalid") {
   const fs::path valid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "valid" / "measured-1.1.0.json";
   const fs::path invalid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "missing-run-seed.json";
-  const Outcome ok =
-      labrun_with({"validate", valid.string(), golden("day48-fusion-nvidia-h200.json").string()});
+  const Outcome ok = labrun::testing::run_labrun(
+      {"validate", valid.string(), golden("day48-fusion-nvidia-h200.json").string()});
   CHECK(ok.status == 0);
   CHECK_THAT(ok.out, ContainsSubstring("valid (schema 1.1.0, measured)"));
   CHECK_THAT(ok.out, ContainsSubstring("valid (schema 1.0.0, measured)"));
-  const Outcome bad = labrun_with({"validate", valid.string(), invalid.string()});
+  const Outcome bad = labrun::testing::run_labrun({"validate", valid.string(), invalid.string()});
   CHECK(bad.status == labrun::exit_code::kFailure);
   CHECK(bad.err == "labrun: " + invalid.string() + ": /run/seed: missing (1 more)\n");
-  CHECK(labrun_with({"validate"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"validate"}).status == labrun::exit_code::kUsage);
 }
 
 TEST_CASE("compare prints the shared cases and claims and fails on a regression beyond the limit") {
   const fs::path t4 = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence" / "day48-fusion" /
                       "tesla-t4-lesson" / "cuda-12.6-original.json";
   const std::string h200 = golden("day48-fusion-nvidia-h200.json").string();
-  const Outcome md = labrun_with({"compare", t4.string(), h200});
+  const Outcome md = labrun::testing::run_labrun({"compare", t4.string(), h200});
   CHECK(md.status == 0);
   CHECK_THAT(md.out, ContainsSubstring("baseline: Tesla T4 (transcribed"));
   CHECK_THAT(md.out, ContainsSubstring("| day48-fusion/part2/staged-chain"));
   CHECK_THAT(md.out, ContainsSubstring("## Claims whose verdict differs"));
-  const Outcome json = labrun_with({"compare", t4.string(), h200, "--format", "json"});
+  const Outcome json = labrun::testing::run_labrun({"compare", t4.string(), h200, "--format", "json"});
   CHECK(json.status == 0);
   const auto parsed = nlohmann::json::parse(json.out);
   CHECK(parsed["cases"].size() > 10);
   // The H200 is up to 65% slower than the T4 at launch-bound sizes and ten times faster elsewhere.
-  CHECK(labrun_with({"compare", t4.string(), h200, "--fail-on-regression", "70"}).status == 0);
-  CHECK(labrun_with({"compare", t4.string(), h200, "--fail-on-regression", "60"}).status ==
+  CHECK(labrun::testing::run_labrun({"compare", t4.string(), h200, "--fail-on-regression", "70"}).status ==
+        0);
+  CHECK(labrun::testing::run_labrun({"compare", t4.string(), h200, "--fail-on-regression", "60"}).status ==
         labrun::exit_code::kRegression);
-  const Outcome regressed = labrun_with({"compare", h200, t4.string(), "--fail-on-regression", "50"});
+  const Outcome regressed =
+      labrun::testing::run_labrun({"compare", h200, t4.string(), "--fail-on-regression", "50"});
   CHECK(regressed.status == labrun::exit_code::kRegression);
   CHECK_THAT(regressed.err, ContainsSubstring("labrun: regression: day48-fusion/part2/staged-chain"));
-  CHECK(labrun_with({"compare", t4.string(), h200, "--format", "xml"}).status == labrun::exit_code::kUsage);
+  CHECK(labrun::testing::run_labrun({"compare", t4.string(), h200, "--format", "xml"}).status ==
+        labrun::exit_code::kUsage);
   const fs::path broken = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
-  CHECK(labrun_with({"compare", broken.string(), h200}).status == labrun::exit_code::kFailure);
+  CHECK(labrun::testing::run_labrun({"compare", broken.string(), h200}).status ==
+        labrun::exit_code::kFailure);
 }

@@ -17,6 +17,7 @@
 #include "evidence/atomic_file.hpp"
 #include "runner/runner.hpp"
 #include "support/cli_run.hpp"
+#include "support/test_data.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
@@ -35,21 +36,18 @@ fs::path temporary_folder() {
   return pattern;
 }
 
-fs::path corpus() {
-  return fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
-}
-
 }  // namespace
 
 TEST_CASE("grade's usage errors come before any device is touched") {
-  const std::string correct = (corpus() / "correct" / "halfway.cu").string();
+  const std::string correct = (labrun::testing::grading_corpus() / "correct" / "halfway.cu").string();
   CHECK(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).status == labrun::exit_code::kUsage);
   CHECK_THAT(labrun_cli({"grade", correct, "--seed", "5", "--secret-seed"}).err,
              ContainsSubstring("exclude each other"));
   CHECK(labrun_cli({"grade", correct, "--manifest", "/nonexistent.json"}).status ==
         labrun::exit_code::kUsage);
   CHECK(labrun_cli({"grade", "/nonexistent.cu"}).status == labrun::exit_code::kUsage);
-  CHECK(labrun_cli({"grade", "--batch", corpus().string()}).status == labrun::exit_code::kUsage);
+  CHECK(labrun_cli({"grade", "--batch", labrun::testing::grading_corpus().string()}).status ==
+        labrun::exit_code::kUsage);
   CHECK(labrun_cli({"grade"}).status == labrun::exit_code::kUsage);
 }
 
@@ -58,8 +56,9 @@ TEST_CASE("without a GPU, grade still writes results.json, scoring 0 with a mess
     SKIP("a GPU is present: this test is about grading where there is none");
   }
   const fs::path out = temporary_folder();
-  const Outcome graded = labrun_cli(
-      {"grade", (corpus() / "correct" / "halfway.cu").string(), "--out", out.string(), "--format", "json"});
+  const Outcome graded =
+      labrun_cli({"grade", (labrun::testing::grading_corpus() / "correct" / "halfway.cu").string(), "--out",
+                  out.string(), "--format", "json"});
   CHECK(graded.status == labrun::exit_code::kNoDevice);
   const auto results = nlohmann::json::parse(labrun::read_file(out / "results.json"));
   CHECK(results.at("score") == 0);
@@ -70,7 +69,8 @@ TEST_CASE("without a GPU, grade still writes results.json, scoring 0 with a mess
   // A submission refused before compiling needs no GPU: its verdict is given.
   const fs::path refused_out = temporary_folder();
   const Outcome refused = labrun_cli(
-      {"grade", (corpus() / "include-outside-file" / "halfway.cu").string(), "--out", refused_out.string()});
+      {"grade", (labrun::testing::grading_corpus() / "include-outside-file" / "halfway.cu").string(), "--out",
+       refused_out.string()});
   CHECK(refused.status == labrun::exit_code::kOk);
   CHECK_THAT(refused.out, ContainsSubstring("include-not-allowed"));
   fs::remove_all(out);
@@ -83,7 +83,7 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   }
   const fs::path batch = temporary_folder();
   fs::create_directories(batch / "a-correct");
-  fs::copy(corpus() / "correct", batch / "a-correct", fs::copy_options::recursive);
+  fs::copy(labrun::testing::grading_corpus() / "correct", batch / "a-correct", fs::copy_options::recursive);
   fs::create_directories(batch / "b-empty");
   fs::create_directories(batch / "c-two-sources");
   labrun::write_file_atomically(batch / "c-two-sources" / "one.cu", "\n", false);
@@ -135,7 +135,7 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
     SKIP("a GPU is present: this test grades without one, quickly");
   }
   const fs::path out = temporary_folder();
-  const std::string batch = corpus().string();
+  const std::string batch = labrun::testing::grading_corpus().string();
   std::size_t graded = 0;
   for (const char* shard : {"0/3", "1/3", "2/3"}) {
     const Outcome part =
@@ -145,7 +145,7 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
     graded += nlohmann::json::parse(labrun::read_file(out / (stem + ".json"))).size();
   }
   std::size_t folders = 0;
-  for (const auto& entry : fs::directory_iterator(corpus())) {
+  for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     folders += entry.is_directory() ? 1 : 0;
   }
   CHECK(graded == folders);

@@ -4,19 +4,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
+#include "support/temporary_directory.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TemporaryDirectory {
-  fs::path path;
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "labrun-test-XXXXXX").string();
-    path = mkdtemp(pattern.data());
-  }
-  ~TemporaryDirectory() { fs::remove_all(path); }
-};
 
 std::size_t entries(const fs::path& dir) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
@@ -25,7 +17,7 @@ std::size_t entries(const fs::path& dir) {
 }  // namespace
 
 TEST_CASE("a new file is written whole and nothing temporary is left") {
-  TemporaryDirectory dir;
+  const labrun::testing::TemporaryDirectory dir;
   const fs::path target = dir.path / "t.json";
   labrun::write_file_atomically(target, "{\"a\": 1}\n", false);
   CHECK(labrun::read_file(target) == "{\"a\": 1}\n");
@@ -33,7 +25,7 @@ TEST_CASE("a new file is written whole and nothing temporary is left") {
 }
 
 TEST_CASE("an existing file is never overwritten silently") {
-  TemporaryDirectory dir;
+  const labrun::testing::TemporaryDirectory dir;
   const fs::path target = dir.path / "t.json";
   labrun::write_file_atomically(target, "first", false);
   CHECK_THROWS_AS(labrun::write_file_atomically(target, "second", false), labrun::FileExistsError);
@@ -45,7 +37,7 @@ TEST_CASE("an existing file is never overwritten silently") {
 }
 
 TEST_CASE("failures name the path") {
-  TemporaryDirectory dir;
+  const labrun::testing::TemporaryDirectory dir;
   CHECK_THROWS_WITH(labrun::write_file_atomically(dir.path / "missing" / "t.json", "x", false),
                     Catch::Matchers::ContainsSubstring("missing"));
   CHECK_THROWS_WITH(labrun::read_file(dir.path / "absent.json"),

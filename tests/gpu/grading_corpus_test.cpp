@@ -17,6 +17,7 @@
 #include "grading/utf8.hpp"
 #include "support/cli_run.hpp"
 #include "support/require_gpu.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
@@ -41,7 +42,7 @@ int labrun_cli(const std::vector<std::string>& args, std::string& printed) {
 TEST_CASE("labrun grade --batch gives every submission of the corpus its expected verdict") {
   labrun::testing::require_gpu();
   const fs::path out = output_folder("corpus");
-  const fs::path corpus = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
+  const fs::path corpus = labrun::testing::grading_corpus();
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   std::string printed;
   REQUIRE(labrun_cli(

@@ -13,14 +13,11 @@
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path corpus() {
-  return fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
-}
 
 bool expects(const nlohmann::json& expected, const std::string& mistake) {
   const auto& m = expected.at("mistakes");
@@ -31,7 +28,7 @@ bool expects(const nlohmann::json& expected, const std::string& mistake) {
 
 TEST_CASE("every corpus submission states its expected verdict") {
   int folders = 0;
-  for (const auto& entry : fs::directory_iterator(corpus())) {
+  for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     INFO(entry.path().filename().string());
     REQUIRE(fs::exists(entry.path() / "halfway.cu"));
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));
@@ -47,7 +44,7 @@ TEST_CASE("every corpus submission states its expected verdict") {
 
 TEST_CASE("the source check refuses exactly the corpus submissions expected to be refused") {
   const labrun::IncludePolicy policy = day48::grading::include_policy(LABRUN_CUDA_INCLUDE_DIR);
-  for (const auto& entry : fs::directory_iterator(corpus())) {
+  for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     INFO(entry.path().filename().string());
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));
     const auto problems =
@@ -63,7 +60,8 @@ TEST_CASE("the submissions whose verdict the compiler decides compile, or not, a
   for (const std::string name :
        {"correct", "compile-error", "device-side-launch", "compiler-output-bad-bytes"}) {
     INFO(name);
-    const auto expected = nlohmann::json::parse(labrun::read_file(corpus() / name / "expected.json"));
+    const auto expected =
+        nlohmann::json::parse(labrun::read_file(labrun::testing::grading_corpus() / name / "expected.json"));
     labrun::SpawnOptions options;
     const fs::path out = fs::temp_directory_path() / ("labrun-corpus-" + name + ".cubin");
     options.argv = {LABRUN_NVCC_PATH,
@@ -75,7 +73,7 @@ TEST_CASE("the submissions whose verdict the compiler decides compile, or not, a
                     "-o",
                     out.string(),
                     "halfway.cu"};
-    options.working_directory = corpus() / name;
+    options.working_directory = labrun::testing::grading_corpus() / name;
     options.limit_seconds = 120.0;
     const labrun::ProcessResult compiled = labrun::run_contained(options);
     CHECK(compiled.succeeded() == expected.at("builds").get<bool>());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine: how batch grading scales (docs/grading-at-scale.md). Replicates the grading
 # corpus REPLICAS times (29 submissions each), grades the first SERIAL_REPLICAS of those copies with
-# --jobs 1 (serially) and all of them with --jobs JOBS on the GPUs of each DEVICES list given, and
+# --jobs 1 (serially) and all of them on the GPUs of each DEVICES list given, with JOBS gradings at
+# once per GPU of the list (--jobs JOBS x GPUs), and
 # prints each run's rate and whether every verdict (score and mistakes) equals the serial run's and
 # the corpus's expected one. Logs and summaries go to OUTDIR. Run after a dev build.
 #
@@ -42,7 +43,8 @@ grade() {  # NAME SUBMISSIONS JOBS DEVICES
 }
 grade serial "$few" 1 "${1%%,*}"
 for devices in "$@"; do
-  grade "jobs$jobs-gpus${devices//,/+}" "$all" "$jobs" "$devices"
+  gpus=$(awk -F, '{ print NF }' <<<"$devices")
+  grade "jobs$((jobs * gpus))-gpus${devices//,/+}" "$all" "$((jobs * gpus))" "$devices"
 done
 python3 - "$out" "$corpus" "$@" <<'PY'
 import json, os, sys

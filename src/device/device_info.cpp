@@ -243,7 +243,7 @@ std::vector<FactGroup> collect_environment() {
   if (code != cudaSuccess) {
     static_cast<void>(cudaGetLastError());
     const std::string reason = "cudaGetDeviceProperties: " + describe_cuda_error(code);
-    for (const std::string& key : required_facts_of("device")) {
+    for (const std::string& key : required_facts_of(device.name)) {
       device.facts.push_back(Fact::unknown(key, reason));
     }
   } else {

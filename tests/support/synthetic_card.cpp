@@ -44,7 +44,7 @@ std::vector<FactGroup> synthetic_environment(const SyntheticCard& card) {
                 {Fact::known("sm_clock_mhz_start", std::int64_t{1755}),
                  Fact::known("sm_clock_mhz_end", std::int64_t{1755})}}};
   FactGroup build{"build", {}};
-  for (const std::string& key : required_facts_of("build")) {
+  for (const std::string& key : required_facts_of(build.name)) {
     build.facts.push_back(Fact::unknown(key, "a synthetic transcript has no build"));
   }
   environment.insert(environment.begin() + 2, build);

@@ -44,12 +44,12 @@ grade() {  # NAME SUBMISSIONS JOBS DEVICES
 grade serial "$few" 1 "${1%%,*}"
 for devices in "$@"; do
   gpus=$(awk -F, '{ print NF }' <<<"$devices")
-  grade "jobs$((jobs * gpus))-gpus${devices//,/+}" "$all" "$((jobs * gpus))" "$devices"
+  grade "jobs$((jobs * gpus))-gpus${devices//,/-}" "$all" "$((jobs * gpus))" "$devices"
 done
 python3 - "$out" "$corpus" "$@" <<'PY'
 import json, os, sys
 out, corpus, device_lists = sys.argv[1], sys.argv[2], sys.argv[3:]
-jobs = [d for d in os.listdir(out) if d.startswith("jobs")]
+jobs = [d for d in os.listdir(out) if d.startswith("jobs") and os.path.isdir(os.path.join(out, d))]
 def verdict(folder):
     r = json.load(open(os.path.join(folder, "report.json")))
     return r["score"], sorted(m["id"] for m in r["mistakes"])

@@ -6,8 +6,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+
+#include "process/bounded_read.hpp"
 
 namespace labrun {
 namespace {
@@ -69,16 +69,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 }
 
 std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw std::runtime_error("cannot read " + path.string() + ": " + std::strerror(errno));
-  }
-  std::ostringstream content;
-  content << in.rdbuf();
-  if (in.bad()) {
-    throw std::runtime_error("error while reading " + path.string());
-  }
-  return content.str();
+  return read_regular_file(path, kEvidenceFileMaxBytes, Links::kFollow);
 }
 
 }  // namespace labrun

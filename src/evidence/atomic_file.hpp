@@ -2,6 +2,7 @@
 // Writing evidence files: atomically (temporary file, then rename or link) and never over an
 // existing file unless asked.
 
+#include <cstddef>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -20,7 +21,12 @@ class FileExistsError : public std::runtime_error {
 //! std::runtime_error naming the path and the system error.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite);
 
-//! Reads a whole file; throws std::runtime_error naming the path when it cannot.
+//! The largest file labrun reads as evidence (a transcript, a schema, a Markdown file): 64 MiB. The
+//! largest committed transcript is well under 1 MiB.
+inline constexpr std::size_t kEvidenceFileMaxBytes = std::size_t{64} << 20;
+
+//! Reads a whole regular file (a link to one is followed) of at most kEvidenceFileMaxBytes; throws
+//! std::runtime_error naming the path when it cannot, and at once for a FIFO, a device or a folder.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 
 }  // namespace labrun

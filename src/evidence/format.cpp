@@ -1,5 +1,6 @@
 #include "evidence/format.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -56,6 +57,38 @@ std::string bytes_per_element_text(double bytes) {
     }
   }
   return text;
+}
+
+std::string escape_markdown(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const auto byte = static_cast<unsigned char>(c);
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    const bool opens_markup =
+        std::isalpha(static_cast<unsigned char>(next)) != 0 || next == '/' || next == '!' || next == '?';
+    if (c == '<' && opens_markup) {
+      out += "&lt;";  // a tag, a comment or an autolink would start here
+    } else if (c == '\\' || c == '`' || c == '[' || c == ']' || c == '|') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code_span(const std::string& text) {
+  std::string out = "`";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    out += c == '`' ? '\'' : (byte < 0x20 || byte == 0x7f ? ' ' : c);
+  }
+  return out + "`";
 }
 
 }  // namespace labrun

@@ -20,17 +20,7 @@ std::string fact_text(const Transcript& t, const std::string& group, const std::
 }
 
 std::string escape_cell(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
+  return escape_markdown(text);
 }
 
 Table summary_table(const Transcript& t) {
@@ -336,6 +326,9 @@ void append_section(std::ostringstream& out, const Table& table) {
 }  // namespace
 
 std::string render_table(const Table& table) {
+  // Columns are padded to their widest cell, but never past kMaxPaddedWidth: one long cell from a
+  // transcript (a 1 MB device name) is written once, not copied as padding into every row.
+  constexpr std::size_t kMaxPaddedWidth = 400;
   const std::size_t columns = table.headers.size();
   std::vector<std::size_t> widths(columns, 3);
   for (std::size_t c = 0; c < columns; ++c) {
@@ -345,11 +338,12 @@ std::string render_table(const Table& table) {
         widths[c] = std::max(widths[c], escape_cell(row[c]).size());
       }
     }
+    widths[c] = std::min(widths[c], kMaxPaddedWidth);
   }
   const auto right = [&](std::size_t c) { return c < table.right_aligned.size() && table.right_aligned[c]; };
   const auto pad = [&](const std::string& text, std::size_t c) {
     const std::string cell = escape_cell(text);
-    const std::string fill(widths[c] - cell.size(), ' ');
+    const std::string fill(cell.size() < widths[c] ? widths[c] - cell.size() : 0, ' ');
     return right(c) ? fill + cell : cell + fill;
   };
   std::ostringstream out;
@@ -388,31 +382,33 @@ std::string render_table_section(const Table& table, const std::string& heading_
 
 std::string render_markdown(const Transcript& t, const Lab* lab, const std::string& plots_section) {
   std::ostringstream out;
-  out << "# " << t.lab_title << "\n\n";
+  out << "# " << escape_markdown(t.lab_title) << "\n\n";
+  const std::string device_name = escape_markdown(fact_text(t, "device", "name"));
   if (t.is_transcribed()) {
-    out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name")
-        << ": **transcribed, not measured by labrun.** Source: " << t.provenance_source
-        << ". Written by labrun from transcript schema " << t.schema_version << ".\n";
+    out << "Lab " << markdown_code_span(t.lab_name) << " on " << device_name
+        << ": **transcribed, not measured by labrun.** Source: " << escape_markdown(t.provenance_source)
+        << ". Written by labrun from transcript schema " << escape_markdown(t.schema_version) << ".\n";
     if (!t.provenance_note.empty()) {
-      out << "\n" << t.provenance_note << "\n";
+      out << "\n" << escape_markdown(t.provenance_note) << "\n";
     }
     out << "\nTimes below are the source's published figures; spreads are unknown.\n";
   } else {
-    out << "Lab `" << t.lab_name << "` on " << fact_text(t, "device", "name") << ", finished "
-        << t.finished_utc << " after " << fixed(t.wall_seconds, 1)
-        << " s. Written by labrun from transcript schema " << t.schema_version << ".\n";
+    out << "Lab " << markdown_code_span(t.lab_name) << " on " << device_name << ", finished "
+        << escape_markdown(t.finished_utc) << " after " << fixed(t.wall_seconds, 1)
+        << " s. Written by labrun from transcript schema " << escape_markdown(t.schema_version) << ".\n";
     if (t.is_synthetic()) {
-      out << "\n**Synthetic: built by a program, never measured.** " << t.provenance_note << "\n";
+      out << "\n**Synthetic: built by a program, never measured.** " << escape_markdown(t.provenance_note)
+          << "\n";
     }
   }
   if (t.configuration == "smoke") {
-    out << "\n**Configuration `" << t.configuration
-        << "`: tiny sizes that check the lab runs. These figures are not evidence.**\n";
+    out << "\n**Configuration " << markdown_code_span(t.configuration)
+        << ": tiny sizes that check the lab runs. These figures are not evidence.**\n";
   }
   if (!t.case_patterns.empty()) {
     out << "\nCases selected by:";
     for (const std::string& pattern : t.case_patterns) {
-      out << " `" << pattern << "`";
+      out << " " << markdown_code_span(pattern);
     }
     out << "\n";
   }
@@ -435,7 +431,8 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
       append_section(out, table);
     }
   } else {
-    out << "\nLab `" << t.lab_name << "` is not part of this build, so its own tables are not "
+    out << "\nLab " << markdown_code_span(t.lab_name)
+        << " is not part of this build, so its own tables are not "
         << "rendered; every case is listed instead.\n";
     append_section(out, generic_cases_table(t));
   }

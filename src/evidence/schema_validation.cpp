@@ -109,9 +109,55 @@ std::string json_pointer_from_context(const std::vector<std::string>& context) {
   return pointer;
 }
 
+std::optional<SchemaProblem> transcript_shape_problem(const nlohmann::json& document) {
+  struct Pending {
+    const nlohmann::json* value;
+    std::string pointer;
+    std::size_t depth;
+  };
+  std::vector<Pending> pending{{&document, "", 0}};
+  while (!pending.empty()) {
+    Pending item = std::move(pending.back());
+    pending.pop_back();
+    const nlohmann::json& value = *item.value;
+    if (value.is_string() && value.get_ref<const std::string&>().size() > kTranscriptStringMaxBytes) {
+      return SchemaProblem{item.pointer,
+                           "a string of " + std::to_string(value.get_ref<const std::string&>().size()) +
+                               " bytes, more than the " + std::to_string(kTranscriptStringMaxBytes) +
+                               " a transcript allows"};
+    }
+    if (!value.is_structured()) {
+      continue;
+    }
+    if (item.depth >= kTranscriptMaxDepth) {
+      return SchemaProblem{item.pointer, "nested more than " + std::to_string(kTranscriptMaxDepth) +
+                                             " levels deep, more than a transcript allows"};
+    }
+    if (value.is_object()) {
+      for (auto it = value.begin(); it != value.end(); ++it) {
+        const std::string pointer = item.pointer + "/" + escape_pointer_token(it.key());
+        if (it.key().size() > kTranscriptStringMaxBytes) {
+          return SchemaProblem{item.pointer,
+                               "a key of " + std::to_string(it.key().size()) + " bytes, more than the " +
+                                   std::to_string(kTranscriptStringMaxBytes) + " a transcript allows"};
+        }
+        pending.push_back({&it.value(), pointer, item.depth + 1});
+      }
+    } else {
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        pending.push_back({&value[i], item.pointer + "/" + std::to_string(i), item.depth + 1});
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
   if (!document.is_object()) {
     return {{"", "expected a JSON object"}};
+  }
+  if (std::optional<SchemaProblem> problem = transcript_shape_problem(document)) {
+    return {std::move(*problem)};
   }
   const auto version = document.find("schema_version");
   if (version == document.end()) {
@@ -177,6 +223,8 @@ std::vector<SchemaProblem> validate_transcript_text(const std::string& text) {
     return {{"", "malformed JSON at byte " + std::to_string(error.byte) + " (" +
                      (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) +
                      ")"}};
+  } catch (const nlohmann::json::out_of_range&) {
+    return {{"", "a number too large for a double (JSON numbers here must be finite doubles)"}};
   }
   return validate_transcript(document);
 }

@@ -9,6 +9,13 @@
 
 namespace labrun {
 
+//! Limits on a transcript's shape, checked before its schema (docs/reliability.md). The schemas'
+//! patterns are matched by std::regex, which recurses once per character: the string limit keeps
+//! that recursion far inside a thread's stack. The largest committed transcript's longest string
+//! is 633 bytes and its deepest nesting 6.
+inline constexpr std::size_t kTranscriptStringMaxBytes = 4096;  //!< every string and object key
+inline constexpr std::size_t kTranscriptMaxDepth = 32;          //!< arrays and objects inside one another
+
 //! One problem found in a document: where (a JSON pointer, "" for the whole document) and what.
 struct SchemaProblem {
   std::string pointer;
@@ -21,7 +28,12 @@ struct SchemaProblem {
 //! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 
-//! Validates a parsed transcript against the schema named by its own "schema_version". Returns
+//! The first string, key or nesting beyond the limits above, as a problem; nullopt when none is.
+//! Iterative, so that no document can exhaust the stack here.
+[[nodiscard]] std::optional<SchemaProblem> transcript_shape_problem(const nlohmann::json& document);
+
+//! Validates a parsed transcript against the schema named by its own "schema_version", after
+//! transcript_shape_problem (whose problem is then the one returned). Returns
 //! the problems found, most specific first; empty when the document is valid. A missing, mistyped
 //! or unknown schema_version is itself the one problem returned.
 [[nodiscard]] std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document);

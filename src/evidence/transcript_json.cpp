@@ -85,6 +85,15 @@ class Reader {
     if (!value.is_number_integer()) {
       fail(key, "expected an integer");
     }
+    // Read as 64 bits first, so that 2^32 + 2 is refused rather than wrapped to 2.
+    const bool in_range =
+        value.is_number_unsigned()
+            ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<int>::max())
+            : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                  value.get<std::int64_t>() <= std::numeric_limits<int>::max();
+    if (!in_range) {
+      fail(key, "an integer out of range (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+    }
     return value.get<int>();
   }
   [[nodiscard]] bool flag(const std::string& key) const {
@@ -729,7 +738,8 @@ Transcript transcript_from_text(const std::string& text) {
   Json document;
   try {
     document = Json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
+  } catch (const nlohmann::json::exception& error) {
+    // parse_error, or out_of_range for a number beyond a double (1e400).
     throw TranscriptFormatError(std::string("malformed JSON: ") + error.what());
   }
   return transcript_from_json(document);

@@ -76,14 +76,17 @@ nlohmann::ordered_json report_json(const GradeReport& report) {
 
 std::string report_markdown(const GradeReport& report) {
   std::ostringstream out;
-  // Markdown is for the student; every string in it passes through valid_utf8 at the end.
-  out << "# " << report.lab << " exercise: " << report.student_id << "\n\n";
-  out << "Score **" << fixed(report.score(), 0) << " / " << fixed(report.max_score(), 0) << "** for `"
-      << report.submission << "`, graded in " << fixed(report.execution_seconds, 1) << " s";
+  // Markdown is for the student; every string in it passes through valid_utf8 at the end, and
+  // every string labrun did not write (the student id, the file name, a compiler's or the
+  // submission's output in a check) through escape_markdown or markdown_code_span.
+  out << "# " << escape_markdown(report.lab) << " exercise: " << escape_markdown(report.student_id) << "\n\n";
+  out << "Score **" << fixed(report.score(), 0) << " / " << fixed(report.max_score(), 0) << "** for "
+      << markdown_code_span(report.submission) << ", graded in " << fixed(report.execution_seconds, 1)
+      << " s";
   if (!report.device.empty() || !report.host.empty()) {
-    out << " on " << (report.device.empty() ? std::string("no GPU") : report.device)
-        << (report.device_uuid.empty() ? "" : " (" + report.device_uuid + ")")
-        << (report.host.empty() ? "" : " at " + report.host);
+    out << " on " << (report.device.empty() ? std::string("no GPU") : escape_markdown(report.device))
+        << (report.device_uuid.empty() ? "" : " (" + escape_markdown(report.device_uuid) + ")")
+        << (report.host.empty() ? "" : " at " + escape_markdown(report.host));
   }
   out << ".\n";
   if (!report.mistakes.empty()) {
@@ -95,7 +98,7 @@ std::string report_markdown(const GradeReport& report) {
   out << "\n## Checks\n\n";
   for (const GradeTest& test : report.tests) {
     out << "- " << (test.passed ? "passed" : "FAILED") << " (" << fixed(test.score, 0) << "/"
-        << fixed(test.max_score, 0) << ") " << test.name << ": " << test.output << "\n";
+        << fixed(test.max_score, 0) << ") " << test.name << ": " << escape_markdown(test.output) << "\n";
   }
   if (!report.figures.empty()) {
     out << "\n## Measured\n\n";

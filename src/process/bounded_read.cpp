@@ -10,9 +10,10 @@
 
 namespace labrun {
 
-std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes) {
+std::string read_regular_file(const std::filesystem::path& path, std::size_t max_bytes, Links links) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; O_NOFOLLOW: a link is refused.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  const int fd =
+      ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (links == Links::kRefuse ? O_NOFOLLOW : 0));
   if (fd < 0) {
     throw std::runtime_error("cannot open " + path.string() + ": " + std::strerror(errno));
   }

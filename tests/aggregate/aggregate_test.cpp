@@ -12,6 +12,7 @@
 #include "registry/registry.hpp"
 #include "support/synthetic_card.hpp"
 #include "support/temporary_directory.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Approx;
@@ -19,8 +20,6 @@ using Catch::Matchers::ContainsSubstring;
 using labrun::testing::TemporaryDirectory;
 
 namespace {
-
-const fs::path kEvidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
 
 const labrun::Lab* registered(const std::string& name) {
   return labrun::registered_labs().find(name);
@@ -87,11 +86,11 @@ TEST_CASE("a claim's tally says how many of a card's runs held it") {
 }
 
 TEST_CASE("the committed evidence aggregates into one row per card, the lesson's T4 row transcribed") {
-  const labrun::Aggregate aggregate =
-      labrun::aggregate_transcripts(labrun::aggregate_files({kEvidence}), {}, registered);
+  const labrun::Aggregate aggregate = labrun::aggregate_transcripts(
+      labrun::aggregate_files({labrun::testing::evidence_folder()}), {}, registered);
   // Every JSON under evidence/ was considered; the comparisons, grade reports and schemas were
   // skipped quietly as not transcripts, and nothing else was left out.
-  CHECK(aggregate.inputs.size() == count_json_files(kEvidence));
+  CHECK(aggregate.inputs.size() == count_json_files(labrun::testing::evidence_folder()));
   for (const labrun::AggregateInput& input : aggregate.inputs) {
     INFO(input.file.string() << ": " << input.refused);
     CHECK((input.used() || input.not_a_transcript));
@@ -226,8 +225,8 @@ TEST_CASE("invalid, smoke and duplicate runs are left out one line each, and the
   const fs::path smoke =
       write_transcript(dir.path, "smoke.json", labrun::testing::synthetic_day48_transcript(card));
   const fs::path truncated = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
-  const fs::path comparison =
-      kEvidence / "day48-fusion" / "comparisons" / "tesla-t4-lesson-vs-nvidia-h200.json";
+  const fs::path comparison = labrun::testing::evidence_folder() / "day48-fusion" / "comparisons" /
+                              "tesla-t4-lesson-vs-nvidia-h200.json";
   const fs::path missing = dir.path / "no-such-file.json";
 
   const labrun::Aggregate aggregate = labrun::aggregate_transcripts({{good, false},
@@ -261,7 +260,8 @@ TEST_CASE("the --timing option keeps the runs of one timing mode and every trans
   card.started_utc = "2026-12-01T12:00:00Z";
   const fs::path cold =
       write_transcript(dir.path, "cold.json", labrun::testing::synthetic_day48_transcript(card));
-  const fs::path lesson = kEvidence / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
+  const fs::path lesson =
+      labrun::testing::evidence_folder() / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
   labrun::AggregateOptions options;
   options.timing_mode = "cold";
   const labrun::Aggregate aggregate =

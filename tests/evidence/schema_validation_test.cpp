@@ -10,6 +10,7 @@
 #include "evidence/transcript_json.hpp"
 #include "support/json_shape.hpp"
 #include "support/sample_transcript.hpp"
+#include "support/test_data.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
@@ -18,15 +19,14 @@ namespace fs = std::filesystem;
 namespace {
 
 const fs::path kTests = fs::path(LABRUN_TEST_DATA_DIR);
-const fs::path kEvidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
 
 }  // namespace
 
 TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
   int transcripts = 0;
-  for (const auto& entry : fs::recursive_directory_iterator(kEvidence)) {
+  for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::evidence_folder())) {
     // Transcripts only: not the schemas, not `labrun compare` or `labrun grade` output.
-    const std::string relative = fs::relative(entry.path(), kEvidence).string();
+    const std::string relative = fs::relative(entry.path(), labrun::testing::evidence_folder()).string();
     const bool transcript_folder = relative.rfind("schema/", 0) != 0 &&
                                    relative.find("/comparisons/") == std::string::npos &&
                                    relative.find("/grading/") == std::string::npos;
@@ -191,15 +191,15 @@ TEST_CASE("reading an older transcript records what 1.4.0 requires and it lacks 
 
   // A 1.3.0 transcript with its whole device group deleted is valid under 1.3.0, and is read with
   // the group not recorded: renderings say so instead of guessing.
-  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(
-      labrun::read_file(kEvidence / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"));
+  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(labrun::read_file(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"));
   REQUIRE(edited["schema_version"] == "1.3.0");
   edited["environment"].erase("device");
   const labrun::Transcript without_device = labrun::transcript_from_json(edited);
   CHECK(without_device.not_recorded.front() == "device");
   CHECK(labrun::validate_transcript(labrun::transcript_to_json(without_device)).empty());
   // Measured 1.3.0 transcripts under evidence/ lack nothing.
-  CHECK(labrun::transcript_from_text(
-            labrun::read_file(kEvidence / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"))
+  CHECK(labrun::transcript_from_text(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
+                                                       "nvidia-h200" / "2026-11-30T07-30-51Z.json"))
             .not_recorded.empty());
 }

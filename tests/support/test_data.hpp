@@ -5,6 +5,16 @@
 
 namespace labrun::testing {
 
+//! The source tree's root (the folder holding evidence/, labs/ and tests/).
+inline std::filesystem::path repository_root() {
+  return std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path();
+}
+
+//! The committed evidence: evidence/ at the root.
+inline std::filesystem::path evidence_folder() {
+  return repository_root() / "evidence";
+}
+
 //! The public grading corpus: one folder per submission with its expected verdict (expected.json).
 inline std::filesystem::path grading_corpus() {
   return std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";

@@ -1,0 +1,162 @@
+// Transcripts from anywhere (docs/reliability.md): every malformed, oversized or hostile input gets
+// a one-line problem naming the file, never a crash, a hang or a wrapped number.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "day48-fusion/lab.hpp"
+#include "evidence/atomic_file.hpp"
+#include "evidence/format.hpp"
+#include "evidence/markdown.hpp"
+#include "evidence/schema_validation.hpp"
+#include "evidence/transcript_file.hpp"
+#include "evidence/transcript_json.hpp"
+#include "support/sample_transcript.hpp"
+#include "support/temporary_directory.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+// A valid transcript's JSON, to be spoiled one way per test.
+nlohmann::ordered_json valid_document() {
+  return labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
+}
+
+std::string problem_of(const fs::path& file, const std::string& text) {
+  labrun::write_file_atomically(file, text, true);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  CHECK_FALSE(check.transcript.has_value());
+  CHECK(check.problem.find('\n') == std::string::npos);
+  CHECK_THAT(check.problem, ContainsSubstring(file.string()));
+  return check.problem;
+}
+
+}  // namespace
+
+TEST_CASE("the sample transcript these tests spoil is valid") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path file = dir.path / "valid.json";
+  labrun::write_file_atomically(file, valid_document().dump(2), false);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  CHECK(check.problem.empty());
+  CHECK(check.transcript.has_value());
+}
+
+TEST_CASE("a string longer than a transcript allows is refused at its pointer, before any pattern") {
+  const labrun::testing::TemporaryDirectory dir;
+  for (const std::size_t length : {std::size_t{30000}, std::size_t{1} << 20}) {
+    auto document = valid_document();
+    document["cases"][0]["name"] = "day48-fusion/part1/" + std::string(length, 'a');
+    CHECK_THAT(problem_of(dir.path / "long.json", document.dump()),
+               ContainsSubstring("/cases/0/name: a string of " + std::to_string(length + 19) + " bytes"));
+  }
+  auto key = valid_document();
+  key["run"][std::string(5000, 'k')] = 1;
+  CHECK_THAT(problem_of(dir.path / "key.json", key.dump()), ContainsSubstring("/run: a key of 5000 bytes"));
+}
+
+TEST_CASE("a string at the limit is matched against the schema's patterns without exhausting the stack") {
+  auto document = valid_document();
+  document["cases"][0]["name"] =
+      "day48-fusion/part1/" + std::string(labrun::kTranscriptStringMaxBytes - 19, 'a');
+  const auto problems = labrun::validate_transcript(nlohmann::json::parse(document.dump()));
+  CHECK(problems.empty());  // the name still matches ^[a-z0-9-]+/[a-z0-9-]+/[a-z0-9-]+$
+}
+
+TEST_CASE("nesting deeper than a transcript allows is refused without recursion") {
+  const labrun::testing::TemporaryDirectory dir;
+  auto document = valid_document();
+  const std::size_t depth = 200000;
+  std::string deep = std::string(depth, '[') + std::string(depth, ']');
+  std::string text = document.dump();
+  text.insert(text.size() - 1, ", \"deep\": " + deep);
+  CHECK_THAT(problem_of(dir.path / "deep.json", text), ContainsSubstring("nested more than 32 levels"));
+}
+
+TEST_CASE("a number beyond a double and an integer beyond int are refused, not wrapped") {
+  const labrun::testing::TemporaryDirectory dir;
+  std::string text = valid_document().dump();
+  const std::string warmups = "\"warmups\":";
+  const std::size_t at = text.find(warmups);
+  REQUIRE(at != std::string::npos);
+  std::string huge = text;
+  huge.insert(at + warmups.size(), "1e400,\"was\":");
+  CHECK_THAT(problem_of(dir.path / "huge.json", huge), ContainsSubstring("a number too large for a double"));
+  CHECK_THROWS_AS(labrun::transcript_from_text(huge), labrun::TranscriptFormatError);
+
+  auto wrapped = valid_document();
+  wrapped["cases"][0]["launches_per_sample"] = std::uint64_t{4294967296} + 2;
+  CHECK_THAT(problem_of(dir.path / "wrap.json", wrapped.dump()),
+             ContainsSubstring("/cases/0/launches_per_sample: an integer out of range"));
+}
+
+TEST_CASE("a FIFO, a device and a folder are refused at once, without reading them") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path fifo = dir.path / "fifo.json";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THAT(labrun::check_transcript_file(fifo).problem, ContainsSubstring("not a regular file"));
+  CHECK_THAT(labrun::check_transcript_file("/dev/zero").problem, ContainsSubstring("not a regular file"));
+  CHECK_THROWS_WITH(labrun::read_file("/dev/zero"), ContainsSubstring("not a regular file"));
+  CHECK_THROWS_WITH(labrun::read_file(dir.path), ContainsSubstring("not a regular file"));
+}
+
+TEST_CASE("a link to a transcript is followed, as a user would expect") {
+  const labrun::testing::TemporaryDirectory dir;
+  labrun::write_file_atomically(dir.path / "real.json", valid_document().dump(), false);
+  fs::create_symlink(dir.path / "real.json", dir.path / "link.json");
+  CHECK(labrun::check_transcript_file(dir.path / "link.json").transcript.has_value());
+}
+
+TEST_CASE("day 48's tables cope with a part-5 case the lab does not have") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  labrun::CaseResult stranger = t.cases.front();
+  stranger.name = "day48-fusion/part5/not-a-case-of-the-lab";
+  stranger.part = "part5";
+  stranger.size_label = "small";
+  t.cases.push_back(stranger);
+  const std::vector<labrun::Table> tables = day48::render_tables(t);
+  const auto part5 = std::find_if(tables.begin(), tables.end(), [](const labrun::Table& table) {
+    return table.title.rfind("Part 5", 0) == 0;
+  });
+  REQUIRE(part5 != tables.end());
+  CHECK(part5->rows.empty());
+}
+
+TEST_CASE("text from a transcript cannot open a tag, a link, a code span or a table cell in Markdown") {
+  CHECK(labrun::escape_markdown("<script>alert(1)</script>") == "&lt;script>alert(1)&lt;/script>");
+  CHECK(labrun::escape_markdown("a\\|b|c") == "a\\\\\\|b\\|c");
+  CHECK(labrun::escape_markdown("[x](javascript:y) `z` & w") == "\\[x\\](javascript:y) \\`z\\` & w");
+  CHECK(labrun::escape_markdown("n * 4 B >= 8 x L2, a < b, <!-- c -->") ==
+        "n * 4 B >= 8 x L2, a < b, &lt;!-- c -->");
+  CHECK(labrun::escape_markdown("line\r\nnext\ttab") == "line  next tab");
+  CHECK(labrun::escape_markdown("copy_floor *k*") == "copy_floor *k*");
+  CHECK(labrun::markdown_code_span("a`b\nc") == "`a'b c`");
+
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.provenance_note = "<img src=x onerror=alert(1)>\r\n| forged | row |";
+  t.lab_title = "Day 48 <b>";
+  const std::string markdown = labrun::render_markdown(t, nullptr, "");
+  CHECK(markdown.find("<img") == std::string::npos);
+  CHECK(markdown.find("<b>") == std::string::npos);
+  CHECK(markdown.find("\n| forged") == std::string::npos);
+  CHECK(markdown.find('\r') == std::string::npos);
+}
+
+TEST_CASE("one very long cell is written once, not copied as padding into every row") {
+  labrun::Table table;
+  table.headers = {"what", "value"};
+  table.right_aligned = {false, false};
+  table.rows.push_back({"device", std::string(1 << 20, 'x')});
+  for (int i = 0; i < 100; ++i) {
+    table.rows.push_back({"row " + std::to_string(i), "1"});
+  }
+  CHECK(labrun::render_table(table).size() < (std::size_t{1} << 20) + 100 * 500);
+}

@@ -12,8 +12,9 @@
 #   - valijson 1.0's headers, unpacked into .deps/valijson (its Debian package would pull in Qt and
 #     Poco) or put on the include path by hand
 #   - python3 with matplotlib, to draw plots (without it labrun skips them and says why)
-#   - with --tests: Catch2 >= 3, clang-format and clang-tidy (14 or newer), and Slurm (slurm-wlm)
-#     with munge, for the test that grades through a single-node cluster it starts and stops itself
+#   - with --tests: Catch2 >= 3, clang-format and clang-tidy (14 or newer), Slurm (slurm-wlm)
+#     with munge, for the test that grades through a single-node cluster it starts and stops itself,
+#     and strace, for the test that every write is fsynced before it takes its name
 #
 # What it changes on the system: apt packages, installed with sudo unless run as root. With --tests
 # on Debian 12, whose own Catch2 is version 2, it also adds the apt source bookworm-backports
@@ -45,7 +46,7 @@ manual_help() {
   {
     echo "install-deps: ${PRETTY_NAME:-this system} is not one this script knows (Debian 12, Ubuntu 24.04)."
     echo "Install these by hand, then configure with CMake as README.md shows:"
-    sed -n '9,15p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//'
   } >&2
   exit 2
 }
@@ -128,7 +129,7 @@ everything_installed() {
   local package
   for package in "${base_packages[@]}"; do installed "$package" || return 1; done
   if [ "$want_tests" -eq 1 ]; then
-    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge; do installed "$package" || return 1; done
+    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge strace; do installed "$package" || return 1; done
     dpkg --compare-versions "$(dpkg-query -W -f='${Version}' libcatch2-dev)" ge 3 || return 1
   fi
   [ -f "${repo_root}/.deps/valijson/usr/include/valijson/validator.hpp" ]
@@ -175,7 +176,7 @@ case "${ID}:${VERSION_ID:-}" in
              "Debian's Catch2 2 (package catch2) on this system"
       fi
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
-      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge
+      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge strace
     fi
     ;;
   ubuntu:24.04)
@@ -183,7 +184,7 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
-      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy slurm-wlm munge
+      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy slurm-wlm munge strace
     fi
     ;;
   *) manual_help ;;

@@ -420,6 +420,13 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       return exit_code::kOk;
     }
     if (plot->parsed()) {
+      // The plots and the Markdown go beside the transcript as <stem>.<plot>.svg and <stem>.md: a
+      // transcript not named .json could be one of them, and be overwritten by its own rendering.
+      if (std::filesystem::path(plot_file).extension() != ".json") {
+        throw UsageError(plot_file +
+                         ": a transcript to plot must be named .json (its plots and Markdown are "
+                         "written beside it as <name>.<plot>.svg and <name>.md)");
+      }
       const Transcript transcript = read_transcript_file(plot_file);
       const Lab* lab = registered_labs().find(transcript.lab_name);
       if (lab == nullptr || !lab->plots) {

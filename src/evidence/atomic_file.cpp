@@ -16,6 +16,21 @@ std::string system_error(const std::string& what, const std::filesystem::path& p
   return what + " " + path.string() + ": " + std::strerror(errno);
 }
 
+// A new name in a folder survives a crash once the folder itself is fsynced.
+void sync_folder_of(const std::filesystem::path& path) {
+  const std::filesystem::path folder = path.parent_path().empty() ? "." : path.parent_path();
+  const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    throw std::runtime_error(system_error("cannot open the folder", folder));
+  }
+  const bool synced = ::fsync(fd) == 0;
+  const std::string message = synced ? "" : system_error("cannot fsync the folder", folder);
+  ::close(fd);
+  if (!synced) {
+    throw std::runtime_error(message);
+  }
+}
+
 }  // namespace
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite) {
@@ -54,6 +69,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
       ::unlink(temporary.c_str());
       throw std::runtime_error(message);
     }
+    sync_folder_of(path);
     return;
   }
   if (::link(temporary.c_str(), path.c_str()) != 0) {
@@ -66,6 +82,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
     throw std::runtime_error(system_error("cannot create", path));
   }
   ::unlink(temporary.c_str());
+  sync_folder_of(path);
 }
 
 std::string read_file(const std::filesystem::path& path) {

@@ -15,7 +15,9 @@ class FileExistsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-//! Writes `content` to `path` through a temporary file in the same directory. Without
+//! Writes `content` to `path` through a temporary file in the same directory, fsynced before it
+//! takes the name and the directory fsynced after, so that a crash or a full disk leaves either the
+//! old file or the whole new one, never part of one (the temporary is removed on failure). Without
 //! `overwrite`, an existing `path` is left untouched and FileExistsError is thrown (the final
 //! step is link(2), which refuses an existing name atomically). Other failures throw
 //! std::runtime_error naming the path and the system error.

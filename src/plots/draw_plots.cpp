@@ -263,7 +263,7 @@ std::string plot_specs_to_json(const std::vector<PlotSpec>& specs, const fs::pat
 
 PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, const std::string& stem,
                        const std::string& format, bool overwrite) {
-  const std::string input = plot_specs_to_json(specs, dir, stem, format);  // validates everything first
+  static_cast<void>(plot_specs_to_json(specs, dir, stem, format));  // validates everything first
   PlotOutcome outcome;
   if (specs.empty()) {
     return outcome;
@@ -292,9 +292,13 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
     return outcome;
   }
   fs::create_directories(dir);
+  // The renderer draws into a private scratch folder; labrun then puts each plot in place itself,
+  // through write_file_atomically (a temporary file, fsynced, then linked or renamed, and the folder
+  // fsynced): without `overwrite` the link refuses a file that appeared meanwhile, so of two runs at
+  // once the second refuses (FileExistsError) instead of replacing the first's plots.
   const ScratchDirectory scratch;
   const fs::path input_file = scratch.path() / "plots.json";
-  write_file_atomically(input_file, input, false);
+  write_file_atomically(input_file, plot_specs_to_json(specs, scratch.path(), stem, format), false);
 
   std::string tried;
   for (const fs::path& python : pythons) {
@@ -302,10 +306,12 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
         run_with_limit({python.string(), script.string(), input_file.string()}, kRendererLimitSeconds);
     if (run.succeeded()) {
       for (const PlotSpec& spec : specs) {
-        const fs::path file = plot_file_path(dir, stem, spec.id, format);
-        if (!fs::is_regular_file(file)) {
-          throw std::runtime_error(script.string() + " reported success but did not write " + file.string());
+        const fs::path drawn = plot_file_path(scratch.path(), stem, spec.id, format);
+        if (!fs::is_regular_file(drawn)) {
+          throw std::runtime_error(script.string() + " reported success but did not write " + drawn.string());
         }
+        const fs::path file = plot_file_path(dir, stem, spec.id, format);
+        write_file_atomically(file, read_file(drawn), overwrite);
         outcome.drawn.push_back({spec.id, spec.title, file});
       }
       return outcome;

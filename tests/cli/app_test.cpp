@@ -12,6 +12,7 @@
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "support/cli_run.hpp"
+#include "support/temporary_directory.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
@@ -259,4 +260,15 @@ TEST_CASE("compare prints the shared cases and claims and fails on a regression 
   const fs::path broken = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
   CHECK(labrun::testing::run_labrun({"compare", broken.string(), h200}).status ==
         labrun::exit_code::kFailure);
+}
+
+TEST_CASE("plot refuses a transcript not named .json, which its own Markdown would overwrite") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path named_md = dir.path / "run.md";
+  fs::copy_file(golden("day48-fusion-nvidia-h200.json"), named_md);
+  const std::string before = labrun::read_file(named_md);
+  const Outcome o = labrun::testing::run_labrun({"plot", named_md.string(), "--force"});
+  CHECK(o.status == labrun::exit_code::kUsage);
+  CHECK_THAT(o.err, ContainsSubstring("must be named .json"));
+  CHECK(labrun::read_file(named_md) == before);
 }

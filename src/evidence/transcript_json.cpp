@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include "core/environment_contract.hpp"
 
@@ -18,6 +19,84 @@ Json number_or_text(double value) {
     return value > 0 ? "inf" : "-inf";
   }
   return value;
+}
+
+// Builds an ordered_json document in time linear in the text. ordered_json's own parser checks
+// each new key against every earlier key of its object (40,000 facts took 7 s); here a key is
+// appended, and a hash set per open object refuses a key given twice.
+class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
+ public:
+  explicit LinearOrderedBuilder(Json& root) : root_(root) {}
+  bool null() override { return put(Json(nullptr)); }
+  bool boolean(bool value) override { return put(Json(value)); }
+  bool number_integer(number_integer_t value) override { return put(Json(value)); }
+  bool number_unsigned(number_unsigned_t value) override { return put(Json(value)); }
+  bool number_float(number_float_t value, const string_t& /*text*/) override { return put(Json(value)); }
+  bool string(string_t& value) override { return put(Json(std::move(value))); }
+  bool binary(binary_t& /*value*/) override { return false; }
+  bool start_object(std::size_t /*elements*/) override {
+    open_.push_back(place(Json::object()));
+    keys_.emplace_back();
+    return true;
+  }
+  bool key(string_t& key) override {
+    if (!keys_.back().insert(key).second) {
+      throw TranscriptFormatError("malformed JSON: the key \"" + key + "\" appears twice in one object");
+    }
+    key_ = std::move(key);
+    return true;
+  }
+  bool end_object() override {
+    open_.pop_back();
+    keys_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t /*elements*/) override {
+    open_.push_back(place(Json::array()));
+    return true;
+  }
+  bool end_array() override {
+    open_.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& error) override {
+    throw TranscriptFormatError(std::string("malformed JSON: ") + error.what());
+  }
+
+ private:
+  // Puts `value` where the parse is (the root, the end of the open array, or the open object under
+  // the last key) and returns where it went.
+  Json* place(Json value) {
+    if (open_.empty()) {
+      root_ = std::move(value);
+      return &root_;
+    }
+    Json& parent = *open_.back();
+    if (parent.is_array()) {
+      parent.get_ref<Json::array_t&>().push_back(std::move(value));
+      return &parent.get_ref<Json::array_t&>().back();
+    }
+    auto& members = parent.get_ref<Json::object_t&>();
+    members.Container::emplace_back(std::move(key_), std::move(value));
+    return &members.back().second;
+  }
+  bool put(Json value) {
+    place(std::move(value));
+    return true;
+  }
+
+  Json& root_;
+  std::vector<Json*> open_;
+  std::vector<std::unordered_set<std::string>> keys_;
+  std::string key_;
+};
+
+Json parse_ordered_json(const std::string& text) {
+  Json root;
+  LinearOrderedBuilder builder(root);
+  Json::sax_parse(text, &builder);
+  return root;
 }
 
 class Reader {
@@ -406,14 +485,16 @@ void read_environment(const Reader& environment, Transcript& t) {
   if (!environment.node().is_object()) {
     throw TranscriptFormatError(environment.pointer() + ": expected an object");
   }
+  // Each member is read where the iteration finds it: a lookup by key would be linear in the
+  // object's size (ordered_json), and reading every member that way quadratic.
   for (const auto& [group_name, group_node] : environment.node().items()) {
-    const Reader group = environment.child(group_name);
+    const Reader group(group_node, environment.pointer() + "/" + group_name);
     if (!group_node.is_object()) {
       throw TranscriptFormatError(group.pointer() + ": expected an object");
     }
     FactGroup facts{group_name, {}};
     for (const auto& [key, fact_node] : group_node.items()) {
-      const Reader fact = group.child(key);
+      const Reader fact(fact_node, group.pointer() + "/" + key);
       if (fact.has("value")) {
         const Json value = fact.field("value");
         if (value.is_string()) {
@@ -509,7 +590,7 @@ CaseResult read_case(const Reader& c, bool transcribed) {
       throw TranscriptFormatError(attributes.pointer() + ": expected an object");
     }
     for (const auto& item : attributes.node().items()) {
-      result.attributes[item.key()] = attributes.number(item.key());
+      result.attributes[item.key()] = attributes.number_value(item.value(), item.key());
     }
   } else if (!transcribed) {
     static_cast<void>(c.field("attributes"));  // throws: missing
@@ -737,7 +818,7 @@ std::string transcript_to_text(const Transcript& transcript) {
 Transcript transcript_from_text(const std::string& text) {
   Json document;
   try {
-    document = Json::parse(text);
+    document = parse_ordered_json(text);
   } catch (const nlohmann::json::exception& error) {
     // parse_error, or out_of_range for a number beyond a double (1e400).
     throw TranscriptFormatError(std::string("malformed JSON: ") + error.what());

@@ -160,3 +160,12 @@ TEST_CASE("one very long cell is written once, not copied as padding into every 
   }
   CHECK(labrun::render_table(table).size() < (std::size_t{1} << 20) + 100 * 500);
 }
+
+TEST_CASE("the reader keeps every object's key order and refuses a key given twice") {
+  const std::string text = valid_document().dump();
+  const labrun::Transcript read = labrun::transcript_from_text(text);
+  CHECK(labrun::transcript_to_json(read).dump() == text);
+  std::string twice = text;
+  twice.insert(1, "\"lab\": {}, ");
+  CHECK_THROWS_WITH(labrun::transcript_from_text(twice), ContainsSubstring("the key \"lab\" appears twice"));
+}

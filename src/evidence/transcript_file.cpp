@@ -1,6 +1,7 @@
 #include "evidence/transcript_file.hpp"
 
 #include "evidence/atomic_file.hpp"
+#include "evidence/cross_references.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 
@@ -65,7 +66,12 @@ TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
     return check;
   }
   try {
-    check.transcript = transcript_from_text(text);
+    Transcript transcript = transcript_from_text(text);
+    if (const std::optional<SchemaProblem> dangling = dangling_reference(transcript)) {
+      check.problem = name + ": " + dangling->pointer + ": " + dangling->message;
+      return check;
+    }
+    check.transcript = std::move(transcript);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();
   }

@@ -169,3 +169,21 @@ TEST_CASE("the reader keeps every object's key order and refuses a key given twi
   twice.insert(1, "\"lab\": {}, ");
   CHECK_THROWS_WITH(labrun::transcript_from_text(twice), ContainsSubstring("the key \"lab\" appears twice"));
 }
+
+TEST_CASE("validate names a dangling reference to a case, with its pointer") {
+  const labrun::testing::TemporaryDirectory dir;
+  auto stability = valid_document();
+  stability["stability"]["case"] = "day48-fusion/part2/no-such-case";
+  CHECK_THAT(problem_of(dir.path / "stability.json", stability.dump()),
+             ContainsSubstring("/stability/case: 'day48-fusion/part2/no-such-case' at size"));
+  auto prediction = valid_document();
+  REQUIRE_FALSE(prediction["predictions"].empty());
+  prediction["predictions"][0]["faster_case"] = "day48-fusion/part2/missing";
+  CHECK_THAT(problem_of(dir.path / "prediction.json", prediction.dump()),
+             ContainsSubstring("/predictions/0/faster_case: 'day48-fusion/part2/missing' names no case"));
+  auto part = valid_document();
+  part["cases"][0]["name"] = "day48-fusion/part9/empty-single-thread";
+  CHECK_THAT(
+      problem_of(dir.path / "part.json", part.dump()),
+      ContainsSubstring("/cases/0/name: 'day48-fusion/part9/empty-single-thread' is not a case of lab"));
+}

@@ -56,7 +56,7 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
     panel.reference_lines.push_back({"theoretical peak " + fixed(*peak, 1) + " GB/s", *peak});
   }
   return PlotSpec{
-      "bandwidth-" + size_label,
+      "bandwidth-" + labrun::plot_id_part(size_label),
       "Part 2: effective bandwidth of every version, " + labrun::size_title(t, "part2", size_label),
       {panel}};
 }
@@ -162,7 +162,7 @@ std::optional<PlotSpec> width_plot(const Transcript& t, const std::string& size_
     return std::nullopt;
   }
   PlotSpec spec{
-      "width-" + size_label,
+      "width-" + labrun::plot_id_part(size_label),
       "Part 4: chainFused widened to K elements per thread, " + labrun::size_title(t, "part4", size_label),
       {}};
   PlotPanel time_panel;

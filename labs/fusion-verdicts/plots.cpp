@@ -89,7 +89,7 @@ std::optional<PlotSpec> stencil_plot(const Transcript& t, const std::string& siz
   panel.x_log = true;
   panel.lines = {speedup};
   panel.reference_lines = {{"byte ratio " + fixed(byte_ratio, 2), byte_ratio}, {"break-even", 1.0}};
-  return PlotSpec{"stencil-radius-" + size_label,
+  return PlotSpec{"stencil-radius-" + labrun::plot_id_part(size_label),
                   "Stencil then stencil: where recomputing the halo stops paying, " + size_label + " size",
                   {panel}};
 }

@@ -11,22 +11,6 @@ namespace {
 
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
 
-// A plot id part from a lab name: lower-case letters, digits and '-'.
-std::string id_part(const std::string& name) {
-  std::string id;
-  for (const char c : name) {
-    const bool keep = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-    if (keep) {
-      id += c;
-    } else if (c >= 'A' && c <= 'Z') {
-      id += static_cast<char>(c - 'A' + 'a');
-    } else if (!id.empty() && id.back() != '-') {
-      id += '-';
-    }
-  }
-  return id.empty() ? "lab" : id;
-}
-
 // The card's ratio for `description` at the first preferred size it has.
 const RatioRow* preferred_ratio(const CardRow& card, const std::string& description,
                                 const std::vector<std::string>& size_labels) {
@@ -49,7 +33,7 @@ std::optional<PlotSpec> ratios_plot(const LabAggregate& lab) {
     return std::nullopt;
   }
   PlotSpec spec;
-  spec.id = id_part(lab.name) + "-ratios";
+  spec.id = plot_id_part(lab.name) + "-ratios";
   spec.title = lab.name + ": measured ratios against the byte model, card by card";
   for (const std::string& description : descriptions) {
     PlotPanel panel;
@@ -103,7 +87,7 @@ std::optional<PlotSpec> claims_plot(const LabAggregate& lab) {
     }
   }
   PlotSpec spec;
-  spec.id = id_part(lab.name) + "-claims";
+  spec.id = plot_id_part(lab.name) + "-claims";
   spec.title = lab.name + ": claims held (share of each card's runs)";
   spec.panels.push_back(std::move(panel));
   return spec;

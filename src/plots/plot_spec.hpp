@@ -57,4 +57,23 @@ struct PlotSpec {
   std::vector<PlotPanel> panels;
 };
 
+//! Text from a transcript (a lab name, a size label) as part of a plot id: lower-case letters and
+//! digits, every other run of characters one '-' ("Big Size" -> "big-size"); "x" when none is left.
+[[nodiscard]] inline std::string plot_id_part(const std::string& text) {
+  std::string id;
+  for (const char c : text) {
+    if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      id += c;
+    } else if (c >= 'A' && c <= 'Z') {
+      id += static_cast<char>(c - 'A' + 'a');
+    } else if (!id.empty() && id.back() != '-') {
+      id += '-';
+    }
+  }
+  while (!id.empty() && id.back() == '-') {
+    id.pop_back();
+  }
+  return id.empty() ? "x" : id;
+}
+
 }  // namespace labrun

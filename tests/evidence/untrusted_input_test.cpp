@@ -17,6 +17,8 @@
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
+#include "plots/draw_plots.hpp"
+#include "plots/plot_spec.hpp"
 #include "support/sample_transcript.hpp"
 #include "support/temporary_directory.hpp"
 
@@ -186,4 +188,20 @@ TEST_CASE("validate names a dangling reference to a case, with its pointer") {
   CHECK_THAT(
       problem_of(dir.path / "part.json", part.dump()),
       ContainsSubstring("/cases/0/name: 'day48-fusion/part9/empty-single-thread' is not a case of lab"));
+}
+
+TEST_CASE("a size label with capitals and spaces still gives valid plot file names") {
+  CHECK(labrun::plot_id_part("Big Size") == "big-size");
+  CHECK(labrun::plot_id_part("--") == "x");
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  for (labrun::CaseResult& c : t.cases) {
+    c.size_label = "Big Size";
+  }
+  const labrun::Lab lab = day48::make_lab();
+  REQUIRE(lab.plots);
+  const std::vector<labrun::PlotSpec> specs = lab.plots(t);
+  REQUIRE_FALSE(specs.empty());
+  for (const labrun::PlotSpec& spec : specs) {
+    CHECK_NOTHROW(labrun::plot_file_path("/tmp", "run", spec.id, "svg"));
+  }
 }

@@ -19,8 +19,10 @@
 #include "evidence/transcript_json.hpp"
 #include "plots/draw_plots.hpp"
 #include "plots/plot_spec.hpp"
+#include "registry/registry.hpp"
 #include "support/sample_transcript.hpp"
 #include "support/temporary_directory.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
@@ -204,4 +206,25 @@ TEST_CASE("a size label with capitals and spaces still gives valid plot file nam
   for (const labrun::PlotSpec& spec : specs) {
     CHECK_NOTHROW(labrun::plot_file_path("/tmp", "run", spec.id, "svg"));
   }
+}
+
+TEST_CASE("every input that ever broke a reader is read to a one-line problem or rendered") {
+  // tests/fuzz/regressions: what the fuzzer (the fuzz preset) or a person once found.
+  const fs::path folder = labrun::testing::repository_root() / "tests" / "fuzz" / "regressions";
+  std::size_t inputs = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() != ".json") {
+      continue;
+    }
+    ++inputs;
+    INFO(entry.path().filename().string());
+    const labrun::TranscriptCheck check = labrun::check_transcript_file(entry.path());
+    if (check.transcript) {
+      const labrun::Lab* lab = labrun::registered_labs().find(check.transcript->lab_name);
+      CHECK_FALSE(labrun::render_markdown(*check.transcript, lab, "").empty());
+    } else {
+      CHECK(check.problem.find('\n') == std::string::npos);
+    }
+  }
+  CHECK(inputs >= 5);
 }

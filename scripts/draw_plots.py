@@ -30,7 +30,8 @@ legend. A null number is a value that is not known, drawn as a gap. The output i
 input and matplotlib version: fixed size, DPI, SVG hash salt, and no date or software metadata.
 
 Exit status: 0 drawn; 1 a file could not be written; 2 bad input (one line on stderr);
-3 matplotlib cannot be imported (one line on stderr).
+3 matplotlib cannot be imported (one line on stderr); 4 matplotlib could not draw a plot (one line
+on stderr, naming the plot and matplotlib's error).
 """
 
 import json
@@ -41,6 +42,7 @@ import sys
 EXIT_CANNOT_WRITE = 1
 EXIT_BAD_INPUT = 2
 EXIT_NO_MATPLOTLIB = 3
+EXIT_CANNOT_DRAW = 4
 
 FIGURE_WIDTH_IN = 8.0
 LINE_PANEL_HEIGHT_IN = 3.6
@@ -322,7 +324,10 @@ def main(argv):
     except BadInput as error:
         return fail(EXIT_BAD_INPUT, "bad input: %s" % error)
     for plot in plots:
-        figure = draw_figure(pyplot, plot, fmt)
+        try:
+            figure = draw_figure(pyplot, plot, fmt)
+        except Exception as error:  # matplotlib's own refusal (values it cannot lay out): one line
+            return fail(EXIT_CANNOT_DRAW, "cannot draw plot %s: %s: %s" % (plot["id"], type(error).__name__, error))
         try:
             save(figure, plot["file"], fmt)
         except OSError as error:

@@ -310,6 +310,18 @@ TEST_CASE("the renderer's exit status decides between skipped, failed and drawn"
         labrun::draw_plots({line_plot("sweep")}, dir.path, "run", "svg", false),
         ContainsSubstring("bad input: spec.plots[0]: nonsense") && ContainsSubstring("exit status 2"));
   }
+  SECTION("a traceback: one line, the error it ends with") {
+    stand_in("raise ValueError('Image size of 1000x1e300 pixels is too large')");
+    try {
+      static_cast<void>(labrun::draw_plots({line_plot("sweep")}, dir.path, "run", "svg", false));
+      FAIL("the renderer's failure was not reported");
+    } catch (const std::runtime_error& error) {
+      const std::string message = error.what();
+      CHECK(message.find('\n') == std::string::npos);
+      CHECK_THAT(message, ContainsSubstring("ValueError: Image size of 1000x1e300 pixels is too large"));
+      CHECK(message.find("Traceback") == std::string::npos);
+    }
+  }
   SECTION("exit 0 without the files: an error naming the missing file") {
     stand_in("sys.exit(0)");
     CHECK_THROWS_WITH(labrun::draw_plots({line_plot("sweep")}, dir.path, "run", "svg", false),

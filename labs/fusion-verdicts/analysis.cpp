@@ -98,7 +98,7 @@ std::optional<double> case_gb_per_s(const Transcript& t, const std::string& name
   if (!timed(c)) {
     return std::nullopt;
   }
-  return labrun::effective_gb_per_s(c->model, c->elements, c->central_ms());
+  return c->gb_per_s();
 }
 
 std::vector<ReusePoint> reuse_sweep(const Transcript& t, bool expensive) {

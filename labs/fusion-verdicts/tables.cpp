@@ -222,9 +222,7 @@ Table reductions_table(const Transcript& t) {
       return;
     }
     table.rows.push_back({c->label, std::to_string(c->elements), ms_text(c->central_ms()),
-                          c->central_ms() > 0.0
-                              ? fixed(labrun::effective_gb_per_s(c->model, c->elements, c->central_ms()), 1)
-                              : "-",
+                          c->central_ms() > 0.0 ? fixed(c->gb_per_s(), 1) : "-",
                           std::to_string(c->model.launches), attribute_text(c, "grid_blocks", 0),
                           attribute_text(c, "blocks_per_sm", 0), barrier});
   };

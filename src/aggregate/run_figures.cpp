@@ -15,7 +15,7 @@ std::optional<double> gb_per_s_at(const Transcript& t, const std::string& case_n
   if (c == nullptr || !(c->central_ms() > 0.0)) {
     return std::nullopt;
   }
-  const double gbps = effective_gb_per_s(c->model, c->elements, c->central_ms());
+  const double gbps = c->gb_per_s();
   return gbps > 0.0 ? std::optional<double>(gbps) : std::nullopt;
 }
 

@@ -19,10 +19,6 @@ std::string fact_text(const Transcript& t, const std::string& group, const std::
   return fact != nullptr && fact->recorded ? fact->display() : "not recorded";
 }
 
-std::string escape_cell(const std::string& text) {
-  return escape_markdown(text);
-}
-
 Table summary_table(const Transcript& t) {
   Table table;
   table.title = "Where it ran";
@@ -213,7 +209,7 @@ Table generic_cases_table(const Transcript& t) {
   for (const CaseResult& c : t.cases) {
     table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.central_ms(), 4),
                           c.has_samples() ? percent(c.summary.relative_spread) : "-",
-                          fixed(effective_gb_per_s(c.model, c.elements, c.central_ms()), 1)});
+                          fixed(c.gb_per_s(), 1)});
   }
   return table;
 }
@@ -330,38 +326,39 @@ std::string render_table(const Table& table) {
   // transcript (a 1 MB device name) is written once, not copied as padding into every row.
   constexpr std::size_t kMaxPaddedWidth = 400;
   const std::size_t columns = table.headers.size();
+  // Every cell escaped once: row 0 is the header; a short row's missing cells are empty.
+  std::vector<std::vector<std::string>> cells(table.rows.size() + 1, std::vector<std::string>(columns));
+  for (std::size_t r = 0; r < cells.size(); ++r) {
+    const std::vector<std::string>& source = r == 0 ? table.headers : table.rows[r - 1];
+    for (std::size_t c = 0; c < columns && c < source.size(); ++c) {
+      cells[r][c] = escape_markdown(source[c]);
+    }
+  }
   std::vector<std::size_t> widths(columns, 3);
   for (std::size_t c = 0; c < columns; ++c) {
-    widths[c] = std::max(widths[c], escape_cell(table.headers[c]).size());
-    for (const auto& row : table.rows) {
-      if (c < row.size()) {
-        widths[c] = std::max(widths[c], escape_cell(row[c]).size());
-      }
+    for (const auto& row : cells) {
+      widths[c] = std::max(widths[c], row[c].size());
     }
     widths[c] = std::min(widths[c], kMaxPaddedWidth);
   }
   const auto right = [&](std::size_t c) { return c < table.right_aligned.size() && table.right_aligned[c]; };
-  const auto pad = [&](const std::string& text, std::size_t c) {
-    const std::string cell = escape_cell(text);
-    const std::string fill(cell.size() < widths[c] ? widths[c] - cell.size() : 0, ' ');
-    return right(c) ? fill + cell : cell + fill;
-  };
   std::ostringstream out;
+  const auto write_row = [&](const std::vector<std::string>& row) {
+    out << "|";
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::string fill(row[c].size() < widths[c] ? widths[c] - row[c].size() : 0, ' ');
+      out << " " << (right(c) ? fill + row[c] : row[c] + fill) << " |";
+    }
+    out << "\n";
+  };
+  write_row(cells.front());
   out << "|";
-  for (std::size_t c = 0; c < columns; ++c) {
-    out << " " << pad(table.headers[c], c) << " |";
-  }
-  out << "\n|";
   for (std::size_t c = 0; c < columns; ++c) {
     out << " " << std::string(widths[c] - 1, '-') << (right(c) ? ":" : "-") << " |";
   }
   out << "\n";
-  for (const auto& row : table.rows) {
-    out << "|";
-    for (std::size_t c = 0; c < columns; ++c) {
-      out << " " << pad(c < row.size() ? row[c] : "", c) << " |";
-    }
-    out << "\n";
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    write_row(cells[r]);
   }
   return out.str();
 }

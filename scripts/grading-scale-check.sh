@@ -4,7 +4,8 @@
 # --jobs 1 (serially) and all of them on the GPUs of each DEVICES list given, with JOBS gradings at
 # once per GPU of the list (--jobs JOBS x GPUs), and
 # prints each run's rate and whether every verdict (score and mistakes) equals the serial run's and
-# the corpus's expected one. Logs and summaries go to OUTDIR. Run after a dev build.
+# the corpus's expected one, and the median seconds each grading spent in each phase (its report's
+# phase_seconds). Logs and summaries go to OUTDIR. Run after a dev build.
 #
 #   scripts/grading-scale-check.sh OUTDIR REPLICAS SERIAL_REPLICAS JOBS DEVICES [DEVICES...]
 #   scripts/grading-scale-check.sh /tmp/scale 8 2 16 0 0,1
@@ -67,4 +68,13 @@ for run in sorted(jobs):
     print(f"{run}: {len(names)} graded; verdicts differing from the serial run: {len(differ_serial)} of "
           f"{sum(1 for s in names if s in serial)} {differ_serial[:5]}; from the corpus's expected: "
           f"{len(differ_expected)} {differ_expected[:5]}")
+for run in ["serial"] + sorted(jobs):
+    base = os.path.join(out, run)
+    phases = {}
+    for s in os.listdir(base):
+        if os.path.isdir(os.path.join(base, s)):
+            for phase, seconds in json.load(open(os.path.join(base, s, "report.json"))).get("phase_seconds", {}).items():
+                phases.setdefault(phase, []).append(seconds)
+    medians = ", ".join(f"{p} {sorted(v)[len(v) // 2]:.2f} s (sum {sum(v):.0f} s, n {len(v)})" for p, v in phases.items())
+    print(f"{run}: median seconds per phase: {medians}")
 PY

@@ -247,6 +247,9 @@ std::vector<int> batch_devices(const GradeCommand& command) {
   return all;
 }
 
+// Seconds of a batch before its progress lines give a rate and the time left.
+constexpr double kSecondsBeforeRate = 10.0;
+
 std::string duration(double seconds) {
   const long whole = std::lround(seconds);
   return whole >= 60 ? std::to_string(whole / 60) + " min " + std::to_string(whole % 60) + " s"
@@ -402,10 +405,14 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       rows[k] = row_of(name, report_json(report));
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
+      // The first gradings to end are often refusals that took no time: no rate until it means something.
+      const bool rate_known = elapsed >= kSecondsBeforeRate;
       progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " +
                fixed(report.score(), 0) + "/" + fixed(report.max_score(), 0) + " on GPU " +
-               std::to_string(gpu->device) + " · " + fixed(rate * 60.0, 1) + " per minute · " +
-               duration(static_cast<double>(to_grade.size() - done) / rate) + " left");
+               std::to_string(gpu->device) + " · " +
+               (rate_known ? fixed(rate * 60.0, 1) + " per minute · " +
+                                 duration(static_cast<double>(to_grade.size() - done) / rate) + " left"
+                           : std::string("rate after ") + fixed(kSecondsBeforeRate, 0) + " s"));
     }
   };
   std::vector<std::thread> workers;

@@ -60,6 +60,13 @@ nlohmann::ordered_json report_json(const GradeReport& report) {
                              {"device_uuid", valid_utf8(report.device_uuid)},
                              {"host", valid_utf8(report.host)}};
   document["max_score"] = report.max_score();
+  if (!report.phase_seconds.empty()) {
+    nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+    for (const auto& [phase, seconds] : report.phase_seconds) {
+      phases[phase] = seconds;
+    }
+    document["phase_seconds"] = phases;
+  }
   nlohmann::ordered_json mistakes = nlohmann::ordered_json::array();
   for (const NamedMistake& mistake : report.mistakes) {
     mistakes.push_back({{"id", mistake.id}, {"explanation", valid_utf8(mistake.explanation)}});

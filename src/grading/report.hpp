@@ -32,6 +32,9 @@ struct GradeReport {
   std::vector<NamedMistake> mistakes;
   std::vector<std::pair<std::string, std::string>> figures;  //!< measured figures, labelled
   double execution_seconds = 0.0;
+  //! Where execution_seconds went: wall seconds of each step labrun ran or waited for, in order
+  //! (compiling, waiting for a turn on the GPU, checking, timing, sanitizing). Empty when none ran.
+  std::vector<std::pair<std::string, double>> phase_seconds;
   std::string device;          //!< the GPU it was graded on ("NVIDIA H200"); empty when none ran
   std::string device_uuid;     //!< that GPU's UUID, as nvidia-smi writes it
   std::string host;            //!< the machine labrun graded it on

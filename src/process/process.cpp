@@ -18,6 +18,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/wall_clock.hpp"
 #include "process/output_capture.hpp"
 
 extern char** environ;
@@ -98,9 +99,6 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   return pointers;
 }
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/sizes.hpp"
+#include "core/wall_clock.hpp"
 #include "core/statistics.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
@@ -26,9 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 std::vector<std::string> versions_to_check(const std::vector<const CaseSpec*>& cases) {
   std::vector<std::string> versions;

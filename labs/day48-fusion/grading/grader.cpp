@@ -12,6 +12,7 @@
 
 #include "core/install_layout.hpp"
 #include "core/sizes.hpp"
+#include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "grading/child_protocol.hpp"
@@ -19,6 +20,7 @@
 #include "grading/contract.hpp"
 #include "grading/judge.hpp"
 #include "grading/manifest.hpp"
+#include "grading/resource_usage.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
 #include "process/bounded_read.hpp"
@@ -240,23 +242,58 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
 
 // Runs the grading child. In a batch (turns given) it holds a shared turn on its GPU while it
 // checks, and when it says it is ready to time, trades it for an exclusive turn and lets it time.
+// Appends to `phases` the seconds spent waiting for each turn and running under it.
 labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch,
-                                labrun::GpuTurns* turns) {
+                                labrun::GpuTurns* turns, std::vector<std::pair<std::string, double>>& phases) {
+  auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
-    return labrun::run_contained(options);
+    labrun::ProcessResult result = labrun::run_contained(options);
+    phases.emplace_back("child", labrun::seconds_since(since));
+    return result;
   }
   labrun::SharedTurn shared(turns);
+  phases.emplace_back("waiting to check", labrun::seconds_since(since));
+  since = std::chrono::steady_clock::now();
   auto running = std::async(std::launch::async, [&] { return labrun::run_contained(options); });
   std::error_code missing;
   while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
     if (fs::exists(scratch / "ready-to-time", missing)) {
+      phases.emplace_back("checking", labrun::seconds_since(since));
+      since = std::chrono::steady_clock::now();
       shared.release();
       const labrun::ExclusiveTurn exclusive(turns);
+      phases.emplace_back("waiting to time", labrun::seconds_since(since));
+      since = std::chrono::steady_clock::now();
       labrun::write_file_atomically(scratch / "may-time", "\n", true);
-      return running.get();
+      labrun::ProcessResult result = running.get();
+      phases.emplace_back("timing", labrun::seconds_since(since));
+      return result;
     }
   }
-  return running.get();
+  labrun::ProcessResult result = running.get();
+  phases.emplace_back("checking", labrun::seconds_since(since));
+  return result;
+}
+
+// Why racecheck need not run on the compiled submission (scratch/submission.cubin), or nullopt when
+// it must. racecheck reports hazards on shared memory only, and the grader launches the kernels with
+// no dynamic shared memory, so a cubin in which cuobjdump finds no function with static shared
+// memory cannot give it anything to report (any shared access is then out of bounds, memcheck's
+// finding). Where cuobjdump is missing, fails or prints anything unreadable, racecheck runs.
+std::optional<std::string> racecheck_not_needed(const fs::path& scratch, double limit) {
+  const fs::path cuobjdump = fs::path(LABRUN_NVCC).parent_path() / "cuobjdump";
+  if (!fs::exists(cuobjdump)) {
+    return std::nullopt;
+  }
+  const labrun::ProcessResult dump = labrun::run_contained(
+      contained({cuobjdump.string(), "-res-usage", "submission.cubin"}, limit, scratch, kCompilerFileSizeLimit));
+  // All of the output must have been kept: a cut could hide a function.
+  if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
+      labrun::any_function_uses_shared_memory(dump.output) != false) {
+    return std::nullopt;
+  }
+  return std::string("no kernel of the submission has shared memory (cuobjdump -res-usage), the only memory "
+                     "racecheck checks");
 }
 
 // Every step after the source check; runs only where a GPU and the grader's programs exist.
@@ -285,11 +322,13 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   labrun::write_file_atomically(scratch.path / kSourceName, source, true);
   const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
   progress("compiling " + request.submission.string() + " to device code for " + arch);
+  auto since = std::chrono::steady_clock::now();
   // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
   const labrun::ProcessResult compile =
       labrun::run_contained(contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I",
                                        headers.string(), "-o", "submission.cubin", kSourceName},
                                       request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
+  input.phase_seconds.emplace_back("compiling", labrun::seconds_since(since));
   input.compiled = compile.succeeded() && fs::is_regular_file(scratch.path / "submission.cubin");
   input.compiler_messages = compile.timed_out ? "the compiler " + compile.describe()
                                               : labrun::messages_about(compile.output, kSourceName);
@@ -325,7 +364,7 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
   input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
                                     scratch.path, kChildFileSizeLimit, request.visible_devices),
-                          scratch.path, request.turns);
+                          scratch.path, request.turns, input.phase_seconds);
   input.last_step = read_phase(scratch.path / child_request.phase);
   try {
     input.results = child_results_from_json(nlohmann::ordered_json::parse(
@@ -337,17 +376,30 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   }
   const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
   if (input.sanitizer_available && input.results && input.results->completed) {
-    progress("compute-sanitizer memcheck and racecheck at n = " + std::to_string(kSanitizerElements));
-    // The two tools run side by side: each is mostly start-up, and the run is tiny.
+    // The two tools run side by side: each is mostly start-up, and the run is tiny. racecheck checks
+    // shared memory only, so it runs only where a kernel of the submission has some.
+    const std::optional<std::string> no_shared_memory =
+        racecheck_not_needed(scratch.path, request.compile_limit_seconds);
+    progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
+             " at n = " + std::to_string(kSanitizerElements));
+    since = std::chrono::steady_clock::now();
     const labrun::SharedTurn turn(request.turns);
-    auto memcheck = std::async(std::launch::async, [&] {
-      return sanitize(sanitizer, "memcheck", child, scratch.path, child_request, request.run_limit_seconds,
-                      request.visible_devices);
-    });
-    SanitizerRun racecheck = sanitize(sanitizer, "racecheck", child, scratch.path, child_request,
-                                      request.run_limit_seconds, request.visible_devices);
-    input.sanitizers.push_back(memcheck.get());
-    input.sanitizers.push_back(racecheck);
+    if (request.turns != nullptr) {
+      input.phase_seconds.emplace_back("waiting to sanitize", labrun::seconds_since(since));
+      since = std::chrono::steady_clock::now();
+    }
+    std::future<SanitizerRun> racecheck;
+    if (!no_shared_memory) {
+      racecheck = std::async(std::launch::async, [&] {
+        return sanitize(sanitizer, "racecheck", child, scratch.path, child_request, request.run_limit_seconds,
+                        request.visible_devices);
+      });
+    }
+    input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch.path, child_request,
+                                        request.run_limit_seconds, request.visible_devices));
+    input.sanitizers.push_back(racecheck.valid() ? racecheck.get()
+                                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory});
+    input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
   }
 }
 
@@ -396,6 +448,7 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   report = judge(input);
   report.grader_problem_kind = problem_kind;
   report.execution_seconds = elapsed();
+  report.phase_seconds = input.phase_seconds;
   if (input.results) {
     report.raw = to_json(*input.results);
     report.device = input.results->device;

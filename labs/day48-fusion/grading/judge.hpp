@@ -56,6 +56,8 @@ struct JudgeInput {
   std::vector<SanitizerRun> sanitizers;
   double run_limit_seconds = 0.0;
   double seconds = 0.0;  //!< grading wall time so far
+  //! Wall seconds of each step that ran, in order ("compiling", "waiting to check", ...).
+  std::vector<std::pair<std::string, double>> phase_seconds;
   //! Non-empty when grading could not run at all (no GPU, a missing grader program): a message for
   //! course staff; the submission scores 0 and no verdict is given on it.
   std::string grader_problem;

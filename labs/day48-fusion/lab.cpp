@@ -108,6 +108,64 @@ std::vector<CaseSpec> declare_cases() {
   return cases;
 }
 
+// The timeline's claim (`run --timeline`): at the small size the staged chain's mean gap is within
+// a factor of 2 of part 1's time per launch; at the lesson size its gaps add up to at most 10% of
+// its kernels' time.
+void gaps_are_launch_cost(const Transcript& t, labrun::ClaimResult& result) {
+  const std::string staged_name = case_name("part5", "staged-chain");
+  const std::string launch_name = case_name("part1", "empty-single-thread");
+  result.figures = "the timeline's gaps and kernel times of " + staged_name +
+                   " at the small and lesson sizes, and the median time per launch of " + launch_name;
+  result.tolerance =
+      "mean gap within 0.5x to 2x of a launch at small n; gaps at most 10% of kernel time at the "
+      "lesson size";
+  const auto traced = [&](const std::string& label) -> const labrun::TimelineCase* {
+    if (!t.timeline) {
+      return nullptr;
+    }
+    for (const labrun::TimelineCase& c : t.timeline->cases) {
+      if (c.name == staged_name && c.size_label == label && !c.gaps_us.empty()) {
+        return &c;
+      }
+    }
+    return nullptr;
+  };
+  const labrun::TimelineCase* small = traced("small");
+  const labrun::TimelineCase* lesson = traced("lesson");
+  const CaseResult* launch = t.find_case(launch_name);
+  if (small == nullptr || lesson == nullptr || launch == nullptr || launch->central_ms() <= 0.0) {
+    result.verdict = labrun::Verdict::kNotMeasured;
+    result.detail =
+        "needs `run --timeline` with part 5's staged chain at the small and lesson sizes and part 1's "
+        "empty launch timed";
+    return;
+  }
+  const auto total = [](const std::vector<double>& v) {
+    double sum = 0.0;
+    for (const double x : v) {
+      sum += x;
+    }
+    return sum;
+  };
+  const double mean_gap_us = total(small->gaps_us) / static_cast<double>(small->gaps_us.size());
+  const double launch_us = launch->central_ms() * 1000.0 / static_cast<double>(launch->launches_per_sample);
+  const double gap_ratio = mean_gap_us / launch_us;
+  double lesson_kernels_us = 0.0;  // the kernels of the execution whose gaps are recorded
+  for (const labrun::TimelineKernel& k : lesson->kernels) {
+    lesson_kernels_us += k.duration_us;
+  }
+  const double lesson_gap_share = lesson_kernels_us > 0.0 ? total(lesson->gaps_us) / lesson_kernels_us : 0.0;
+  result.measured = gap_ratio;
+  result.expected = 1.0;
+  const bool close_at_small = gap_ratio >= 0.5 && gap_ratio <= 2.0;
+  const bool small_at_lesson = lesson_kernels_us > 0.0 && lesson_gap_share <= 0.10;
+  result.verdict = close_at_small && small_at_lesson ? labrun::Verdict::kHeld : labrun::Verdict::kFailed;
+  result.detail = "small: mean gap " + fixed(mean_gap_us, 2) + " us against " + fixed(launch_us, 2) +
+                  " us per launch (" + fixed(gap_ratio, 2) + "x); lesson: gaps " +
+                  fixed(total(lesson->gaps_us), 2) + " us against " + fixed(lesson_kernels_us, 1) +
+                  " us of kernels (" + fixed(100.0 * lesson_gap_share, 1) + "%)";
+}
+
 // Part 5's claim: at the small size the graph beats the stream; at the lesson size the graph is
 // within 5% of the stream and the fused kernel beats both.
 void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
@@ -272,6 +330,15 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   graphs.kind = ClaimKind::kCustom;
   graphs.evaluate = graphs_against_fusion;
   claims.push_back(graphs);
+
+  labrun::ClaimSpec gaps;
+  gaps.id = "staged-gaps-are-launch-cost";
+  gaps.statement =
+      "On the timeline, the gaps between the staged chain's four kernels are launch cost: close to part 1's "
+      "cost of a launch at the small size, and small against the kernels' time at the lesson size";
+  gaps.kind = ClaimKind::kCustom;
+  gaps.evaluate = gaps_are_launch_cost;
+  claims.push_back(gaps);
   return claims;
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "evidence/transcript_file.hpp"
+#include "timeline/timeline.hpp"
 
 namespace labrun {
 namespace {
@@ -306,7 +307,8 @@ std::vector<AggregateFile> aggregate_files(const std::vector<fs::path>& paths) {
     std::vector<fs::path> found;
     for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
          !error && it != end; it.increment(error)) {
-      if (it->path().extension() == ".json" && it->is_regular_file(error)) {
+      if (it->path().extension() == ".json" && !is_trace_file(it->path().filename().string()) &&
+          it->is_regular_file(error)) {
         found.push_back(it->path());
       }
     }

@@ -22,10 +22,12 @@
 #include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "plots/draw_plots.hpp"
+#include "process/process.hpp"
 #include "profile/profiler.hpp"
 #include "registry/registry.hpp"
 #include "runner/plan.hpp"
 #include "runner/runner.hpp"
+#include "timeline/nsys_pass.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace labrun {
@@ -301,6 +303,23 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       "when "
       "that is set (labrun narrows CUDA_VISIBLE_DEVICES to it); default 0";
   run->add_option("--device", run_device, device_help)->check(CLI::NonNegativeNumber);
+  bool nsys = false;
+  const char* timeline_help =
+      "Once every case is timed, trace each one with CUPTI (kernels, copies, runtime calls): the transcript "
+      "gets each case's kernels, the gaps between them and its launch-call time, and <timestamp>.trace.json "
+      "(Perfetto, chrome://tracing) and <timestamp>.timeline.svg are written beside it";
+  const char* nsys_help =
+      "With --timeline: also run the traced cases under Nsight Systems (nsys profile --trace=cuda,nvtx) and "
+      "keep its <timestamp>.nsys-rep beside the transcript; needs nsys on PATH";
+  run->add_flag("--timeline", options.timeline, timeline_help);
+  run->add_flag("--nsys", nsys, nsys_help);
+
+  CLI::App* timeline = app.add_subcommand(
+      "timeline",
+      "`labrun run LAB --timeline`: run a lab, then trace its cases with CUPTI (see `run --help`).");
+  add_run_options(timeline, options, out_dir, quiet, timing_mode, case_order);
+  timeline->add_option("--device", run_device, device_help)->check(CLI::NonNegativeNumber);
+  timeline->add_flag("--nsys", nsys, nsys_help);
 
   std::string profile_dir;
   std::string ncu_path;
@@ -481,6 +500,31 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
       options.order = case_order_from_name(case_order);
     } catch (const std::invalid_argument& error) {
       throw UsageError(error.what());
+    }
+    if (timeline->parsed()) {
+      options.timeline = true;
+    }
+    if (nsys) {
+      if (!options.timeline) {
+        throw UsageError("--nsys goes with --timeline (or `labrun timeline`)");
+      }
+      const std::filesystem::path nsys_program = find_on_path("nsys");
+      if (nsys_program.empty()) {
+        throw UsageError(
+            "--nsys needs Nsight Systems, and nsys is not on PATH; `labrun timeline` without --nsys "
+            "records the CUPTI trace alone");
+      }
+      options.nsys = [&, nsys_program](const std::vector<ProfileItem>& items,
+                                       const std::filesystem::path& report_base) {
+        NsysRequest request;
+        request.lab_name = lab.name;
+        request.items = items;
+        request.seed = options.seed;
+        request.nsys = nsys_program;
+        request.report_base = report_base;
+        request.overwrite = options.overwrite;
+        return record_nsys_report(request, [&log](const std::string& line) { log.info(line); }).string();
+      };
     }
     if (profile->parsed()) {
       options.profiler = [&](const std::vector<ProfileItem>& items, const std::string& stem) {

@@ -23,7 +23,8 @@ namespace labrun {
 //! 1.4.0 requires every metadata group of a measured transcript's environment and each group's facts
 //! (core/environment_contract.hpp), and adds the provenance "synthetic"; older transcripts are read
 //! with what they lack recorded as not recorded.
-inline constexpr const char* kTranscriptSchemaVersion = "1.4.0";
+//! 1.5.0 added the tracing pass of `run --timeline` (`timeline`); older transcripts have none.
+inline constexpr const char* kTranscriptSchemaVersion = "1.5.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -179,6 +180,44 @@ struct ProfileRecord {
   std::vector<ProfiledCase> cases;
 };
 
+//! One piece of a traced execution's GPU work (a kernel, or a copy or set the runtime ran on the
+//! GPU), as the GPU stamped it.
+struct TimelineKernel {
+  std::string name;
+  double start_us = 0.0;  //!< from the start of the execution's first kernel
+  double duration_us = 0.0;
+};
+
+//! One case at one size, traced (1.5.0). Times are microseconds per execution of the case's region.
+struct TimelineCase {
+  std::string name;
+  std::string size_label;
+  std::uint64_t elements = 0;
+  int executions = 0;  //!< traced executions, each alone (the GPU idle before and after it)
+  //! The execution whose GPU span is the median's: its kernels in start order, and the idle time
+  //! between each kernel's end and the next one's start.
+  std::vector<TimelineKernel> kernels;
+  std::vector<double> gaps_us;
+  double gpu_span_median_us = 0.0;      //!< first kernel's start to last kernel's end, median
+  double kernel_time_median_us = 0.0;   //!< summed kernel durations, median
+  double launch_calls_median_us = 0.0;  //!< host time inside the runtime's kernel-launch calls, median
+  //! CUDA-event medians of the same region in this pass, hot, per execution: without tracing, and
+  //! with CUPTI recording (what tracing costs).
+  double event_median_us = 0.0;
+  double traced_event_median_us = 0.0;
+};
+
+//! The tracing pass of `labrun run --timeline` (1.5.0).
+struct TimelineRecord {
+  std::string status;       //!< "measured"; "cupti-absent"; "failed"
+  std::string detail;       //!< why, when not measured; what recorded it, when it was
+  std::string tool;         //!< "CUPTI Activity API (libcupti.so.13, API 130001)"
+  std::string trace_file;   //!< the Chrome trace, beside the transcript
+  std::string nsys_report;  //!< the .nsys-rep when --nsys made one; empty otherwise
+  std::uint64_t dropped_records = 0;
+  std::vector<TimelineCase> cases;
+};
+
 //! What a claim's evaluation found.
 enum class Verdict { kHeld, kFailed, kNotMeasured };
 [[nodiscard]] const char* verdict_name(Verdict verdict);  //!< "held", "failed", "not measured"
@@ -240,7 +279,8 @@ struct Transcript {
   //! record (hot, declared order, fixed count, no clocks) and timing_recorded is false.
   std::optional<TimingRecord> timing;
   bool timing_recorded = true;
-  std::optional<ProfileRecord> profile;  //!< only from `labrun profile`
+  std::optional<ProfileRecord> profile;    //!< only from `labrun profile`
+  std::optional<TimelineRecord> timeline;  //!< only from `labrun run --timeline` (1.5.0)
   //! Environment groups and facts an older transcript lacks that 1.4.0 requires, added as not
   //! recorded when it was read: "device/memory_peak_gb_per_s", or "host" for a whole group.
   std::vector<std::string> not_recorded;

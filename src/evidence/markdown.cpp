@@ -315,6 +315,83 @@ Table profile_table(const ProfileRecord& profile) {
   return table;
 }
 
+// Microsecond figures joined with ", ", in order ("2.1, 3.4"); ASCII, so that columns pad evenly.
+std::string joined_us(const std::vector<double>& values) {
+  std::string text;
+  for (const double v : values) {
+    text += (text.empty() ? "" : ", ") + fixed(v, 1);
+  }
+  return text.empty() ? "-" : text;
+}
+
+// The tracing pass: one table per size label, in the order the sizes were traced.
+std::vector<Table> timeline_tables(const TimelineRecord& timeline) {
+  std::vector<std::string> labels;
+  for (const TimelineCase& c : timeline.cases) {
+    if (std::find(labels.begin(), labels.end(), c.size_label) == labels.end()) {
+      labels.push_back(c.size_label);
+    }
+  }
+  const bool ends_a_sentence = !timeline.detail.empty() && timeline.detail.back() == '.';
+  std::vector<std::string> notes{"Status: " + escape_markdown(timeline.status) + ". " +
+                                 escape_markdown(timeline.detail) + (ends_a_sentence ? "" : ".")};
+  if (!timeline.tool.empty()) {
+    notes.push_back(
+        "Recorded by " + escape_markdown(timeline.tool) +
+        (timeline.trace_file.empty()
+             ? ""
+             : "; Chrome trace (Perfetto UI, chrome://tracing): " + markdown_code_span(timeline.trace_file)) +
+        (timeline.nsys_report.empty() ? ""
+                                      : "; Nsight Systems: " + markdown_code_span(timeline.nsys_report)) +
+        ".");
+    notes.push_back(
+        "Times in microseconds (us) per execution of the case. Kernels and gaps are those of the traced "
+        "execution "
+        "whose GPU span (first kernel's start to last kernel's end, from the GPU's own timestamps) "
+        "is the median of the executions traced; each execution ran alone. The event medians time "
+        "the same region with CUDA events, hot, without and with CUPTI recording.");
+  }
+  if (labels.empty()) {
+    Table table;
+    table.title = "Timeline (CUPTI)";
+    table.notes = notes;
+    return {table};
+  }
+  std::vector<Table> tables;
+  for (const std::string& label : labels) {
+    Table table;
+    table.title = "Timeline (CUPTI), " + label;
+    if (tables.empty()) {
+      table.notes = notes;
+    }
+    table.headers = {"case",          "n",
+                     "kernels (us)",  "gaps (us)",
+                     "GPU span",      "event median",
+                     "span / event",  "launch calls",
+                     "traced median", "tracing cost"};
+    table.right_aligned = {false, true, false, false, true, true, true, true, true, true};
+    for (const TimelineCase& c : timeline.cases) {
+      if (c.size_label != label) {
+        continue;
+      }
+      std::vector<double> kernels;
+      for (const TimelineKernel& k : c.kernels) {
+        kernels.push_back(k.duration_us);
+      }
+      table.rows.push_back(
+          {c.name, std::to_string(c.elements), joined_us(kernels), joined_us(c.gaps_us),
+           fixed(c.gpu_span_median_us, 1), fixed(c.event_median_us, 1),
+           c.event_median_us > 0.0 ? fixed(c.gpu_span_median_us / c.event_median_us, 2) : "-",
+           fixed(c.launch_calls_median_us, 1), fixed(c.traced_event_median_us, 1),
+           c.event_median_us > 0.0
+               ? fixed(100.0 * (c.traced_event_median_us / c.event_median_us - 1.0), 1) + "%"
+               : "-"});
+    }
+    tables.push_back(table);
+  }
+  return tables;
+}
+
 void append_section(std::ostringstream& out, const Table& table) {
   out << render_table_section(table);
 }
@@ -445,6 +522,11 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
   }
   if (t.profile) {
     append_section(out, profile_table(*t.profile));
+  }
+  if (t.timeline) {
+    for (const Table& table : timeline_tables(*t.timeline)) {
+      append_section(out, table);
+    }
   }
   if (t.timing && t.timing_recorded) {
     append_section(out, sampling_rule_table(*t.timing));

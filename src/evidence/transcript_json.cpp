@@ -322,6 +322,34 @@ Json profile_to_json(const ProfileRecord& profile) {
               {"cases", cases}};
 }
 
+Json timeline_to_json(const TimelineRecord& timeline) {
+  Json cases = Json::array();
+  for (const TimelineCase& c : timeline.cases) {
+    Json kernels = Json::array();
+    for (const TimelineKernel& k : c.kernels) {
+      kernels.push_back(Json{{"name", k.name}, {"start_us", k.start_us}, {"duration_us", k.duration_us}});
+    }
+    cases.push_back(Json{{"name", c.name},
+                         {"size_label", c.size_label},
+                         {"elements", c.elements},
+                         {"executions", c.executions},
+                         {"kernels", kernels},
+                         {"gaps_us", c.gaps_us},
+                         {"gpu_span_median_us", c.gpu_span_median_us},
+                         {"kernel_time_median_us", c.kernel_time_median_us},
+                         {"launch_calls_median_us", c.launch_calls_median_us},
+                         {"event_median_us", c.event_median_us},
+                         {"traced_event_median_us", c.traced_event_median_us}});
+  }
+  return Json{{"status", timeline.status},
+              {"detail", timeline.detail},
+              {"tool", timeline.tool},
+              {"trace_file", timeline.trace_file},
+              {"nsys_report", timeline.nsys_report},
+              {"dropped_records", timeline.dropped_records},
+              {"cases", cases}};
+}
+
 Json optional_count(const std::optional<std::uint64_t>& value) {
   return value ? Json(*value) : Json(nullptr);
 }
@@ -464,6 +492,7 @@ Json transcript_to_json(const Transcript& t) {
   document["claims"] = claims;
   document["timing"] = t.timing ? timing_to_json(*t.timing) : Json(nullptr);
   document["profile"] = t.profile ? profile_to_json(*t.profile) : Json(nullptr);
+  document["timeline"] = t.timeline ? timeline_to_json(*t.timeline) : Json(nullptr);
   return document;
 }
 
@@ -626,6 +655,34 @@ TimingRecord read_timing(const Reader& r) {
   return timing;
 }
 
+TimelineRecord read_timeline(const Reader& r) {
+  TimelineRecord timeline;
+  timeline.status = r.text("status");
+  timeline.detail = r.text("detail");
+  timeline.tool = r.text("tool");
+  timeline.trace_file = r.text("trace_file");
+  timeline.nsys_report = r.text("nsys_report");
+  timeline.dropped_records = r.count("dropped_records");
+  for (const Reader& c : r.items("cases")) {
+    TimelineCase traced;
+    traced.name = c.text("name");
+    traced.size_label = c.text("size_label");
+    traced.elements = c.count("elements");
+    traced.executions = c.integer("executions");
+    for (const Reader& k : c.items("kernels")) {
+      traced.kernels.push_back({k.text("name"), k.number("start_us"), k.number("duration_us")});
+    }
+    traced.gaps_us = c.numbers("gaps_us");
+    traced.gpu_span_median_us = c.number("gpu_span_median_us");
+    traced.kernel_time_median_us = c.number("kernel_time_median_us");
+    traced.launch_calls_median_us = c.number("launch_calls_median_us");
+    traced.event_median_us = c.number("event_median_us");
+    traced.traced_event_median_us = c.number("traced_event_median_us");
+    timeline.cases.push_back(std::move(traced));
+  }
+  return timeline;
+}
+
 ProfileRecord read_profile(const Reader& r) {
   ProfileRecord profile;
   profile.status = r.text("status");
@@ -689,9 +746,19 @@ ClaimResult read_claim(const Reader& c) {
 
 }  // namespace
 
+namespace {
+
+// Whether a transcript of this schema version follows 1.4.0's environment contract and may be
+// synthetic: 1.4.0 and every later version.
+bool from_1_4(const std::string& version) {
+  return version != "1.0.0" && version != "1.1.0" && version != "1.2.0" && version != "1.3.0";
+}
+
+}  // namespace
+
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", "1.3.0",
-                                                 kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0",
+                                                 "1.3.0", "1.4.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -717,7 +784,7 @@ Transcript transcript_from_json(const Json& document) {
       if (provenance.has("note")) {
         t.provenance_note = provenance.text("note");
       }
-    } else if (t.provenance == "synthetic" && t.schema_version == kTranscriptSchemaVersion) {
+    } else if (t.provenance == "synthetic" && from_1_4(t.schema_version)) {
       t.provenance_note = provenance.text("note");
     } else if (t.provenance != "measured") {
       provenance.fail("kind", "expected \"measured\", \"transcribed\" or (from 1.4.0) \"synthetic\"");
@@ -737,9 +804,9 @@ Transcript transcript_from_json(const Json& document) {
   read_environment(root.child("environment"), t);
   // Before 1.4.0 a measured transcript's environment could lack a group or a fact: what the
   // current contract requires and the file lacks is recorded as not recorded.
-  if (!transcribed && t.schema_version != kTranscriptSchemaVersion) {
-    t.not_recorded = complete_with_unrecorded(t.environment, "not recorded: the transcript predates schema " +
-                                                                 std::string(kTranscriptSchemaVersion));
+  if (!transcribed && !from_1_4(t.schema_version)) {
+    t.not_recorded =
+        complete_with_unrecorded(t.environment, "not recorded: the transcript predates schema 1.4.0");
   }
   if (!transcribed || root.has("sizes")) {
     for (const Reader& size : root.items("sizes")) {
@@ -807,6 +874,9 @@ Transcript transcript_from_json(const Json& document) {
   }
   if (root.has("profile")) {
     t.profile = read_profile(root.child("profile"));
+  }
+  if (root.has("timeline")) {  // 1.5.0
+    t.timeline = read_timeline(root.child("timeline"));
   }
   return t;
 }

@@ -321,9 +321,8 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
                            run.exit_code == kNotFound);
     if (!try_next) {
       // One line: the renderer's own message is its last line (a traceback ends with the error).
-      const std::string output = trimmed(run.output);
       throw std::runtime_error("drawing plots with " + python.string() + " " + script.string() + " failed (" +
-                               run.describe() + "): " + output.substr(output.find_last_of('\n') + 1));
+                               run.describe() + "): " + last_output_line(run.output));
     }
     tried += (tried.empty() ? "" : "; ") + python.string() + ": " + first_line(trimmed(run.output));
   }

@@ -99,7 +99,6 @@ std::vector<char*> pointers_to(std::vector<std::string>& strings) {
   return pointers;
 }
 
-
 }  // namespace
 
 std::string ProcessResult::describe() const {
@@ -119,6 +118,17 @@ std::string ProcessResult::describe() const {
 std::filesystem::path current_executable() {
   std::error_code error;
   return std::filesystem::read_symlink("/proc/self/exe", error);
+}
+
+std::string last_output_line(const std::string& output) {
+  const std::size_t end = output.find_last_not_of(" \r\n\t");
+  if (end == std::string::npos) {
+    return "";
+  }
+  const std::size_t newline = output.rfind('\n', end);
+  const std::size_t start = newline == std::string::npos ? 0 : newline + 1;
+  const std::size_t text = output.find_first_not_of(" \t", start);
+  return output.substr(text, end - text + 1);
 }
 
 std::filesystem::path find_on_path(const std::string& program) {

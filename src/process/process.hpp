@@ -75,6 +75,10 @@ struct SpawnOptions {
 //! The path of the running executable (/proc/self/exe).
 [[nodiscard]] std::filesystem::path current_executable();
 
+//! The last non-empty line of a program's output, trimmed (where a tool says why it failed, and
+//! where a Python traceback names its error); empty when there is none.
+[[nodiscard]] std::string last_output_line(const std::string& output);
+
 //! Finds a program on PATH; empty when absent.
 [[nodiscard]] std::filesystem::path find_on_path(const std::string& program);
 

@@ -7,6 +7,7 @@
 #include "evidence/atomic_file.hpp"
 #include "process/process.hpp"
 #include "timing/cuda_check.hpp"
+#include "timing/nvtx_range.hpp"
 #include "timing/probes.hpp"
 
 namespace labrun {
@@ -155,7 +156,11 @@ void run_profile_pass(const Lab& lab, const std::vector<ProfileItem>& items, std
     const CaseRegion region = session->prepare_case(*spec, item.elements);
     LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
     launch_profile_marker(nullptr);
-    region.run();
+    {
+      // Named after the case for `ncu --nvtx` and Nsight Systems (`labrun run --timeline --nsys`).
+      const NvtxRange range(item.name);
+      region.run();
+    }
     launch_profile_marker(nullptr);
     LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
   }

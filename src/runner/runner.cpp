@@ -10,8 +10,8 @@
 #include <utility>
 
 #include "core/sizes.hpp"
-#include "core/wall_clock.hpp"
 #include "core/statistics.hpp"
+#include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
 #include "evidence/atomic_file.hpp"
 #include "evidence/format.hpp"
@@ -20,13 +20,14 @@
 #include "evidence/transcript_json.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
+#include "timeline/trace_cases.hpp"
+#include "timing/nvtx_range.hpp"
 #include "timing/sampler.hpp"
 
 namespace labrun {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
 
 std::vector<std::string> versions_to_check(const std::vector<const CaseSpec*>& cases) {
   std::vector<std::string> versions;
@@ -442,6 +443,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       std::size_t open = 0;
       for (Active& a : active) {
         if (!a.stopped) {
+          const NvtxRange range(a.item->spec->name);
           sample(a, true);
           ++open;
         }
@@ -458,6 +460,9 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   } else {
     for (std::size_t i = 0; i < runnable.size(); ++i) {
       announce(i + 1, *runnable[i]);
+      // The case's name as an NVTX range around its warm-ups and samples (outside every timed
+      // interval), for Nsight Systems and `ncu --nvtx`.
+      const NvtxRange range(runnable[i]->spec->name);
       Active a = start_case(*runnable[i]);
       sample(a, false);
       t.cases.push_back(record(a));
@@ -477,6 +482,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
                " for the stability check");
       const Planned again_item{lab.find_case(largest->name),
                                ResolvedSize{largest->size_label, largest->elements}};
+      const NvtxRange range(largest->name + " (stability)");
       Active again = start_case(again_item);
       sample(again, false);
       StabilityCheck check;
@@ -490,10 +496,37 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       t.stability = check;
     }
   }
+  const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
+  std::optional<TimelinePass> timeline;
+  if (options.timeline) {
+    // Every case timed, at every size it was timed at, traced on the session that timed it.
+    std::vector<TimelineItem> items;
+    for (const CaseResult& c : t.cases) {
+      items.push_back({lab.find_case(c.name), c.size_label, c.elements});
+    }
+    timeline = trace_cases(*session, items, progress);
+    if (timeline->record.status == "measured") {
+      timeline->record.trace_file = stem + kTraceFileSuffix;
+    }
+    t.timeline = timeline->record;
+  }
   session.reset();
   flusher.reset();
   probe.reset();
   gate.reset();
+  if (t.timeline && t.timeline->status == "measured" && options.nsys) {
+    std::vector<ProfileItem> items;
+    for (const TimelineCase& c : t.timeline->cases) {
+      items.push_back({c.name, c.size_label, c.elements, 0.0});
+    }
+    // The trace is taken: an nsys failure costs its report, never the run.
+    try {
+      t.timeline->nsys_report = options.nsys(items, out_dir / stem);
+    } catch (const std::exception& error) {
+      t.timeline->detail += std::string("; no Nsight Systems report: ") + error.what();
+      progress(std::string("no Nsight Systems report: ") + error.what());
+    }
+  }
   if (options.profiler) {
     std::vector<ProfileItem> items;
     for (const CaseResult& c : t.cases) {
@@ -537,7 +570,6 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   const Transcript written = transcript_from_text(json_text);
   RunReport report;
-  const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
   report.json_path = out_dir / (stem + ".json");
   report.markdown_path = out_dir / (stem + ".md");
   const std::vector<PlotSpec> plots = lab.plots ? lab.plots(written) : std::vector<PlotSpec>{};
@@ -545,6 +577,10 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     std::vector<std::filesystem::path> targets{report.json_path, report.markdown_path};
     for (const PlotSpec& plot : plots) {
       targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotsBesideFormat));
+    }
+    if (timeline && !timeline->record.trace_file.empty()) {
+      targets.push_back(out_dir / timeline->record.trace_file);
+      targets.push_back(out_dir / (stem + kTimelineSvgSuffix));
     }
     for (const auto& path : targets) {
       if (std::filesystem::exists(path)) {
@@ -555,6 +591,14 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   create_output_directory(out_dir);
   write_file_atomically(report.json_path, json_text, options.overwrite);
+  if (timeline && !timeline->record.trace_file.empty()) {
+    write_file_atomically(out_dir / timeline->record.trace_file,
+                          chrome_trace(timeline->events, timeline->spans).dump() + "\n", options.overwrite);
+    write_file_atomically(
+        out_dir / (stem + kTimelineSvgSuffix),
+        timeline_svg(timeline->record, t.lab_title + ": kernels as the GPU ran them (CUPTI)"),
+        options.overwrite);
+  }
   // Plots are drawn from the transcript as written; the Markdown links the ones that were drawn.
   std::vector<DrawnPlot> drawn;
   if (!plots.empty()) {

@@ -47,6 +47,13 @@ struct RunOptions {
   //! `labrun profile`: called once the timed cases are done and the session is closed, with each
   //! timed case at its largest size and the run's file stem; its record goes into the transcript.
   std::function<ProfileRecord(const std::vector<ProfileItem>&, const std::string& stem)> profiler;
+  //! `--timeline`: once every case is timed, trace each timed case at each size with CUPTI
+  //! (src/timeline) and write the Chrome trace and the SVG of the bars beside the transcript.
+  bool timeline = false;
+  //! `--timeline --nsys`: called once the session is closed, with each traced case at each size and
+  //! the report's path without its extension (beside the transcript); returns the Nsight Systems
+  //! report it wrote (recorded in the timeline) or throws.
+  std::function<std::string(const std::vector<ProfileItem>&, const std::filesystem::path& report_base)> nsys;
 };
 
 //! Elements every size is capped at in the smoke configuration.

@@ -13,6 +13,7 @@
 #include "support/synthetic_card.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
+#include "timeline/timeline.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Approx;
@@ -49,10 +50,13 @@ const labrun::LabAggregate* lab_named(const labrun::Aggregate& aggregate, const 
   return nullptr;
 }
 
+// JSON files under a folder, less the Chrome traces `run --timeline` writes (never transcripts).
 std::size_t count_json_files(const fs::path& folder) {
   std::size_t count = 0;
   for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-    count += entry.path().extension() == ".json" ? 1 : 0;
+    count += entry.path().extension() == ".json" && !labrun::is_trace_file(entry.path().filename().string())
+                 ? 1
+                 : 0;
   }
   return count;
 }

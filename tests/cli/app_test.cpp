@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -181,7 +182,7 @@ TEST_CASE("validate names what an older transcript lacks that the current schema
   const Outcome o =
       labrun::testing::run_labrun({"validate", golden("day48-fusion-nvidia-h200-1.1.0.json").string()});
   CHECK(o.status == 0);
-  CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.4.0 with not recorded: "
+  CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.5.0 with not recorded: "
                                       "device/memory_peak_gb_per_s"));
 }
 
@@ -271,4 +272,21 @@ TEST_CASE("plot refuses a transcript not named .json, which its own Markdown wou
   CHECK(o.status == labrun::exit_code::kUsage);
   CHECK_THAT(o.err, ContainsSubstring("must be named .json"));
   CHECK(labrun::read_file(named_md) == before);
+}
+
+TEST_CASE(
+    "the option --nsys goes with --timeline and needs nsys on PATH: refused before any device is touched") {
+  const Outcome alone = labrun::testing::run_labrun({"run", "day48-fusion", "--nsys"});
+  CHECK(alone.status == labrun::exit_code::kUsage);
+  CHECK_THAT(alone.err, ContainsSubstring("--nsys goes with --timeline"));
+  const std::string saved = std::getenv("PATH") != nullptr ? std::getenv("PATH") : "";
+  setenv("PATH", "/nonexistent-labrun-test-folder", 1);
+  const Outcome absent = labrun::testing::run_labrun({"timeline", "day48-fusion", "--nsys"});
+  setenv("PATH", saved.c_str(), 1);
+  CHECK(absent.status == labrun::exit_code::kUsage);
+  CHECK_THAT(absent.err, ContainsSubstring("nsys is not on PATH"));
+  const Outcome help = labrun::testing::run_labrun({"timeline", "--help"});
+  CHECK(help.status == 0);
+  CHECK_THAT(help.out, ContainsSubstring("--nsys"));
+  CHECK_THAT(labrun::testing::run_labrun({"run", "--help"}).out, ContainsSubstring("--timeline"));
 }

@@ -8,6 +8,7 @@
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "support/sample_transcript.hpp"
+#include "timeline/timeline.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
@@ -86,7 +87,8 @@ TEST_CASE("every committed measured transcript renders to the Markdown committed
     // Transcripts only: `compare` and `grade` write JSON of their own beside their Markdown.
     const std::string where = path.generic_string();
     if (path.extension() != ".json" || !fs::exists(markdown) ||
-        where.find("/comparisons/") != std::string::npos || where.find("/grading/") != std::string::npos) {
+        labrun::is_trace_file(path.filename().string()) || where.find("/comparisons/") != std::string::npos ||
+        where.find("/grading/") != std::string::npos) {
       continue;
     }
     INFO(path.string());

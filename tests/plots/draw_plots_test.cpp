@@ -17,6 +17,7 @@
 #include "lab.hpp"
 #include "process/process.hpp"
 #include "support/temporary_directory.hpp"
+#include "timeline/timeline.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
@@ -88,7 +89,7 @@ labrun::Transcript newest_h200_transcript() {
   const fs::path folder = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence/day48-fusion/nvidia-h200";
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder)) {
-    if (entry.path().extension() == ".json") {
+    if (entry.path().extension() == ".json" && !labrun::is_trace_file(entry.path().filename().string())) {
       files.push_back(entry.path());
     }
   }

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# On a GPU machine: the check every change to timing code gets (the developers' guide): the same
+# lab timed cold by two labrun builds in one lease, turn about, ROUNDS runs each, and every case at
+# n >= 2^24 compared: the median over each build's runs of the case's median, and new over old.
+# Prints one line per case and the largest difference; exits 1 when it is above LIMIT (0.01).
+#
+#   scripts/diagnostics/timing-side-by-side.sh OLD_LABRUN NEW_LABRUN OUTDIR [ROUNDS] [LIMIT] [LAB]
+set -uo pipefail
+old=${1:?usage: timing-side-by-side.sh OLD_LABRUN NEW_LABRUN OUTDIR [ROUNDS] [LIMIT] [LAB]}
+new=${2:?}; out=${3:?}; rounds=${4:-3}; limit=${5:-0.01}; lab=${6:-day48-fusion}
+mkdir -p "$out"
+for r in $(seq 1 "$rounds"); do
+  for side in old new; do
+    labrun=$old; [ "$side" = new ] && labrun=$new
+    "$labrun" run "$lab" --timing cold --out "$out/$side-$r" --quiet >/dev/null || { echo "$side run $r failed" >&2; exit 2; }
+  done
+done
+python3 - "$out" "$rounds" "$limit" <<'PY'
+import glob, json, statistics, sys
+out, rounds, limit = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+def medians(side):
+    runs = {}
+    for r in range(1, rounds + 1):
+        for f in glob.glob(f"{out}/{side}-{r}/*.json"):
+            if f.endswith(".trace.json"):
+                continue
+            for c in json.load(open(f))["cases"]:
+                if c["elements"] >= 1 << 24:
+                    runs.setdefault((c["name"], c["elements"]), []).append(c["summary"]["median_ms"])
+    return {k: statistics.median(v) for k, v in runs.items()}
+old, new = medians("old"), medians("new")
+worst = 0.0
+for key in sorted(old):
+    if key in new:
+        ratio = new[key] / old[key]
+        worst = max(worst, abs(ratio - 1))
+        print(f"{key[0]:<48} n={key[1]:<10} old {old[key]:.5f} ms  new {new[key]:.5f} ms  new/old {ratio:.4f}")
+print(f"{len(old)} cases at n >= 2^24; largest difference {100 * worst:.2f}% (limit {100 * limit:.1f}%)")
+sys.exit(1 if worst > limit else 0)
+PY

@@ -31,11 +31,11 @@ std::vector<TraceEvent> staged_chain(std::uint64_t origin, std::uint32_t first_c
   std::uint64_t gpu = origin + 5000;
   for (std::uint32_t k = 0; k < 4; ++k) {
     const std::uint32_t correlation = first_correlation + k;
-    const std::uint64_t call = origin + 1000 * k;
+    const std::uint64_t call = origin + std::uint64_t{1000} * k;
     events.push_back({TraceKind::kRuntimeCall, "cudaLaunchKernel", call, call + 400, 7, correlation, 0});
     events.push_back(
         {TraceKind::kKernel, "stage_" + std::to_string(k + 1), gpu, gpu + 2000, 13, correlation, 0});
-    gpu += 2000 + 1500 * (k + 1);  // gaps of 1.5, 3.0 and 4.5 us
+    gpu += 2000 + std::uint64_t{1500} * (k + 1);  // gaps of 1.5, 3.0 and 4.5 us
   }
   events.push_back(
       {TraceKind::kRuntimeCall, "cudaDeviceSynchronize", origin + 4000, gpu, 7, first_correlation + 9, 0});

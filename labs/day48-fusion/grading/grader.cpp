@@ -244,7 +244,8 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
 // checks, and when it says it is ready to time, trades it for an exclusive turn and lets it time.
 // Appends to `phases` the seconds spent waiting for each turn and running under it.
 labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch,
-                                labrun::GpuTurns* turns, std::vector<std::pair<std::string, double>>& phases) {
+                                labrun::GpuTurns* turns,
+                                std::vector<std::pair<std::string, double>>& phases) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
     labrun::ProcessResult result = labrun::run_contained(options);
@@ -285,15 +286,16 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, double 
   if (!fs::exists(cuobjdump)) {
     return std::nullopt;
   }
-  const labrun::ProcessResult dump = labrun::run_contained(
-      contained({cuobjdump.string(), "-res-usage", "submission.cubin"}, limit, scratch, kCompilerFileSizeLimit));
+  const labrun::ProcessResult dump = labrun::run_contained(contained(
+      {cuobjdump.string(), "-res-usage", "submission.cubin"}, limit, scratch, kCompilerFileSizeLimit));
   // All of the output must have been kept: a cut could hide a function.
   if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
       labrun::any_function_uses_shared_memory(dump.output) != false) {
     return std::nullopt;
   }
-  return std::string("no kernel of the submission has shared memory (cuobjdump -res-usage), the only memory "
-                     "racecheck checks");
+  return std::string(
+      "no kernel of the submission has shared memory (cuobjdump -res-usage), the only memory "
+      "racecheck checks");
 }
 
 // Every step after the source check; runs only where a GPU and the grader's programs exist.
@@ -397,8 +399,9 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     }
     input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch.path, child_request,
                                         request.run_limit_seconds, request.visible_devices));
-    input.sanitizers.push_back(racecheck.valid() ? racecheck.get()
-                                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory});
+    input.sanitizers.push_back(racecheck.valid()
+                                   ? racecheck.get()
+                                   : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory});
     input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
   }
 }

@@ -108,6 +108,17 @@ std::vector<CaseSpec> declare_cases() {
   return cases;
 }
 
+// A claim with the lab's own rule (ClaimKind::kCustom).
+labrun::ClaimSpec custom_claim(std::string id, std::string statement,
+                               std::function<void(const Transcript&, labrun::ClaimResult&)> evaluate) {
+  labrun::ClaimSpec claim;
+  claim.id = std::move(id);
+  claim.statement = std::move(statement);
+  claim.kind = labrun::ClaimKind::kCustom;
+  claim.evaluate = std::move(evaluate);
+  return claim;
+}
+
 // The timeline's claim (`run --timeline`): at the small size the staged chain's mean gap is within
 // a factor of 2 of part 1's time per launch; at the lesson size its gaps add up to at most 10% of
 // its kernels' time.
@@ -322,23 +333,17 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   ceiling.tolerance = 0.10;
   claims.push_back(ceiling);
 
-  labrun::ClaimSpec graphs;
-  graphs.id = "graphs-remove-launch-cost-fusion-removes-bytes";
-  graphs.statement =
-      "A CUDA graph of the staged chain is faster than its four stream launches at the small size but "
-      "within 5% of them at the lesson size, where only fusion (fewer bytes) is faster";
-  graphs.kind = ClaimKind::kCustom;
-  graphs.evaluate = graphs_against_fusion;
-  claims.push_back(graphs);
-
-  labrun::ClaimSpec gaps;
-  gaps.id = "staged-gaps-are-launch-cost";
-  gaps.statement =
-      "On the timeline, the gaps between the staged chain's four kernels are launch cost: close to part 1's "
-      "cost of a launch at the small size, and small against the kernels' time at the lesson size";
-  gaps.kind = ClaimKind::kCustom;
-  gaps.evaluate = gaps_are_launch_cost;
-  claims.push_back(gaps);
+  claims.push_back(custom_claim("graphs-remove-launch-cost-fusion-removes-bytes",
+                                "A CUDA graph of the staged chain is faster than its four stream launches at "
+                                "the small size but within 5% "
+                                "of them at the lesson size, where only fusion (fewer bytes) is faster",
+                                graphs_against_fusion));
+  claims.push_back(
+      custom_claim("staged-gaps-are-launch-cost",
+                   "On the timeline, the gaps between the staged chain's four kernels are launch cost: close "
+                   "to part 1's cost "
+                   "of a launch at the small size, and small against the kernels' time at the lesson size",
+                   gaps_are_launch_cost));
   return claims;
 }
 

@@ -1,7 +1,5 @@
 // GPU test of `run --timeline`: CUPTI records part 5's chains; skips without a usable CUDA device.
 
-#include <unistd.h>
-
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 
@@ -12,6 +10,7 @@
 #include "lab.hpp"
 #include "runner/runner.hpp"
 #include "support/require_gpu.hpp"
+#include "support/temporary_directory.hpp"
 #include "timeline/timeline.hpp"
 #include "timeline/trace_cases.hpp"
 
@@ -19,8 +18,8 @@ namespace fs = std::filesystem;
 
 TEST_CASE("run --timeline traces the staged chain's four kernels and the fused chain's one") {
   labrun::testing::require_gpu();
-  std::string pattern = (fs::temp_directory_path() / "labrun-timeline-test-XXXXXX").string();
-  const fs::path out = mkdtemp(pattern.data());
+  const labrun::testing::TemporaryDirectory folder("labrun-timeline-test");
+  const fs::path& out = folder.path;
   const labrun::Lab lab = day48::make_lab();
   labrun::RunOptions options;
   options.lab_name = lab.name;
@@ -80,5 +79,4 @@ TEST_CASE("run --timeline traces the staged chain's four kernels and the fused c
   }
   REQUIRE(gaps != nullptr);
   CHECK(gaps->verdict != labrun::Verdict::kNotMeasured);
-  fs::remove_all(out);
 }

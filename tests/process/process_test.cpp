@@ -31,18 +31,29 @@ bool alive(pid_t pid) {
 }
 
 // Waits up to two seconds for a process to be gone (reaped by whoever is its parent now).
+// Within 10 s: generous, so that a loaded machine (CI's two cores, a parallel build) passes too.
 bool gone_soon(pid_t pid) {
-  for (int i = 0; i < 200 && alive(pid); ++i) {
+  for (int i = 0; i < 1000 && alive(pid); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return !alive(pid);
 }
 
+// The pid a shell wrote with `echo $$ > file`: waits until the line is whole (the shell creates the
+// file before it writes to it, so an existing file may still be empty).
 pid_t read_pid(const fs::path& file) {
-  for (int i = 0; i < 200 && !fs::exists(file); ++i) {
+  std::string text;
+  for (int i = 0; i < 1000; ++i) {
+    std::error_code missing;
+    if (fs::exists(file, missing)) {
+      text = labrun::read_file(file);
+      if (!text.empty() && text.back() == '\n') {
+        break;
+      }
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  return static_cast<pid_t>(std::stol(labrun::read_file(file)));
+  return static_cast<pid_t>(std::stol(text));
 }
 
 }  // namespace

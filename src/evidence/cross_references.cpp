@@ -30,6 +30,15 @@ std::optional<SchemaProblem> dangling_reference(const Transcript& t) {
       }
     }
   }
+  if (t.timeline) {
+    for (std::size_t i = 0; i < t.timeline->cases.size(); ++i) {
+      const TimelineCase& traced = t.timeline->cases[i];
+      if (t.find_case(traced.name, traced.size_label) == nullptr) {
+        return SchemaProblem{"/timeline/cases/" + std::to_string(i) + "/name",
+                             names_no_case(traced.name, traced.size_label)};
+      }
+    }
+  }
   if (!t.is_transcribed()) {
     for (std::size_t i = 0; i < t.predictions.size(); ++i) {
       const PredictionRecord& p = t.predictions[i];

@@ -10,7 +10,8 @@ namespace labrun {
 
 //! The first dangling reference in `transcript`, at its JSON pointer; nullopt when there is none:
 //! - every case's name is "<lab>/<part>/<name>" for the transcript's lab and the case's part;
-//! - the stability record and every profiled case name a case (and size) of the transcript;
+//! - the stability record, every profiled case and every traced case (timeline) name a case (and
+//!   size) of the transcript;
 //! - a measured or synthetic transcript's predictions name cases it has (a transcription may
 //!   predict for cases its source did not publish).
 [[nodiscard]] std::optional<SchemaProblem> dangling_reference(const Transcript& transcript);

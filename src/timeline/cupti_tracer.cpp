@@ -187,6 +187,9 @@ CuptiTracer::CuptiTracer() : api_(std::make_unique<Api>()) {
 #ifdef LABRUN_CUPTI_LIBRARY_DIR
   candidates.push_back(std::string(LABRUN_CUPTI_LIBRARY_DIR) + "/libcupti.so");
 #endif
+  if (const char* chosen = std::getenv("LABRUN_CUPTI"); chosen != nullptr && *chosen != '\0') {
+    candidates = {chosen};  // the user's libcupti, and no other
+  }
   std::string tried;
   for (const std::string& candidate : candidates) {
     api_->handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -20,8 +20,9 @@ class TracerUnavailable : public std::runtime_error {
 
 class CuptiTracer {
  public:
-  //! Opens libcupti (libcupti.so.13, libcupti.so, then the CUDA Toolkit's lib64 this build used)
-  //! and registers its buffers. Throws TracerUnavailable. At most one tracer exists at a time.
+  //! Opens libcupti ($LABRUN_CUPTI when set, and only it; else libcupti.so.13, libcupti.so, then
+  //! the CUDA Toolkit's lib64 this build used) and registers its buffers. Throws TracerUnavailable
+  //! (one line). At most one tracer exists at a time.
   CuptiTracer();
   ~CuptiTracer();
   CuptiTracer(const CuptiTracer&) = delete;

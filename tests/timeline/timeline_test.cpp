@@ -7,14 +7,17 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cstdlib>
 #include <filesystem>
 
 #include "evidence/atomic_file.hpp"
+#include "evidence/cross_references.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "support/sample_transcript.hpp"
 #include "support/test_data.hpp"
+#include "timeline/cupti_tracer.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Approx;
@@ -191,4 +194,42 @@ TEST_CASE("a copy the runtime runs on the GPU is GPU work of its execution, like
   CHECK(trace.kernels.front().name == "memcpy DtoD");
   CHECK(trace.gpu_span_us == Approx(3.0));
   CHECK(trace.launch_calls_us == 0.0);  // a copy is not a kernel launch
+}
+
+TEST_CASE("a libcupti that cannot be opened is one line naming it, and a later tracer may still be made") {
+  const char* saved = std::getenv("LABRUN_CUPTI");
+  const std::string before = saved != nullptr ? saved : "";
+  setenv("LABRUN_CUPTI", "/nonexistent/libcupti.so", 1);
+  for (int attempt = 0; attempt < 2; ++attempt) {  // a failed attempt leaves no tracer in use behind
+    try {
+      labrun::CuptiTracer tracer;
+      FAIL("a tracer was made without libcupti");
+    } catch (const labrun::TracerUnavailable& error) {
+      const std::string message = error.what();
+      CHECK(message.find('\n') == std::string::npos);
+      CHECK_THAT(message, ContainsSubstring("/nonexistent/libcupti.so"));
+      CHECK_THAT(message, ContainsSubstring("was not found"));
+    }
+  }
+  if (saved != nullptr) {
+    setenv("LABRUN_CUPTI", before.c_str(), 1);
+  } else {
+    unsetenv("LABRUN_CUPTI");
+  }
+}
+
+TEST_CASE("validate names a traced case the transcript does not have") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  labrun::TimelineRecord record;
+  record.status = "measured";
+  labrun::TimelineCase traced;
+  traced.name = t.cases.front().name;
+  traced.size_label = "no-such-size";
+  traced.executions = 1;
+  record.cases = {traced};
+  t.timeline = record;
+  const std::optional<labrun::SchemaProblem> problem = labrun::dangling_reference(t);
+  REQUIRE(problem);
+  CHECK(problem->pointer == "/timeline/cases/0/name");
+  CHECK_THAT(problem->message, ContainsSubstring("at size 'no-such-size' names no case"));
 }

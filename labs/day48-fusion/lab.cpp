@@ -4,8 +4,8 @@
 #include <cmath>
 #include <set>
 
+#include "base/format.hpp"
 #include "chain_constants.hpp"
-#include "evidence/format.hpp"
 #include "grading/grader.hpp"
 #include "plots.hpp"
 #include "session.hpp"

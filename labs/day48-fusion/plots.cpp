@@ -6,7 +6,7 @@
 #include <string>
 #include <type_traits>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "lab.hpp"
 
 namespace day48 {

@@ -7,8 +7,8 @@
 #include <utility>
 
 #include "analysis.hpp"
+#include "base/format.hpp"
 #include "constants.hpp"
-#include "evidence/format.hpp"
 #include "lab.hpp"
 
 namespace verdicts {

@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "analysis.hpp"
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "lab.hpp"
 
 namespace verdicts {

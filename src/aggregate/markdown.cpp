@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "evidence/markdown.hpp"
 
 namespace labrun {

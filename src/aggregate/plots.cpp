@@ -4,7 +4,7 @@
 #include <limits>
 #include <optional>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 
 namespace labrun {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "base/format.hpp"
 #include "core/byte_model.hpp"
-#include "evidence/format.hpp"
 
 namespace labrun {
 namespace {

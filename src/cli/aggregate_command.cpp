@@ -7,9 +7,9 @@
 #include "aggregate/json.hpp"
 #include "aggregate/markdown.hpp"
 #include "aggregate/plots.hpp"
+#include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "cli/exit_codes.hpp"
-#include "evidence/atomic_file.hpp"
-#include "evidence/format.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
 

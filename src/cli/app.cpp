@@ -8,6 +8,8 @@
 #include <fstream>
 #include <memory>
 
+#include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "cli/aggregate_command.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
@@ -16,8 +18,6 @@
 #include "compare/compare.hpp"
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
-#include "evidence/atomic_file.hpp"
-#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"

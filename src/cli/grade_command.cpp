@@ -15,16 +15,16 @@
 #include <mutex>
 #include <thread>
 
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "base/format.hpp"
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
-#include "evidence/atomic_file.hpp"
-#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "grading/gpu_turns.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
-#include "process/bounded_read.hpp"
 #include "runner/runner.hpp"
 
 namespace labrun {

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <sstream>
 
+#include "base/format.hpp"
 #include "core/byte_model.hpp"
 #include "core/statistics.hpp"
-#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 
 namespace labrun {

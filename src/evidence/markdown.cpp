@@ -5,9 +5,9 @@
 #include <set>
 #include <sstream>
 
+#include "base/format.hpp"
 #include "core/byte_model.hpp"
 #include "core/statistics.hpp"
-#include "evidence/format.hpp"
 #include "plots/draw_plots.hpp"
 
 namespace labrun {

@@ -10,8 +10,8 @@
 #include <valijson/schema_parser.hpp>
 #include <valijson/validator.hpp>
 
+#include "base/atomic_file.hpp"
 #include "core/install_layout.hpp"
-#include "evidence/atomic_file.hpp"
 
 namespace labrun {
 namespace {

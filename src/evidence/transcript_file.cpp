@@ -1,6 +1,6 @@
 #include "evidence/transcript_file.hpp"
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"

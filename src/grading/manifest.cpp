@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "evidence/format.hpp"
-#include "process/bounded_read.hpp"
+#include "base/bounded_read.hpp"
+#include "base/format.hpp"
 
 namespace labrun {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "grading/utf8.hpp"
 
 namespace labrun {

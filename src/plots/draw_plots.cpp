@@ -8,8 +8,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/atomic_file.hpp"
 #include "core/install_layout.hpp"
-#include "evidence/atomic_file.hpp"
 #include "process/process.hpp"
 
 namespace labrun {

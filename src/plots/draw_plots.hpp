@@ -45,7 +45,7 @@ struct PlotOutcome {
                                              const std::string& format);
 
 //! Draws every spec to plot_file_path(dir, stem, id, format), creating `dir` if needed.
-//! Without `overwrite`, throws FileExistsError (evidence/atomic_file.hpp) naming the first target
+//! Without `overwrite`, throws FileExistsError (base/atomic_file.hpp) naming the first target
 //! that exists, before anything is drawn. Python is LABRUN_PYTHON when set, else the first of
 //! `python3` on PATH and /usr/bin/python3 that can import matplotlib; the script is
 //! draw_plots.py in LABRUN_SCRIPTS_DIR when set, else labrun's data file scripts/draw_plots.py

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "process/process.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/nvtx_range.hpp"

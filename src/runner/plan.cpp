@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "evidence/markdown.hpp"
 
 namespace labrun {

@@ -9,12 +9,12 @@
 #include <set>
 #include <utility>
 
+#include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "core/sizes.hpp"
 #include "core/statistics.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
-#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/format.hpp"
 #include "core/statistics.hpp"
-#include "evidence/format.hpp"
 
 namespace labrun {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 
 namespace labrun {
 

@@ -6,7 +6,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "registry/registry.hpp"

@@ -4,7 +4,7 @@
 #include <filesystem>
 
 #include "aggregate/aggregate.hpp"
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "registry/registry.hpp"

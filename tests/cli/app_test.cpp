@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include <nlohmann/json.hpp>
+#include "base/atomic_file.hpp"
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
 #include "support/cli_run.hpp"
 #include "support/temporary_directory.hpp"
 

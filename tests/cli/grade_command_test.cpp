@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
 #include "cli/app.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
 #include "runner/runner.hpp"
 #include "support/cli_run.hpp"
 #include "support/test_data.hpp"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "cli/app.hpp"
-#include "evidence/atomic_file.hpp"
 
 namespace fs = std::filesystem;
 

@@ -3,8 +3,8 @@
 #include <catch2/catch_test_macros.hpp>
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.hpp"
 #include "core/install_layout.hpp"
-#include "evidence/atomic_file.hpp"
 
 TEST_CASE("what a measured transcript lacks is named by group, or by group and fact") {
   std::vector<labrun::FactGroup> environment{{"device", {labrun::Fact::known("name", std::string("GPU"))}},

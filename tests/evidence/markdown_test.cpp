@@ -4,7 +4,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "support/sample_transcript.hpp"

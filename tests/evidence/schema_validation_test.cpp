@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "support/json_shape.hpp"
 #include "support/sample_transcript.hpp"

@@ -8,9 +8,9 @@
 #include <regex>
 #include <set>
 
+#include "base/atomic_file.hpp"
 #include "core/environment_contract.hpp"
 #include "core/install_layout.hpp"
-#include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 
 namespace {

@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "day48-fusion/lab.hpp"
-#include "evidence/atomic_file.hpp"
-#include "evidence/format.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_file.hpp"

@@ -7,10 +7,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "base/atomic_file.hpp"
 #include "chain_constants.hpp"
 #include "core/environment_contract.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"

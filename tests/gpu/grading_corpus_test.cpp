@@ -12,8 +12,8 @@
 #include <set>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
 #include "cli/app.hpp"
-#include "evidence/atomic_file.hpp"
 #include "grading/utf8.hpp"
 #include "support/cli_run.hpp"
 #include "support/require_gpu.hpp"

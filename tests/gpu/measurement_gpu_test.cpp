@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <set>
 
+#include "base/atomic_file.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "process/process.hpp"

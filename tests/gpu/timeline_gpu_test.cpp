@@ -3,7 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"

@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "base/atomic_file.hpp"
 #include "core/transcript.hpp"
-#include "evidence/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "process/process.hpp"

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <thread>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "process/process_tree.hpp"
 
 using Catch::Matchers::ContainsSubstring;

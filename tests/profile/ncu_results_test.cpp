@@ -1,6 +1,6 @@
 #include "profile/ncu_results.hpp"
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"

@@ -30,14 +30,14 @@
 #include <thread>
 #include <vector>
 
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
 #include "core/statistics.hpp"
-#include "evidence/atomic_file.hpp"
 #include "grading/checks.hpp"
 #include "grading/child_protocol.hpp"
 #include "grading/contract.hpp"
 #include "grading/launch_plan.hpp"
 #include "kernels.hpp"
-#include "process/bounded_read.hpp"
 #include "reference.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"

@@ -10,11 +10,12 @@
 #include <future>
 #include <random>
 
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
 #include "core/install_layout.hpp"
 #include "core/sizes.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
-#include "evidence/atomic_file.hpp"
 #include "grading/child_protocol.hpp"
 #include "grading/compiler_messages.hpp"
 #include "grading/contract.hpp"
@@ -23,7 +24,6 @@
 #include "grading/resource_usage.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
-#include "process/bounded_read.hpp"
 #include "process/process.hpp"
 #include "runner/runner.hpp"
 #include "timing/cuda_check.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 #include "grading/contract.hpp"
 
 namespace day48::grading {

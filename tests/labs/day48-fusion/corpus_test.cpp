@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "grading/compiler_messages.hpp"
 #include "grading/contract.hpp"
 #include "grading/source_check.hpp"

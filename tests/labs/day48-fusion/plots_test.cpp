@@ -4,7 +4,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "support/sample_transcript.hpp"

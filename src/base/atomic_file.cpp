@@ -1,4 +1,4 @@
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "process/bounded_read.hpp"
+#include "base/bounded_read.hpp"
 
 namespace labrun {
 namespace {

@@ -1,4 +1,4 @@
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 

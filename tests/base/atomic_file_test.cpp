@@ -1,4 +1,4 @@
-#include "evidence/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "evidence/format.hpp"
+#include "base/format.hpp"
 
 #include <cctype>
 #include <cmath>

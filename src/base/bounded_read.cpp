@@ -1,4 +1,4 @@
-#include "process/bounded_read.hpp"
+#include "base/bounded_read.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

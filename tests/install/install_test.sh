@@ -71,7 +71,7 @@ transcripts=()
 while IFS= read -r -d '' file; do
   transcripts+=("$file")
 done < <(find "$source_dir/evidence/day48-fusion/nvidia-h200" "$source_dir/evidence/day48-fusion/tesla-t4-lesson" \
-              -name '*.json' -print0 | sort -z)
+              -name '*.json' ! -name '*.trace.json' -print0 | sort -z)  # a .trace.json is a Chrome trace
 run validate "${transcripts[@]}" >"$scratch/validate" || fail "labrun validate failed: $(cat "$scratch/validate")"
 [ "$(grep -c ': valid (schema ' "$scratch/validate")" -eq "${#transcripts[@]}" ] ||
   fail "labrun validate did not find every transcript valid"

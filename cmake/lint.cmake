@@ -5,9 +5,9 @@
 #   build below relies on.
 # MODE=tidy: clang-tidy (the root .clang-tidy) on the host C++ translation units of one CMake target
 #   (TARGET), as the build compiled them: the entries of BUILD_DIR/compile_commands.json whose
-#   object goes to <TARGET>.dir. In a unity build (the ci preset) those are CMake's unity files,
-#   each of which includes up to 16 of the target's .cpp files, so the system and library headers
-#   are parsed once per batch instead of once per file; the header filter then also admits our .cpp
+#   object goes to <TARGET>.dir. In a unity build (the ci preset) those are CMake's unity files:
+#   one per target, which includes every .cpp file of the target, so the system and library headers
+#   are parsed once per target instead of once per file; the header filter then also admits our .cpp
 #   files, so every finding in them is reported as in a per-file run. clang-tidy's
 #   suspicious-include check is off for the unity files alone (including .cpp files is what they
 #   are for); MODE=format checks that no source of ours does it.

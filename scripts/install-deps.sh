@@ -14,7 +14,8 @@
 #   - python3 with matplotlib, to draw plots (without it labrun skips them and says why)
 #   - with --tests: Catch2 >= 3, clang-format and clang-tidy (14 or newer), Slurm (slurm-wlm)
 #     with munge, for the test that grades through a single-node cluster it starts and stops itself,
-#     and strace, for the test that every write is fsynced before it takes its name
+#     strace, for the test that every write is fsynced before it takes its name, and clang 14 with
+#     libFuzzer (clang-14, libfuzzer-14-dev), for the fuzz run
 #
 # What it changes on the system: apt packages, installed with sudo unless run as root. With --tests
 # on Debian 12, whose own Catch2 is version 2, it also adds the apt source bookworm-backports
@@ -32,7 +33,7 @@ want_tests=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -46,7 +47,7 @@ manual_help() {
   {
     echo "install-deps: ${PRETTY_NAME:-this system} is not one this script knows (Debian 12, Ubuntu 24.04)."
     echo "Install these by hand, then configure with CMake as README.md shows:"
-    sed -n '9,17p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '9,18p' "$0" | sed 's/^# \{0,1\}//'
   } >&2
   exit 2
 }
@@ -129,7 +130,9 @@ everything_installed() {
   local package
   for package in "${base_packages[@]}"; do installed "$package" || return 1; done
   if [ "$want_tests" -eq 1 ]; then
-    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge strace; do installed "$package" || return 1; done
+    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge strace clang-14 libfuzzer-14-dev; do
+      installed "$package" || return 1
+    done
     dpkg --compare-versions "$(dpkg-query -W -f='${Version}' libcatch2-dev)" ge 3 || return 1
   fi
   [ -f "${repo_root}/.deps/valijson/usr/include/valijson/validator.hpp" ]
@@ -176,7 +179,8 @@ case "${ID}:${VERSION_ID:-}" in
              "Debian's Catch2 2 (package catch2) on this system"
       fi
       as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
-      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge strace
+      as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge strace \
+        clang-14 libfuzzer-14-dev
     fi
     ;;
   ubuntu:24.04)
@@ -184,7 +188,8 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
-      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy slurm-wlm munge strace
+      as_root apt-get install -y -qq --no-install-recommends libcatch2-dev clang-format clang-tidy slurm-wlm munge \
+        strace clang-14 libfuzzer-14-dev
     fi
     ;;
   *) manual_help ;;

@@ -11,7 +11,7 @@
 namespace labrun {
 namespace {
 
-using Json = nlohmann::json;
+using UnorderedJson = nlohmann::json;  // a manifest's key order does not matter
 
 // Ranges a worked answer may take: generous, but finite and positive.
 constexpr double kMaxBytesPerElement = 1000.0;
@@ -20,18 +20,18 @@ constexpr std::int64_t kMaxLaunches = 64;
 constexpr std::int64_t kMaxElementsPerThread = 64;
 
 // A number as JSON wrote it: integers exactly, others with up to 17 significant digits.
-std::string shown(const Json& value) {
-  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+std::string shown(const UnorderedJson& value) {
+  std::string text = value.dump(-1, ' ', false, UnorderedJson::error_handler_t::replace);
   constexpr std::size_t kShownMax = 40;
   return text.size() > kShownMax ? text.substr(0, kShownMax) + "..." : text;
 }
 
 class FieldReader {
  public:
-  FieldReader(const Json& document, std::vector<std::string>& problems)
+  FieldReader(const UnorderedJson& document, std::vector<std::string>& problems)
       : document_(document), problems_(problems) {}
 
-  const Json* find(const std::string& pointer, const Json& within, const std::string& key) {
+  const UnorderedJson* find(const std::string& pointer, const UnorderedJson& within, const std::string& key) {
     if (!within.contains(key)) {
       problems_.push_back(pointer + ": missing");
       return nullptr;
@@ -42,7 +42,7 @@ class FieldReader {
   // A finite number in (0, max]; integers and decimals alike.
   std::optional<double> positive_number(const std::string& key, double max) {
     const std::string pointer = "/" + key;
-    const Json* value = find(pointer, document_, key);
+    const UnorderedJson* value = find(pointer, document_, key);
     if (value == nullptr) {
       return std::nullopt;
     }
@@ -60,9 +60,9 @@ class FieldReader {
   }
 
   // An integer in [low, high], read without narrowing: 2.0 and 2^32 + 2 are refused as written.
-  std::optional<std::int64_t> integer(const std::string& pointer, const Json& within, const std::string& key,
-                                      std::int64_t low, std::int64_t high) {
-    const Json* value = find(pointer, within, key);
+  std::optional<std::int64_t> integer(const std::string& pointer, const UnorderedJson& within,
+                                      const std::string& key, std::int64_t low, std::int64_t high) {
+    const UnorderedJson* value = find(pointer, within, key);
     if (value == nullptr) {
       return std::nullopt;
     }
@@ -86,12 +86,12 @@ class FieldReader {
   }
 
  private:
-  const Json& document_;
+  const UnorderedJson& document_;
   std::vector<std::string>& problems_;
 };
 
-std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer, const Json& shape,
-                                      std::vector<std::string>& problems) {
+std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer,
+                                      const UnorderedJson& shape, std::vector<std::string>& problems) {
   if (!shape.is_object()) {
     problems.push_back(pointer +
                        ": expected an object with threads_per_block and elements_per_thread or "
@@ -156,14 +156,14 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     throw ManifestError(origin + ": " + std::to_string(text.size()) + " bytes, more than the " +
                         std::to_string(kManifestMaxBytes) + " a manifest may have");
   }
-  Json document;
+  UnorderedJson document;
   try {
-    document = Json::parse(text);
-  } catch (const Json::parse_error& error) {
+    document = UnorderedJson::parse(text);
+  } catch (const UnorderedJson::parse_error& error) {
     throw ManifestError(origin + ": malformed JSON at byte " + std::to_string(error.byte));
-  } catch (const Json::out_of_range&) {
+  } catch (const UnorderedJson::out_of_range&) {
     throw ManifestError(origin + ": a number is too large for a double (JSON numbers here must be finite)");
-  } catch (const Json::exception& error) {
+  } catch (const UnorderedJson::exception& error) {
     throw ManifestError(origin + ": unreadable JSON (" + std::string(error.what()) + ")");
   }
   if (!document.is_object()) {
@@ -180,7 +180,7 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     }
   }
   FieldReader reader(document, manifest.problems);
-  if (const Json* id = reader.find("/student_id", document, "student_id")) {
+  if (const UnorderedJson* id = reader.find("/student_id", document, "student_id")) {
     const std::string id_text = id->is_string() ? id->get<std::string>() : std::string();
     const bool printable = id->is_string() && !id_text.empty() && id_text.size() <= kStudentIdMaxLength &&
                            std::all_of(id_text.begin(), id_text.end(), [](char c) {
@@ -199,7 +199,7 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
   }
   manifest.predicted_ratio_vs_staged = reader.positive_number("predicted_ratio_vs_staged", kMaxRatio);
   manifest.predicted_ratio_vs_fused = reader.positive_number("predicted_ratio_vs_fused", kMaxRatio);
-  if (const Json* kernels = reader.find("/kernels", document, "kernels")) {
+  if (const UnorderedJson* kernels = reader.find("/kernels", document, "kernels")) {
     if (!kernels->is_object()) {
       manifest.problems.push_back("/kernels: expected an object with one launch shape per kernel name");
     } else {

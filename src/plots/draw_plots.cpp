@@ -190,7 +190,7 @@ std::string first_line(const std::string& text) {
   return end == std::string::npos ? text : text.substr(0, end);
 }
 
-std::string trimmed(const std::string& text) {
+std::string without_trailing_space(const std::string& text) {
   const std::size_t last = text.find_last_not_of(" \n\r\t");
   return last == std::string::npos ? std::string() : text.substr(0, last + 1);
 }
@@ -324,7 +324,8 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
       throw std::runtime_error("drawing plots with " + python.string() + " " + script.string() + " failed (" +
                                run.describe() + "): " + last_output_line(run.output));
     }
-    tried += (tried.empty() ? "" : "; ") + python.string() + ": " + first_line(trimmed(run.output));
+    tried +=
+        (tried.empty() ? "" : "; ") + python.string() + ": " + first_line(without_trailing_space(run.output));
   }
   outcome.skipped_reason = "no Python that can import matplotlib (" + tried +
                            "); install python3-matplotlib (scripts/install-deps.sh) or set LABRUN_PYTHON";

@@ -10,15 +10,12 @@ using Catch::Matchers::ContainsSubstring;
 using labrun::ClaimKind;
 using labrun::ClaimSpec;
 using labrun::Verdict;
+using labrun::testing::floats;
 using labrun::testing::make_case_result;
 
 namespace {
 
 constexpr std::uint64_t kN = 16777216;
-
-labrun::ByteModel floats(double reads, double writes, int launches) {
-  return {4 * reads, 4 * writes, launches};
-}
 
 // A transcript whose figures are chosen so that each claim's verdict is known.
 labrun::Transcript known_transcript(double staged_ms, double fused_ms) {

@@ -7,6 +7,10 @@
 
 namespace labrun::testing {
 
+ByteModel floats(double reads, double writes, int launches) {
+  return ByteModel{4 * reads, 4 * writes, launches};
+}
+
 CaseResult make_case_result(const std::string& name, const std::string& part, const std::string& size_label,
                             std::uint64_t elements, ByteModel model, std::vector<double> samples_ms) {
   CaseResult result;

@@ -11,6 +11,9 @@ namespace labrun::testing {
 //! its samples.
 [[nodiscard]] Transcript sample_day48_transcript();
 
+//! The byte model of a case that reads `reads` and writes `writes` floats (4 bytes each) per element.
+[[nodiscard]] ByteModel floats(double reads, double writes, int launches);
+
 //! A case whose samples are `samples_ms`, summarised.
 [[nodiscard]] CaseResult make_case_result(const std::string& name, const std::string& part,
                                           const std::string& size_label, std::uint64_t elements,

@@ -9,10 +9,6 @@ namespace {
 constexpr std::uint64_t kLesson = 16777216;
 constexpr std::uint64_t kCardScaled = 134217728;
 
-ByteModel floats(int reads, int writes, int launches) {
-  return ByteModel{4.0 * reads, 4.0 * writes, launches};
-}
-
 // Three samples around `ms`, so that every median is `ms` exactly.
 std::vector<double> samples_around(double ms) {
   return {ms * 0.99, ms, ms * 1.01};

@@ -14,15 +14,12 @@ using labrun::ByteModel;
 using labrun::CaseResult;
 using labrun::PlotSpec;
 using labrun::Transcript;
+using labrun::testing::floats;
 using labrun::testing::make_case_result;
 
 namespace {
 
 constexpr std::uint64_t kLesson = 16777216;
-
-ByteModel floats(double reads, double writes, int launches) {
-  return ByteModel{4 * reads, 4 * writes, launches};
-}
 
 CaseResult result(const std::string& part, const std::string& name, const std::string& size_label,
                   std::uint64_t elements, ByteModel model, double median_ms) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cases/seeded_uniform.hpp"
 #include "chain_constants.hpp"
 
 #if defined(__CUDACC__)
@@ -30,26 +31,13 @@ enum class Composition {
 };
 inline constexpr int kCompositionCount = 8;
 
-//! A counter-based hash (splitmix64's finaliser) mapped to [low, high): the value at i depends
-//! only on seed, stream and i, so any prefix of a buffer is the same at every n, and a checker can
-//! regenerate element i alone. fmaf keeps host and device values bit-identical.
-DAY48_HOST_DEVICE inline float uniform_at(std::uint64_t seed, std::uint64_t stream, std::uint64_t i,
-                                          float low, float high) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + i;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
-  return fmaf(unit, high - low, low);
-}
-
 //! Element i of the input x for `seed`.
 DAY48_HOST_DEVICE inline float input_x_at(std::uint64_t seed, std::uint64_t i) {
-  return uniform_at(seed, kInputStream, i, kInputLow, kInputHigh);
+  return labrun::seeded_uniform(seed, kInputStream, i, kInputLow, kInputHigh);
 }
 //! Element i of the residual for `seed`.
 DAY48_HOST_DEVICE inline float residual_at(std::uint64_t seed, std::uint64_t i) {
-  return uniform_at(seed, kResidualStream, i, -kResidualSpan, kResidualSpan);
+  return labrun::seeded_uniform(seed, kResidualStream, i, -kResidualSpan, kResidualSpan);
 }
 
 namespace reference {

@@ -5,108 +5,20 @@
 #include <set>
 
 #include "base/format.hpp"
+#include "case_names.hpp"
 #include "chain_constants.hpp"
+#include "declarations.hpp"
 #include "grading/grader.hpp"
 #include "plots.hpp"
-#include "session.hpp"
 
 namespace day48 {
 namespace {
 
 using labrun::ByteModel;
 using labrun::CaseResult;
-using labrun::CaseSpec;
 using labrun::fixed;
-using labrun::SizeRequest;
 using labrun::Table;
 using labrun::Transcript;
-
-constexpr double kFloat = 4.0;  // bytes per element of one float buffer
-
-const SizeRequest kLesson{"lesson", kLessonElements};
-const SizeRequest kCardScaled{"card-scaled", 0};
-
-CaseSpec make_case(const std::string& part, const std::string& name, const std::string& label,
-                   ByteModel model, const std::string& verified_by, std::vector<SizeRequest> sizes) {
-  CaseSpec spec;
-  spec.name = case_name(part, name);
-  spec.part = part;
-  spec.label = label;
-  spec.model = model;
-  spec.verified_by = verified_by;
-  spec.sizes = std::move(sizes);
-  return spec;
-}
-
-// Reads and writes as counts of float buffers touched per element.
-ByteModel floats(int reads, int writes, int launches) {
-  return ByteModel{reads * kFloat, writes * kFloat, launches};
-}
-
-std::vector<SizeRequest> sweep_sizes() {
-  std::vector<SizeRequest> sizes;
-  for (std::uint64_t n = 1024; n <= kLessonElements; n *= 4) {
-    sizes.push_back({"sweep", n});
-  }
-  sizes.push_back(kCardScaled);
-  return sizes;
-}
-
-std::vector<CaseSpec> declare_cases() {
-  std::vector<CaseSpec> cases;
-  CaseSpec single = make_case("part1", "empty-single-thread", "doNothing, 1 block of 1 thread",
-                              floats(0, 0, 1), "", {{"single", 1}});
-  single.launches_per_sample = kLaunchesPerPart1Sample;
-  cases.push_back(single);
-  cases.push_back(make_case("part1", "empty-single-launch", "doNothing, one launch per sample (latency)",
-                            floats(0, 0, 1), "", {{"single", 1}}));
-  CaseSpec grid = make_case("part1", "empty-chain-grid", "doNothing, the chain's own grid", floats(0, 0, 1),
-                            "", {kLesson});
-  grid.launches_per_sample = kLaunchesPerPart1Sample;
-  cases.push_back(grid);
-
-  const std::vector<SizeRequest> part2_sizes{kLesson, kCardScaled};
-  cases.push_back(make_case("part2", "copy-floor", "copyFloor", floats(1, 1, 1), "copy-floor", part2_sizes));
-  cases.push_back(make_case("part2", "copy-vectorized", "ceiling: vectorised grid-stride copy",
-                            floats(1, 1, 1), "copy-vectorized", part2_sizes));
-  cases.push_back(make_case("part2", "copy-memcpy", "ceiling: cudaMemcpy device to device", floats(1, 1, 1),
-                            "copy-memcpy", part2_sizes));
-  cases.push_back(make_case("part2", "stage-scale-bias", "stage 1: applyScaleBias", floats(1, 1, 1),
-                            "staged-chain", part2_sizes));
-  cases.push_back(
-      make_case("part2", "stage-gelu", "stage 2: applyGelu", floats(1, 1, 1), "staged-chain", part2_sizes));
-  cases.push_back(make_case("part2", "stage-add-residual", "stage 3: applyAddResidual", floats(2, 1, 1),
-                            "staged-chain", part2_sizes));
-  cases.push_back(make_case("part2", "stage-clamp-range", "stage 4: applyClampRange", floats(1, 1, 1),
-                            "staged-chain", part2_sizes));
-  cases.push_back(make_case("part2", "staged-chain", "staged chain, timed as one", floats(5, 4, 4),
-                            "staged-chain", part2_sizes));
-  cases.push_back(
-      make_case("part2", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", part2_sizes));
-  cases.push_back(make_case("part2", "halfway-pair", "half-way pair (the exercise)", floats(3, 2, 2),
-                            "halfway-pair", part2_sizes));
-
-  cases.push_back(
-      make_case("part3", "staged-chain", "staged chain", floats(5, 4, 4), "staged-chain", sweep_sizes()));
-  cases.push_back(
-      make_case("part3", "fused-chain", "chainFused", floats(2, 1, 1), "fused-chain", sweep_sizes()));
-
-  for (const int width : kWidths) {
-    const std::string version = "fused-wide-k" + std::to_string(width);
-    cases.push_back(make_case("part4", version, "chainFusedWide<" + std::to_string(width) + ">",
-                              floats(2, 1, 1), version, {kLesson, kCardScaled}));
-  }
-  // Part 5: launch cost against bytes. The staged chain replayed as a CUDA graph keeps its four
-  // kernels and its 36 B per element but pays the launch overhead once per graph.
-  const std::vector<SizeRequest> part5_sizes{{"small", kPart5SmallElements}, kLesson};
-  cases.push_back(make_case("part5", "staged-chain", "staged chain, four launches on a stream",
-                            floats(5, 4, 4), "staged-chain", part5_sizes));
-  cases.push_back(make_case("part5", "staged-chain-graph", "staged chain, replayed as one CUDA graph",
-                            floats(5, 4, 4), "staged-chain-graph", part5_sizes));
-  cases.push_back(make_case("part5", "fused-chain", "chainFused, one launch", floats(2, 1, 1), "fused-chain",
-                            part5_sizes));
-  return cases;
-}
 
 // A claim with the lab's own rule (ClaimKind::kCustom).
 labrun::ClaimSpec custom_claim(std::string id, std::string statement,
@@ -123,8 +35,8 @@ labrun::ClaimSpec custom_claim(std::string id, std::string statement,
 // a factor of 2 of part 1's time per launch; at the lesson size its gaps add up to at most 10% of
 // its kernels' time.
 void gaps_are_launch_cost(const Transcript& t, labrun::ClaimResult& result) {
-  const std::string staged_name = case_name("part5", "staged-chain");
-  const std::string launch_name = case_name("part1", "empty-single-thread");
+  const std::string staged_name = cases::kLaunchStagedChain;
+  const std::string launch_name = cases::kEmptySingleThread;
   result.figures = "the timeline's gaps and kernel times of " + staged_name +
                    " at the small and lesson sizes, and the median time per launch of " + launch_name;
   result.tolerance =
@@ -180,9 +92,9 @@ void gaps_are_launch_cost(const Transcript& t, labrun::ClaimResult& result) {
 // Part 5's claim: at the small size the graph beats the stream; at the lesson size the graph is
 // within 5% of the stream and the fused kernel beats both.
 void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
-  const std::string stream_name = case_name("part5", "staged-chain");
-  const std::string graph_name = case_name("part5", "staged-chain-graph");
-  const std::string fused_name = case_name("part5", "fused-chain");
+  const std::string stream_name = cases::kLaunchStagedChain;
+  const std::string graph_name = cases::kLaunchStagedChainGraph;
+  const std::string fused_name = cases::kLaunchFusedChain;
   result.figures = "median times of " + stream_name + ", " + graph_name + " and " + fused_name +
                    " at the small and lesson sizes";
   result.tolerance =
@@ -220,9 +132,9 @@ void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
 // tolerances this lab judges them by: 10% on a ratio, 5% on bandwidth, 20% on a per-launch time.
 std::vector<labrun::ClaimSpec> declare_claims() {
   using labrun::ClaimKind;
-  const std::string staged = case_name("part2", "staged-chain");
-  const std::string fused = case_name("part2", "fused-chain");
-  const std::string halfway = case_name("part2", "halfway-pair");
+  const std::string staged = cases::kStagedChain;
+  const std::string fused = cases::kFusedChain;
+  const std::string halfway = cases::kHalfwayPair;
   std::vector<labrun::ClaimSpec> claims;
   claims.push_back(
       {"staged-over-fused-is-the-byte-ratio",
@@ -252,7 +164,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
   claims.push_back({"chain-rows-at-the-copy-floor",
                     "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
                     ClaimKind::kBandwidthBand,
-                    {case_name("part2", "copy-floor"), staged, fused, halfway},
+                    {cases::kCopyFloor, staged, fused, halfway},
                     "lesson",
                     1.0,
                     0.0,
@@ -264,7 +176,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     "At the small end of the sweep, the staged chain's time per launch converges to part 1's "
                     "empty-kernel launch",
                     ClaimKind::kPerLaunchConverges,
-                    {case_name("part3", "staged-chain"), case_name("part1", "empty-single-thread")},
+                    {cases::kSweepStagedChain, cases::kEmptySingleThread},
                     "",
                     1.0,
                     0.20,
@@ -274,7 +186,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
                     {}});
   std::vector<std::string> widths;
   for (const int width : kWidths) {
-    widths.push_back(case_name("part4", "fused-wide-k" + std::to_string(width)));
+    widths.push_back(cases::fused_wide(width));
   }
   claims.push_back({"widening-does-not-make-it-faster",
                     "Widening the fused kernel to more elements per thread does not make it faster",
@@ -327,7 +239,7 @@ std::vector<labrun::ClaimSpec> declare_claims() {
       "At the card-scaled size the vectorised grid-stride copy runs within 10% of a device-to-device "
       "cudaMemcpy";
   ceiling.kind = ClaimKind::kRatioNear;
-  ceiling.cases = {case_name("part2", "copy-vectorized"), case_name("part2", "copy-memcpy")};
+  ceiling.cases = {cases::kCopyVectorized, cases::kCopyMemcpy};
   ceiling.size_label = "card-scaled";
   ceiling.expected = 1.0;
   ceiling.tolerance = 0.10;
@@ -358,7 +270,7 @@ Table part1_table(const Transcript& t) {
   table.title = "Part 1: what one launch costs";
   table.notes = {"Each sample times " + std::to_string(kLaunchesPerPart1Sample) +
                  " back-to-back launches of an empty kernel; per launch = median sample / launches."};
-  if (t.find_case(case_name("part1", "empty-single-launch")) != nullptr) {
+  if (t.find_case(cases::kEmptySingleLaunch) != nullptr) {
     table.notes.push_back(
         "The one-launch row times a single launch between two events per sample: its latency as the GPU's "
         "timeline sees it, against the throughput of launches queued back to back.");
@@ -386,13 +298,13 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
       "copy floor's. The four stages summed adds their medians (a breakdown, not the chain)."};
   table.headers = {"row", "ms", "bytes/elem", "GB/s", "x copy", "spread"};
   table.right_aligned = {false, true, true, true, true, true};
-  const CaseResult* copy = t.find_case(case_name("part2", "copy-floor"), size_label);
+  const CaseResult* copy = t.find_case(cases::kCopyFloor, size_label);
   const double copy_gbps = copy != nullptr ? copy->gb_per_s() : 0.0;
   const auto x_copy = [&](double gbps) { return copy_gbps > 0.0 ? fixed(gbps / copy_gbps, 2) : "-"; };
   // The practical ceiling, where the run measured one: the best of the three copies.
   double ceiling_gbps = 0.0;
-  for (const char* name : {"copy-vectorized", "copy-memcpy"}) {
-    if (const CaseResult* c = t.find_case(case_name("part2", name), size_label)) {
+  for (const std::string& name : cases::kCeilingCopies) {
+    if (const CaseResult* c = t.find_case(name, size_label)) {
       ceiling_gbps = std::max({ceiling_gbps, c->gb_per_s(), copy_gbps});
     }
   }
@@ -417,22 +329,21 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
     table.rows.push_back(std::move(row));
   };
   const auto add_case = [&](const std::string& name, const std::string& indent) {
-    const CaseResult* c = t.find_case(case_name("part2", name), size_label);
+    const CaseResult* c = t.find_case(name, size_label);
     if (c == nullptr) {
       return;
     }
     add_row(indent + c->label, c->central_ms(), c->model.bytes_per_element(), c->gb_per_s(), spread(*c));
   };
-  add_case("copy-floor", "");
-  add_case("copy-vectorized", "");
-  add_case("copy-memcpy", "");
-  const char* stages[] = {"stage-scale-bias", "stage-gelu", "stage-add-residual", "stage-clamp-range"};
+  add_case(cases::kCopyFloor, "");
+  add_case(cases::kCopyVectorized, "");
+  add_case(cases::kCopyMemcpy, "");
   double summed_ms = 0.0;
   ByteModel summed_model{0.0, 0.0, 0};
   std::uint64_t elements = 0;
   int found = 0;
-  for (const char* stage : stages) {
-    if (const CaseResult* c = t.find_case(case_name("part2", stage), size_label)) {
+  for (const std::string& stage : cases::kStages) {
+    if (const CaseResult* c = t.find_case(stage, size_label)) {
       summed_ms += c->central_ms();
       summed_model.read_bytes_per_element += c->model.read_bytes_per_element;
       summed_model.write_bytes_per_element += c->model.write_bytes_per_element;
@@ -445,12 +356,12 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
     const double gbps = labrun::effective_gb_per_s(summed_model, elements, summed_ms);
     add_row("four stages, summed", summed_ms, summed_model.bytes_per_element(), gbps, "-");
   }
-  for (const char* stage : stages) {
+  for (const std::string& stage : cases::kStages) {
     add_case(stage, "- ");
   }
-  add_case("staged-chain", "");
-  add_case("fused-chain", "");
-  add_case("halfway-pair", "");
+  add_case(cases::kStagedChain, "");
+  add_case(cases::kFusedChain, "");
+  add_case(cases::kHalfwayPair, "");
   return table;
 }
 
@@ -462,12 +373,12 @@ Table part3_table(const Transcript& t) {
       "end it should approach part 1's empty-kernel figure."};
   table.headers = {"n", "size", "staged (ms)", "fused (ms)", "staged/fused", "staged us/launch"};
   table.right_aligned = {true, false, true, true, true, true};
-  std::vector<const CaseResult*> staged = t.cases_named(case_name("part3", "staged-chain"));
+  std::vector<const CaseResult*> staged = t.cases_named(cases::kSweepStagedChain);
   std::sort(staged.begin(), staged.end(),
             [](const CaseResult* a, const CaseResult* b) { return a->elements < b->elements; });
   for (const CaseResult* s : staged) {
     const CaseResult* f = nullptr;
-    for (const CaseResult* candidate : t.cases_named(case_name("part3", "fused-chain"))) {
+    for (const CaseResult* candidate : t.cases_named(cases::kSweepFusedChain)) {
       if (candidate->elements == s->elements) {
         f = candidate;
       }
@@ -490,8 +401,8 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
   table.notes = {
       "regs, spill B (local memory per thread) and blocks/SM come from cudaFuncGetAttributes and "
       "cudaOccupancyMaxActiveBlocksPerMultiprocessor at 256 threads per block; no profiler is used."};
-  const CaseResult* fused = t.find_case(case_name("part2", "fused-chain"), size_label);
-  const CaseResult* wide1 = t.find_case(case_name("part4", "fused-wide-k1"), size_label);
+  const CaseResult* fused = t.find_case(cases::kFusedChain, size_label);
+  const CaseResult* wide1 = t.find_case(cases::fused_wide(1), size_label);
   if (fused != nullptr && wide1 != nullptr) {
     table.notes.push_back("chainFused at this size: " + fixed(fused->central_ms(), 4) +
                           " ms; chainFusedWide<1>: " + fixed(wide1->central_ms(), 4) +
@@ -505,7 +416,7 @@ Table part4_table(const Transcript& t, const std::string& size_label) {
     return it != c.attributes.end() ? fixed(it->second, decimals) : std::string("?");
   };
   for (const int width : kWidths) {
-    const CaseResult* c = t.find_case(case_name("part4", "fused-wide-k" + std::to_string(width)), size_label);
+    const CaseResult* c = t.find_case(cases::fused_wide(width), size_label);
     if (c == nullptr) {
       continue;
     }
@@ -536,9 +447,9 @@ Table part5_table(const Transcript& t) {
                    "fusion saves (us)"};
   table.right_aligned = {true, false, true, true, true, true, true};
   for (const std::string& label : t.size_labels_of("part5")) {
-    const CaseResult* stream = t.find_case(case_name("part5", "staged-chain"), label);
-    const CaseResult* graph = t.find_case(case_name("part5", "staged-chain-graph"), label);
-    const CaseResult* fused = t.find_case(case_name("part5", "fused-chain"), label);
+    const CaseResult* stream = t.find_case(cases::kLaunchStagedChain, label);
+    const CaseResult* graph = t.find_case(cases::kLaunchStagedChainGraph, label);
+    const CaseResult* fused = t.find_case(cases::kLaunchFusedChain, label);
     const auto us = [](const CaseResult* c) {
       return c != nullptr ? fixed(c->central_ms() * 1000.0, 2) : "-";
     };
@@ -591,28 +502,27 @@ labrun::Lab make_lab() {
   lab.card_scaled_l2_multiple = 8;
   lab.buffers_at_max_size = 8;
   lab.correctness_elements = kCorrectnessElements;
-  lab.cases = declare_cases();
+  const labrun::LabDeclaration declaration = declare_lab();
+  lab.cases = declaration.case_specs();
   lab.predictions = {
-      {"staged over fused", case_name("part2", "staged-chain"), case_name("part2", "fused-chain")},
-      {"staged over half-way (exercise)", case_name("part2", "staged-chain"),
-       case_name("part2", "halfway-pair")},
-      {"half-way over fused (exercise)", case_name("part2", "halfway-pair"),
-       case_name("part2", "fused-chain")},
-      {"fused over the copy floor", case_name("part2", "fused-chain"), case_name("part2", "copy-floor")},
+      {"staged over fused", cases::kStagedChain, cases::kFusedChain},
+      {"staged over half-way (exercise)", cases::kStagedChain, cases::kHalfwayPair},
+      {"half-way over fused (exercise)", cases::kHalfwayPair, cases::kFusedChain},
+      {"fused over the copy floor", cases::kFusedChain, cases::kCopyFloor},
   };
   lab.claims = declare_claims();
-  lab.stability_case = case_name("part2", "staged-chain");
-  lab.open_session = open_session;
+  lab.stability_case = cases::kStagedChain;
+  lab.open_session = declaration.session_factory();
   lab.grade = grading::grade_submission;
   lab.prepare_grading = grading::prepare_grading;
   lab.render_tables = render_tables;
   lab.plots = plots;
-  lab.card_figures.copy_floor_case = case_name("part2", "copy-floor");
-  lab.card_figures.ceiling_cases = {case_name("part2", "copy-vectorized"), case_name("part2", "copy-memcpy")};
-  lab.card_figures.launch_case = case_name("part1", "empty-single-thread");
+  lab.card_figures.copy_floor_case = cases::kCopyFloor;
+  lab.card_figures.ceiling_cases = {cases::kCopyVectorized, cases::kCopyMemcpy};
+  lab.card_figures.launch_case = cases::kEmptySingleThread;
   // The claim "staged over fused is the byte ratio" uses 10% too.
-  lab.card_figures.sweep_slower_case = case_name("part3", "staged-chain");
-  lab.card_figures.sweep_faster_case = case_name("part3", "fused-chain");
+  lab.card_figures.sweep_slower_case = cases::kSweepStagedChain;
+  lab.card_figures.sweep_faster_case = cases::kSweepFusedChain;
   lab.card_figures.settle_tolerance = 0.10;
   return lab;
 }

@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "base/format.hpp"
+#include "case_names.hpp"
 #include "lab.hpp"
 
 namespace day48 {
@@ -21,8 +22,6 @@ using labrun::Transcript;
 
 // Bytes of one element of the chain's buffers: n x this is the footprint the L2 line marks.
 constexpr double kElementBytes = sizeof(float);
-// Part 4's case names end in the width K: "day48-fusion/part4/fused-wide-k8".
-constexpr const char* kWideCasePrefix = "fused-wide-k";
 
 std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& size_label) {
   PlotPanel panel;
@@ -39,8 +38,8 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
     return std::nullopt;
   }
   const CaseResult* ceiling = nullptr;
-  for (const char* copy : {"copy-floor", "copy-vectorized", "copy-memcpy"}) {
-    const CaseResult* c = t.find_case(case_name("part2", copy), size_label);
+  for (const std::string& copy : {cases::kCopyFloor, cases::kCopyVectorized, cases::kCopyMemcpy}) {
+    const CaseResult* c = t.find_case(copy, size_label);
     if (c != nullptr && c->central_ms() > 0.0 &&
         (ceiling == nullptr || c->gb_per_s() > ceiling->gb_per_s())) {
       ceiling = c;
@@ -62,8 +61,8 @@ std::optional<PlotSpec> bandwidth_plot(const Transcript& t, const std::string& s
 }
 
 std::optional<PlotSpec> sweep_plot(const Transcript& t) {
-  std::vector<const CaseResult*> staged = t.cases_named(case_name("part3", "staged-chain"));
-  const std::vector<const CaseResult*> fused = t.cases_named(case_name("part3", "fused-chain"));
+  std::vector<const CaseResult*> staged = t.cases_named(cases::kSweepStagedChain);
+  const std::vector<const CaseResult*> fused = t.cases_named(cases::kSweepFusedChain);
   std::sort(staged.begin(), staged.end(),
             [](const CaseResult* a, const CaseResult* b) { return a->elements < b->elements; });
   LineSeries staged_times;
@@ -131,7 +130,7 @@ std::optional<PlotSpec> sweep_plot(const Transcript& t) {
 }
 
 std::optional<PlotSpec> width_plot(const Transcript& t, const std::string& size_label) {
-  const std::string prefix = case_name("part4", kWideCasePrefix);
+  const std::string prefix = case_name("part4", cases::kFusedWidePrefix);
   std::vector<std::pair<int, const CaseResult*>> by_width;
   for (const CaseResult& c : t.cases) {
     if (c.part != "part4" || c.size_label != size_label || c.name.rfind(prefix, 0) != 0) {

@@ -1,0 +1,283 @@
+#include "declarations.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <map>
+#include <utility>
+
+#include "case_names.hpp"
+#include "chain_constants.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
+#include "timing/cuda_check.hpp"
+
+namespace day48 {
+namespace {
+
+using labrun::BufferId;
+using labrun::CaseDeclaration;
+using labrun::CaseSpec;
+using labrun::CheckId;
+using labrun::RegionBuilder;
+using labrun::RegionContext;
+using labrun::SizeRequest;
+
+constexpr double kFloat = 4.0;  // bytes per element of one float buffer
+
+const SizeRequest kLesson{"lesson", kLessonElements};
+const SizeRequest kCardScaled{"card-scaled", 0};
+
+// Reads and writes as counts of float buffers touched per element.
+labrun::ByteModel floats(int reads, int writes, int launches) {
+  return labrun::ByteModel{reads * kFloat, writes * kFloat, launches};
+}
+
+std::vector<SizeRequest> sweep_sizes() {
+  std::vector<SizeRequest> sizes;
+  for (std::uint64_t n = 1024; n <= kLessonElements; n *= 4) {
+    sizes.push_back({"sweep", n});
+  }
+  sizes.push_back(kCardScaled);
+  return sizes;
+}
+
+// The chain's buffers as the session holds them.
+struct ChainIds {
+  BufferId x, residual, t1, t2, t3, y, halfway, copy_out;
+
+  [[nodiscard]] ChainBuffers on(const RegionContext& ctx) const {
+    return ChainBuffers{ctx[x],  ctx[residual], ctx[t1],      ctx[t2],
+                        ctx[t3], ctx[y],        ctx[halfway], ctx[copy_out]};
+  }
+};
+
+using ChainLauncher = void (*)(const ChainBuffers&, std::size_t, cudaStream_t);
+using CopyLauncher = void (*)(const float*, float*, std::size_t, cudaStream_t);
+
+RegionBuilder chain_region(const ChainIds& ids, ChainLauncher launch) {
+  return [ids, launch](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const ChainBuffers b = ids.on(ctx);
+    const cudaStream_t s = ctx.stream();
+    return [launch, b, n, s] { launch(b, n, s); };
+  };
+}
+
+RegionBuilder copy_region(const ChainIds& ids, CopyLauncher launch) {
+  return [ids, launch](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const float* in = ctx[ids.x];
+    float* out = ctx[ids.copy_out];
+    const cudaStream_t s = ctx.stream();
+    return [launch, in, out, n, s] { launch(in, out, n, s); };
+  };
+}
+
+RegionBuilder wide_region(const ChainIds& ids, int width) {
+  return [ids, width](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const ChainBuffers b = ids.on(ctx);
+    const cudaStream_t s = ctx.stream();
+    return [width, b, n, s] { launch_fused_wide(width, b, n, s); };
+  };
+}
+
+// The staged chain captured once per n as a CUDA graph (four kernel nodes), replayed per execution.
+RegionBuilder graph_region(const ChainIds& ids) {
+  return [ids](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const ChainBuffers b = ids.on(ctx);
+    const cudaGraphExec_t graph =
+        ctx.graph("staged-chain", n, [b, n](cudaStream_t capture) { launch_staged_chain(b, n, capture); });
+    const cudaStream_t s = ctx.stream();
+    return [graph, s] { LABRUN_CUDA_CHECK(cudaGraphLaunch(graph, s)); };
+  };
+}
+
+RegionBuilder empty_region(unsigned blocks, unsigned threads) {
+  return [blocks, threads](RegionContext& ctx, std::uint64_t /*n*/) -> std::function<void()> {
+    const cudaStream_t s = ctx.stream();
+    return [blocks, threads, s] { launch_do_nothing(blocks, threads, s); };
+  };
+}
+
+RegionBuilder empty_chain_grid_region() {
+  return [](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const unsigned blocks = blocks_for(n, 1);
+    const cudaStream_t s = ctx.stream();
+    return [blocks, s] { launch_do_nothing(blocks, kThreadsPerBlock, s); };
+  };
+}
+
+// The per-case facts: the grid, and for part 4 what the runtime says about each width's kernel.
+labrun::AttributesBuilder grid_attributes(int width) {
+  return [width](std::uint64_t n) {
+    std::map<std::string, double> attributes;
+    attributes["blocks"] = blocks_for(n, width > 0 ? width : 1);
+    attributes["threads_per_block"] = kThreadsPerBlock;
+    if (width > 0) {
+      int device = 0;
+      int max_threads_per_sm = 0;
+      LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+      LABRUN_CUDA_CHECK(
+          cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+      const KernelResources resources = fused_wide_resources(width);
+      attributes["registers"] = resources.registers;
+      attributes["local_bytes_per_thread"] = static_cast<double>(resources.local_bytes);
+      attributes["blocks_per_sm"] = resources.blocks_per_sm;
+      attributes["theoretical_occupancy"] =
+          static_cast<double>(resources.blocks_per_sm * kThreadsPerBlock) / max_threads_per_sm;
+      attributes["binary_version"] = resources.binary_version;
+    }
+    return attributes;
+  };
+}
+
+labrun::AttributesBuilder single_thread_attributes() {
+  return [](std::uint64_t /*n*/) {
+    return std::map<std::string, double>{{"blocks", 1}, {"threads_per_block", 1}};
+  };
+}
+
+// The part, within-part name and label of a case; its sizes and launches per sample.
+CaseSpec spec(const std::string& name, std::string label, labrun::ByteModel model,
+              std::vector<SizeRequest> sizes, int launches_per_sample = 1) {
+  CaseSpec spec;
+  spec.name = name;
+  const std::size_t first = name.find('/');
+  spec.part = name.substr(first + 1, name.rfind('/') - first - 1);
+  spec.label = std::move(label);
+  spec.model = model;
+  spec.sizes = std::move(sizes);
+  spec.launches_per_sample = launches_per_sample;
+  return spec;
+}
+
+}  // namespace
+
+labrun::LabDeclaration declare_lab() {
+  labrun::LabDeclaration lab(kLabName);
+  ChainIds ids{lab.input("x", kInputStream, kInputLow, kInputHigh),
+               lab.input("residual", kResidualStream, -kResidualSpan, kResidualSpan),
+               lab.output("t1"),
+               lab.output("t2"),
+               lab.output("t3"),
+               lab.output("y"),
+               lab.output("halfway"),
+               lab.output("copy_out")};
+
+  // Correctness versions: each chain version against the float64 chain, each copy exactly.
+  const labrun::Tolerance chain_tolerance{1e-5, 1e-5};
+  const labrun::Tolerance exact{0.0, 0.0};
+  const auto chain_expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
+    return chain_reference(in[ids.x], in[ids.residual]);
+  };
+  const auto copy_expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
+    return std::vector<double>(in[ids.x].begin(), in[ids.x].end());
+  };
+  const auto chain_check = [&](const std::string& version, RegionBuilder region) {
+    return lab.check({version, std::move(region), ids.y, chain_expected, chain_tolerance});
+  };
+  const auto copy_check = [&](const std::string& version, CopyLauncher launch) {
+    return lab.check({version, copy_region(ids, launch), ids.copy_out, copy_expected, exact});
+  };
+  const CheckId copy_floor = copy_check("copy-floor", launch_copy_floor);
+  const CheckId copy_vectorized = copy_check("copy-vectorized", launch_copy_vectorized);
+  const CheckId copy_memcpy = copy_check("copy-memcpy", launch_copy_memcpy);
+  const CheckId staged = chain_check("staged-chain", chain_region(ids, launch_staged_chain));
+  const CheckId fused = chain_check("fused-chain", chain_region(ids, launch_fused_chain));
+  const CheckId halfway = chain_check("halfway-pair", chain_region(ids, launch_halfway_pair));
+  const CheckId graph = chain_check("staged-chain-graph", graph_region(ids));
+  std::map<int, CheckId> wide;
+  for (const int width : kWidths) {
+    wide.emplace(width, chain_check(cases::fused_wide_short_name(width), wide_region(ids, width)));
+  }
+  // The lesson's bitwise questions: fused against staged, the exercise against staged, and the
+  // width-1 template against the plain fused kernel.
+  lab.compare_bitwise(fused, staged);
+  lab.compare_bitwise(halfway, staged);
+  lab.compare_bitwise(wide.at(1), fused);
+
+  const auto add = [&](CaseSpec case_spec, std::optional<CheckId> verified_by, RegionBuilder region,
+                       labrun::AttributesBuilder attributes) {
+    lab.add_case(
+        CaseDeclaration{std::move(case_spec), verified_by, std::move(region), std::move(attributes)});
+  };
+  // Part 1: empty kernels. The single-launch row times one launch per sample (its latency).
+  add(spec(cases::kEmptySingleThread, "doNothing, 1 block of 1 thread", floats(0, 0, 1), {{"single", 1}},
+           kLaunchesPerPart1Sample),
+      std::nullopt, empty_region(1, 1), single_thread_attributes());
+  add(spec(cases::kEmptySingleLaunch, "doNothing, one launch per sample (latency)", floats(0, 0, 1),
+           {{"single", 1}}),
+      std::nullopt, empty_region(1, 1), single_thread_attributes());
+  add(spec(cases::kEmptyChainGrid, "doNothing, the chain's own grid", floats(0, 0, 1), {kLesson},
+           kLaunchesPerPart1Sample),
+      std::nullopt, empty_chain_grid_region(), grid_attributes(0));
+
+  // Part 2. The stages read the intermediates the staged chain primes (LabDeclaration::prime).
+  const std::vector<SizeRequest> part2{kLesson, kCardScaled};
+  add(spec(cases::kCopyFloor, "copyFloor", floats(1, 1, 1), part2), copy_floor,
+      copy_region(ids, launch_copy_floor), grid_attributes(0));
+  add(spec(cases::kCopyVectorized, "ceiling: vectorised grid-stride copy", floats(1, 1, 1), part2),
+      copy_vectorized, copy_region(ids, launch_copy_vectorized), grid_attributes(0));
+  add(spec(cases::kCopyMemcpy, "ceiling: cudaMemcpy device to device", floats(1, 1, 1), part2), copy_memcpy,
+      copy_region(ids, launch_copy_memcpy), grid_attributes(0));
+  add(spec(cases::kStageScaleBias, "stage 1: applyScaleBias", floats(1, 1, 1), part2), staged,
+      chain_region(ids, launch_stage_scale_bias), grid_attributes(0));
+  add(spec(cases::kStageGelu, "stage 2: applyGelu", floats(1, 1, 1), part2), staged,
+      chain_region(ids, launch_stage_gelu), grid_attributes(0));
+  add(spec(cases::kStageAddResidual, "stage 3: applyAddResidual", floats(2, 1, 1), part2), staged,
+      chain_region(ids, launch_stage_add_residual), grid_attributes(0));
+  add(spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1), part2), staged,
+      chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
+  add(spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4), part2), staged,
+      chain_region(ids, launch_staged_chain), grid_attributes(0));
+  add(spec(cases::kFusedChain, "chainFused", floats(2, 1, 1), part2), fused,
+      chain_region(ids, launch_fused_chain), grid_attributes(0));
+  add(spec(cases::kHalfwayPair, "half-way pair (the exercise)", floats(3, 2, 2), part2), halfway,
+      chain_region(ids, launch_halfway_pair), grid_attributes(0));
+
+  // Part 3: the two chains swept over n.
+  add(spec(cases::kSweepStagedChain, "staged chain", floats(5, 4, 4), sweep_sizes()), staged,
+      chain_region(ids, launch_staged_chain), grid_attributes(0));
+  add(spec(cases::kSweepFusedChain, "chainFused", floats(2, 1, 1), sweep_sizes()), fused,
+      chain_region(ids, launch_fused_chain), grid_attributes(0));
+
+  // Part 4: the fused chain widened; same work and bytes.
+  for (const int width : kWidths) {
+    add(spec(cases::fused_wide(width), "chainFusedWide<" + std::to_string(width) + ">", floats(2, 1, 1),
+             {kLesson, kCardScaled}),
+        wide.at(width), wide_region(ids, width), grid_attributes(width));
+  }
+
+  // Part 5: launch cost against bytes. The staged chain replayed as a CUDA graph keeps its four
+  // kernels and its 36 B per element but pays the launch overhead once per graph.
+  const std::vector<SizeRequest> part5{{"small", kPart5SmallElements}, kLesson};
+  add(spec(cases::kLaunchStagedChain, "staged chain, four launches on a stream", floats(5, 4, 4), part5),
+      staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
+  add(spec(cases::kLaunchStagedChainGraph, "staged chain, replayed as one CUDA graph", floats(5, 4, 4),
+           part5),
+      graph, graph_region(ids), grid_attributes(0));
+  add(spec(cases::kLaunchFusedChain, "chainFused, one launch", floats(2, 1, 1), part5), fused,
+      chain_region(ids, launch_fused_chain), grid_attributes(0));
+
+  // The per-stage cases read the staged chain's intermediates (and the exercise's): keep them real
+  // numbers whenever the session opens or the correctness checks have poisoned them.
+  lab.prime([ids](RegionContext& ctx, std::uint64_t capacity) -> std::function<void()> {
+    const ChainBuffers b = ids.on(ctx);
+    const cudaStream_t s = ctx.stream();
+    return [b, capacity, s] {
+      launch_staged_chain(b, capacity, s);
+      launch_halfway_pair(b, capacity, s);
+    };
+  });
+  lab.facts([] {
+    const CompiledVersions versions = compiled_versions();
+    const auto as_text = [](int version) {
+      return std::to_string(version / 10) + "." + std::to_string(version % 10);
+    };
+    return std::vector<labrun::Fact>{
+        labrun::Fact::known("kernel_binary_version", as_text(versions.binary_version)),
+        labrun::Fact::known("kernel_ptx_version", as_text(versions.ptx_version)),
+        labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock})};
+  });
+  return lab;
+}
+
+}  // namespace day48

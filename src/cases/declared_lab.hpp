@@ -1,0 +1,160 @@
+#pragma once
+// A lab's GPU side declared case by case: the lab names its buffers, its correctness versions and
+// its cases (each with the region to time), and the harness owns the rest: the device buffers, the
+// seeded input fill, poisoning, the correctness loop against the float64 reference, the bitwise
+// comparisons, CUDA graphs and capacity checks. `session_factory()` turns the declaration into the
+// `Lab::open_session` the runner uses (src/registry/lab.hpp), so a declared lab needs no session
+// of its own. A lab whose cases need more (cooperative launches with their own workspace) still
+// implements labrun::LabSession itself: that is the escape hatch.
+//
+// Host code only; the lab's kernels stay behind launchers in its .cu files. Every buffer holds
+// floats, the run's largest n of them (SessionConfig::max_elements).
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/transcript.hpp"
+#include "registry/lab.hpp"
+#include "verify/compare.hpp"
+
+namespace labrun {
+
+//! A declared buffer, by its place in the declaration. Only LabDeclaration makes one.
+class BufferId {
+ public:
+  [[nodiscard]] std::size_t index() const { return index_; }
+
+ private:
+  friend class LabDeclaration;
+  explicit BufferId(std::size_t index) : index_(index) {}
+  std::size_t index_;
+};
+
+//! A declared correctness version. Only LabDeclaration makes one.
+class CheckId {
+ public:
+  [[nodiscard]] std::size_t index() const { return index_; }
+
+ private:
+  friend class LabDeclaration;
+  explicit CheckId(std::size_t index) : index_(index) {}
+  std::size_t index_;
+};
+
+//! What a region is built against: the session's device buffers and stream, and its CUDA graphs.
+class RegionContext {
+ public:
+  virtual ~RegionContext() = default;
+  //! The device pointer of a declared buffer (max_elements floats).
+  [[nodiscard]] virtual float* operator[](BufferId buffer) const = 0;
+  //! The stream every region enqueues on: the legacy default stream.
+  [[nodiscard]] virtual cudaStream_t stream() const = 0;
+  //! `enqueue` (which launches its work on the stream it is given) captured once per (key, n) as a
+  //! CUDA graph on a capture stream of the session's own, instantiated, and kept until the session
+  //! closes. Throws labrun::CudaError.
+  [[nodiscard]] virtual cudaGraphExec_t graph(const std::string& key, std::uint64_t n,
+                                              const std::function<void(cudaStream_t)>& enqueue) = 0;
+};
+
+//! Builds one execution of a case (or version) on n elements: the returned function enqueues the
+//! work on ctx.stream() and returns without synchronising. It may keep pointers from ctx, which
+//! stay valid until the session closes.
+using RegionBuilder = std::function<std::function<void()>(RegionContext& ctx, std::uint64_t n)>;
+
+//! Per-case facts recorded with each timed case (blocks, registers, occupancy, ...).
+using AttributesBuilder = std::function<std::map<std::string, double>(std::uint64_t n)>;
+
+//! Host copies of the declared inputs, the first n elements of each, as the session filled them.
+class HostInputs {
+ public:
+  explicit HostInputs(std::map<std::size_t, std::vector<float>> inputs) : inputs_(std::move(inputs)) {}
+  //! Throws std::invalid_argument for a buffer that is not a declared input.
+  [[nodiscard]] const std::vector<float>& operator[](BufferId buffer) const;
+
+ private:
+  std::map<std::size_t, std::vector<float>> inputs_;
+};
+
+//! A correctness version: its region runs once at the lab's odd correctness size with every
+//! non-input buffer poisoned, and `output`'s first n floats are compared with `reference`.
+struct CheckDeclaration {
+  std::string name;  //!< recorded in the transcript's correctness checks and cases' verified_by
+  RegionBuilder region;
+  BufferId output;
+  //! The expected output in float64, n elements, from the inputs alone.
+  std::function<std::vector<double>(const HostInputs& inputs, std::uint64_t n)> reference;
+  Tolerance tolerance;
+};
+
+//! A timed case: its spec (name, label, byte model, sizes, launches per sample), the version whose
+//! check covers its kernels, and the region the harness times.
+struct CaseDeclaration {
+  CaseSpec spec;  //!< spec.verified_by is set from `verified_by`
+  std::optional<CheckId> verified_by;
+  RegionBuilder region;
+  AttributesBuilder attributes;  //!< empty: no per-case facts
+};
+
+//! A lab's buffers, versions and cases. Build it once, in the lab's declaration file.
+class LabDeclaration {
+ public:
+  explicit LabDeclaration(std::string lab_name) : lab_name_(std::move(lab_name)) {}
+
+  //! An input, filled once when a session opens: element i = seeded_uniform(seed, seed_stream,
+  //! i, low, high) (src/cases/seeded_uniform.hpp).
+  BufferId input(std::string name, std::uint64_t seed_stream, float low, float high);
+  //! An output or intermediate, poisoned (NaN) before each correctness version runs.
+  BufferId output(std::string name);
+  //! A correctness version. Throws std::invalid_argument for a repeated name.
+  CheckId check(CheckDeclaration check);
+  //! A timed case. Throws std::invalid_argument for a repeated case name.
+  void add_case(CaseDeclaration declared);
+  //! Whether two versions' outputs are bitwise equal is recorded when both were checked.
+  void compare_bitwise(CheckId first, CheckId second);
+  //! Runs (and is synchronised) after the inputs are filled and again after the correctness
+  //! checks, at the session's capacity: state some cases read (a chain's intermediates) is primed.
+  void prime(RegionBuilder region);
+  //! What the lab knows about its compiled kernels, recorded in the transcript's "lab" group.
+  void facts(std::function<std::vector<Fact>()> facts);
+
+  [[nodiscard]] const std::string& lab_name() const { return lab_name_; }
+  [[nodiscard]] const CheckDeclaration& check_of(CheckId id) const { return checks_.at(id.index()); }
+  //! The cases' specs in declaration order, verified_by filled in: Lab::cases.
+  [[nodiscard]] std::vector<CaseSpec> case_specs() const;
+  //! Lab::open_session for this declaration; the declaration is copied into it.
+  [[nodiscard]] std::function<std::unique_ptr<LabSession>(const SessionConfig&)> session_factory() const;
+
+  struct Buffer {
+    std::string name;
+    bool input = false;
+    std::uint64_t seed_stream = 0;
+    float low = 0.0f;
+    float high = 0.0f;
+  };
+  [[nodiscard]] const std::vector<Buffer>& buffers() const { return buffers_; }
+  [[nodiscard]] const std::vector<CheckDeclaration>& checks() const { return checks_; }
+  [[nodiscard]] const std::vector<CaseDeclaration>& cases() const { return cases_; }
+  [[nodiscard]] const std::vector<std::pair<CheckId, CheckId>>& bitwise_pairs() const { return bitwise_; }
+  [[nodiscard]] const RegionBuilder& priming() const { return prime_; }
+  [[nodiscard]] const std::function<std::vector<Fact>()>& lab_facts() const { return facts_; }
+
+ private:
+  std::string lab_name_;
+  std::vector<Buffer> buffers_;
+  std::vector<CheckDeclaration> checks_;
+  std::vector<CaseDeclaration> cases_;
+  std::vector<std::pair<CheckId, CheckId>> bitwise_;
+  RegionBuilder prime_;
+  std::function<std::vector<Fact>()> facts_;
+};
+
+}  // namespace labrun

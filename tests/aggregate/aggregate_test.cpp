@@ -121,7 +121,7 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   const labrun::CardRow& h200 = day48->cards[1];
   CHECK(h200.label == "NVIDIA H200");
   CHECK(h200.provenance == "measured");
-  CHECK(h200.runs() == 12);
+  CHECK(h200.runs() == 13);
   CHECK(h200.gpus >= 1);
   CHECK(h200.timing_modes.at("hot-gated") == 1);
   CHECK(h200.bandwidth_size_labels.front() == "card-scaled");

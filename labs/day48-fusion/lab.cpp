@@ -20,17 +20,6 @@ using labrun::fixed;
 using labrun::Table;
 using labrun::Transcript;
 
-// A claim with the lab's own rule (ClaimKind::kCustom).
-labrun::ClaimSpec custom_claim(std::string id, std::string statement,
-                               std::function<void(const Transcript&, labrun::ClaimResult&)> evaluate) {
-  labrun::ClaimSpec claim;
-  claim.id = std::move(id);
-  claim.statement = std::move(statement);
-  claim.kind = labrun::ClaimKind::kCustom;
-  claim.evaluate = std::move(evaluate);
-  return claim;
-}
-
 // The timeline's claim (`run --timeline`): at the small size the staged chain's mean gap is within
 // a factor of 2 of part 1's time per launch; at the lesson size its gaps add up to at most 10% of
 // its kernels' time.
@@ -131,132 +120,67 @@ void graphs_against_fusion(const Transcript& t, labrun::ClaimResult& result) {
 // The lesson's claims ("The four claims, against the card", the exercise's solution), with the
 // tolerances this lab judges them by: 10% on a ratio, 5% on bandwidth, 20% on a per-launch time.
 std::vector<labrun::ClaimSpec> declare_claims() {
-  using labrun::ClaimKind;
-  const std::string staged = cases::kStagedChain;
-  const std::string fused = cases::kFusedChain;
-  const std::string halfway = cases::kHalfwayPair;
-  std::vector<labrun::ClaimSpec> claims;
-  claims.push_back(
-      {"staged-over-fused-is-the-byte-ratio",
-       "At the timed size, staged over fused follows the byte ratio 3.00, not the launch ratio 4",
-       ClaimKind::kRatioNear,
-       {staged, fused},
-       "lesson",
-       3.0,
-       0.10,
-       0.0,
-       0.0,
-       false,
-       {}});
-  claims.push_back(
-      {"staged-over-fused-is-the-byte-ratio-card-scaled",
-       "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows the "
-       "byte ratio 3.00",
-       ClaimKind::kRatioNear,
-       {staged, fused},
-       "card-scaled",
-       3.0,
-       0.10,
-       0.0,
-       0.0,
-       false,
-       {}});
-  claims.push_back({"chain-rows-at-the-copy-floor",
-                    "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
-                    ClaimKind::kBandwidthBand,
-                    {cases::kCopyFloor, staged, fused, halfway},
-                    "lesson",
-                    1.0,
-                    0.0,
-                    0.95,
-                    1.05,
-                    false,
-                    {}});
-  claims.push_back({"staged-launch-cost-converges-to-an-empty-launch",
-                    "At the small end of the sweep, the staged chain's time per launch converges to part 1's "
-                    "empty-kernel launch",
-                    ClaimKind::kPerLaunchConverges,
-                    {cases::kSweepStagedChain, cases::kEmptySingleThread},
-                    "",
-                    1.0,
-                    0.20,
-                    0.0,
-                    0.0,
-                    false,
-                    {}});
-  std::vector<std::string> widths;
+  using labrun::bandwidth_band_claim;
+  using labrun::bitwise_equal_claim;
+  using labrun::custom_claim;
+  using labrun::not_faster_claim;
+  using labrun::per_launch_converges_claim;
+  using labrun::ratio_near_claim;
+  std::vector<std::string> wider;
   for (const int width : kWidths) {
-    widths.push_back(cases::fused_wide(width));
+    if (width != 1) {
+      wider.push_back(cases::fused_wide(width));
+    }
   }
-  claims.push_back({"widening-does-not-make-it-faster",
-                    "Widening the fused kernel to more elements per thread does not make it faster",
-                    ClaimKind::kNotFaster,
-                    widths,
-                    "lesson",
-                    1.0,
-                    0.02,
-                    0.0,
-                    0.0,
-                    false,
-                    {}});
-  claims.push_back({"fused-and-staged-agree-bitwise",
-                    "The fused and staged chains agree bit for bit",
-                    ClaimKind::kBitwiseEqual,
-                    {"fused-chain", "staged-chain"},
-                    "",
-                    0.0,
-                    0.0,
-                    0.0,
-                    0.0,
-                    true,
-                    {}});
-  claims.push_back({"halfway-against-staged",
-                    "The exercise: staged over the half-way pair follows its byte ratio 36/20 = 1.80",
-                    ClaimKind::kRatioNear,
-                    {staged, halfway},
-                    "lesson",
-                    1.8,
-                    0.10,
-                    0.0,
-                    0.0,
-                    false,
-                    {}});
-  claims.push_back({"halfway-against-fused",
-                    "The exercise: the half-way pair over fused follows its byte ratio 20/12 = 1.67",
-                    ClaimKind::kRatioNear,
-                    {halfway, fused},
-                    "lesson",
-                    20.0 / 12.0,
-                    0.10,
-                    0.0,
-                    0.0,
-                    false,
-                    {}});
-  // Not the lesson's: the harness's own check that its practical ceiling is a real one.
-  labrun::ClaimSpec ceiling;
-  ceiling.id = "vectorized-copy-reaches-the-memcpy-ceiling";
-  ceiling.statement =
-      "At the card-scaled size the vectorised grid-stride copy runs within 10% of a device-to-device "
-      "cudaMemcpy";
-  ceiling.kind = ClaimKind::kRatioNear;
-  ceiling.cases = {cases::kCopyVectorized, cases::kCopyMemcpy};
-  ceiling.size_label = "card-scaled";
-  ceiling.expected = 1.0;
-  ceiling.tolerance = 0.10;
-  claims.push_back(ceiling);
-
-  claims.push_back(custom_claim("graphs-remove-launch-cost-fusion-removes-bytes",
-                                "A CUDA graph of the staged chain is faster than its four stream launches at "
-                                "the small size but within 5% "
-                                "of them at the lesson size, where only fusion (fewer bytes) is faster",
-                                graphs_against_fusion));
-  claims.push_back(
-      custom_claim("staged-gaps-are-launch-cost",
-                   "On the timeline, the gaps between the staged chain's four kernels are launch cost: close "
-                   "to part 1's cost "
-                   "of a launch at the small size, and small against the kernels' time at the lesson size",
-                   gaps_are_launch_cost));
-  return claims;
+  return {
+      ratio_near_claim(
+          "staged-over-fused-is-the-byte-ratio",
+          "At the timed size, staged over fused follows the byte ratio 3.00, not the launch ratio 4",
+          cases::kStagedChain, cases::kFusedChain, "lesson", 3.0, 0.10),
+      ratio_near_claim(
+          "staged-over-fused-is-the-byte-ratio-card-scaled",
+          "At the card-scaled size, where the L2 cannot hold the traffic, staged over fused follows "
+          "the byte ratio 3.00",
+          cases::kStagedChain, cases::kFusedChain, "card-scaled", 3.0, 0.10),
+      bandwidth_band_claim(
+          "chain-rows-at-the-copy-floor",
+          "Every chain row runs within 5% of the copy floor's GB/s: the chain is memory bound",
+          cases::kCopyFloor, {cases::kStagedChain, cases::kFusedChain, cases::kHalfwayPair}, "lesson", 0.95,
+          1.05),
+      per_launch_converges_claim(
+          "staged-launch-cost-converges-to-an-empty-launch",
+          "At the small end of the sweep, the staged chain's time per launch converges to "
+          "part 1's empty-kernel launch",
+          cases::kSweepStagedChain, cases::kEmptySingleThread, 0.20),
+      not_faster_claim("widening-does-not-make-it-faster",
+                       "Widening the fused kernel to more elements per thread does not make it faster",
+                       cases::fused_wide(1), wider, "lesson", 0.02),
+      bitwise_equal_claim("fused-and-staged-agree-bitwise", "The fused and staged chains agree bit for bit",
+                          "fused-chain", "staged-chain", true),
+      ratio_near_claim("halfway-against-staged",
+                       "The exercise: staged over the half-way pair follows its byte ratio 36/20 = 1.80",
+                       cases::kStagedChain, cases::kHalfwayPair, "lesson", 1.8, 0.10),
+      ratio_near_claim("halfway-against-fused",
+                       "The exercise: the half-way pair over fused follows its byte ratio 20/12 = 1.67",
+                       cases::kHalfwayPair, cases::kFusedChain, "lesson", 20.0 / 12.0, 0.10),
+      // Not the lesson's: the harness's own check that its practical ceiling is a real one.
+      ratio_near_claim("vectorized-copy-reaches-the-memcpy-ceiling",
+                       "At the card-scaled size the vectorised grid-stride copy runs within 10% of a "
+                       "device-to-device cudaMemcpy",
+                       cases::kCopyVectorized, cases::kCopyMemcpy, "card-scaled", 1.0, 0.10),
+      custom_claim(
+          "graphs-remove-launch-cost-fusion-removes-bytes",
+          "A CUDA graph of the staged chain is faster than its four stream launches at the small size "
+          "but within 5% of them at the lesson size, where only fusion (fewer bytes) is faster",
+          {cases::kLaunchStagedChain, cases::kLaunchStagedChainGraph, cases::kLaunchFusedChain},
+          graphs_against_fusion),
+      custom_claim(
+          "staged-gaps-are-launch-cost",
+          "On the timeline, the gaps between the staged chain's four kernels are launch cost: close to "
+          "part 1's cost of a launch at the small size, and small against the kernels' time at the "
+          "lesson size",
+          {cases::kLaunchStagedChain, cases::kEmptySingleThread}, gaps_are_launch_cost),
+  };
 }
 
 // ---- tables ---------------------------------------------------------------------------------

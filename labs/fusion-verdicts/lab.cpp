@@ -12,7 +12,6 @@ namespace {
 
 using labrun::ByteModel;
 using labrun::CaseSpec;
-using labrun::ClaimKind;
 using labrun::ClaimSpec;
 using labrun::SizeRequest;
 
@@ -115,16 +114,6 @@ std::vector<CaseSpec> declare_cases() {
   return cases;
 }
 
-ClaimSpec claim(const std::string& id, const std::string& statement, ClaimKind kind,
-                std::vector<std::string> cases) {
-  ClaimSpec spec;
-  spec.id = id;
-  spec.statement = statement;
-  spec.kind = kind;
-  spec.cases = std::move(cases);
-  return spec;
-}
-
 std::vector<std::string> reuse_cases(bool expensive) {
   std::vector<std::string> names;
   for (const unsigned reuse : kReuseFactors) {
@@ -153,15 +142,11 @@ std::vector<ClaimSpec> declare_claims() {
   // Elementwise then elementwise, "fuse". Every pass of both versions is one read and one write
   // per element, so the time ratio should be the byte ratio itself; 10% covers the noise of two
   // medians and one launch boundary (a few microseconds against milliseconds at this size).
-  ClaimSpec pair =
-      claim(kPairClaim,
-            "Elementwise then elementwise (fuse): two passes over the fused pass follows the byte "
-            "ratio 2.00",
-            ClaimKind::kRatioNear, {pair_unfused, pair_fused});
-  pair.size_label = kClaimSize;
-  pair.expected = 2.0;
-  pair.tolerance = 0.10;
-  claims.push_back(pair);
+  claims.push_back(
+      labrun::ratio_near_claim(kPairClaim,
+                               "Elementwise then elementwise (fuse): two passes over the fused pass "
+                               "follows the byte ratio 2.00",
+                               pair_unfused, pair_fused, kClaimSize, 2.0, 0.10));
 
   // The chapter's regression test: the speedup settles at the byte ratio once the intermediate
   // stops fitting in L2. The sweep moves in powers of two, so the first size past the L2 is up to
@@ -169,99 +154,84 @@ std::vector<ClaimSpec> declare_claims() {
   // the L2 from L2 / 3 and part of it can still hit there a doubling beyond. Settling anywhere
   // from L2 / 4 to 4 x L2 is the chapter's crossover; far below it means the L2 made no
   // difference, far above it that something else (not the cache) kept the ratio off.
-  ClaimSpec crossover =
-      claim(kCrossoverClaim,
-            "The L2 crossover: the elementwise pair's speedup settles at its byte ratio once "
-            "the intermediate no longer fits in L2 (at n x 4 B near the L2 size)",
-            ClaimKind::kCustom, {pair_unfused, pair_fused});
   const CrossoverRule crossover_rule{pair_unfused, pair_fused, 0.10, 0.25, 4.0, 2.0};
-  crossover.evaluate = [crossover_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
-    judge_crossover(crossover_rule, t, r);
-  };
-  claims.push_back(crossover);
+  claims.push_back(labrun::custom_claim(
+      kCrossoverClaim,
+      "The L2 crossover: the elementwise pair's speedup settles at its byte ratio once "
+      "the intermediate no longer fits in L2 (at n x 4 B near the L2 size)",
+      {pair_unfused, pair_fused}, [crossover_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
+        judge_crossover(crossover_rule, t, r);
+      }));
 
   // Elementwise then reduction, "fuse with care": folding the pointwise stage into the sum's
   // loads removes its round trip. One-sided: the folded sum only reads, and a read-only stream
   // runs faster per byte than the read-write square pass it replaces, so the speedup may exceed
   // the byte ratio 3; falling more than 10% short of it would mean the fold cost something.
-  ClaimSpec sum = claim(kSumClaim,
-                        "Elementwise then reduction (fuse with care): folding the pointwise stage into the "
-                        "reduction's loads gains at least the byte ratio 3.00",
-                        ClaimKind::kCustom, {sum_unfused, sum_fused});
   const AtLeastByteRatioRule sum_rule{sum_unfused, sum_fused, kClaimSize, 0.10};
-  sum.evaluate = [sum_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
-    judge_at_least_byte_ratio(sum_rule, t, r);
-  };
-  claims.push_back(sum);
+  claims.push_back(labrun::custom_claim(
+      kSumClaim,
+      "Elementwise then reduction (fuse with care): folding the pointwise stage into the "
+      "reduction's loads gains at least the byte ratio 3.00",
+      {sum_unfused, sum_fused}, [sum_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
+        judge_at_least_byte_ratio(sum_rule, t, r);
+      }));
 
   // Reduction then elementwise, "do not fuse": with the bytes the same, the grid barrier can buy
   // only the kernel boundary it replaces (microseconds against a pass that takes hundreds of them
   // at this size). More than 10% faster would mean the chapter's advice leaves time on the table.
-  ClaimSpec normalise =
-      claim(kNormaliseClaim,
-            "Reduction then elementwise (do not fuse): a cooperative kernel with a grid-wide "
-            "barrier is not meaningfully faster than two kernels moving the same bytes",
-            ClaimKind::kNotFaster, {normalise_unfused, normalise_fused});
-  normalise.size_label = kClaimSize;
-  normalise.expected = 1.0;
-  normalise.tolerance = 0.10;
-  claims.push_back(normalise);
+  claims.push_back(
+      labrun::not_faster_claim(kNormaliseClaim,
+                               "Reduction then elementwise (do not fuse): a cooperative kernel with "
+                               "a grid-wide barrier is not meaningfully faster than two kernels "
+                               "moving the same bytes",
+                               normalise_unfused, {normalise_fused}, kClaimSize, 0.10));
 
   // Stencil then stencil, "fuse, recomputing the halo": same read/write mix as the pair, plus a
   // shared-memory tile, two barriers per block and 2 / 256 of the first pass recomputed, which
   // the byte model does not count: 15% rather than 10%.
-  ClaimSpec stencil =
-      claim(kStencilClaim,
-            "Stencil then stencil (fuse): two 3-point passes over one fused pass that recomputes "
-            "the halo follows the byte ratio 2.00",
-            ClaimKind::kRatioNear, {stencil_unfused, stencil_fused});
-  stencil.size_label = kClaimSize;
-  stencil.expected = 2.0;
-  stencil.tolerance = 0.15;
-  claims.push_back(stencil);
+  claims.push_back(
+      labrun::ratio_near_claim(kStencilClaim,
+                               "Stencil then stencil (fuse): two 3-point passes over one fused pass "
+                               "that recomputes the halo follows the byte ratio 2.00",
+                               stencil_unfused, stencil_fused, kClaimSize, 2.0, 0.15));
 
   // The chapter's measuring method: time saved / bytes removed should be near the practical
   // ceiling. The removed traffic is one write and one read of the intermediate, the copy floor's
   // own mix; a difference of two medians is noisier than either, hence -20% / +25% (the same
   // distance either way as a ratio).
-  ClaimSpec eliminated =
-      claim(kEliminatedClaim,
-            "The time each fusion saves is its eliminated traffic moved at about the copy "
-            "floor's bandwidth (the chapter's measuring method)",
-            ClaimKind::kCustom,
-            {copy, pair_unfused, pair_fused, sum_unfused, sum_fused, stencil_unfused, stencil_fused});
   const EliminatedTrafficRule eliminated_rule{
       {{pair_unfused, pair_fused}, {sum_unfused, sum_fused}, {stencil_unfused, stencil_fused}},
       copy,
       kClaimSize,
       0.8,
       1.25};
-  eliminated.evaluate = [eliminated_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
-    judge_eliminated_traffic(eliminated_rule, t, r);
-  };
-  claims.push_back(eliminated);
+  claims.push_back(labrun::custom_claim(
+      kEliminatedClaim,
+      "The time each fusion saves is its eliminated traffic moved at about the copy "
+      "floor's bandwidth (the chapter's measuring method)",
+      {copy, pair_unfused, pair_fused, sum_unfused, sum_fused, stencil_unfused, stencil_fused},
+      [eliminated_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
+        judge_eliminated_traffic(eliminated_rule, t, r);
+      }));
 
   // Recompute or materialise, the chapter's "case by case" middle ground. A one-FMA value is
   // free beside the bytes, and materialising it adds a launch and 8/R bytes per element, so
   // recomputing should never lose; 5% allows for noise where the two are within a launch.
-  ClaimSpec cheap = claim(kCheapReuseClaim,
-                          "Recompute or materialise, cheap value: recomputing is never slower than "
-                          "materialising, at any reuse R",
-                          ClaimKind::kCustom, reuse_cases(false));
   const CheapReuseRule cheap_rule{0.05};
-  cheap.evaluate = [cheap_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
-    judge_cheap_reuse(cheap_rule, t, r);
-  };
-  claims.push_back(cheap);
+  claims.push_back(labrun::custom_claim(
+      kCheapReuseClaim,
+      "Recompute or materialise, cheap value: recomputing is never slower than "
+      "materialising, at any reuse R",
+      reuse_cases(false), [cheap_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
+        judge_cheap_reuse(cheap_rule, t, r);
+      }));
 
-  ClaimSpec expensive = claim(kExpensiveReuseClaim,
-                              "Recompute or materialise, expensive value (transcendentals): recomputing wins "
-                              "at low reuse and materialising wins from some reuse R on",
-                              ClaimKind::kCustom, reuse_cases(true));
-  expensive.evaluate = [](const labrun::Transcript& t, labrun::ClaimResult& r) {
-    judge_expensive_reuse(t, r);
-  };
-  claims.push_back(expensive);
+  claims.push_back(labrun::custom_claim(
+      kExpensiveReuseClaim,
+      "Recompute or materialise, expensive value (transcendentals): recomputing wins "
+      "at low reuse and materialising wins from some reuse R on",
+      reuse_cases(true),
+      [](const labrun::Transcript& t, labrun::ClaimResult& r) { judge_expensive_reuse(t, r); }));
   return claims;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "base/format.hpp"
 #include "core/byte_model.hpp"
@@ -217,6 +218,84 @@ std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vec
     return transcript.claims;
   }
   return specs != nullptr ? evaluate_claims(*specs, transcript) : std::vector<ClaimResult>{};
+}
+
+ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
+                           std::string faster_case, std::string size_label, double expected,
+                           double tolerance) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kRatioNear;
+  spec.cases = {std::move(slower_case), std::move(faster_case)};
+  spec.size_label = std::move(size_label);
+  spec.expected = expected;
+  spec.tolerance = tolerance;
+  return spec;
+}
+
+ClaimSpec bandwidth_band_claim(std::string id, std::string statement, std::string reference_case,
+                               const std::vector<std::string>& rows, std::string size_label, double low,
+                               double high) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kBandwidthBand;
+  spec.cases = {std::move(reference_case)};
+  spec.cases.insert(spec.cases.end(), rows.begin(), rows.end());
+  spec.size_label = std::move(size_label);
+  spec.expected = 1.0;
+  spec.low = low;
+  spec.high = high;
+  return spec;
+}
+
+ClaimSpec per_launch_converges_claim(std::string id, std::string statement, std::string swept_case,
+                                     std::string launch_case, double tolerance) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kPerLaunchConverges;
+  spec.cases = {std::move(swept_case), std::move(launch_case)};
+  spec.expected = 1.0;
+  spec.tolerance = tolerance;
+  return spec;
+}
+
+ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,
+                           const std::vector<std::string>& others, std::string size_label, double tolerance) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kNotFaster;
+  spec.cases = {std::move(baseline_case)};
+  spec.cases.insert(spec.cases.end(), others.begin(), others.end());
+  spec.size_label = std::move(size_label);
+  spec.expected = 1.0;
+  spec.tolerance = tolerance;
+  return spec;
+}
+
+ClaimSpec bitwise_equal_claim(std::string id, std::string statement, std::string first_version,
+                              std::string second_version, bool expected_to_fail) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kBitwiseEqual;
+  spec.cases = {std::move(first_version), std::move(second_version)};
+  spec.expected_to_fail = expected_to_fail;
+  return spec;
+}
+
+ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
+                       std::function<void(const Transcript&, ClaimResult&)> evaluate) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = ClaimKind::kCustom;
+  spec.cases = std::move(cases);
+  spec.evaluate = std::move(evaluate);
+  return spec;
 }
 
 }  // namespace labrun

@@ -46,6 +46,34 @@ struct ClaimSpec {
   std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
 };
 
+// The one way a lab declares a claim: a builder per kind, whose parameters are the fields that kind
+// reads (ClaimKind says how). Case names are full names, "<lab>/<part>/<case>"; tolerances are
+// fractions (0.1 is 10%).
+
+//! kRatioNear: central(slower_case) / central(faster_case) at size_label within tolerance of expected.
+[[nodiscard]] ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
+                                         std::string faster_case, std::string size_label, double expected,
+                                         double tolerance);
+//! kBandwidthBand: every row's GB/s between low and high times reference_case's, at size_label.
+[[nodiscard]] ClaimSpec bandwidth_band_claim(std::string id, std::string statement,
+                                             std::string reference_case, const std::vector<std::string>& rows,
+                                             std::string size_label, double low, double high);
+//! kPerLaunchConverges: swept_case's lowest time per launch within tolerance of launch_case's.
+[[nodiscard]] ClaimSpec per_launch_converges_claim(std::string id, std::string statement,
+                                                   std::string swept_case, std::string launch_case,
+                                                   double tolerance);
+//! kNotFaster: no case of others faster than baseline_case by more than tolerance, at size_label.
+[[nodiscard]] ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,
+                                         const std::vector<std::string>& others, std::string size_label,
+                                         double tolerance);
+//! kBitwiseEqual: the correctness outputs of two versions (version names, not cases) agree bit for
+//! bit; expected_to_fail where the lesson itself hedges.
+[[nodiscard]] ClaimSpec bitwise_equal_claim(std::string id, std::string statement, std::string first_version,
+                                            std::string second_version, bool expected_to_fail);
+//! kCustom: a rule no kind expresses, evaluated by `evaluate`; `cases` are the cases it reads.
+[[nodiscard]] ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
+                                     std::function<void(const Transcript&, ClaimResult&)> evaluate);
+
 //! Evaluates one claim; a figure the transcript lacks gives "not measured" with the reason.
 [[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,

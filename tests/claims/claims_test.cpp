@@ -179,3 +179,46 @@ TEST_CASE("verdict names round trip") {
   }
   CHECK_THROWS_AS(labrun::verdict_from_name("maybe"), std::invalid_argument);
 }
+
+TEST_CASE("each claim builder fills the fields its kind reads, and judges as a spec filled by hand") {
+  const labrun::Transcript t = known_transcript(0.45, 0.15);  // staged over fused: 3.00
+  const ClaimSpec ratio = labrun::ratio_near_claim("ratio", "staged over fused", "lab/p2/staged",
+                                                   "lab/p2/fused", "lesson", 3.0, 0.10);
+  CHECK(ratio.kind == ClaimKind::kRatioNear);
+  CHECK(ratio.cases == std::vector<std::string>{"lab/p2/staged", "lab/p2/fused"});
+  CHECK(labrun::evaluate_claim(ratio, t).detail == labrun::evaluate_claim(ratio_claim(3.0, 0.10), t).detail);
+
+  const ClaimSpec band = labrun::bandwidth_band_claim("band", "rows at the floor", "lab/p2/copy",
+                                                      {"lab/p2/staged"}, "lesson", 0.9, 1.1);
+  CHECK(band.kind == ClaimKind::kBandwidthBand);
+  CHECK(band.cases == std::vector<std::string>{"lab/p2/copy", "lab/p2/staged"});
+  CHECK(band.low == 0.9);
+  CHECK(band.high == 1.1);
+
+  const ClaimSpec converges =
+      labrun::per_launch_converges_claim("launch", "converges", "lab/p3/staged", "lab/p1/empty", 0.20);
+  CHECK(labrun::evaluate_claim(converges, t).verdict == Verdict::kHeld);  // 4.2 us against 4 us
+
+  const ClaimSpec wider = labrun::not_faster_claim("wider", "not faster", "lab/p4/k1",
+                                                   {"lab/p4/k2", "lab/p4/k4"}, "lesson", 0.02);
+  CHECK(wider.cases == std::vector<std::string>{"lab/p4/k1", "lab/p4/k2", "lab/p4/k4"});
+  CHECK(labrun::evaluate_claim(wider, t).verdict == Verdict::kHeld);
+
+  const ClaimSpec bitwise = labrun::bitwise_equal_claim("bits", "agree", "fused", "staged", true);
+  CHECK(bitwise.kind == ClaimKind::kBitwiseEqual);
+  CHECK(bitwise.expected_to_fail);
+  CHECK(labrun::evaluate_claim(bitwise, t).verdict == Verdict::kFailed);  // 150 of 1000 differ
+
+  bool evaluated = false;
+  const ClaimSpec custom = labrun::custom_claim("own", "a rule of the lab's", {"lab/p2/copy"},
+                                                [&](const labrun::Transcript&, labrun::ClaimResult& r) {
+                                                  evaluated = true;
+                                                  r.verdict = Verdict::kHeld;
+                                                  r.detail = "by its own rule";
+                                                });
+  CHECK(custom.cases == std::vector<std::string>{"lab/p2/copy"});
+  const labrun::ClaimResult result = labrun::evaluate_claim(custom, t);
+  CHECK(evaluated);
+  CHECK(result.id == "own");
+  CHECK(result.detail == "by its own rule");
+}

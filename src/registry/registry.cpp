@@ -7,6 +7,17 @@
 #include "registry/pattern.hpp"
 
 namespace labrun {
+namespace {
+
+// A name the lab's claims, predictions or card figures use must be one of its cases: a misspelt
+// name fails when the lab is registered (every test and command), not as an empty row of a run.
+void require_declared(const std::set<std::string>& cases, const std::string& name, const std::string& user) {
+  if (cases.count(name) == 0) {
+    throw std::invalid_argument(user + " names the case '" + name + "', which the lab does not declare");
+  }
+}
+
+}  // namespace
 
 void LabRegistry::add(Lab lab) {
   if (find(lab.name) != nullptr) {
@@ -36,6 +47,29 @@ void LabRegistry::add(Lab lab) {
     } else if (claim.cases.size() < 2) {
       throw std::invalid_argument("claim '" + claim.id + "' names fewer than two cases");
     }
+    // A bitwise claim names correctness versions; every other names the lab's cases.
+    if (claim.kind != ClaimKind::kBitwiseEqual) {
+      for (const std::string& name : claim.cases) {
+        require_declared(names, name, "claim '" + claim.id + "'");
+      }
+    }
+  }
+  for (const Prediction& prediction : lab.predictions) {
+    require_declared(names, prediction.slower_case, "prediction '" + prediction.description + "'");
+    require_declared(names, prediction.faster_case, "prediction '" + prediction.description + "'");
+  }
+  if (!lab.stability_case.empty()) {
+    require_declared(names, lab.stability_case, "the stability case");
+  }
+  const CardFigures& figures = lab.card_figures;
+  for (const std::string* name : {&figures.copy_floor_case, &figures.launch_case, &figures.sweep_slower_case,
+                                  &figures.sweep_faster_case}) {
+    if (!name->empty()) {
+      require_declared(names, *name, "the card figures");
+    }
+  }
+  for (const std::string& name : figures.ceiling_cases) {
+    require_declared(names, name, "the card figures");
   }
   labs_.push_back(std::move(lab));
 }

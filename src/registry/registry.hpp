@@ -10,8 +10,9 @@ namespace labrun {
 
 class LabRegistry {
  public:
-  //! Adds a lab; throws std::invalid_argument on a duplicate lab or case name, or a case whose
-  //! name does not start with "<lab>/".
+  //! Adds a lab; throws std::invalid_argument on a duplicate lab or case name, a case whose name
+  //! does not start with "<lab>/", or a claim (other than a bitwise one, which names versions),
+  //! prediction, stability case or card figure that names a case the lab does not declare.
   void add(Lab lab);
   [[nodiscard]] const Lab* find(const std::string& name) const;
   [[nodiscard]] const std::vector<Lab>& labs() const { return labs_; }

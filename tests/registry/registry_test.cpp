@@ -1,6 +1,7 @@
 #include "registry/registry.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
 #include <stdexcept>
 
 namespace {
@@ -37,6 +38,34 @@ TEST_CASE("registry finds labs and rejects duplicates and misnamed cases") {
   labrun::Lab sizeless = tiny_lab("epsilon");
   sizeless.cases[2].sizes.clear();
   CHECK_THROWS_AS(registry.add(sizeless), std::invalid_argument);
+}
+
+TEST_CASE("a claim, prediction, stability case or card figure naming an undeclared case is refused") {
+  using Catch::Matchers::ContainsSubstring;
+  labrun::LabRegistry registry;
+  labrun::Lab good = tiny_lab("zeta");
+  good.claims = {
+      labrun::ratio_near_claim("r", "b over c", "zeta/part2/b", "zeta/part2/c", "lesson", 1.0, 0.1),
+      labrun::bitwise_equal_claim("bits", "versions, not cases", "v1", "v2", false)};
+  good.predictions = {{"b over c", "zeta/part2/b", "zeta/part2/c"}};
+  good.stability_case = "zeta/part2/b";
+  good.card_figures.copy_floor_case = "zeta/part2/b";
+  registry.add(good);
+
+  labrun::Lab claim = tiny_lab("eta");
+  claim.claims = {
+      labrun::ratio_near_claim("r", "b over d", "eta/part2/b", "eta/part2/d", "lesson", 1.0, 0.1)};
+  CHECK_THROWS_WITH(registry.add(claim), ContainsSubstring("claim 'r' names the case 'eta/part2/d'"));
+  labrun::Lab prediction = tiny_lab("theta");
+  prediction.predictions = {{"b over x", "theta/part2/b", "theta/part2/x"}};
+  CHECK_THROWS_AS(registry.add(prediction), std::invalid_argument);
+  labrun::Lab stability = tiny_lab("iota");
+  stability.stability_case = "iota/part9/b";
+  CHECK_THROWS_AS(registry.add(stability), std::invalid_argument);
+  labrun::Lab figures = tiny_lab("kappa");
+  figures.card_figures.ceiling_cases = {"kappa/part2/copy"};
+  CHECK_THROWS_WITH(registry.add(figures), ContainsSubstring("the card figures"));
+  CHECK(registry.find("eta") == nullptr);
 }
 
 TEST_CASE("case selection keeps declared order and unions patterns") {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -79,6 +80,18 @@ struct ResolvedSize {
                                                       const std::optional<std::uint64_t>& card_scaled,
                                                       bool smoke);
 
+//! One selected case at one of its resolved sizes: what the sampler times once.
+struct PlannedCase {
+  const CaseSpec* spec = nullptr;
+  ResolvedSize size;
+};
+//! The plan stage's order: every selected case at each size resolve_sizes gives it, in the lab's
+//! declared order, or shuffled by options.seed with --order shuffle (interleave keeps the declared
+//! order and interleaves the samples).
+[[nodiscard]] std::vector<PlannedCase> plan_cases(const std::vector<const CaseSpec*>& selected,
+                                                  const std::optional<std::uint64_t>& card_scaled,
+                                                  const RunOptions& options);
+
 //! "2026-11-30T05:40:12Z" for now (UTC).
 [[nodiscard]] std::string utc_timestamp_now();
 //! "2026-11-30T05-40-12Z": the timestamp as a file name.
@@ -113,9 +126,11 @@ struct RunPlan {
 //! schema is among labrun's data files. Throws UsageError, or std::runtime_error for the last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
 
-//! Runs and writes: check_run_request first, so that a usage error is reported as one (exit 2)
-//! on a machine without a GPU too. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
-//! std::runtime_error; writes nothing when the run fails before its end.
+//! Runs and writes, in stages (runner.cpp): check the request (check_run_request first, so that a
+//! usage error is reported as one, exit 2, on a machine without a GPU too), plan the cases and
+//! sizes, check correctness, sample the cases, record the results and passes, write the files.
+//! Throws UsageError, NoDeviceError, CudaError, FileExistsError or std::runtime_error; writes
+//! nothing when the run fails before its end.
 [[nodiscard]] RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress);
 
 }  // namespace labrun

@@ -1,5 +1,6 @@
 #include "runner/runner.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <regex>
@@ -100,4 +101,47 @@ TEST_CASE("a run request is checked whole before any device is touched") {
   options.max_samples = 100;
   options.out_dir = std::string(LABRUN_TEST_DATA_DIR) + "/CMakeLists.txt/evidence";  // under a file
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("cannot"));
+}
+
+TEST_CASE("the plan stage runs every selected case at each of its sizes and shuffles only when asked") {
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  options.case_patterns = {"part3/*"};
+  const labrun::RunPlan checked = labrun::check_run_request(lab, options);
+  const auto declared = labrun::plan_cases(checked.selected, std::nullopt, options);
+  std::size_t expected = 0;
+  for (const CaseSpec* spec : checked.selected) {
+    expected += resolve_sizes(*spec, std::nullopt, false).size();
+  }
+  REQUIRE(declared.size() == expected);
+  CHECK(declared.front().spec == checked.selected.front());
+  CHECK(declared.back().spec == checked.selected.back());
+
+  options.order = labrun::CaseOrder::kShuffle;
+  const auto shuffled = labrun::plan_cases(checked.selected, std::nullopt, options);
+  REQUIRE(shuffled.size() == declared.size());
+  const auto key = [](const labrun::PlannedCase& item) {
+    return std::make_pair(item.spec->name, item.size.elements);
+  };
+  std::vector<std::pair<std::string, std::uint64_t>> a;
+  std::vector<std::pair<std::string, std::uint64_t>> b;
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    a.push_back(key(declared[i]));
+    b.push_back(key(shuffled[i]));
+  }
+  CHECK(a != b);  // the sweep is long enough that seed 48 moves something
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  CHECK(a == b);
+  // The same seed plans the same order.
+  const auto again = labrun::plan_cases(checked.selected, std::nullopt, options);
+  for (std::size_t i = 0; i < shuffled.size(); ++i) {
+    CHECK(key(again[i]) == key(shuffled[i]));
+  }
+
+  options.order = labrun::CaseOrder::kDeclared;
+  options.smoke = true;
+  for (const labrun::PlannedCase& item : labrun::plan_cases(checked.selected, std::nullopt, options)) {
+    CHECK(item.size.elements <= labrun::kSmokeMaxElements);
+  }
 }

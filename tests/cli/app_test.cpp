@@ -44,6 +44,22 @@ TEST_CASE("help is printed for the program and for each command") {
   CHECK_THAT(labrun::testing::run_labrun({"--help"}).out, ContainsSubstring("3 no usable CUDA device"));
 }
 
+// Approval test: the help of the program and of every command, exactly, against the baselines in
+// tests/cli/help/. A change to an option or its text shows here; promoting it is a deliberate step:
+// `(exec -a labrun build/ci/labrun CMD --help > tests/cli/help/CMD.txt)` (labrun.txt: no CMD).
+TEST_CASE("help of the program and of every command matches its committed baseline") {
+  const fs::path baselines = fs::path(LABRUN_TEST_DATA_DIR) / "cli" / "help";
+  CHECK(labrun::testing::run_labrun({"--help"}).out == labrun::read_file(baselines / "labrun.txt"));
+  for (const char* command : {"list", "plan", "report", "plot", "validate", "aggregate", "compare", "grade",
+                              "run", "timeline", "profile"}) {
+    INFO(command);
+    const Outcome o = labrun::testing::run_labrun({command, "--help"});
+    CHECK(o.status == 0);
+    CHECK(o.err.empty());
+    CHECK(o.out == labrun::read_file(baselines / (std::string(command) + ".txt")));
+  }
+}
+
 TEST_CASE("usage errors exit 2 with a message") {
   CHECK(labrun::testing::run_labrun({}).status == labrun::exit_code::kUsage);
   CHECK(labrun::testing::run_labrun({"frobnicate"}).status == labrun::exit_code::kUsage);

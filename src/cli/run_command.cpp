@@ -4,6 +4,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/profile_command.hpp"
+#include "evidence/writer.hpp"
 #include "process/process.hpp"
 #include "timeline/nsys_pass.hpp"
 
@@ -25,6 +26,17 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
                       "repeatable; default: every case");
   command->add_option("--out", arguments.out_dir,
                       "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
+  std::string formats;
+  for (const std::string& name : run_format_names()) {
+    const TranscriptWriter& writer = *find_transcript_writer(name);
+    formats +=
+        (formats.empty() ? "" : ", ") + name + " (<timestamp>" + writer.suffix + ": " + writer.summary + ")";
+  }
+  command
+      ->add_option("--write", options.formats,
+                   "Also write the transcript as FORMAT beside it; repeatable: " + formats +
+                       ". The JSON transcript and its Markdown are always written")
+      ->allow_extra_args(false);
   command
       ->add_option("--reps", options.repetitions,
                    "Minimum timed samples per case and size (exactly this many with --target-ci 0)")
@@ -137,7 +149,11 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
   options.command_line.insert(options.command_line.end(), command_line.begin(), command_line.end());
   const RunReport result = run_lab(lab, options, info);
   out << result.markdown;
-  info("wrote " + result.json_path.string() + " and " + result.markdown_path.string());
+  std::string written = result.json_path.string();
+  for (const std::filesystem::path& file : result.format_files) {
+    written += ", " + file.string();
+  }
+  info("wrote " + written + " and " + result.markdown_path.string());
   if (!result.transcript.all_correct()) {
     return report_error(err, exit_code::kIncorrect,
                         "a version failed its correctness check; its cases were not timed");

@@ -16,9 +16,9 @@
 #include "core/statistics.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
-#include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
+#include "evidence/writer.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
 #include "timeline/trace_cases.hpp"
@@ -234,6 +234,15 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
     throw UsageError("lab " + lab.name + " declares no case");
   }
   plan.rule = sampling_rule_for(options);
+  for (const std::string& format : options.formats) {
+    if (find_transcript_writer(format) == nullptr) {
+      std::vector<std::string> known;
+      for (const TranscriptWriter& writer : transcript_writers()) {
+        known.push_back(writer.name);
+      }
+      throw UsageError(unknown_format_message(format, known));
+    }
+  }
   if (!options.out_dir.empty()) {
     require_creatable_directory(options.out_dir);
   }
@@ -545,7 +554,7 @@ TimelinePass record_timeline(const Lab& lab, LabSession& session, const std::str
 // Systems, its report at `report_base`.nsys-rep. A failure costs the report, never the run: it is
 // added to the timeline's detail.
 void record_nsys_pass(const RunOptions& options, const std::filesystem::path& report_base, Transcript& t,
-                        const ProgressSink& progress) {
+                      const ProgressSink& progress) {
   std::vector<ProfileItem> items;
   for (const TimelineCase& c : t.timeline->cases) {
     items.push_back({c.name, c.size_label, c.elements, 0.0});
@@ -585,14 +594,31 @@ void record_profile(const RunOptions& options, const std::string& stem, Transcri
   }
 }
 
-// Write. Validates the transcript's JSON text against its schema (a transcript the schema refuses
-// is never written), refuses, before writing anything, any target that exists unless `overwrite`,
-// then writes the JSON transcript, the timeline's Chrome trace and SVG, the plots, and last the
-// Markdown rendered from the JSON as written (so that `labrun report` on the file reproduces it)
-// and linking the plots that were drawn. A renderer failure costs the plots, not the run.
+}  // namespace
+
+std::vector<PlannedCase> plan_cases(const std::vector<const CaseSpec*>& selected,
+                                    const std::optional<std::uint64_t>& card_scaled,
+                                    const RunOptions& options) {
+  std::vector<PlannedCase> plan;
+  for (const CaseSpec* spec : selected) {
+    for (const ResolvedSize& size : resolve_sizes(*spec, card_scaled, options.smoke)) {
+      plan.push_back({spec, size});
+    }
+  }
+  if (options.order == CaseOrder::kShuffle) {
+    std::vector<PlannedCase> shuffled;
+    for (const std::size_t index : shuffled_order(plan.size(), options.seed)) {
+      shuffled.push_back(plan[index]);
+    }
+    plan = std::move(shuffled);
+  }
+  return plan;
+}
+
 RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<TimelinePass>& timeline,
-                          const std::filesystem::path& out_dir, const std::string& stem, bool overwrite,
-                          const ProgressSink& progress) {
+                          const std::filesystem::path& out_dir, const std::string& stem,
+                          const RunOptions& options, const ProgressSink& progress) {
+  const bool overwrite = options.overwrite;
   const std::string json_text = transcript_to_text(t);
   if (const std::vector<SchemaProblem> problems = validate_transcript_text(json_text); !problems.empty()) {
     throw std::runtime_error("the transcript of this run does not match schema " +
@@ -601,13 +627,24 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
                              "; nothing was written (a harness bug: please report it)");
   }
   const Transcript written = transcript_from_text(json_text);
+  std::vector<const TranscriptWriter*> writers;
+  for (const TranscriptWriter& writer : transcript_writers()) {
+    if (writer.always_written ||
+        std::find(options.formats.begin(), options.formats.end(), writer.name) != options.formats.end()) {
+      writers.push_back(&writer);
+    }
+  }
+  const auto path_of = [&](const TranscriptWriter& writer) { return out_dir / (stem + writer.suffix); };
   RunReport report;
-  report.json_path = out_dir / (stem + ".json");
-  report.markdown_path = out_dir / (stem + ".md");
+  report.json_path = path_of(*find_transcript_writer("json"));
+  report.markdown_path = path_of(*find_transcript_writer("md"));
   const std::vector<PlotSpec> plots = lab.plots ? lab.plots(written) : std::vector<PlotSpec>{};
   const bool traced = timeline && !timeline->record.trace_file.empty();
   if (!overwrite) {
-    std::vector<std::filesystem::path> targets{report.json_path, report.markdown_path};
+    std::vector<std::filesystem::path> targets;
+    for (const TranscriptWriter* writer : writers) {
+      targets.push_back(path_of(*writer));
+    }
     for (const PlotSpec& plot : plots) {
       targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotsBesideFormat));
     }
@@ -623,7 +660,15 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
     }
   }
   create_output_directory(out_dir);
-  write_file_atomically(report.json_path, json_text, overwrite);
+  WriterInput input{json_text, written, &lab, ""};
+  for (const TranscriptWriter* writer : writers) {
+    if (!writer->links_plots) {
+      write_file_atomically(path_of(*writer), writer->render(input), overwrite);
+      if (!writer->always_written) {
+        report.format_files.push_back(path_of(*writer));
+      }
+    }
+  }
   if (traced) {
     write_file_atomically(out_dir / timeline->record.trace_file,
                           chrome_trace(timeline->events, timeline->spans).dump() + "\n", overwrite);
@@ -650,32 +695,20 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
   for (const DrawnPlot& plot : drawn) {
     report.plot_files.push_back(plot.file);
   }
-  const std::string markdown = render_markdown(written, &lab, plot_links_markdown(drawn, out_dir));
-  write_file_atomically(report.markdown_path, markdown, overwrite);
+  input.plots_section = plot_links_markdown(drawn, out_dir);
+  for (const TranscriptWriter* writer : writers) {
+    if (writer->links_plots) {
+      std::string text = writer->render(input);
+      write_file_atomically(path_of(*writer), text, overwrite);
+      if (path_of(*writer) == report.markdown_path) {
+        report.markdown = std::move(text);
+      } else if (!writer->always_written) {
+        report.format_files.push_back(path_of(*writer));
+      }
+    }
+  }
   report.transcript = std::move(t);
-  report.markdown = markdown;
   return report;
-}
-
-}  // namespace
-
-std::vector<PlannedCase> plan_cases(const std::vector<const CaseSpec*>& selected,
-                                    const std::optional<std::uint64_t>& card_scaled,
-                                    const RunOptions& options) {
-  std::vector<PlannedCase> plan;
-  for (const CaseSpec* spec : selected) {
-    for (const ResolvedSize& size : resolve_sizes(*spec, card_scaled, options.smoke)) {
-      plan.push_back({spec, size});
-    }
-  }
-  if (options.order == CaseOrder::kShuffle) {
-    std::vector<PlannedCase> shuffled;
-    for (const std::size_t index : shuffled_order(plan.size(), options.seed)) {
-      shuffled.push_back(plan[index]);
-    }
-    plan = std::move(shuffled);
-  }
-  return plan;
 }
 
 RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
@@ -736,7 +769,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   t.finished_utc = utc_timestamp_now();
   t.wall_seconds = seconds_since(start);
 
-  return write_run_files(lab, std::move(t), timeline, out_dir, stem, options.overwrite, progress);
+  return write_run_files(lab, std::move(t), timeline, out_dir, stem, options, progress);
 }
 
 }  // namespace labrun

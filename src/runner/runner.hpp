@@ -14,6 +14,7 @@
 #include "core/transcript.hpp"
 #include "profile/ncu_results.hpp"
 #include "registry/lab.hpp"
+#include "timeline/trace_cases.hpp"
 
 namespace labrun {
 
@@ -44,6 +45,9 @@ struct RunOptions {
   std::uint64_t seed = 48;
   bool smoke = false;  //!< tiny sizes and few samples: checks the lab runs; not evidence
   bool overwrite = false;
+  //! `--write`: writers' names (evidence/writer.hpp); those not always written (run_format_names())
+  //! are written beside the JSON transcript and its Markdown, which always are.
+  std::vector<std::string> formats;
   std::vector<std::string> command_line;
   //! `labrun profile`: called once the timed cases are done and the session is closed, with each
   //! timed case at its largest size and the run's file stem; its record goes into the transcript.
@@ -64,8 +68,9 @@ struct RunReport {
   Transcript transcript;
   std::filesystem::path json_path;
   std::filesystem::path markdown_path;
-  std::string markdown;                           //!< exactly what was written to markdown_path
-  std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
+  std::string markdown;                             //!< exactly what was written to markdown_path
+  std::vector<std::filesystem::path> format_files;  //!< the --write formats, in the writers' order
+  std::vector<std::filesystem::path> plot_files;    //!< drawn beside them and linked from the Markdown
 };
 
 using ProgressSink = std::function<void(const std::string&)>;
@@ -122,9 +127,23 @@ struct RunPlan {
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling
-//! options (sampling_rule_for), a given --out folder can be created, and the current transcript
-//! schema is among labrun's data files. Throws UsageError, or std::runtime_error for the last two.
+//! options (sampling_rule_for), every --write format is a writer's name, a given --out folder can
+//! be created, and the current transcript schema is among labrun's data files. Throws UsageError,
+//! or std::runtime_error for the last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
+
+//! The write stage, run_lab's last. Validates the transcript's JSON text against its schema (a
+//! transcript the schema refuses is never written: std::runtime_error), refuses, before writing
+//! anything, any target that exists unless options.overwrite (FileExistsError), then writes into
+//! `out_dir`, each named `stem` and its suffix: the JSON transcript and the options.formats
+//! (evidence/writer.hpp), the timeline's Chrome trace and SVG (when `timeline` measured), the
+//! lab's plots, and last the Markdown linking the plots that were drawn. Every file but the trace
+//! is rendered from the JSON text as written, so `labrun report` on the file reproduces it. A
+//! renderer failure costs the plots (said through `progress`), not the run.
+[[nodiscard]] RunReport write_run_files(const Lab& lab, Transcript transcript,
+                                        const std::optional<TimelinePass>& timeline,
+                                        const std::filesystem::path& out_dir, const std::string& stem,
+                                        const RunOptions& options, const ProgressSink& progress);
 
 //! Runs and writes, in stages (runner.cpp): check the request (check_run_request first, so that a
 //! usage error is reported as one, exit 2, on a machine without a GPU too), plan the cases and

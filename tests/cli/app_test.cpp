@@ -112,6 +112,38 @@ TEST_CASE("report reproduces the Markdown a run wrote - and names what is wrong 
   CHECK_THAT(missing.err, ContainsSubstring("/nonexistent/t.json"));
 }
 
+TEST_CASE("report prints a rendering chosen by name - and refuses an unknown name in one line, exit 2") {
+  const std::string transcript = golden("day48-fusion-nvidia-h200.json").string();
+  const Outcome md = labrun::testing::run_labrun({"report", transcript, "--format", "md"});
+  CHECK(md.status == 0);
+  CHECK(md.out == labrun::read_file(golden("day48-fusion-nvidia-h200.md")));
+  const Outcome csv = labrun::testing::run_labrun({"report", transcript, "--format", "csv"});
+  CHECK(csv.status == 0);
+  CHECK(csv.err.empty());
+  CHECK_THAT(csv.out, StartsWith("lab,case,n,size_label,timing_mode,sample_index,ms,sm_clock_mhz\r\n"
+                                 "day48-fusion,day48-fusion/part1/"));
+  for (const char* name : {"xlsx", "json", ""}) {
+    const Outcome refused = labrun::testing::run_labrun({"report", transcript, "--format", name});
+    CHECK(refused.status == labrun::exit_code::kUsage);
+    CHECK(refused.out.empty());
+    CHECK(refused.err == "labrun: error: unknown format '" + std::string(name) + "' (known: md, csv)\n");
+  }
+  // The format is checked before the file is read.
+  CHECK(labrun::testing::run_labrun({"report", "/nonexistent/t.json", "--format", "xlsx"}).status ==
+        labrun::exit_code::kUsage);
+}
+
+TEST_CASE("run --write names a format, checked before the device is touched") {
+  const Outcome unknown = labrun::testing::run_labrun({"run", "day48-fusion", "--write", "xlsx"});
+  CHECK(unknown.status == labrun::exit_code::kUsage);
+  CHECK(unknown.err == "labrun: error: unknown format 'xlsx' (known: json, md, csv)\n");
+  // --write takes one name each time, so the lab after it stays the lab.
+  const Outcome parsed = labrun::testing::run_labrun(
+      {"run", "--write", "csv", "day48-fusion", "--write", "md", "--reps", "5", "--max-samples", "2"});
+  CHECK(parsed.status == labrun::exit_code::kUsage);
+  CHECK(parsed.err == "labrun: error: --max-samples (2) must be at least --reps (5)\n");
+}
+
 TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error") {
   const labrun::DeviceAvailability availability = labrun::probe_devices();
   if (availability.usable) {

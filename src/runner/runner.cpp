@@ -293,7 +293,7 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
   t.sizes.push_back(card);
   t.sizes.push_back(
       SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", ""});
-  const std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
+  std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
   t.timing = timing_record(checked.rule, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
@@ -642,6 +642,7 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
   const bool traced = timeline && !timeline->record.trace_file.empty();
   if (!overwrite) {
     std::vector<std::filesystem::path> targets;
+    targets.reserve(writers.size() + plots.size() + 2);
     for (const TranscriptWriter* writer : writers) {
       targets.push_back(path_of(*writer));
     }

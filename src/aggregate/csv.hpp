@@ -6,14 +6,11 @@
 #include <vector>
 
 #include "aggregate/aggregate.hpp"
+#include "base/csv.hpp"  // csv_line
 
 namespace labrun {
 
 //! The lab's cards as CSV text: a header line, then one line per card, every line ending "\r\n".
 [[nodiscard]] std::string aggregate_lab_to_csv(const LabAggregate& lab);
-
-//! One CSV line (without its line ending): fields quoted when they hold a comma, a quote or a line
-//! break, quotes doubled.
-[[nodiscard]] std::string csv_line(const std::vector<std::string>& fields);
 
 }  // namespace labrun

@@ -18,6 +18,7 @@
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
 #include "base/format.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
@@ -599,6 +600,97 @@ int run_grade_command(const Lab& lab, GradeCommand command,
   }
   out << render_grade(report, command.format);
   return exit_status_of(report.grader_problem_kind);
+}
+
+CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
+  GradeCommand& grade_command = arguments.command;
+  CLI::App* grade = app.add_subcommand(
+      "grade",
+      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels "
+      "in "
+      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on "
+      "their "
+      "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
+      "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
+  grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
+  grade->add_option(
+      "--batch", grade_command.batch,
+      "Grade every folder of DIR (one .cu file each); needs --out; skips folders whose report exists "
+      "unless --force; writes summary.md, .json and .csv with one row per folder, those that could not "
+      "be graded included (docs/grading-at-scale.md)");
+  grade
+      ->add_option(
+          "--jobs", grade_command.jobs,
+          "With --batch: gradings at once (compiles run side by side on the CPU; checks share a GPU; a "
+          "submission's timing never overlaps other GPU work on its GPU); default: one per CPU core")
+      ->check(CLI::Range(1, 4096));
+  grade->add_option(
+      "--devices", grade_command.devices,
+      "With --batch: the GPUs to grade on, as labrun numbers them (after CUDA_VISIBLE_DEVICES), e.g. "
+      "0,1; default: every GPU");
+  grade->add_option(
+      "--shard", arguments.shard,
+      "With --batch: grade only slice I of N (0-based; folder k in name order belongs to slice k % N); "
+      "default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT in a Slurm job array, else all");
+  grade
+      ->add_option("--merge", arguments.merge,
+                   "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under the DIRs "
+                   "(default: OUT itself), as the tasks of a job array wrote them")
+      ->expected(1, -1);
+  grade
+      ->add_option("--device", arguments.device,
+                   "The GPU to grade one submission on, as labrun numbers them (after CUDA_VISIBLE_DEVICES)")
+      ->check(CLI::NonNegativeNumber);
+  grade->add_option("--manifest", grade_command.manifest,
+                    "The manifest (default: NAME.json or manifest.json beside the submission)");
+  grade->add_option(
+      "--out", grade_command.out,
+      "Write results.json (Gradescope), report.json and report.md here (per submission with --batch)");
+  grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
+      ->check(CLI::IsMember({"md", "json", "gradescope"}))
+      ->capture_default_str();
+  arguments.seed = grade
+                       ->add_option("--seed", grade_command.request.seed,
+                                    "Base seed of the inputs (each call gets fresh ones)")
+                       ->capture_default_str();
+  grade->add_flag(
+      "--secret-seed", grade_command.secret_seed,
+      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
+  grade
+      ->add_option("--time-limit", grade_command.request.run_limit_seconds,
+                   "Seconds the grading run may take before it is killed")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->capture_default_str();
+  grade->add_option("--lab", arguments.lab, "The lab whose exercise this is")->capture_default_str();
+  grade->add_flag("--force", grade_command.force, "Replace existing report files");
+  return grade;
+}
+
+int run_grade_arguments(GradeArguments& arguments, const std::function<void(const std::string&)>& progress,
+                        std::ostream& out) {
+  GradeCommand& grade_command = arguments.command;
+  const Lab& lab = find_lab_or_throw(arguments.lab);
+  if (!lab.grade) {
+    throw UsageError("lab " + lab.name + " has no grader");
+  }
+  grade_command.seed_given = arguments.seed != nullptr && arguments.seed->count() > 0;
+  if (!arguments.merge.empty()) {
+    grade_command.merge = arguments.merge.front();
+    grade_command.merge_from.assign(arguments.merge.begin() + 1, arguments.merge.end());
+  }
+  if (!arguments.shard.empty()) {
+    grade_command.shard = parse_shard(arguments.shard);
+  } else if (!grade_command.batch.empty()) {
+    grade_command.shard = shard_from_slurm([](const char* name) { return std::getenv(name); });
+  }
+  if (arguments.device) {
+    if (!grade_command.batch.empty()) {
+      throw UsageError("--device is for one submission; a batch takes --devices");
+    }
+    choose_device_or_throw(*arguments.device);
+  }
+  check_grade_usage(grade_command);
+  return run_grade_command(lab, grade_command, progress, out);
 }
 
 }  // namespace labrun

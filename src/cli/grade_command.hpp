@@ -2,6 +2,8 @@
 // `labrun grade`: one submission, a folder of them (on every GPU and core of a node, or a slice of
 // them for a scheduler), or the merge of the reports several slices wrote.
 
+#include <CLI/CLI.hpp>
+
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -51,5 +53,24 @@ void check_grade_usage(const GradeCommand& command);
 //! report file exists and --force was not given.
 int run_grade_command(const Lab& lab, GradeCommand command,
                       const std::function<void(const std::string&)>& progress, std::ostream& out);
+
+//! The command line's `labrun grade`: the command, and the options it is completed from once parsed.
+struct GradeArguments {
+  GradeCommand command;
+  std::string lab = "day48-fusion";  //!< the lab whose exercise is graded
+  std::vector<std::string> merge;    //!< --merge OUT [DIR...]
+  std::string shard;                 //!< --shard I/N
+  std::optional<int> device;         //!< --device N, for one submission
+  CLI::Option* seed = nullptr;       //!< --seed, to tell whether it was given
+};
+
+//! Adds the subcommand and its options to `app`, filling `arguments` when parsed.
+CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments);
+
+//! Completes the command from the arguments (the lab, --merge, --shard or the Slurm array, --device),
+//! checks its usage (check_grade_usage), then run_grade_command. Throws UsageError before anything
+//! touches a device.
+int run_grade_arguments(GradeArguments& arguments, const std::function<void(const std::string&)>& progress,
+                        std::ostream& out);
 
 }  // namespace labrun

@@ -538,15 +538,19 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
   return out.str();
 }
 
+std::string plots_section_beside(const Transcript& transcript, const Lab* lab,
+                                 const std::filesystem::path& json_file) {
+  if (lab == nullptr || !lab->plots) {
+    return "";
+  }
+  const std::filesystem::path dir = json_file.parent_path().empty() ? "." : json_file.parent_path();
+  return plot_links_markdown(
+      existing_plots(lab->plots(transcript), dir, json_file.stem().string(), kPlotsBesideFormat), dir);
+}
+
 std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,
                                    const std::filesystem::path& json_file) {
-  std::string plots_section;
-  if (lab != nullptr && lab->plots) {
-    const std::filesystem::path dir = json_file.parent_path().empty() ? "." : json_file.parent_path();
-    plots_section = plot_links_markdown(
-        existing_plots(lab->plots(transcript), dir, json_file.stem().string(), kPlotsBesideFormat), dir);
-  }
-  return render_markdown(transcript, lab, plots_section);
+  return render_markdown(transcript, lab, plots_section_beside(transcript, lab, json_file));
 }
 
 }  // namespace labrun

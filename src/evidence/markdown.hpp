@@ -23,6 +23,11 @@ namespace labrun {
 [[nodiscard]] std::string render_markdown(const Transcript& transcript, const Lab* lab,
                                           const std::string& plots_section = "");
 
+//! The Markdown linking the lab's plots found drawn beside `json_file` (svg, as `labrun run` draws
+//! them, named after its stem); empty when there are none or the lab draws none.
+[[nodiscard]] std::string plots_section_beside(const Transcript& transcript, const Lab* lab,
+                                               const std::filesystem::path& json_file);
+
 //! The Markdown of the transcript read from `json_file`, linking the lab's plots found drawn beside
 //! it (svg, as `labrun run` draws them): what the run wrote, and what `labrun report` prints.
 [[nodiscard]] std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,

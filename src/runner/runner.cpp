@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <memory>
 #include <optional>
 #include <set>
 #include <utility>
@@ -15,9 +16,9 @@
 #include "core/statistics.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
-#include "evidence/markdown.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
+#include "evidence/writer.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
 #include "timeline/trace_cases.hpp"
@@ -233,6 +234,15 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
     throw UsageError("lab " + lab.name + " declares no case");
   }
   plan.rule = sampling_rule_for(options);
+  for (const std::string& format : options.formats) {
+    if (find_transcript_writer(format) == nullptr) {
+      std::vector<std::string> known;
+      for (const TranscriptWriter& writer : transcript_writers()) {
+        known.push_back(writer.name);
+      }
+      throw UsageError(unknown_format_message(format, known));
+    }
+  }
   if (!options.out_dir.empty()) {
     require_creatable_directory(options.out_dir);
   }
@@ -244,46 +254,33 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
   return plan;
 }
 
-RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
-  const Clock::time_point start = Clock::now();
-  // Everything that can be checked without the device is checked before it is touched.
-  const RunPlan checked = check_run_request(lab, options);
-  const std::vector<const CaseSpec*>& selected = checked.selected;
-  const SamplingRule& rule = checked.rule;
-  const DeviceAvailability availability = probe_devices();
-  if (!availability.usable) {
-    throw NoDeviceError("no usable CUDA device: " + availability.error);
-  }
+namespace {
 
+// The stages of run_lab, in the order they run: plan, check, sample, record, write.
+
+// The transcript's opening: what was asked for, before anything is measured.
+Transcript transcript_of_request(const Lab& lab, const RunOptions& options, const SamplingRule& rule) {
   Transcript t;
   t.lab_name = lab.name;
   t.lab_title = lab.title;
   t.configuration = options.smoke ? "smoke" : "full";
   t.seed = options.seed;
-  const TimingMode rule_mode = options.mode;
   t.repetitions = rule.min_samples;
   t.warmups = rule.warmups;
   t.case_patterns = options.case_patterns;
   t.command_line = options.command_line;
   t.started_utc = utc_timestamp_now();
+  return t;
+}
 
-  const DeviceSizing sizing = read_device_sizing();
-  const std::filesystem::path out_dir =
-      options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
-                              : options.out_dir;
-  require_creatable_directory(out_dir);
-  if (options.mode == TimingMode::kCold && sizing.l2_bytes == 0) {
-    throw UsageError("--timing cold needs the L2 size, and this device reports none");
-  }
-
-  t.environment = collect_environment();
-  FactGroup run_facts{"run", {}};
-  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_start", sizing.pci_bus_id));
-
-  // Sizes: the lesson's, the card-scaled one, and the correctness size.
-  SizeRecord card = card_scaled_record(lab, sizing, options.smoke);
+// Plan. Records in `t` the sizes (declared, card-scaled or why not, correctness), the timing
+// settings and the predicted ratios, and returns every selected case at each of its sizes, in the
+// order they are timed (declared, or shuffled by options.seed).
+std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, const RunPlan& checked,
+                                  const DeviceSizing& sizing, Transcript& t) {
+  const SizeRecord card = card_scaled_record(lab, sizing, options.smoke);
   std::set<std::pair<std::string, std::uint64_t>> declared;
-  for (const CaseSpec* spec : selected) {
+  for (const CaseSpec* spec : checked.selected) {
     for (const SizeRequest& request : spec->sizes) {
       if (request.elements != 0 && request.label != "sweep") {
         declared.insert({request.label, request.elements});
@@ -296,27 +293,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   t.sizes.push_back(card);
   t.sizes.push_back(
       SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", ""});
-
-  struct Planned {
-    const CaseSpec* spec;
-    ResolvedSize size;
-  };
-  std::vector<Planned> plan;
-  std::uint64_t max_elements = lab.correctness_elements;
-  for (const CaseSpec* spec : selected) {
-    for (const ResolvedSize& size : resolve_sizes(*spec, card.elements, options.smoke)) {
-      plan.push_back({spec, size});
-      max_elements = std::max(max_elements, size.elements);
-    }
-  }
-  if (options.order == CaseOrder::kShuffle) {
-    std::vector<Planned> shuffled;
-    for (const std::size_t index : shuffled_order(plan.size(), options.seed)) {
-      shuffled.push_back(plan[index]);
-    }
-    plan = std::move(shuffled);
-  }
-  t.timing = timing_record(rule, options, sizing);
+  std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
+  t.timing = timing_record(checked.rule, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
     const CaseSpec* faster = lab.find_case(p.faster_case);
@@ -325,17 +303,20 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
           {p.description, p.slower_case, p.faster_case, predicted_ratios(slower->model, faster->model)});
     }
   }
+  return plan;
+}
 
-  progress("opening " + lab.name + " on " + sizing.name + ": " + std::to_string(plan.size()) +
-           " timed runs, largest n = " + std::to_string(max_elements));
-  std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
-  t.environment.push_back(FactGroup{"lab", session->facts()});
-
+// Check. Runs every version the selected cases are verified by against the float64 reference at
+// the lab's correctness size, recording the checks and bitwise comparisons in `t`. Returns the
+// versions that failed: their cases are not timed.
+std::set<std::string> check_correctness(const Lab& lab, LabSession& session,
+                                        const std::vector<const CaseSpec*>& selected, std::uint64_t seed,
+                                        Transcript& t, const ProgressSink& progress) {
   const std::vector<std::string> versions = versions_to_check(selected);
   if (!versions.empty()) {
     progress("checking " + std::to_string(versions.size()) +
              " versions against the float64 reference at n = " + std::to_string(lab.correctness_elements));
-    session->check_correctness(versions, lab.correctness_elements, options.seed, t.correctness, t.bitwise);
+    session.check_correctness(versions, lab.correctness_elements, seed, t.correctness, t.bitwise);
   }
   std::set<std::string> failed_versions;
   for (const CorrectnessCheck& check : t.correctness) {
@@ -345,106 +326,153 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
                " mismatches; its cases are not timed");
     }
   }
+  return failed_versions;
+}
 
-  // Sampling: every case of the plan gets a sampler; declared and shuffled orders run each case to
-  // its stop in turn, interleave takes a batch from every unfinished case per round.
-  std::optional<L2Flusher> flusher;
-  if (rule_mode == TimingMode::kCold) {
-    flusher.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
-    t.timing->l2_flush_bytes = flusher->bytes();
+// One planned case being sampled: its prepared region and its samples so far.
+struct SampledCase {
+  const PlannedCase* item;
+  CaseRegion region;
+  std::unique_ptr<CaseSampler> sampler;
+  std::optional<StopReason> stopped;  //!< set once the sampling rule says stop
+};
+
+// Sample. The device-side tools every case of the run is sampled with: the L2 flusher (cold mode),
+// the SM clock probe and the launch gate (hot-gated mode). They outlive every SampledCase and are
+// released, once sampling is over, by release().
+class CaseSampling {
+ public:
+  CaseSampling(const SamplingRule& rule, TimingMode mode, const DeviceSizing& sizing)
+      : rule_(rule), mode_(mode) {
+    if (mode == TimingMode::kCold) {
+      flusher_.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
+    }
+    // A clock above twice the peak is a failed probe (timing/sampler.hpp), not a reading.
+    probe_.emplace(2.0 * sizing.sm_clock_peak_mhz);
+    if (mode == TimingMode::kHotGated) {
+      gate_.emplace();
+    }
   }
-  // A clock above twice the peak is a failed probe (timing/sampler.hpp), not a reading.
-  std::optional<ClockProbe> probe(std::in_place, 2.0 * sizing.sm_clock_peak_mhz);
-  std::optional<LaunchGate> gate;
-  if (rule_mode == TimingMode::kHotGated) {
-    gate.emplace();
+
+  //! Bytes read before each sample to evict the L2 (cold mode); nullopt in the other modes.
+  [[nodiscard]] std::optional<std::uint64_t> l2_flush_bytes() const {
+    return flusher_ ? std::optional<std::uint64_t>(flusher_->bytes()) : std::nullopt;
   }
-  // Hot-gated applies to cases with few launches per sample; the others are sampled hot.
-  const auto mode_for = [&](const CaseSpec& spec) {
-    return rule_mode == TimingMode::kHotGated && spec.launches_per_sample > kMaxGatedLaunchesPerSample
+
+  //! The mode a case is sampled in: hot-gated applies to cases with few launches per sample; the
+  //! others are sampled hot.
+  [[nodiscard]] TimingMode mode_for(const CaseSpec& spec) const {
+    return mode_ == TimingMode::kHotGated && spec.launches_per_sample > kMaxGatedLaunchesPerSample
                ? TimingMode::kHot
-               : rule_mode;
-  };
-  struct Active {
-    const Planned* item;
-    CaseRegion region;
-    std::unique_ptr<CaseSampler> sampler;
-    std::optional<StopReason> stopped;
-  };
-  const auto start_case = [&](const Planned& item) {
-    Active active{&item, session->prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
+               : mode_;
+  }
+
+  //! Prepares the case on the session and runs the rule's warm-ups (untimed).
+  [[nodiscard]] SampledCase start(LabSession& session, const PlannedCase& item) {
+    SampledCase active{&item, session.prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
     active.sampler =
         std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample, mode_for(*item.spec),
-                                      flusher ? &*flusher : nullptr, &*probe, gate ? &*gate : nullptr);
-    active.sampler->warm_up(rule.warmups);
+                                      flusher_ ? &*flusher_ : nullptr, &*probe_, gate_ ? &*gate_ : nullptr);
+    active.sampler->warm_up(rule_.warmups);
     return active;
-  };
-  // Takes samples until the rule says stop. Interleaved (`one_batch`), it takes one batch, after one
-  // untimed execution so that a hot batch does not start on the L2 the previous case left behind.
-  const auto sample = [&](Active& active, bool one_batch) {
+  }
+
+  //! Takes samples until the rule says stop. Interleaved (`one_batch`), it takes one batch, after
+  //! one untimed execution so that a hot batch does not start on the L2 the previous case left
+  //! behind.
+  void sample(SampledCase& active, bool one_batch) const {
     while (!active.stopped) {
       const int have = static_cast<int>(active.sampler->samples_ms().size());
-      const int next = have < rule.min_samples && !one_batch ? rule.min_samples - have : rule.batch;
-      if (one_batch && rule_mode != TimingMode::kCold) {
+      const int next = have < rule_.min_samples && !one_batch ? rule_.min_samples - have : rule_.batch;
+      if (one_batch && mode_ != TimingMode::kCold) {
         active.sampler->warm_up(1);
       }
-      active.sampler->take(std::min(next, rule.max_samples - have));
-      active.stopped = stop_reason(rule, active.sampler->samples_ms(), active.sampler->elapsed_s());
+      active.sampler->take(std::min(next, rule_.max_samples - have));
+      active.stopped = stop_reason(rule_, active.sampler->samples_ms(), active.sampler->elapsed_s());
       if (one_batch) {
         return;
       }
     }
-  };
-  const auto record = [&](Active& active) {
-    const Planned& item = *active.item;
-    CaseResult result;
-    result.name = item.spec->name;
-    result.part = item.spec->part;
-    result.label = item.spec->label;
-    result.size_label = item.size.label;
-    result.elements = item.size.elements;
-    result.model = item.spec->model;
-    result.launches_per_sample = item.spec->launches_per_sample;
-    result.warmups = rule.warmups;
-    result.samples_ms = active.sampler->samples_ms();
-    result.summary = summarize(result.samples_ms);
-    result.attributes = std::move(active.region.attributes);
-    result.timing_mode = timing_mode_name(mode_for(*item.spec));
-    result.gate_timeout_samples = active.sampler->gate_timeout_samples();
-    result.stop_reason = stop_reason_name(*active.stopped);
-    result.sampling_seconds = active.sampler->elapsed_s();
-    result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
-    if (t.timing->throttle_threshold_mhz) {
-      result.throttled_samples =
-          throttled_samples(result.sample_sm_clock_mhz, *t.timing->throttle_threshold_mhz);
-    }
-    result.median_cycles =
-        median_cycles(result.samples_ms, result.sample_sm_clock_mhz, result.launches_per_sample);
-    return result;
-  };
-  const auto announce = [&](std::size_t index, const Planned& item) {
+  }
+
+  //! Frees the flusher, the probe and the gate, in that order (after the session is closed).
+  void release() {
+    flusher_.reset();
+    probe_.reset();
+    gate_.reset();
+  }
+
+ private:
+  SamplingRule rule_;
+  TimingMode mode_;
+  std::optional<L2Flusher> flusher_;
+  std::optional<ClockProbe> probe_;
+  std::optional<LaunchGate> gate_;
+};
+
+// Record. One sampled case as the transcript keeps it: its raw samples (ms, CUDA events), their
+// summary, the SM clock after each sample (MHz), the samples below `throttle_threshold_mhz` (when
+// the card reports a peak clock), cycles per execution, and how and why sampling stopped.
+CaseResult record_case(SampledCase& active, const CaseSampling& sampling, int warmups,
+                       const std::optional<double>& throttle_threshold_mhz) {
+  const PlannedCase& item = *active.item;
+  CaseResult result;
+  result.name = item.spec->name;
+  result.part = item.spec->part;
+  result.label = item.spec->label;
+  result.size_label = item.size.label;
+  result.elements = item.size.elements;
+  result.model = item.spec->model;
+  result.launches_per_sample = item.spec->launches_per_sample;
+  result.warmups = warmups;
+  result.samples_ms = active.sampler->samples_ms();
+  result.summary = summarize(result.samples_ms);
+  result.attributes = std::move(active.region.attributes);
+  result.timing_mode = timing_mode_name(sampling.mode_for(*item.spec));
+  result.gate_timeout_samples = active.sampler->gate_timeout_samples();
+  result.stop_reason = stop_reason_name(*active.stopped);
+  result.sampling_seconds = active.sampler->elapsed_s();
+  result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
+  if (throttle_threshold_mhz) {
+    result.throttled_samples = throttled_samples(result.sample_sm_clock_mhz, *throttle_threshold_mhz);
+  }
+  result.median_cycles =
+      median_cycles(result.samples_ms, result.sample_sm_clock_mhz, result.launches_per_sample);
+  return result;
+}
+
+// Sample. Times every planned case whose version passed its check (in plan order, each to its
+// stop, or interleaved: a batch from every unfinished case per round) and appends each case's
+// record to t.cases, in the order the cases were started. `start` is the run's start, for the
+// elapsed seconds in the progress lines.
+void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector<PlannedCase>& plan,
+                  const std::set<std::string>& failed_versions, const RunOptions& options,
+                  const SamplingRule& rule, Clock::time_point start, Transcript& t,
+                  const ProgressSink& progress) {
+  const auto announce = [&](std::size_t index, const PlannedCase& item) {
     progress("[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + item.spec->name +
              " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
              fixed(seconds_since(start), 1) + " s elapsed");
   };
-  std::vector<const Planned*> runnable;
-  for (const Planned& item : plan) {
+  std::vector<const PlannedCase*> runnable;
+  for (const PlannedCase& item : plan) {
     if (failed_versions.count(item.spec->verified_by) == 0) {
       runnable.push_back(&item);
     }
   }
+  const std::optional<double> threshold_mhz = t.timing->throttle_threshold_mhz;
   if (options.order == CaseOrder::kInterleave) {
-    std::vector<Active> active;
+    std::vector<SampledCase> active;
     for (std::size_t i = 0; i < runnable.size(); ++i) {
       announce(i + 1, *runnable[i]);
-      active.push_back(start_case(*runnable[i]));
+      active.push_back(sampling.start(session, *runnable[i]));
     }
     for (int round = 1;; ++round) {
       std::size_t open = 0;
-      for (Active& a : active) {
+      for (SampledCase& a : active) {
         if (!a.stopped) {
           const NvtxRange range(a.item->spec->name);
-          sample(a, true);
+          sampling.sample(a, true);
           ++open;
         }
       }
@@ -454,114 +482,144 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       progress("interleaved round " + std::to_string(round) + ": " + std::to_string(open) +
                " cases sampled, " + fixed(seconds_since(start), 1) + " s elapsed");
     }
-    for (Active& a : active) {
-      t.cases.push_back(record(a));
+    for (SampledCase& a : active) {
+      t.cases.push_back(record_case(a, sampling, rule.warmups, threshold_mhz));
     }
-  } else {
-    for (std::size_t i = 0; i < runnable.size(); ++i) {
-      announce(i + 1, *runnable[i]);
-      // The case's name as an NVTX range around its warm-ups and samples (outside every timed
-      // interval), for Nsight Systems and `ncu --nvtx`.
-      const NvtxRange range(runnable[i]->spec->name);
-      Active a = start_case(*runnable[i]);
-      sample(a, false);
-      t.cases.push_back(record(a));
+    return;
+  }
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    announce(i + 1, *runnable[i]);
+    // The case's name as an NVTX range around its warm-ups and samples (outside every timed
+    // interval), for Nsight Systems and `ncu --nvtx`.
+    const NvtxRange range(runnable[i]->spec->name);
+    SampledCase a = sampling.start(session, *runnable[i]);
+    sampling.sample(a, false);
+    t.cases.push_back(record_case(a, sampling, rule.warmups, threshold_mhz));
+  }
+}
+
+// Sample, once more. Times the lab's stability case again at its largest timed size, now that
+// everything else has run, and records both medians (ms) and their relative difference in
+// t.stability; nothing when the lab names no stability case or it was not timed.
+void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& sampling, Transcript& t,
+                            const ProgressSink& progress) {
+  if (lab.stability_case.empty()) {
+    return;
+  }
+  const CaseResult* largest = nullptr;
+  for (const CaseResult* candidate : t.cases_named(lab.stability_case)) {
+    if (largest == nullptr || candidate->elements > largest->elements) {
+      largest = candidate;
     }
   }
-
-  // Time the stability case again, at its largest size, now that everything else has run.
-  if (!lab.stability_case.empty()) {
-    const CaseResult* largest = nullptr;
-    for (const CaseResult* candidate : t.cases_named(lab.stability_case)) {
-      if (largest == nullptr || candidate->elements > largest->elements) {
-        largest = candidate;
-      }
-    }
-    if (largest != nullptr) {
-      progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
-               " for the stability check");
-      const Planned again_item{lab.find_case(largest->name),
+  if (largest == nullptr) {
+    return;
+  }
+  progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
+           " for the stability check");
+  const PlannedCase again_item{lab.find_case(largest->name),
                                ResolvedSize{largest->size_label, largest->elements}};
-      const NvtxRange range(largest->name + " (stability)");
-      Active again = start_case(again_item);
-      sample(again, false);
-      StabilityCheck check;
-      check.case_name = largest->name;
-      check.size_label = largest->size_label;
-      check.elements = largest->elements;
-      check.first_median_ms = largest->summary.median;
-      check.second_samples_ms = again.sampler->samples_ms();
-      check.second_median_ms = median(check.second_samples_ms);
-      check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
-      t.stability = check;
-    }
-  }
-  const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
-  std::optional<TimelinePass> timeline;
-  if (options.timeline) {
-    // Every case timed, at every size it was timed at, traced on the session that timed it.
-    std::vector<TimelineItem> items;
-    for (const CaseResult& c : t.cases) {
-      items.push_back({lab.find_case(c.name), c.size_label, c.elements});
-    }
-    timeline = trace_cases(*session, items, progress);
-    if (timeline->record.status == "measured") {
-      timeline->record.trace_file = stem + kTraceFileSuffix;
-    }
-    t.timeline = timeline->record;
-  }
-  session.reset();
-  flusher.reset();
-  probe.reset();
-  gate.reset();
-  if (t.timeline && t.timeline->status == "measured" && options.nsys) {
-    std::vector<ProfileItem> items;
-    for (const TimelineCase& c : t.timeline->cases) {
-      items.push_back({c.name, c.size_label, c.elements, 0.0});
-    }
-    // The trace is taken: an nsys failure costs its report, never the run.
-    try {
-      t.timeline->nsys_report = options.nsys(items, out_dir / stem);
-    } catch (const std::exception& error) {
-      t.timeline->detail += std::string("; no Nsight Systems report: ") + error.what();
-      progress(std::string("no Nsight Systems report: ") + error.what());
-    }
-  }
-  if (options.profiler) {
-    std::vector<ProfileItem> items;
-    for (const CaseResult& c : t.cases) {
-      const auto same =
-          std::find_if(items.begin(), items.end(), [&](const ProfileItem& i) { return i.name == c.name; });
-      const ProfileItem item{c.name, c.size_label, c.elements, c.model.bytes_per_element()};
-      if (same == items.end()) {
-        items.push_back(item);
-      } else if (c.elements > same->elements) {
-        *same = item;
-      }
-    }
-    // The timings are taken: a profiler that fails costs its own record, never the run.
-    try {
-      t.profile =
-          options.profiler(items, timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : ""));
-    } catch (const std::exception& error) {
-      ProfileRecord failed;
-      failed.status = "failed";
-      failed.detail = error.what();
-      t.profile = failed;
-      progress("no DRAM counts: " + failed.detail);
-    }
-  }
-  t.claims = evaluate_claims(lab.claims, t);
+  const NvtxRange range(largest->name + " (stability)");
+  SampledCase again = sampling.start(session, again_item);
+  sampling.sample(again, false);
+  StabilityCheck check;
+  check.case_name = largest->name;
+  check.size_label = largest->size_label;
+  check.elements = largest->elements;
+  check.first_median_ms = largest->summary.median;
+  check.second_samples_ms = again.sampler->samples_ms();
+  check.second_median_ms = median(check.second_samples_ms);
+  check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
+  t.stability = check;
+}
 
-  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_end", sizing.pci_bus_id));
-  t.environment.push_back(run_facts);
-  t.finished_utc = utc_timestamp_now();
-  t.wall_seconds = seconds_since(start);
+// Record, `--timeline`. Traces every timed case at every size it was timed at, on the session that
+// timed it, and records the timeline in t.timeline; its trace file is named `stem` + .trace.json
+// when the pass measured.
+TimelinePass record_timeline(const Lab& lab, LabSession& session, const std::string& stem, Transcript& t,
+                             const ProgressSink& progress) {
+  std::vector<TimelineItem> items;
+  for (const CaseResult& c : t.cases) {
+    items.push_back({lab.find_case(c.name), c.size_label, c.elements});
+  }
+  TimelinePass timeline = trace_cases(session, items, progress);
+  if (timeline.record.status == "measured") {
+    timeline.record.trace_file = stem + kTraceFileSuffix;
+  }
+  t.timeline = timeline.record;
+  return timeline;
+}
 
-  // The Markdown is rendered from the JSON text as written, so `labrun report` on the file
-  // reproduces it exactly.
+// Record, `--timeline --nsys`, once the session is closed: the traced cases once more under Nsight
+// Systems, its report at `report_base`.nsys-rep. A failure costs the report, never the run: it is
+// added to the timeline's detail.
+void record_nsys_pass(const RunOptions& options, const std::filesystem::path& report_base, Transcript& t,
+                      const ProgressSink& progress) {
+  std::vector<ProfileItem> items;
+  for (const TimelineCase& c : t.timeline->cases) {
+    items.push_back({c.name, c.size_label, c.elements, 0.0});
+  }
+  try {
+    t.timeline->nsys_report = options.nsys(items, report_base);
+  } catch (const std::exception& error) {
+    t.timeline->detail += std::string("; no Nsight Systems report: ") + error.what();
+    progress(std::string("no Nsight Systems report: ") + error.what());
+  }
+}
+
+// Record, `labrun profile`, once the session is closed: each timed case at its largest size under
+// the profiler, its record in t.profile. A profiler that fails costs its own record ("failed", with
+// the reason), never the run.
+void record_profile(const RunOptions& options, const std::string& stem, Transcript& t,
+                    const ProgressSink& progress) {
+  std::vector<ProfileItem> items;
+  for (const CaseResult& c : t.cases) {
+    const auto same =
+        std::find_if(items.begin(), items.end(), [&](const ProfileItem& i) { return i.name == c.name; });
+    const ProfileItem item{c.name, c.size_label, c.elements, c.model.bytes_per_element()};
+    if (same == items.end()) {
+      items.push_back(item);
+    } else if (c.elements > same->elements) {
+      *same = item;
+    }
+  }
+  try {
+    t.profile = options.profiler(items, stem);
+  } catch (const std::exception& error) {
+    ProfileRecord failed;
+    failed.status = "failed";
+    failed.detail = error.what();
+    t.profile = failed;
+    progress("no DRAM counts: " + failed.detail);
+  }
+}
+
+}  // namespace
+
+std::vector<PlannedCase> plan_cases(const std::vector<const CaseSpec*>& selected,
+                                    const std::optional<std::uint64_t>& card_scaled,
+                                    const RunOptions& options) {
+  std::vector<PlannedCase> plan;
+  for (const CaseSpec* spec : selected) {
+    for (const ResolvedSize& size : resolve_sizes(*spec, card_scaled, options.smoke)) {
+      plan.push_back({spec, size});
+    }
+  }
+  if (options.order == CaseOrder::kShuffle) {
+    std::vector<PlannedCase> shuffled;
+    for (const std::size_t index : shuffled_order(plan.size(), options.seed)) {
+      shuffled.push_back(plan[index]);
+    }
+    plan = std::move(shuffled);
+  }
+  return plan;
+}
+
+RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<TimelinePass>& timeline,
+                          const std::filesystem::path& out_dir, const std::string& stem,
+                          const RunOptions& options, const ProgressSink& progress) {
+  const bool overwrite = options.overwrite;
   const std::string json_text = transcript_to_text(t);
-  // Never write a transcript its own schema refuses.
   if (const std::vector<SchemaProblem> problems = validate_transcript_text(json_text); !problems.empty()) {
     throw std::runtime_error("the transcript of this run does not match schema " +
                              std::string(kTranscriptSchemaVersion) + " at " + problems.front().pointer +
@@ -569,16 +627,29 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
                              "; nothing was written (a harness bug: please report it)");
   }
   const Transcript written = transcript_from_text(json_text);
+  std::vector<const TranscriptWriter*> writers;
+  for (const TranscriptWriter& writer : transcript_writers()) {
+    if (writer.always_written ||
+        std::find(options.formats.begin(), options.formats.end(), writer.name) != options.formats.end()) {
+      writers.push_back(&writer);
+    }
+  }
+  const auto path_of = [&](const TranscriptWriter& writer) { return out_dir / (stem + writer.suffix); };
   RunReport report;
-  report.json_path = out_dir / (stem + ".json");
-  report.markdown_path = out_dir / (stem + ".md");
+  report.json_path = path_of(*find_transcript_writer("json"));
+  report.markdown_path = path_of(*find_transcript_writer("md"));
   const std::vector<PlotSpec> plots = lab.plots ? lab.plots(written) : std::vector<PlotSpec>{};
-  if (!options.overwrite) {
-    std::vector<std::filesystem::path> targets{report.json_path, report.markdown_path};
+  const bool traced = timeline && !timeline->record.trace_file.empty();
+  if (!overwrite) {
+    std::vector<std::filesystem::path> targets;
+    targets.reserve(writers.size() + plots.size() + 2);
+    for (const TranscriptWriter* writer : writers) {
+      targets.push_back(path_of(*writer));
+    }
     for (const PlotSpec& plot : plots) {
       targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotsBesideFormat));
     }
-    if (timeline && !timeline->record.trace_file.empty()) {
+    if (traced) {
       targets.push_back(out_dir / timeline->record.trace_file);
       targets.push_back(out_dir / (stem + kTimelineSvgSuffix));
     }
@@ -590,22 +661,27 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     }
   }
   create_output_directory(out_dir);
-  write_file_atomically(report.json_path, json_text, options.overwrite);
-  if (timeline && !timeline->record.trace_file.empty()) {
+  WriterInput input{json_text, written, &lab, ""};
+  for (const TranscriptWriter* writer : writers) {
+    if (!writer->links_plots) {
+      write_file_atomically(path_of(*writer), writer->render(input), overwrite);
+      if (!writer->always_written) {
+        report.format_files.push_back(path_of(*writer));
+      }
+    }
+  }
+  if (traced) {
     write_file_atomically(out_dir / timeline->record.trace_file,
-                          chrome_trace(timeline->events, timeline->spans).dump() + "\n", options.overwrite);
+                          chrome_trace(timeline->events, timeline->spans).dump() + "\n", overwrite);
     write_file_atomically(
         out_dir / (stem + kTimelineSvgSuffix),
-        timeline_svg(timeline->record, t.lab_title + ": kernels as the GPU ran them (CUPTI)"),
-        options.overwrite);
+        timeline_svg(timeline->record, t.lab_title + ": kernels as the GPU ran them (CUPTI)"), overwrite);
   }
-  // Plots are drawn from the transcript as written; the Markdown links the ones that were drawn.
   std::vector<DrawnPlot> drawn;
   if (!plots.empty()) {
     progress("drawing " + std::to_string(plots.size()) + " plots");
-    // A renderer failure costs the plots, not the run: the transcript is already written.
     try {
-      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotsBesideFormat, options.overwrite);
+      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotsBesideFormat, overwrite);
       if (!outcome.skipped_reason.empty()) {
         progress("plots not drawn: " + outcome.skipped_reason + " (`labrun plot FILE` draws them later)");
       }
@@ -620,11 +696,81 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   for (const DrawnPlot& plot : drawn) {
     report.plot_files.push_back(plot.file);
   }
-  const std::string markdown = render_markdown(written, &lab, plot_links_markdown(drawn, out_dir));
-  write_file_atomically(report.markdown_path, markdown, options.overwrite);
+  input.plots_section = plot_links_markdown(drawn, out_dir);
+  for (const TranscriptWriter* writer : writers) {
+    if (writer->links_plots) {
+      std::string text = writer->render(input);
+      write_file_atomically(path_of(*writer), text, overwrite);
+      if (path_of(*writer) == report.markdown_path) {
+        report.markdown = std::move(text);
+      } else if (!writer->always_written) {
+        report.format_files.push_back(path_of(*writer));
+      }
+    }
+  }
   report.transcript = std::move(t);
-  report.markdown = markdown;
   return report;
+}
+
+RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress) {
+  const Clock::time_point start = Clock::now();
+  // Everything that can be checked without the device is checked before it is touched.
+  const RunPlan checked = check_run_request(lab, options);
+  const DeviceAvailability availability = probe_devices();
+  if (!availability.usable) {
+    throw NoDeviceError("no usable CUDA device: " + availability.error);
+  }
+  Transcript t = transcript_of_request(lab, options, checked.rule);
+  const DeviceSizing sizing = read_device_sizing();
+  const std::filesystem::path out_dir =
+      options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
+                              : options.out_dir;
+  require_creatable_directory(out_dir);
+  if (options.mode == TimingMode::kCold && sizing.l2_bytes == 0) {
+    throw UsageError("--timing cold needs the L2 size, and this device reports none");
+  }
+  t.environment = collect_environment();
+  FactGroup run_facts{"run", {}};
+  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_start", sizing.pci_bus_id));
+
+  const std::vector<PlannedCase> plan = plan_run(lab, options, checked, sizing, t);
+  std::uint64_t max_elements = lab.correctness_elements;
+  for (const PlannedCase& item : plan) {
+    max_elements = std::max(max_elements, item.size.elements);
+  }
+  progress("opening " + lab.name + " on " + sizing.name + ": " + std::to_string(plan.size()) +
+           " timed runs, largest n = " + std::to_string(max_elements));
+  std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
+  t.environment.push_back(FactGroup{"lab", session->facts()});
+
+  const std::set<std::string> failed_versions =
+      check_correctness(lab, *session, checked.selected, options.seed, t, progress);
+
+  CaseSampling sampling(checked.rule, options.mode, sizing);
+  t.timing->l2_flush_bytes = sampling.l2_flush_bytes();
+  sample_cases(*session, sampling, plan, failed_versions, options, checked.rule, start, t, progress);
+  sample_stability_again(lab, *session, sampling, t, progress);
+
+  const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
+  std::optional<TimelinePass> timeline;
+  if (options.timeline) {
+    timeline = record_timeline(lab, *session, stem, t, progress);
+  }
+  session.reset();
+  sampling.release();
+  if (t.timeline && t.timeline->status == "measured" && options.nsys) {
+    record_nsys_pass(options, out_dir / stem, t, progress);
+  }
+  if (options.profiler) {
+    record_profile(options, stem, t, progress);
+  }
+  t.claims = evaluate_claims(lab.claims, t);
+  run_facts.facts.push_back(read_sm_clock_fact("sm_clock_mhz_end", sizing.pci_bus_id));
+  t.environment.push_back(run_facts);
+  t.finished_utc = utc_timestamp_now();
+  t.wall_seconds = seconds_since(start);
+
+  return write_run_files(lab, std::move(t), timeline, out_dir, stem, options, progress);
 }
 
 }  // namespace labrun

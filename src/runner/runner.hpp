@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "core/transcript.hpp"
 #include "profile/ncu_results.hpp"
 #include "registry/lab.hpp"
+#include "timeline/trace_cases.hpp"
 
 namespace labrun {
 
@@ -43,6 +45,9 @@ struct RunOptions {
   std::uint64_t seed = 48;
   bool smoke = false;  //!< tiny sizes and few samples: checks the lab runs; not evidence
   bool overwrite = false;
+  //! `--write`: writers' names (evidence/writer.hpp); those not always written (run_format_names())
+  //! are written beside the JSON transcript and its Markdown, which always are.
+  std::vector<std::string> formats;
   std::vector<std::string> command_line;
   //! `labrun profile`: called once the timed cases are done and the session is closed, with each
   //! timed case at its largest size and the run's file stem; its record goes into the transcript.
@@ -63,8 +68,9 @@ struct RunReport {
   Transcript transcript;
   std::filesystem::path json_path;
   std::filesystem::path markdown_path;
-  std::string markdown;                           //!< exactly what was written to markdown_path
-  std::vector<std::filesystem::path> plot_files;  //!< drawn beside them and linked from the Markdown
+  std::string markdown;                             //!< exactly what was written to markdown_path
+  std::vector<std::filesystem::path> format_files;  //!< the --write formats, in the writers' order
+  std::vector<std::filesystem::path> plot_files;    //!< drawn beside them and linked from the Markdown
 };
 
 using ProgressSink = std::function<void(const std::string&)>;
@@ -78,6 +84,18 @@ struct ResolvedSize {
 [[nodiscard]] std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec,
                                                       const std::optional<std::uint64_t>& card_scaled,
                                                       bool smoke);
+
+//! One selected case at one of its resolved sizes: what the sampler times once.
+struct PlannedCase {
+  const CaseSpec* spec = nullptr;
+  ResolvedSize size;
+};
+//! The plan stage's order: every selected case at each size resolve_sizes gives it, in the lab's
+//! declared order, or shuffled by options.seed with --order shuffle (interleave keeps the declared
+//! order and interleaves the samples).
+[[nodiscard]] std::vector<PlannedCase> plan_cases(const std::vector<const CaseSpec*>& selected,
+                                                  const std::optional<std::uint64_t>& card_scaled,
+                                                  const RunOptions& options);
 
 //! "2026-11-30T05:40:12Z" for now (UTC).
 [[nodiscard]] std::string utc_timestamp_now();
@@ -109,13 +127,29 @@ struct RunPlan {
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling
-//! options (sampling_rule_for), a given --out folder can be created, and the current transcript
-//! schema is among labrun's data files. Throws UsageError, or std::runtime_error for the last two.
+//! options (sampling_rule_for), every --write format is a writer's name, a given --out folder can
+//! be created, and the current transcript schema is among labrun's data files. Throws UsageError,
+//! or std::runtime_error for the last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
 
-//! Runs and writes: check_run_request first, so that a usage error is reported as one (exit 2)
-//! on a machine without a GPU too. Throws UsageError, NoDeviceError, CudaError, FileExistsError or
-//! std::runtime_error; writes nothing when the run fails before its end.
+//! The write stage, run_lab's last. Validates the transcript's JSON text against its schema (a
+//! transcript the schema refuses is never written: std::runtime_error), refuses, before writing
+//! anything, any target that exists unless options.overwrite (FileExistsError), then writes into
+//! `out_dir`, each named `stem` and its suffix: the JSON transcript and the options.formats
+//! (evidence/writer.hpp), the timeline's Chrome trace and SVG (when `timeline` measured), the
+//! lab's plots, and last the Markdown linking the plots that were drawn. Every file but the trace
+//! is rendered from the JSON text as written, so `labrun report` on the file reproduces it. A
+//! renderer failure costs the plots (said through `progress`), not the run.
+[[nodiscard]] RunReport write_run_files(const Lab& lab, Transcript transcript,
+                                        const std::optional<TimelinePass>& timeline,
+                                        const std::filesystem::path& out_dir, const std::string& stem,
+                                        const RunOptions& options, const ProgressSink& progress);
+
+//! Runs and writes, in stages (runner.cpp): check the request (check_run_request first, so that a
+//! usage error is reported as one, exit 2, on a machine without a GPU too), plan the cases and
+//! sizes, check correctness, sample the cases, record the results and passes, write the files.
+//! Throws UsageError, NoDeviceError, CudaError, FileExistsError or std::runtime_error; writes
+//! nothing when the run fails before its end.
 [[nodiscard]] RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink& progress);
 
 }  // namespace labrun

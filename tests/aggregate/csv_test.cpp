@@ -10,11 +10,6 @@ namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
 
-TEST_CASE("CSV fields are quoted only when they must be") {
-  CHECK(labrun::csv_line({"a", "b c", ""}) == "a,b c,");
-  CHECK(labrun::csv_line({"x,y", "say \"hi\"", "two\nlines"}) == "\"x,y\",\"say \"\"hi\"\"\",\"two\nlines\"");
-}
-
 TEST_CASE("aggregate CSV: a header, then one line per card with the same number of fields") {
   const labrun::testing::TemporaryDirectory temporary("labrun-aggregate-csv");
   const fs::path& dir = temporary.path;

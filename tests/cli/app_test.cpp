@@ -44,6 +44,22 @@ TEST_CASE("help is printed for the program and for each command") {
   CHECK_THAT(labrun::testing::run_labrun({"--help"}).out, ContainsSubstring("3 no usable CUDA device"));
 }
 
+// Approval test: the help of the program and of every command, exactly, against the baselines in
+// tests/cli/help/. A change to an option or its text shows here; promoting it is a deliberate step:
+// `(exec -a labrun build/ci/labrun CMD --help > tests/cli/help/CMD.txt)` (labrun.txt: no CMD).
+TEST_CASE("help of the program and of every command matches its committed baseline") {
+  const fs::path baselines = fs::path(LABRUN_TEST_DATA_DIR) / "cli" / "help";
+  CHECK(labrun::testing::run_labrun({"--help"}).out == labrun::read_file(baselines / "labrun.txt"));
+  for (const char* command : {"list", "plan", "report", "plot", "validate", "aggregate", "compare", "grade",
+                              "run", "timeline", "profile"}) {
+    INFO(command);
+    const Outcome o = labrun::testing::run_labrun({command, "--help"});
+    CHECK(o.status == 0);
+    CHECK(o.err.empty());
+    CHECK(o.out == labrun::read_file(baselines / (std::string(command) + ".txt")));
+  }
+}
+
 TEST_CASE("usage errors exit 2 with a message") {
   CHECK(labrun::testing::run_labrun({}).status == labrun::exit_code::kUsage);
   CHECK(labrun::testing::run_labrun({"frobnicate"}).status == labrun::exit_code::kUsage);
@@ -94,6 +110,38 @@ TEST_CASE("report reproduces the Markdown a run wrote - and names what is wrong 
   const Outcome missing = labrun::testing::run_labrun({"report", "/nonexistent/t.json"});
   CHECK(missing.status == labrun::exit_code::kFailure);
   CHECK_THAT(missing.err, ContainsSubstring("/nonexistent/t.json"));
+}
+
+TEST_CASE("report prints a rendering chosen by name - and refuses an unknown name in one line, exit 2") {
+  const std::string transcript = golden("day48-fusion-nvidia-h200.json").string();
+  const Outcome md = labrun::testing::run_labrun({"report", transcript, "--format", "md"});
+  CHECK(md.status == 0);
+  CHECK(md.out == labrun::read_file(golden("day48-fusion-nvidia-h200.md")));
+  const Outcome csv = labrun::testing::run_labrun({"report", transcript, "--format", "csv"});
+  CHECK(csv.status == 0);
+  CHECK(csv.err.empty());
+  CHECK_THAT(csv.out, StartsWith("lab,case,n,size_label,timing_mode,sample_index,ms,sm_clock_mhz\r\n"
+                                 "day48-fusion,day48-fusion/part1/"));
+  for (const char* name : {"xlsx", "json", ""}) {
+    const Outcome refused = labrun::testing::run_labrun({"report", transcript, "--format", name});
+    CHECK(refused.status == labrun::exit_code::kUsage);
+    CHECK(refused.out.empty());
+    CHECK(refused.err == "labrun: error: unknown format '" + std::string(name) + "' (known: md, csv)\n");
+  }
+  // The format is checked before the file is read.
+  CHECK(labrun::testing::run_labrun({"report", "/nonexistent/t.json", "--format", "xlsx"}).status ==
+        labrun::exit_code::kUsage);
+}
+
+TEST_CASE("run --write names a format, checked before the device is touched") {
+  const Outcome unknown = labrun::testing::run_labrun({"run", "day48-fusion", "--write", "xlsx"});
+  CHECK(unknown.status == labrun::exit_code::kUsage);
+  CHECK(unknown.err == "labrun: error: unknown format 'xlsx' (known: json, md, csv)\n");
+  // --write takes one name each time, so the lab after it stays the lab.
+  const Outcome parsed = labrun::testing::run_labrun(
+      {"run", "--write", "csv", "day48-fusion", "--write", "md", "--reps", "5", "--max-samples", "2"});
+  CHECK(parsed.status == labrun::exit_code::kUsage);
+  CHECK(parsed.err == "labrun: error: --max-samples (2) must be at least --reps (5)\n");
 }
 
 TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error") {

@@ -1,10 +1,18 @@
 #include "runner/runner.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
 #include <regex>
 
+#include "base/atomic_file.hpp"
+#include "evidence/samples_csv.hpp"
+#include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
+#include "support/cli_run.hpp"
+#include "support/sample_transcript.hpp"
+#include "support/temporary_directory.hpp"
 
 using labrun::CaseSpec;
 using labrun::resolve_sizes;
@@ -100,4 +108,108 @@ TEST_CASE("a run request is checked whole before any device is touched") {
   options.max_samples = 100;
   options.out_dir = std::string(LABRUN_TEST_DATA_DIR) + "/CMakeLists.txt/evidence";  // under a file
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("cannot"));
+}
+
+TEST_CASE("the plan stage runs every selected case at each of its sizes and shuffles only when asked") {
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  options.case_patterns = {"part3/*"};
+  const labrun::RunPlan checked = labrun::check_run_request(lab, options);
+  const auto declared = labrun::plan_cases(checked.selected, std::nullopt, options);
+  std::size_t expected = 0;
+  for (const CaseSpec* spec : checked.selected) {
+    expected += resolve_sizes(*spec, std::nullopt, false).size();
+  }
+  REQUIRE(declared.size() == expected);
+  CHECK(declared.front().spec == checked.selected.front());
+  CHECK(declared.back().spec == checked.selected.back());
+
+  options.order = labrun::CaseOrder::kShuffle;
+  const auto shuffled = labrun::plan_cases(checked.selected, std::nullopt, options);
+  REQUIRE(shuffled.size() == declared.size());
+  const auto key = [](const labrun::PlannedCase& item) {
+    return std::make_pair(item.spec->name, item.size.elements);
+  };
+  std::vector<std::pair<std::string, std::uint64_t>> a;
+  std::vector<std::pair<std::string, std::uint64_t>> b;
+  for (std::size_t i = 0; i < declared.size(); ++i) {
+    a.push_back(key(declared[i]));
+    b.push_back(key(shuffled[i]));
+  }
+  CHECK(a != b);  // the sweep is long enough that seed 48 moves something
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  CHECK(a == b);
+  // The same seed plans the same order.
+  const auto again = labrun::plan_cases(checked.selected, std::nullopt, options);
+  for (std::size_t i = 0; i < shuffled.size(); ++i) {
+    CHECK(key(again[i]) == key(shuffled[i]));
+  }
+
+  options.order = labrun::CaseOrder::kDeclared;
+  options.smoke = true;
+  for (const labrun::PlannedCase& item : labrun::plan_cases(checked.selected, std::nullopt, options)) {
+    CHECK(item.size.elements <= labrun::kSmokeMaxElements);
+  }
+}
+
+TEST_CASE(
+    "the write stage writes the transcript, its Markdown and the formats asked for - never over a file") {
+  using Catch::Matchers::ContainsSubstring;
+  namespace fs = std::filesystem;
+  const labrun::testing::TemporaryDirectory temporary("labrun-write-stage");
+  const fs::path& dir = temporary.path;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  const labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  labrun::RunOptions options;
+  options.formats = {"csv"};
+  const labrun::ProgressSink quiet = [](const std::string&) {};
+  const labrun::RunReport report = labrun::write_run_files(lab, t, std::nullopt, dir, "stem", options, quiet);
+  CHECK(report.json_path == dir / "stem.json");
+  CHECK(report.markdown_path == dir / "stem.md");
+  REQUIRE(report.format_files == std::vector<fs::path>{dir / "stem.samples.csv"});
+  const std::string json_text = labrun::read_file(report.json_path);
+  CHECK(labrun::read_file(report.markdown_path) == report.markdown);
+  CHECK(labrun::read_file(dir / "stem.samples.csv") ==
+        labrun::samples_to_csv(labrun::transcript_from_text(json_text)));
+  // `labrun report` reproduces both from the JSON.
+  CHECK(labrun::testing::run_labrun({"report", report.json_path.string()}).out == report.markdown);
+  CHECK(labrun::testing::run_labrun({"report", report.json_path.string(), "--format", "csv"}).out ==
+        labrun::read_file(dir / "stem.samples.csv"));
+
+  // Any existing target refuses the whole write, before anything is written.
+  fs::remove(report.json_path);
+  fs::remove(report.markdown_path);
+  CHECK_THROWS_WITH(labrun::write_run_files(lab, t, std::nullopt, dir, "stem", options, quiet),
+                    ContainsSubstring("stem.samples.csv exists; refusing to overwrite it (pass --force"));
+  CHECK_FALSE(fs::exists(report.json_path));
+  CHECK_FALSE(fs::exists(report.markdown_path));
+  // Without --write csv the CSV is not a target, and it is left as it was.
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename() != "stem.samples.csv") {
+      fs::remove(entry.path());
+    }
+  }
+  fs::resize_file(dir / "stem.samples.csv", 0);
+  options.formats.clear();
+  const labrun::RunReport without =
+      labrun::write_run_files(lab, t, std::nullopt, dir, "stem", options, quiet);
+  CHECK(without.format_files.empty());
+  CHECK(fs::file_size(dir / "stem.samples.csv") == 0);
+  // --force replaces every file.
+  options.formats = {"csv"};
+  options.overwrite = true;
+  static_cast<void>(labrun::write_run_files(lab, t, std::nullopt, dir, "stem", options, quiet));
+  CHECK(labrun::read_file(dir / "stem.samples.csv") ==
+        labrun::samples_to_csv(labrun::transcript_from_text(json_text)));
+}
+
+TEST_CASE("a --write format is checked before any device is touched") {
+  using Catch::Matchers::ContainsSubstring;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  options.formats = {"csv", "md", "json"};  // md and json are always written: asking is no error
+  CHECK_NOTHROW(labrun::check_run_request(lab, options));
+  options.formats = {"csv", "xlsx"};
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), "unknown format 'xlsx' (known: json, md, csv)");
 }

@@ -1,0 +1,164 @@
+#include "cli/run_command.hpp"
+
+#include "cli/command_support.hpp"
+#include "cli/exit_codes.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/profile_command.hpp"
+#include "evidence/writer.hpp"
+#include "process/process.hpp"
+#include "timeline/nsys_pass.hpp"
+
+namespace labrun {
+
+const char* const kRunDeviceHelp =
+    "The GPU to run on, as labrun numbers them: CUDA's device N, or the N-th entry of CUDA_VISIBLE_DEVICES "
+    "when "
+    "that is set (labrun narrows CUDA_VISIBLE_DEVICES to it); default 0";
+const char* const kNsysHelp =
+    "With --timeline: also run the traced cases under Nsight Systems (nsys profile --trace=cuda,nvtx) and "
+    "keep its <timestamp>.nsys-rep beside the transcript; needs nsys on PATH";
+
+void add_run_options(CLI::App* command, RunArguments& arguments) {
+  RunOptions& options = arguments.options;
+  command->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
+  command->add_option("--case", options.case_patterns,
+                      "Glob over case names ('*' and '?'), with or without the lab prefix, e.g. 'part2/*'; "
+                      "repeatable; default: every case");
+  command->add_option("--out", arguments.out_dir,
+                      "Directory for the transcript and Markdown (default: evidence/<lab>/<device>)");
+  std::string formats;
+  for (const std::string& name : run_format_names()) {
+    const TranscriptWriter& writer = *find_transcript_writer(name);
+    formats +=
+        (formats.empty() ? "" : ", ") + name + " (<timestamp>" + writer.suffix + ": " + writer.summary + ")";
+  }
+  command
+      ->add_option("--write", options.formats,
+                   "Also write the transcript as FORMAT beside it; repeatable: " + formats +
+                       ". The JSON transcript and its Markdown are always written")
+      ->allow_extra_args(false);
+  command
+      ->add_option("--reps", options.repetitions,
+                   "Minimum timed samples per case and size (exactly this many with --target-ci 0)")
+      ->check(whole_number_from(1, 100000))
+      ->capture_default_str();
+  command->add_option("--warmups", options.warmups, "Untimed executions before a case's first sample")
+      ->check(whole_number_from(0, 1000))
+      ->capture_default_str();
+  command->add_option("--max-samples", options.max_samples, "Most timed samples per case and size")
+      ->check(whole_number_from(1, 1000000))
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--target-ci", options.target_relative_median_ci,
+          "Stop sampling a case once the 95% confidence interval of its median is within this fraction "
+          "of the median (0.005 = 0.5%); 0 takes exactly --reps samples")
+      ->check(number_from(0.0, 1.0))
+      ->capture_default_str();
+  command
+      ->add_option("--case-time-limit", options.case_time_limit_s,
+                   "Seconds one case may spend sampling before it stops unconverged (it still takes --reps)")
+      ->check(positive_number())
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--timing", arguments.timing_mode,
+          "hot: samples back to back, as the lesson times (the host's launch latency included); cold: the L2 "
+          "is flushed (2 x its size read, persisting lines reset) before every sample; hot-gated: hot, each "
+          "sample queued behind a gate kernel released once its launches are queued, so it is GPU time alone")
+      ->check(CLI::IsMember({"hot", "cold", "hot-gated"}))
+      ->capture_default_str();
+  command
+      ->add_option(
+          "--order", arguments.case_order,
+          "declared: cases in the lab's order; shuffle: a seeded random order; interleave: a batch of "
+          "samples from every case in turn, so drift does not favour one case")
+      ->check(CLI::IsMember({"declared", "shuffle", "interleave"}))
+      ->capture_default_str();
+  command->add_option("--seed", options.seed, "Seed of the random inputs (and of --order shuffle)")
+      ->capture_default_str();
+  command->add_flag(
+      "--smoke", options.smoke,
+      "Tiny sizes (n <= 65536), at most 3 samples, no adaptive sampling: checks the lab runs; the "
+      "files are marked smoke");
+  command->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
+  command->add_flag("--quiet", arguments.quiet, "No progress lines");
+}
+
+CLI::App* add_run_command(CLI::App& app, RunArguments& arguments) {
+  CLI::App* run = app.add_subcommand(
+      "run",
+      "Run a lab on one GPU (device 0 unless --device): correctness first, then every selected case; writes "
+      "<timestamp>.json and <timestamp>.md and prints the Markdown.");
+  add_run_options(run, arguments);
+  run->add_option("--device", arguments.device, kRunDeviceHelp)->check(CLI::NonNegativeNumber);
+  const char* timeline_help =
+      "Once every case is timed, trace each one with CUPTI (kernels, copies, runtime calls): the transcript "
+      "gets each case's kernels, the gaps between them and its launch-call time, and <timestamp>.trace.json "
+      "(Perfetto, chrome://tracing) and <timestamp>.timeline.svg are written beside it";
+  run->add_flag("--timeline", arguments.options.timeline, timeline_help);
+  run->add_flag("--nsys", arguments.nsys, kNsysHelp);
+  return run;
+}
+
+int run_run_command(RunArguments& arguments, RunCommandKind kind,
+                    const std::vector<std::string>& command_line,
+                    const std::function<void(const std::string&)>& info,
+                    const std::function<void(const std::string&)>& warn, std::ostream& out,
+                    std::ostream& err) {
+  RunOptions& options = arguments.options;
+  const Lab& lab = find_lab_or_throw(options.lab_name);
+  if (arguments.device) {
+    choose_device_or_throw(*arguments.device);
+  }
+  options.out_dir = arguments.out_dir;
+  try {
+    options.mode = timing_mode_from_name(arguments.timing_mode);
+    options.order = case_order_from_name(arguments.case_order);
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+  if (kind == RunCommandKind::kTimeline) {
+    options.timeline = true;
+  }
+  if (arguments.nsys) {
+    if (!options.timeline) {
+      throw UsageError("--nsys goes with --timeline (or `labrun timeline`)");
+    }
+    const std::filesystem::path nsys_program = find_on_path("nsys");
+    if (nsys_program.empty()) {
+      throw UsageError(
+          "--nsys needs Nsight Systems, and nsys is not on PATH; `labrun timeline` without --nsys "
+          "records the CUPTI trace alone");
+    }
+    options.nsys = [&options, &lab, info, nsys_program](const std::vector<ProfileItem>& items,
+                                                        const std::filesystem::path& report_base) {
+      NsysRequest request;
+      request.lab_name = lab.name;
+      request.items = items;
+      request.seed = options.seed;
+      request.nsys = nsys_program;
+      request.report_base = report_base;
+      request.overwrite = options.overwrite;
+      return record_nsys_report(request, info).string();
+    };
+  }
+  if (kind == RunCommandKind::kProfile) {
+    options.profiler = ncu_profiler(lab, arguments, info, warn);
+  }
+  options.command_line.insert(options.command_line.end(), command_line.begin(), command_line.end());
+  const RunReport result = run_lab(lab, options, info);
+  out << result.markdown;
+  std::string written = result.json_path.string();
+  for (const std::filesystem::path& file : result.format_files) {
+    written += ", " + file.string();
+  }
+  info("wrote " + written + " and " + result.markdown_path.string());
+  if (!result.transcript.all_correct()) {
+    return report_error(err, exit_code::kIncorrect,
+                        "a version failed its correctness check; its cases were not timed");
+  }
+  return exit_code::kOk;
+}
+
+}  // namespace labrun

@@ -1,0 +1,42 @@
+#include "cli/validate_command.hpp"
+
+#include "cli/exit_codes.hpp"
+#include "evidence/transcript_file.hpp"
+
+namespace labrun {
+
+CLI::App* add_validate_command(CLI::App& app, ValidateRequest& request) {
+  CLI::App* command = app.add_subcommand(
+      "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
+  command->add_option("files", request.files, "Transcript files (.json)")->required();
+  return command;
+}
+
+int run_validate_command(const ValidateRequest& request, std::ostream& out, std::ostream& err) {
+  int status = exit_code::kOk;
+  for (const std::string& file : request.files) {
+    const TranscriptCheck check = check_transcript_file(file);
+    if (!check.transcript) {
+      err << "labrun: " << check.problem;
+      if (check.more_problems > 0) {
+        err << " (" << check.more_problems << " more)";
+      }
+      err << "\n";
+      status = exit_code::kFailure;
+      continue;
+    }
+    const Transcript& transcript = *check.transcript;
+    out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")";
+    if (!transcript.not_recorded.empty()) {
+      std::string lacking;
+      for (const std::string& item : transcript.not_recorded) {
+        lacking += (lacking.empty() ? "" : ", ") + item;
+      }
+      out << "; read as " << kTranscriptSchemaVersion << " with not recorded: " << lacking;
+    }
+    out << "\n";
+  }
+  return status;
+}
+
+}  // namespace labrun

@@ -24,6 +24,9 @@ inline const std::string kStageClampRange = case_name("part2", "stage-clamp-rang
 inline const std::string kStagedChain = case_name("part2", "staged-chain");
 inline const std::string kFusedChain = case_name("part2", "fused-chain");
 inline const std::string kHalfwayPair = case_name("part2", "halfway-pair");
+//! A student's own half-way pair, declared by `labrun run day48-fusion --submission DIR`
+//! (submission_case.cpp); absent from every other run.
+inline const std::string kSubmission = case_name("part2", "submission");
 // Part 3: the two chains swept over n.
 inline const std::string kSweepStagedChain = case_name("part3", "staged-chain");
 inline const std::string kSweepFusedChain = case_name("part3", "fused-chain");

@@ -41,16 +41,6 @@ std::vector<SizeRequest> sweep_sizes() {
   return sizes;
 }
 
-// The chain's buffers as the session holds them.
-struct ChainIds {
-  BufferId x, residual, t1, t2, t3, y, halfway, copy_out;
-
-  [[nodiscard]] ChainBuffers on(const RegionContext& ctx) const {
-    return ChainBuffers{ctx[x],  ctx[residual], ctx[t1],      ctx[t2],
-                        ctx[t3], ctx[y],        ctx[halfway], ctx[copy_out]};
-  }
-};
-
 using ChainLauncher = void (*)(const ChainBuffers&, std::size_t, cudaStream_t);
 using CopyLauncher = void (*)(const float*, float*, std::size_t, cudaStream_t);
 
@@ -149,9 +139,27 @@ CaseSpec spec(const std::string& name, std::string label, labrun::ByteModel mode
   return spec;
 }
 
+// A chain version's check: its output y against the float64 chain, within 1e-5 absolute and
+// relative.
+labrun::CheckDeclaration chain_check_of(const ChainIds& ids, std::string version, RegionBuilder region) {
+  const auto expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
+    return chain_reference(in[ids.x], in[ids.residual]);
+  };
+  return labrun::CheckDeclaration{std::move(version), std::move(region), ids.y, expected,
+                                  labrun::Tolerance{1e-5, 1e-5}};
+}
+
 }  // namespace
 
-labrun::LabDeclaration declare_lab() {
+ChainBuffers ChainIds::on(const RegionContext& ctx) const {
+  return ChainBuffers{ctx[x], ctx[residual], ctx[t1], ctx[t2], ctx[t3], ctx[y], ctx[halfway], ctx[copy_out]};
+}
+
+labrun::CheckDeclaration ChainDeclaration::chain_check(std::string version, RegionBuilder region) const {
+  return chain_check_of(ids, std::move(version), std::move(region));
+}
+
+ChainDeclaration declare_chain() {
   labrun::LabDeclaration lab(kLabName);
   ChainIds ids{lab.input("x", kInputStream, kInputLow, kInputHigh),
                lab.input("residual", kResidualStream, -kResidualSpan, kResidualSpan),
@@ -163,16 +171,12 @@ labrun::LabDeclaration declare_lab() {
                lab.output("copy_out")};
 
   // Correctness versions: each chain version against the float64 chain, each copy exactly.
-  const labrun::Tolerance chain_tolerance{1e-5, 1e-5};
   const labrun::Tolerance exact{0.0, 0.0};
-  const auto chain_expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
-    return chain_reference(in[ids.x], in[ids.residual]);
-  };
   const auto copy_expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
     return std::vector<double>(in[ids.x].begin(), in[ids.x].end());
   };
   const auto chain_check = [&](const std::string& version, RegionBuilder region) {
-    return lab.check({version, std::move(region), ids.y, chain_expected, chain_tolerance});
+    return lab.check(chain_check_of(ids, version, std::move(region)));
   };
   const auto copy_check = [&](const std::string& version, CopyLauncher launch) {
     return lab.check({version, copy_region(ids, launch), ids.copy_out, copy_expected, exact});
@@ -277,7 +281,11 @@ labrun::LabDeclaration declare_lab() {
         labrun::Fact::known("kernel_ptx_version", as_text(versions.ptx_version)),
         labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock})};
   });
-  return lab;
+  return ChainDeclaration{std::move(lab), ids, staged};
+}
+
+labrun::LabDeclaration declare_lab() {
+  return declare_chain().lab;
 }
 
 }  // namespace day48

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "base/format.hpp"
@@ -10,6 +11,7 @@
 #include "declarations.hpp"
 #include "grading/grader.hpp"
 #include "plots.hpp"
+#include "submission_case.hpp"
 
 namespace day48 {
 namespace {
@@ -286,6 +288,73 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   add_case(cases::kStagedChain, "");
   add_case(cases::kFusedChain, "");
   add_case(cases::kHalfwayPair, "");
+  add_case(cases::kSubmission, "");
+  return table;
+}
+
+// A number as the manifest may give it: whole numbers without decimals, others with two.
+std::string answer(double value) {
+  return value == std::floor(value) ? fixed(value, 0) : fixed(value, 2);
+}
+
+// The student's worked answer (the manifest, recorded as lab facts by `run --submission`) against
+// the lab's own half-way pair and the run's medians; none when the run had no submission.
+std::optional<Table> submission_table(const Transcript& t) {
+  namespace facts = submission_facts;
+  const std::optional<double> bytes = t.numeric_fact("lab", facts::kBytesPerElement);
+  if (t.cases_named(cases::kSubmission).empty() || !bytes) {
+    return std::nullopt;
+  }
+  Table table;
+  table.title = "Your submission: the worked answer against the run";
+  const labrun::FactGroup* lab = t.group("lab");
+  const auto fact_text = [&](const char* key) {
+    const labrun::Fact* fact = lab != nullptr ? lab->find(key) : nullptr;
+    return fact != nullptr ? fact->display() : std::string("not recorded");
+  };
+  table.notes = {
+      "From " + fact_text(facts::kSource) + " (student " + fact_text(facts::kStudentId) + "), launched as " +
+          fact_text(facts::kFirstLaunch) + " and " + fact_text(facts::kSecondLaunch) + ".",
+      "The lab's model is its own half-way pair's; measured ratios are of medians at each part-2 size."};
+  table.headers = {"quantity", "your answer", "the lab's model", "measured"};
+  table.right_aligned = {false, true, true, true};
+  const CaseResult* lab_pair = t.find_case(cases::kHalfwayPair);
+  const CaseResult* staged_model = t.find_case(cases::kStagedChain);
+  const CaseResult* fused_model = t.find_case(cases::kFusedChain);
+  const auto model_bytes = [](const CaseResult* c) {
+    return c != nullptr ? c->model.bytes_per_element() : 0.0;
+  };
+  const std::optional<double> launches = t.numeric_fact("lab", facts::kLaunches);
+  table.rows.push_back(
+      {"bytes per element", answer(*bytes), lab_pair != nullptr ? answer(model_bytes(lab_pair)) : "-", "-"});
+  table.rows.push_back({"launches", launches ? answer(*launches) : "-",
+                        lab_pair != nullptr ? std::to_string(lab_pair->model.launches) : "-", "-"});
+  const auto ratio_row = [&](const std::string& quantity, const char* predicted_key,
+                             const std::string& slower, const std::string& faster, double model_ratio) {
+    for (const std::string& label : t.size_labels_of("part2")) {
+      const CaseResult* numerator = t.find_case(slower, label);
+      const CaseResult* denominator = t.find_case(faster, label);
+      const std::optional<double> predicted = t.numeric_fact("lab", predicted_key);
+      const bool measured = numerator != nullptr && denominator != nullptr && numerator->central_ms() > 0.0 &&
+                            denominator->central_ms() > 0.0;
+      std::string row_label = quantity;
+      row_label += ", " + label;
+      table.rows.push_back({row_label, predicted ? fixed(*predicted, 2) : "-",
+                            model_ratio > 0.0 ? fixed(model_ratio, 2) : "-",
+                            measured ? fixed(numerator->central_ms() / denominator->central_ms(), 2) : "-"});
+    }
+  };
+  const double pair_bytes = model_bytes(lab_pair);
+  ratio_row("staged / yours", facts::kPredictedVsStaged, cases::kStagedChain, cases::kSubmission,
+            pair_bytes > 0.0 ? model_bytes(staged_model) / pair_bytes : 0.0);
+  ratio_row("yours / fused", facts::kPredictedVsFused, cases::kSubmission, cases::kFusedChain,
+            model_bytes(fused_model) > 0.0 ? pair_bytes / model_bytes(fused_model) : 0.0);
+  for (const labrun::CorrectnessCheck& check : t.correctness) {
+    if (check.version == kSubmissionCheck) {
+      table.rows.push_back({"output against the float64 chain", "-", "-",
+                            check.passed ? "correct" : std::to_string(check.mismatches) + " wrong elements"});
+    }
+  }
   return table;
 }
 
@@ -401,6 +470,9 @@ std::vector<Table> render_tables(const Transcript& t) {
   for (const std::string& label : t.size_labels_of("part2")) {
     tables.push_back(part2_table(t, label));
   }
+  if (std::optional<Table> yours = submission_table(t)) {
+    tables.push_back(std::move(*yours));
+  }
   if (!t.size_labels_of("part3").empty()) {
     tables.push_back(part3_table(t));
   }
@@ -439,6 +511,7 @@ labrun::Lab make_lab() {
   lab.open_session = declaration.session_factory();
   lab.grade = grading::grade_submission;
   lab.prepare_grading = grading::prepare_grading;
+  lab.with_submission = with_submission;
   lab.render_tables = render_tables;
   lab.plots = plots;
   lab.card_figures.copy_floor_case = cases::kCopyFloor;

@@ -23,15 +23,19 @@
 #include "cli/timeline_command.hpp"
 #include "cli/validate_command.hpp"
 #include "cli/version.hpp"
+#include "registry/lab.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace labrun {
 namespace {
 
+static_assert(exit_code::kSubmission == kSubmissionExitStatus, "one exit status for an unusable submission");
+
 constexpr const char* kExitCodes =
     "Exit status: 0 success; 1 failure (CUDA error mid-run, unreadable or invalid transcript, I/O error); "
     "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
-    "5 a version failed its correctness check; 6 compare found a regression beyond --fail-on-regression.";
+    "5 a version failed its correctness check; 6 compare found a regression beyond --fail-on-regression; "
+    "7 run --submission: the submission cannot be used (the message says why).";
 
 }  // namespace
 
@@ -126,6 +130,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return report_error(err, exit_code::kNoDevice, error.what());
   } catch (const FileExistsError& error) {
     return report_error(err, exit_code::kFileExists, error.what());
+  } catch (const SubmissionError& error) {
+    return report_error(err, exit_code::kSubmission, error.what());
   } catch (const CudaError& error) {
     return report_error(err, exit_code::kFailure, std::string("CUDA failure: ") + error.what());
   } catch (const std::exception& error) {

@@ -10,5 +10,8 @@ inline constexpr int kNoDevice = 3;    //!< no usable CUDA device (the CUDA erro
 inline constexpr int kFileExists = 4;  //!< an evidence file exists and --force was not given
 inline constexpr int kIncorrect = 5;   //!< a version failed its correctness check
 inline constexpr int kRegression = 6;  //!< compare: a case slower than --fail-on-regression allows
+//! run --submission: the submission cannot be used (source refused, compile error, kernels that
+//! break the contract, fail or hang on the trial run, no usable worked answer)
+inline constexpr int kSubmission = 7;
 
 }  // namespace labrun::exit_code

@@ -24,6 +24,7 @@
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
 #include "grading/gpu_turns.hpp"
+#include "grading/manifest.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
 #include "runner/runner.hpp"
@@ -351,13 +352,7 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       }
       const fs::path& folder = folders[k];
       const std::string name = folder.filename().string();
-      std::vector<fs::path> sources;
-      for (const auto& entry : fs::directory_iterator(folder)) {
-        if (entry.is_regular_file() && entry.path().extension() == ".cu") {
-          sources.push_back(entry.path());
-        }
-      }
-      std::sort(sources.begin(), sources.end());
+      const std::vector<fs::path> sources = submission_sources(folder);
       GradeReport report;
       if (sources.size() != 1) {
         std::string listed;

@@ -1,5 +1,8 @@
 #include "cli/run_command.hpp"
 
+#include <filesystem>
+#include <optional>
+
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
@@ -98,6 +101,13 @@ CLI::App* add_run_command(CLI::App& app, RunArguments& arguments) {
       "(Perfetto, chrome://tracing) and <timestamp>.timeline.svg are written beside it";
   run->add_flag("--timeline", arguments.options.timeline, timeline_help);
   run->add_flag("--nsys", arguments.nsys, kNsysHelp);
+  run->add_option(
+      "--submission", arguments.submission,
+      "A folder holding a student's exercise as `labrun grade` takes it (one .cu file and its manifest): it "
+      "is "
+      "checked, compiled to device code and loaded the grader's way, and timed as one more case beside the "
+      "lab's own, with the manifest's bytes and launches; with --case, its case is added to those selected. "
+      "Only labs with a grader take one (day48-fusion)");
   return run;
 }
 
@@ -107,7 +117,15 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
                     const std::function<void(const std::string&)>& warn, std::ostream& out,
                     std::ostream& err) {
   RunOptions& options = arguments.options;
-  const Lab& lab = find_lab_or_throw(options.lab_name);
+  const Lab& registered = find_lab_or_throw(options.lab_name);
+  if (!arguments.submission.empty() && !registered.with_submission) {
+    throw UsageError("--submission: " + registered.name +
+                     " takes no submission (it has no exercise to grade)");
+  }
+  std::error_code not_a_folder;
+  if (!arguments.submission.empty() && !std::filesystem::is_directory(arguments.submission, not_a_folder)) {
+    throw UsageError("--submission " + arguments.submission + ": not a folder");
+  }
   if (arguments.device) {
     choose_device_or_throw(*arguments.device);
   }
@@ -131,10 +149,10 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
           "--nsys needs Nsight Systems, and nsys is not on PATH; `labrun timeline` without --nsys "
           "records the CUPTI trace alone");
     }
-    options.nsys = [&options, &lab, info, nsys_program](const std::vector<ProfileItem>& items,
-                                                        const std::filesystem::path& report_base) {
+    options.nsys = [&options, lab_name = registered.name, info, nsys_program](
+                       const std::vector<ProfileItem>& items, const std::filesystem::path& report_base) {
       NsysRequest request;
-      request.lab_name = lab.name;
+      request.lab_name = lab_name;
       request.items = items;
       request.seed = options.seed;
       request.nsys = nsys_program;
@@ -144,8 +162,23 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
     };
   }
   if (kind == RunCommandKind::kProfile) {
-    options.profiler = ncu_profiler(lab, arguments, info, warn);
+    options.profiler = ncu_profiler(registered, arguments, info, warn);
   }
+  // The lab as this run declares it: with a student's submission, one more case (and its check,
+  // predictions and facts); the lab's own cases are unchanged.
+  std::optional<Lab> with_student;
+  if (!arguments.submission.empty()) {
+    with_student = registered.with_submission(registered, arguments.submission, info);
+    if (!options.case_patterns.empty()) {
+      for (const CaseSpec& added : with_student->cases) {
+        if (registered.find_case(added.name) == nullptr) {
+          options.case_patterns.push_back(added.name);
+          info("--submission adds " + added.name + " to the cases --case selects");
+        }
+      }
+    }
+  }
+  const Lab& lab = with_student ? *with_student : registered;
   options.command_line.insert(options.command_line.end(), command_line.begin(), command_line.end());
   const RunReport result = run_lab(lab, options, info);
   out << result.markdown;

@@ -24,6 +24,7 @@ struct RunArguments {
   std::string case_order = "declared";
   std::optional<int> device;  //!< --device N
   bool nsys = false;          //!< --nsys (with --timeline)
+  std::string submission;     //!< `run --submission DIR`: a student's exercise as one more case
   std::string profile_dir;    //!< `profile`: where the .ncu-rep goes
   std::string ncu_path;       //!< `profile`: the ncu executable
 };

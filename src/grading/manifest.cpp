@@ -248,4 +248,15 @@ std::filesystem::path manifest_beside(const std::filesystem::path& submission) {
   return {};
 }
 
+std::vector<std::filesystem::path> submission_sources(const std::filesystem::path& folder) {
+  std::vector<std::filesystem::path> sources;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".cu") {
+      sources.push_back(entry.path());
+    }
+  }
+  std::sort(sources.begin(), sources.end());
+  return sources;
+}
+
 }  // namespace labrun

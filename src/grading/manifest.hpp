@@ -63,4 +63,8 @@ class ManifestError : public std::runtime_error {
 //! same folder; empty when neither exists.
 [[nodiscard]] std::filesystem::path manifest_beside(const std::filesystem::path& submission);
 
+//! The .cu files directly in a submission folder (regular files), sorted by name: a submission is
+//! exactly one. Throws std::filesystem::filesystem_error when the folder cannot be listed.
+[[nodiscard]] std::vector<std::filesystem::path> submission_sources(const std::filesystem::path& folder);
+
 }  // namespace labrun

@@ -4,9 +4,11 @@
 // kernels sit behind its session, in the lab's own folder.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,17 @@ class LabSession {
   [[nodiscard]] virtual CaseRegion prepare_case(const CaseSpec& spec, std::uint64_t elements) = 0;
 };
 
+//! A student's submission that `labrun run LAB --submission DIR` cannot use: no single .cu file, no
+//! usable worked answer, a source the grader's check refuses, a compile error, kernels that break
+//! the contract or fail or hang on a trial run. The message says what to fix (exit status 7).
+class SubmissionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+//! labrun's exit status for a SubmissionError (cli/exit_codes.hpp), for code that must end the
+//! process itself (a kernel that never ends cannot be unwound).
+inline constexpr int kSubmissionExitStatus = 7;
+
 //! Settings a session is opened with.
 struct SessionConfig {
   std::uint64_t max_elements = 0;  //!< the largest size any selected case runs at
@@ -124,6 +137,13 @@ struct Lab {
   //! nothing is shared and one grading at a time runs per GPU.
   std::function<nlohmann::ordered_json(const GradeRequest&, const std::function<void(const std::string&)>&)>
       prepare_grading;
+  //! `labrun run LAB --submission DIR`: this lab with a student's exercise declared as one more case
+  //! (and its check, predictions and facts), loaded the grader's trusted way. `progress` gets a line
+  //! per step. Empty when the lab takes no submission. Throws SubmissionError for a submission it
+  //! cannot use and labrun::NoDeviceError when no GPU can compile and load it.
+  std::function<Lab(const Lab& lab, const std::filesystem::path& folder,
+                    const std::function<void(const std::string&)>& progress)>
+      with_submission;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
   //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when

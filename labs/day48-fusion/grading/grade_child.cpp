@@ -37,6 +37,7 @@
 #include "grading/child_protocol.hpp"
 #include "grading/contract.hpp"
 #include "grading/launch_plan.hpp"
+#include "grading/submission_kernels.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
 #include "timing/cuda_check.hpp"
@@ -149,106 +150,23 @@ T download_one(const T* device, cudaStream_t stream) {
   return value;
 }
 
-// The two kernels of the submission, looked up and checked against the contract.
+// The two kernels of the submission, looked up and checked against the contract
+// (grading/submission_kernels.hpp, which `labrun run --submission` loads through too).
 struct Kernels {
   cudaLibrary_t library = nullptr;
   cudaKernel_t first = nullptr;
   cudaKernel_t second = nullptr;
 };
 
-std::vector<std::string> kernel_names_in(cudaLibrary_t library) {
-  std::vector<std::string> names;
-  unsigned count = 0;
-  if (cudaLibraryGetKernelCount(&count, library) != cudaSuccess || count == 0) {
-    static_cast<void>(cudaGetLastError());
-    return names;
-  }
-  std::vector<cudaKernel_t> kernels(count);
-  if (cudaLibraryEnumerateKernels(kernels.data(), count, library) != cudaSuccess) {
-    static_cast<void>(cudaGetLastError());
-    return names;
-  }
-  for (cudaKernel_t kernel : kernels) {
-    const char* name = nullptr;
-    if (cudaFuncGetName(&name, reinterpret_cast<const void*>(kernel)) == cudaSuccess && name != nullptr) {
-      names.emplace_back(name);
-    }
-  }
-  static_cast<void>(cudaGetLastError());
-  return names;
-}
-
-day48::grading::KernelInfo describe_kernel(cudaKernel_t kernel, const std::string& name) {
-  day48::grading::KernelInfo info;
-  info.name = name;
-  info.found = true;
-  const void* function = reinterpret_cast<const void*>(kernel);
-  for (std::size_t index = 0; index < 16; ++index) {
-    std::size_t offset = 0;
-    std::size_t bytes = 0;
-    if (cudaFuncGetParamInfo(function, index, &offset, &bytes) != cudaSuccess) {
-      static_cast<void>(cudaGetLastError());  // past the last parameter: not an error of the run
-      break;
-    }
-    info.parameter_bytes.push_back(bytes);
-  }
-  cudaFuncAttributes attributes{};
-  LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, function));
-  info.registers = attributes.numRegs;
-  info.local_bytes = attributes.localSizeBytes;
-  info.max_threads_per_block = attributes.maxThreadsPerBlock;
-  return info;
-}
-
 Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
-  const std::string image = labrun::read_regular_file(request.image, kImageMaxBytes);
-  Kernels kernels;
-  const cudaError_t loaded =
-      cudaLibraryLoadData(&kernels.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
-  if (loaded != cudaSuccess) {
-    static_cast<void>(cudaGetLastError());
-    throw SubmissionStopped{
-        "load", "the compiled submission could not be loaded: " + labrun::describe_cuda_error(loaded)};
+  day48::grading::LoadedKernels loaded =
+      day48::grading::load_submission_kernels(labrun::read_regular_file(request.image, kImageMaxBytes));
+  results.kernels = std::move(loaded.kernels);
+  results.kernels_found = std::move(loaded.kernels_found);
+  if (!loaded.problem_kind.empty()) {
+    throw SubmissionStopped{loaded.problem_kind, loaded.problem};
   }
-  const std::pair<const char*, std::size_t> wanted[] = {
-      {day48::grading::kFirstKernel, day48::grading::kFirstKernelParameters},
-      {day48::grading::kSecondKernel, day48::grading::kSecondKernelParameters}};
-  std::string missing;
-  std::string signature;
-  for (const auto& [name, parameters] : wanted) {
-    cudaKernel_t kernel = nullptr;
-    if (cudaLibraryGetKernel(&kernel, kernels.library, name) != cudaSuccess) {
-      static_cast<void>(cudaGetLastError());
-      results.kernels.push_back({name, false, {}, 0, 0, 0, ""});
-      missing += (missing.empty() ? "" : " and ") + std::string(name);
-      continue;
-    }
-    day48::grading::KernelInfo info = describe_kernel(kernel, name);
-    const bool shaped = info.parameter_bytes.size() == parameters &&
-                        std::all_of(info.parameter_bytes.begin(), info.parameter_bytes.end(),
-                                    [](std::uint64_t b) { return b == day48::grading::kParameterBytes; });
-    if (!shaped) {
-      std::string sizes;
-      for (const std::uint64_t b : info.parameter_bytes) {
-        sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
-      }
-      signature += (signature.empty() ? "" : "; ") + std::string(name) + " takes " +
-                   std::to_string(info.parameter_bytes.size()) + " parameters of " +
-                   (sizes.empty() ? "no" : sizes) + " bytes, the contract " + std::to_string(parameters) +
-                   " of 8 bytes";
-    }
-    results.kernels.push_back(info);
-    (std::string(name) == day48::grading::kFirstKernel ? kernels.first : kernels.second) = kernel;
-  }
-  if (!missing.empty()) {
-    results.kernels_found = kernel_names_in(kernels.library);
-    throw SubmissionStopped{"kernel-missing",
-                            "the submission defines no extern \"C\" __global__ kernel named " + missing};
-  }
-  if (!signature.empty()) {
-    throw SubmissionStopped{"wrong-signature", signature};
-  }
-  return kernels;
+  return Kernels{loaded.library, loaded.first, loaded.second};
 }
 
 class Grading {
@@ -391,16 +309,7 @@ class Grading {
   }
 
   day48::grading::LaunchPlan plan_for(cudaKernel_t kernel, const labrun::LaunchShape& shape, std::size_t n) {
-    cudaFuncAttributes attributes{};
-    LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
-    int per_sm = 0;
-    if (shape.threads_per_block <= attributes.maxThreadsPerBlock) {
-      LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-          &per_sm, reinterpret_cast<const void*>(kernel), shape.threads_per_block, 0));
-    }
-    return day48::grading::plan_launch(
-        shape, n, attributes.maxThreadsPerBlock,
-        static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count_));
+    return day48::grading::plan_kernel_launch(kernel, shape, n, sm_count_);
   }
 
   void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what) {

@@ -23,6 +23,7 @@
 #include "grading/manifest.hpp"
 #include "grading/resource_usage.hpp"
 #include "grading/source_check.hpp"
+#include "grading/submission_build.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
 #include "runner/runner.hpp"
@@ -40,27 +41,6 @@ constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocat
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
-constexpr std::uint64_t kCompilerFileSizeLimit = 512ull * 1024 * 1024;
-constexpr std::uint64_t kProcessLimit = 4096;  // processes and threads of this user, per child tree
-constexpr const char* kSourceName = "submission.cu";
-
-// A private temporary folder (mode 0700), removed when it goes out of scope.
-struct ScratchFolder {
-  fs::path path;
-  ScratchFolder() {
-    std::string pattern = (fs::temp_directory_path() / "labrun-grade-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a temporary folder for grading");
-    }
-    path = pattern;
-  }
-  ~ScratchFolder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-};
 
 // The grading child: the request's, $LABRUN_GRADE_CHILD, or the helper program installed with labrun
 // (libexec/labrun, or beside labrun in a build tree). Throws labrun::DataFileNotFound naming where it
@@ -106,28 +86,6 @@ std::uint64_t large_size(const GradingDevice& device) {
   const std::uint64_t card = labrun::card_scaled_elements(device.l2_bytes, 4, 8);
   return labrun::fits_in_device_memory(card * 4 * kChildBuffers, device.memory_bytes) ? card
                                                                                       : kLessonElements;
-}
-
-std::vector<std::string> child_environment(const fs::path& scratch, const std::string& visible_devices) {
-  // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
-  std::vector<std::string> extra{"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(),
-                                 "CUDA_CACHE_DISABLE=1", "LC_ALL=C"};
-  if (!visible_devices.empty()) {
-    extra.push_back("CUDA_VISIBLE_DEVICES=" + visible_devices);
-  }
-  return labrun::minimal_environment(extra);
-}
-
-labrun::SpawnOptions contained(std::vector<std::string> argv, double limit, const fs::path& scratch,
-                               std::uint64_t file_size_limit, const std::string& visible_devices = {}) {
-  labrun::SpawnOptions options;
-  options.argv = std::move(argv);
-  options.limit_seconds = limit;
-  options.working_directory = scratch;
-  options.environment = child_environment(scratch, visible_devices);
-  options.limits.file_size_bytes = file_size_limit;
-  options.limits.processes = kProcessLimit;
-  return options;
 }
 
 std::uint64_t fresh_seed() {
@@ -286,8 +244,8 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, double 
   if (!fs::exists(cuobjdump)) {
     return std::nullopt;
   }
-  const labrun::ProcessResult dump = labrun::run_contained(contained(
-      {cuobjdump.string(), "-res-usage", "submission.cubin"}, limit, scratch, kCompilerFileSizeLimit));
+  const labrun::ProcessResult dump = labrun::run_contained(
+      contained({cuobjdump.string(), "-res-usage", kImageName}, limit, scratch, kCompilerFileSizeLimit));
   // All of the output must have been kept: a cut could hide a function.
   if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
       labrun::any_function_uses_shared_memory(dump.output) != false) {
@@ -320,23 +278,15 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     return;
   }
   const GradingDevice device = read_grading_device(request.device);
-  const ScratchFolder scratch;
-  labrun::write_file_atomically(scratch.path / kSourceName, source, true);
+  const ScratchFolder scratch_folder;
+  const fs::path& scratch = scratch_folder.path();
   const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
   progress("compiling " + request.submission.string() + " to device code for " + arch);
-  auto since = std::chrono::steady_clock::now();
-  // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
-  const labrun::ProcessResult compile =
-      labrun::run_contained(contained({LABRUN_NVCC, "-cubin", "-std=c++17", "-O3", "-arch=" + arch, "-I",
-                                       headers.string(), "-o", "submission.cubin", kSourceName},
-                                      request.compile_limit_seconds, scratch.path, kCompilerFileSizeLimit));
-  input.phase_seconds.emplace_back("compiling", labrun::seconds_since(since));
-  input.compiled = compile.succeeded() && fs::is_regular_file(scratch.path / "submission.cubin");
-  input.compiler_messages = compile.timed_out ? "the compiler " + compile.describe()
-                                              : labrun::messages_about(compile.output, kSourceName);
-  if (!input.compiled && input.compiler_messages.empty()) {
-    input.compiler_messages = "the compiler " + compile.describe();
-  }
+  const DeviceCompile compile =
+      compile_to_cubin(source, scratch, headers, arch, request.compile_limit_seconds);
+  input.phase_seconds.emplace_back("compiling", compile.seconds);
+  input.compiled = compile.compiled;
+  input.compiler_messages = compile.messages;
   if (!input.compiled) {
     return;
   }
@@ -360,17 +310,17 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   if (request.shared.contains("lab_times")) {
     child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
   }
-  write_request(scratch.path / "request.json", child_request);
+  write_request(scratch / "request.json", child_request);
   progress("running it at n = " + std::to_string(kOddElements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
   input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
-                                    scratch.path, kChildFileSizeLimit, request.visible_devices),
-                          scratch.path, request.turns, input.phase_seconds);
-  input.last_step = read_phase(scratch.path / child_request.phase);
+                                    scratch, kChildFileSizeLimit, request.visible_devices),
+                          scratch, request.turns, input.phase_seconds);
+  input.last_step = read_phase(scratch / child_request.phase);
   try {
     input.results = child_results_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(scratch.path / child_request.results, kResultsMaxBytes)));
+        labrun::read_regular_file(scratch / child_request.results, kResultsMaxBytes)));
   } catch (const std::exception& error) {
     if (input.child->succeeded()) {
       progress(std::string("the child's results could not be read: ") + error.what());
@@ -381,10 +331,10 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     // The two tools run side by side: each is mostly start-up, and the run is tiny. racecheck checks
     // shared memory only, so it runs only where a kernel of the submission has some.
     const std::optional<std::string> no_shared_memory =
-        racecheck_not_needed(scratch.path, request.compile_limit_seconds);
+        racecheck_not_needed(scratch, request.compile_limit_seconds);
     progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
              " at n = " + std::to_string(kSanitizerElements));
-    since = std::chrono::steady_clock::now();
+    auto since = std::chrono::steady_clock::now();
     const labrun::SharedTurn turn(request.turns);
     if (request.turns != nullptr) {
       input.phase_seconds.emplace_back("waiting to sanitize", labrun::seconds_since(since));
@@ -393,11 +343,11 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
     std::future<SanitizerRun> racecheck;
     if (!no_shared_memory) {
       racecheck = std::async(std::launch::async, [&] {
-        return sanitize(sanitizer, "racecheck", child, scratch.path, child_request, request.run_limit_seconds,
+        return sanitize(sanitizer, "racecheck", child, scratch, child_request, request.run_limit_seconds,
                         request.visible_devices);
       });
     }
-    input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch.path, child_request,
+    input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
                                         request.run_limit_seconds, request.visible_devices));
     input.sanitizers.push_back(racecheck.valid()
                                    ? racecheck.get()
@@ -468,18 +418,19 @@ nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
   lab_request.mode = "lab-times";
   lab_request.seed = fresh_seed();
   lab_request.card_elements = large_size(device);
-  const ScratchFolder scratch;
-  write_request(scratch.path / "request.json", lab_request);
+  const ScratchFolder scratch_folder;
+  const fs::path& scratch = scratch_folder.path();
+  write_request(scratch / "request.json", lab_request);
   progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
            ", once for the batch, on GPU " + std::to_string(request.device));
   const labrun::ExclusiveTurn turn(request.turns);
   const labrun::ProcessResult run = labrun::run_contained(
-      contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch.path,
+      contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
                 kChildFileSizeLimit, request.visible_devices));
   ChildResults results;
   try {
     results = child_results_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(scratch.path / lab_request.results, kResultsMaxBytes)));
+        labrun::read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
   } catch (const std::exception& error) {
     throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
                              "): " + error.what());

@@ -3,11 +3,13 @@
 // a transcript alone. tests/gpu/submission_run_gpu_test.cpp runs submissions on a GPU.
 
 #include <catch2/catch_test_macros.hpp>
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "case_names.hpp"
 #include "device/device_info.hpp"
 #include "evidence/transcript_json.hpp"

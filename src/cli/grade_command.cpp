@@ -17,6 +17,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
+#include "base/csv.hpp"
 #include "base/format.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
@@ -165,17 +166,6 @@ std::optional<SummaryRow> existing_row(const fs::path& folder) {
   }
 }
 
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) {
-    return text;
-  }
-  std::string quoted = "\"";
-  for (const char c : text) {
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  }
-  return quoted + "\"";
-}
-
 // summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder.
 void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
                    bool overwrite, std::ostream& out) {
@@ -208,10 +198,10 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     for (const std::string& id : row.mistakes) {
       semicolons += (semicolons.empty() ? "" : ";") + id;
     }
-    csv += csv_field(valid_utf8(row.submission)) + "," + csv_field(valid_utf8(row.student_id)) + "," +
-           fixed(row.score, 1) + "," + fixed(row.max_score, 1) + "," + csv_field(semicolons) + "," +
-           (row.grader_problem.empty() ? "true" : "false") + "," + fixed(row.seconds, 2) + "," +
-           csv_field(row.device) + "," + csv_field(row.device_uuid) + "," + csv_field(row.host) + "\n";
+    csv += csv_line({valid_utf8(row.submission), valid_utf8(row.student_id), fixed(row.score, 1),
+                     fixed(row.max_score, 1), semicolons, row.grader_problem.empty() ? "true" : "false",
+                     fixed(row.seconds, 2), row.device, row.device_uuid, row.host}) +
+           "\n";
   }
   std::string markdown = "# Grades\n\n" + render_table(table);
   if (not_graded_count > 0) {

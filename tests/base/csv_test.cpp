@@ -8,3 +8,12 @@ TEST_CASE("CSV fields are quoted only when they must be") {
   CHECK(labrun::csv_line({"carriage\rreturn"}) == "\"carriage\rreturn\"");
   CHECK(labrun::csv_line({}).empty());
 }
+
+TEST_CASE("CSV text a spreadsheet would run as a formula is written as text") {
+  CHECK(labrun::csv_line({"=HYPERLINK(\"http://x\")", "+1+1", "@SUM(A1)", "-cmd"}) ==
+        "\"'=HYPERLINK(\"\"http://x\"\")\",'+1+1,'@SUM(A1),'-cmd");
+  CHECK(labrun::csv_line({"\tx", "\r=1"}) == "'\tx,\"'\r=1\"");
+  // Numbers keep their sign, and text that merely contains a formula character is left alone.
+  CHECK(labrun::csv_line({"-1.5", "+3", "-2e-05", "a=b", "x-y"}) == "-1.5,+3,-2e-05,a=b,x-y");
+  CHECK(labrun::csv_line({"-inf", "-nan", "-0x1p3"}) == "'-inf,'-nan,'-0x1p3");
+}

@@ -1,8 +1,8 @@
 // libFuzzer target over what labrun reads from anywhere (docs/reliability.md): the bytes are read as
-// a transcript (validated, parsed, cross-checked, rendered to Markdown, turned into plot specs and
-// compared with itself) and as a grading manifest. Every failure must be a C++ exception, which
-// labrun turns into a one-line error and an exit status; a crash, a sanitizer finding or a hang is
-// what the fuzzer reports. Built by the fuzz preset (clang, -fsanitize=fuzzer,address,undefined).
+// a transcript (validated, parsed, cross-checked, rendered to Markdown and to the samples CSV, turned into
+// plot specs and compared with itself) and as a grading manifest. Every failure must be a C++ exception,
+// which labrun turns into a one-line error and an exit status; a crash, a sanitizer finding or a hang is what
+// the fuzzer reports. Built by the fuzz preset (clang, -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -11,6 +11,7 @@
 #include "compare/compare.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/samples_csv.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "grading/manifest.hpp"
@@ -29,6 +30,7 @@ void read_as_transcript(const std::string& text) {
   }
   const labrun::Lab* lab = labrun::registered_labs().find(transcript.lab_name);
   static_cast<void>(labrun::render_markdown(transcript, lab, ""));
+  static_cast<void>(labrun::samples_to_csv(transcript));
   if (lab != nullptr && lab->plots) {
     static_cast<void>(labrun::plot_specs_to_json(lab->plots(transcript), "/nonexistent", "fuzz", "svg"));
   }

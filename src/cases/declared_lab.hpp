@@ -4,8 +4,9 @@
 // seeded input fill, poisoning, the correctness loop against the float64 reference, the bitwise
 // comparisons, CUDA graphs and capacity checks. `session_factory()` turns the declaration into the
 // `Lab::open_session` the runner uses (src/registry/lab.hpp), so a declared lab needs no session
-// of its own. A lab whose cases need more (cooperative launches with their own workspace) still
-// implements labrun::LabSession itself: that is the escape hatch.
+// of its own. A region may launch anything its lab's launchers launch (a cooperative kernel, a
+// CUDA graph); a lab that needs what no declaration expresses can still implement
+// labrun::LabSession itself, though no registered lab does.
 //
 // Host code only; the lab's kernels stay behind launchers in its .cu files. Every buffer holds
 // floats, the run's largest n of them (SessionConfig::max_elements), unless it is an output

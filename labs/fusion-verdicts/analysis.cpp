@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "case_names.hpp"
 #include "constants.hpp"
 #include "core/byte_model.hpp"
 #include "lab.hpp"
@@ -104,8 +105,8 @@ std::optional<double> case_gb_per_s(const Transcript& t, const std::string& name
 std::vector<ReusePoint> reuse_sweep(const Transcript& t, bool expensive) {
   std::vector<ReusePoint> points;
   for (const unsigned reuse : kReuseFactors) {
-    const CaseResult* recompute = t.find_case(case_name(kReusePart, reuse_case(expensive, true, reuse)));
-    const CaseResult* materialise = t.find_case(case_name(kReusePart, reuse_case(expensive, false, reuse)));
+    const CaseResult* recompute = t.find_case(cases::reuse(expensive, true, reuse));
+    const CaseResult* materialise = t.find_case(cases::reuse(expensive, false, reuse));
     if (!timed(recompute) || !timed(materialise)) {
       continue;
     }
@@ -150,19 +151,6 @@ std::string reuse_summary(const std::vector<ReusePoint>& points) {
   }
   return "recompute up to R = " + std::to_string(points[*from - 1].reuse) +
          ", materialise from R = " + std::to_string(points[*from].reuse);
-}
-
-std::optional<unsigned> trailing_factor(const std::string& name) {
-  const std::size_t r = name.rfind('r');
-  if (r == std::string::npos || r + 1 >= name.size()) {
-    return std::nullopt;
-  }
-  const std::string digits = name.substr(r + 1);
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-      digits.size() > 9) {
-    return std::nullopt;
-  }
-  return static_cast<unsigned>(std::stoul(digits));
 }
 
 }  // namespace verdicts

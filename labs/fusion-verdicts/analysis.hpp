@@ -73,7 +73,4 @@ struct ReusePoint {
 //! (materialise won somewhere below it), or "not run".
 [[nodiscard]] std::string reuse_summary(const std::vector<ReusePoint>& points);
 
-//! The number after the last "r" of a case name: "...-r16" -> 16; empty when none ends the name.
-[[nodiscard]] std::optional<unsigned> trailing_factor(const std::string& name);
-
 }  // namespace verdicts

@@ -29,7 +29,9 @@ inline constexpr int kExpensiveTerms = 8;
 //! The reuse factors R of the sweep: powers of two, so that group = i >> log2(R).
 inline constexpr unsigned kReuseFactors[] = {1, 2, 4, 8, 16, 32, 64, 128, 256};
 
-// Seeded inputs: x and the per-group input a, both uniform in [kInputLow, kInputHigh).
+// Seeded inputs, filled by the harness (declarations.cpp): element i of x is
+// labrun::seeded_uniform(seed, kInputStream, i, kInputLow, kInputHigh) (src/cases/seeded_uniform.hpp),
+// of the per-group input a the same with kGroupInputStream.
 inline constexpr float kInputLow = -1.0f;
 inline constexpr float kInputHigh = 1.0f;
 inline constexpr std::uint64_t kInputStream = 1;

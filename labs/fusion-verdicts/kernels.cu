@@ -13,26 +13,6 @@
 namespace verdicts {
 namespace {
 
-// A counter-based hash (splitmix64's finaliser): the value at i depends only on seed, stream and
-// i, so any prefix of a buffer is the same at every n.
-__device__ __forceinline__ float uniform_at(std::uint64_t seed, std::uint64_t stream, std::size_t i) {
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + stream * 0xD1B54A32D192ED03ull + i;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  const float unit = static_cast<float>(z >> 40) * (1.0f / 16777216.0f);  // [0, 1), 24 bits
-  return kInputLow + unit * (kInputHigh - kInputLow);
-}
-
-__global__ void fill_inputs_kernel(float* __restrict__ x, float* __restrict__ a, std::size_t n,
-                                   std::uint64_t seed) {
-  const std::size_t i = global_index();
-  if (i < n) {
-    x[i] = uniform_at(seed, kInputStream, i);
-    a[i] = uniform_at(seed, kGroupInputStream, i);
-  }
-}
-
 __global__ void copy_floor(const float* __restrict__ in, float* __restrict__ out, std::size_t n) {
   const std::size_t i = global_index();
   if (i < n) {
@@ -238,11 +218,6 @@ ReductionGrid reduction_grid() {
                                                                   kThreadsPerBlock, 0));
   grid.blocks = static_cast<unsigned>(grid.sm_count) * static_cast<unsigned>(grid.blocks_per_sm);
   return grid;
-}
-
-void fill_inputs(const Workspace& w, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
-  fill_inputs_kernel<<<blocks_for(n), kThreadsPerBlock, 0, stream>>>(w.x, w.a, n, seed);
-  LABRUN_CHECK_LAUNCH("fill_inputs_kernel");
 }
 
 void launch_copy_floor(const Workspace& w, std::size_t n, cudaStream_t stream) {

@@ -1,20 +1,19 @@
 #pragma once
-// Launchers for the fusion-verdicts kernels (defined in kernels.cu). Host-includable: the session
-// and the tests call these. Every launcher checks its launches and throws labrun::CudaError; none
-// synchronises.
+// Launchers for the fusion-verdicts kernels (defined in kernels.cu). Host-includable: the
+// declarations (declarations.cpp) and the tests call these. Every launcher checks its launches and
+// throws labrun::CudaError; none synchronises.
 
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <cstdint>
 
 namespace verdicts {
 
 //! The device memory of one run and the reduction grid. Every n-sized pointer holds at least the
 //! run's largest n floats; cases share them, and every case writes what it reads before reading it.
 struct Workspace {
-  float* x = nullptr;         //!< input of every case
-  float* a = nullptr;         //!< per-group input of the recompute cases
+  float* x = nullptr;         //!< input of every case (seeded: declarations.cpp)
+  float* a = nullptr;         //!< per-group input of the recompute cases (seeded)
   float* mid = nullptr;       //!< the unfused versions' intermediate (tmp, t, u or the values v)
   float* y = nullptr;         //!< output of every case with an n-sized output
   float* partials = nullptr;  //!< reduction_blocks floats: one partial sum per block
@@ -36,9 +35,6 @@ struct ReductionGrid {
   bool cooperative_launch = false;
 };
 [[nodiscard]] ReductionGrid reduction_grid();
-
-//! Fills x and a with seeded uniform values in [kInputLow, kInputHigh) on the device.
-void fill_inputs(const Workspace& w, std::size_t n, std::uint64_t seed, cudaStream_t stream);
 
 //! y = x: the floor no pass of one read and one write can beat.
 void launch_copy_floor(const Workspace& w, std::size_t n, cudaStream_t stream);

@@ -2,123 +2,22 @@
 
 #include <utility>
 
+#include "case_names.hpp"
 #include "constants.hpp"
+#include "declarations.hpp"
 #include "plots.hpp"
 #include "rules.hpp"
-#include "session.hpp"
 
 namespace verdicts {
 namespace {
 
-using labrun::ByteModel;
-using labrun::CaseSpec;
 using labrun::ClaimSpec;
-using labrun::SizeRequest;
-
-constexpr double kFloat = kElementBytes;
-
-const SizeRequest kLesson{"lesson", kLessonElements};
-const SizeRequest kCardScaled{"card-scaled", 0};
-
-CaseSpec make_case(const std::string& part, const std::string& name, const std::string& label,
-                   ByteModel model, std::vector<SizeRequest> sizes) {
-  CaseSpec spec;
-  spec.name = case_name(part, name);
-  spec.part = part;
-  spec.label = label;
-  spec.model = model;
-  spec.verified_by = version_name(part, name);
-  spec.sizes = std::move(sizes);
-  return spec;
-}
-
-// The lesson and card-scaled sizes first, then every other power of two. The card-scaled size
-// lands on a power of two of the sweep (2^27 on an H200): the runner drops the repeated n and
-// keeps the first label, "card-scaled".
-std::vector<SizeRequest> pair_sizes() {
-  std::vector<SizeRequest> sizes{kLesson, kCardScaled};
-  for (std::uint64_t n = kSweepFirst; n <= kSweepLast; n *= 2) {
-    if (n != kLessonElements) {
-      sizes.push_back({"sweep", n});
-    }
-  }
-  return sizes;
-}
-
-std::vector<CaseSpec> declare_cases() {
-  std::vector<CaseSpec> cases;
-  const std::vector<SizeRequest> both{kLesson, kCardScaled};
-
-  // The practical ceiling the eliminated traffic is judged against: one read and one write.
-  cases.push_back(make_case(kFloorPart, "copy", "copy floor: y = x", ByteModel{kFloat, kFloat, 1}, both));
-
-  // Elementwise then elementwise, the chapter's scale-then-bias pair. Two passes: scale reads x
-  // and writes tmp, bias reads tmp and writes y (8 + 8 B, 2 launches); fused: reads x, writes y
-  // (4 + 4 B, 1 launch). Byte ratio 2. Swept over n for the L2 crossover.
-  cases.push_back(make_case(kPairPart, "two-passes", "scale, then bias: two passes",
-                            ByteModel{2 * kFloat, 2 * kFloat, 2}, pair_sizes()));
-  cases.push_back(
-      make_case(kPairPart, "fused", "scale and bias fused", ByteModel{kFloat, kFloat, 1}, pair_sizes()));
-
-  // Elementwise then reduction: t = x^2 then sum(t). Two kernels: the square reads x and writes
-  // t, the grid-stride sum reads t (8 + 4 B); folded: the sum squares x as it loads it (4 + 0 B).
-  // Both finish with one block summing the per-block partials: O(blocks) bytes, not per element,
-  // so not in the model; it is the third and second launch.
-  cases.push_back(make_case(kSumPart, "two-kernels", "square, then sum: two kernels",
-                            ByteModel{2 * kFloat, kFloat, 3}, both));
-  cases.push_back(make_case(kSumPart, "folded", "sum of squares, the square folded into the loads",
-                            ByteModel{kFloat, 0.0, 2}, both));
-
-  // Reduction then elementwise: y = x / rms(x). Both versions read x twice (once to sum, once to
-  // scale) and write y (8 + 4 B); the partial sums are O(blocks). Two kernels on one grid, or one
-  // cooperative kernel with a grid-wide barrier between the phases: same bytes, one boundary less.
-  cases.push_back(make_case(kNormalisePart, "two-kernels", "sum of squares, then normalise: two kernels",
-                            ByteModel{2 * kFloat, kFloat, 2}, both));
-  cases.push_back(make_case(kNormalisePart, "cooperative", "one cooperative kernel, grid barrier between",
-                            ByteModel{2 * kFloat, kFloat, 1}, both));
-
-  // Stencil then stencil: two box averages of 2R + 1 points. Two passes: x -> u -> y (8 + 8 B);
-  // fused through a shared-memory tile: x -> y (4 + 4 B). The halo loads beyond each tile (R per
-  // side per pass, 2R for the fused kernel) are read again by the neighbouring block and served
-  // by the L2, so the model leaves them out; the cases record halo and tile as attributes.
-  for (const int radius : kStencilRadii) {
-    const std::vector<SizeRequest> sizes = radius == 1 ? both : std::vector<SizeRequest>{kLesson};
-    const std::string points = std::to_string(2 * radius + 1) + "-point";
-    cases.push_back(make_case(kStencilPart, stencil_case(radius, false),
-                              points + " box, then again: two passes", ByteModel{2 * kFloat, 2 * kFloat, 2},
-                              sizes));
-    cases.push_back(make_case(kStencilPart, stencil_case(radius, true),
-                              points + " box twice, fused (halo recomputed)", ByteModel{kFloat, kFloat, 1},
-                              sizes));
-  }
-
-  // Recompute or materialise a value used by R outputs: y[i] = x[i] * f(a[i / R]). Recompute
-  // (one kernel, every thread evaluates f): reads x and a[i / R], writes y: 4 + 4/R read, 4
-  // written. Materialise (f once per group into v, then y = x * v): reads a and v once per group
-  // and x per element, writes v per group and y per element: 4 + 8/R read, 4 + 4/R written.
-  for (const bool expensive : {false, true}) {
-    const std::string cost = expensive ? "expensive" : "cheap";
-    for (const unsigned reuse : kReuseFactors) {
-      const double per_group = kFloat / reuse;
-      const std::string r = " (R = " + std::to_string(reuse) + ")";
-      std::string recomputed = cost;
-      recomputed.append(" value recomputed").append(r);
-      std::string materialised = cost;
-      materialised.append(" value materialised").append(r);
-      cases.push_back(make_case(kReusePart, reuse_case(expensive, true, reuse), recomputed,
-                                ByteModel{kFloat + per_group, kFloat, 1}, {kLesson}));
-      cases.push_back(make_case(kReusePart, reuse_case(expensive, false, reuse), materialised,
-                                ByteModel{kFloat + 2 * per_group, kFloat + per_group, 2}, {kLesson}));
-    }
-  }
-  return cases;
-}
 
 std::vector<std::string> reuse_cases(bool expensive) {
   std::vector<std::string> names;
   for (const unsigned reuse : kReuseFactors) {
-    names.push_back(case_name(kReusePart, reuse_case(expensive, true, reuse)));
-    names.push_back(case_name(kReusePart, reuse_case(expensive, false, reuse)));
+    names.push_back(cases::reuse(expensive, true, reuse));
+    names.push_back(cases::reuse(expensive, false, reuse));
   }
   return names;
 }
@@ -128,15 +27,15 @@ std::vector<std::string> reuse_cases(bool expensive) {
 // verdict rows are judged at the card-scaled size, where the buffers are 8 x the L2 and the
 // traffic the chapter counts reaches DRAM. Tolerances are this lab's; the chapter gives none.
 std::vector<ClaimSpec> declare_claims() {
-  const std::string pair_unfused = case_name(kPairPart, "two-passes");
-  const std::string pair_fused = case_name(kPairPart, "fused");
-  const std::string sum_unfused = case_name(kSumPart, "two-kernels");
-  const std::string sum_fused = case_name(kSumPart, "folded");
-  const std::string normalise_unfused = case_name(kNormalisePart, "two-kernels");
-  const std::string normalise_fused = case_name(kNormalisePart, "cooperative");
-  const std::string stencil_unfused = case_name(kStencilPart, stencil_case(1, false));
-  const std::string stencil_fused = case_name(kStencilPart, stencil_case(1, true));
-  const std::string copy = case_name(kFloorPart, "copy");
+  const std::string& pair_unfused = cases::kPairTwoPasses;
+  const std::string& pair_fused = cases::kPairFused;
+  const std::string& sum_unfused = cases::kSumTwoKernels;
+  const std::string& sum_fused = cases::kSumFolded;
+  const std::string& normalise_unfused = cases::kNormaliseTwoKernels;
+  const std::string& normalise_fused = cases::kNormaliseCooperative;
+  const std::string stencil_unfused = cases::stencil(1, false);
+  const std::string stencil_fused = cases::stencil(1, true);
+  const std::string& copy = cases::kCopy;
   std::vector<ClaimSpec> claims;
 
   // Elementwise then elementwise, "fuse". Every pass of both versions is one read and one write
@@ -263,30 +162,29 @@ labrun::Lab make_lab() {
       "L2 crossover";
   lab.element_bytes = sizeof(float);
   lab.card_scaled_l2_multiple = 8;
-  lab.buffers_at_max_size = 4;  // x, a, the intermediate and y (Workspace)
+  // x, a, the intermediate and y (declarations.cpp); the partial sums and the sum are a few KiB.
+  lab.buffers_at_max_size = 4;
   lab.correctness_elements = kCorrectnessElements;
-  lab.cases = declare_cases();
+  const labrun::LabDeclaration declaration = declare_lab();
+  lab.cases = declaration.case_specs();
   lab.predictions = {
-      {"elementwise pair: two passes over fused", case_name(kPairPart, "two-passes"),
-       case_name(kPairPart, "fused")},
-      {"elementwise then reduction: two kernels over folded", case_name(kSumPart, "two-kernels"),
-       case_name(kSumPart, "folded")},
-      {"reduction then elementwise: two kernels over cooperative", case_name(kNormalisePart, "two-kernels"),
-       case_name(kNormalisePart, "cooperative")},
-      {"3-point stencils: two passes over fused", case_name(kStencilPart, stencil_case(1, false)),
-       case_name(kStencilPart, stencil_case(1, true))},
-      {"fused pair over the copy floor", case_name(kPairPart, "fused"), case_name(kFloorPart, "copy")},
+      {"elementwise pair: two passes over fused", cases::kPairTwoPasses, cases::kPairFused},
+      {"elementwise then reduction: two kernels over folded", cases::kSumTwoKernels, cases::kSumFolded},
+      {"reduction then elementwise: two kernels over cooperative", cases::kNormaliseTwoKernels,
+       cases::kNormaliseCooperative},
+      {"3-point stencils: two passes over fused", cases::stencil(1, false), cases::stencil(1, true)},
+      {"fused pair over the copy floor", cases::kPairFused, cases::kCopy},
   };
   lab.claims = declare_claims();
-  lab.stability_case = case_name(kPairPart, "two-passes");
-  lab.open_session = open_session;
+  lab.stability_case = cases::kPairTwoPasses;
+  lab.open_session = declaration.session_factory();
   lab.render_tables = render_tables;
   lab.plots = plots;
   // No ceiling copy and no launch case in this lab: those figures are day 48's.
-  lab.card_figures.copy_floor_case = case_name(kFloorPart, "copy");
+  lab.card_figures.copy_floor_case = cases::kCopy;
   // The L2 crossover claim's own tolerance.
-  lab.card_figures.sweep_slower_case = case_name(kPairPart, "two-passes");
-  lab.card_figures.sweep_faster_case = case_name(kPairPart, "fused");
+  lab.card_figures.sweep_slower_case = cases::kPairTwoPasses;
+  lab.card_figures.sweep_faster_case = cases::kPairFused;
   lab.card_figures.settle_tolerance = 0.10;
   return lab;
 }

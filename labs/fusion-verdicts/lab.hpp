@@ -44,7 +44,7 @@ inline constexpr const char* kExpensiveReuseClaim = "expensive-value-materialise
 [[nodiscard]] std::string case_name(const std::string& part, const std::string& name);
 //! The correctness version covering a case: "<part>-<name>" ("elementwise-pair-fused").
 [[nodiscard]] std::string version_name(const std::string& part, const std::string& name);
-//! "r4-two-passes", "r4-fused".
+//! "two-passes-r4", "fused-r4".
 [[nodiscard]] std::string stencil_case(int radius, bool fused);
 //! "cheap-recompute-r8", "expensive-materialise-r8".
 [[nodiscard]] std::string reuse_case(bool expensive, bool recompute, unsigned reuse);

@@ -8,6 +8,7 @@
 
 #include "analysis.hpp"
 #include "base/format.hpp"
+#include "case_names.hpp"
 #include "constants.hpp"
 #include "lab.hpp"
 
@@ -21,8 +22,7 @@ using labrun::PlotSpec;
 using labrun::Transcript;
 
 std::optional<PlotSpec> crossover_plot(const Transcript& t) {
-  const std::vector<PairPoint> points =
-      pair_sweep(t, case_name(kPairPart, "two-passes"), case_name(kPairPart, "fused"));
+  const std::vector<PairPoint> points = pair_sweep(t, cases::kPairTwoPasses, cases::kPairFused);
   if (points.empty()) {
     return std::nullopt;
   }
@@ -49,7 +49,7 @@ std::optional<PlotSpec> crossover_plot(const Transcript& t) {
   bandwidth.x_log = true;
   bandwidth.lines = {eliminated};
   for (const std::string label : {"lesson", "card-scaled"}) {
-    if (const std::optional<double> copy = case_gb_per_s(t, case_name(kFloorPart, "copy"), label)) {
+    if (const std::optional<double> copy = case_gb_per_s(t, cases::kCopy, label)) {
       bandwidth.reference_lines.push_back(
           {"copy floor at the " + label + " size, " + fixed(*copy, 1) + " GB/s", *copy});
     }
@@ -72,8 +72,7 @@ std::optional<PlotSpec> stencil_plot(const Transcript& t, const std::string& siz
   double byte_ratio = 0.0;
   for (const int radius : kStencilRadii) {
     const std::optional<PairPoint> p =
-        pair_at(t, case_name(kStencilPart, stencil_case(radius, false)),
-                case_name(kStencilPart, stencil_case(radius, true)), size_label);
+        pair_at(t, cases::stencil(radius, false), cases::stencil(radius, true), size_label);
     if (p) {
       speedup.x.push_back(radius);
       speedup.y.push_back(p->speedup);

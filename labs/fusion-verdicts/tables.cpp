@@ -8,6 +8,7 @@
 
 #include "analysis.hpp"
 #include "base/format.hpp"
+#include "case_names.hpp"
 #include "constants.hpp"
 #include "lab.hpp"
 
@@ -87,14 +88,11 @@ struct VerdictRow {
 
 std::vector<VerdictRow> verdict_rows() {
   return {
-      {"Elementwise then elementwise", "Fuse", case_name(kPairPart, "two-passes"),
-       case_name(kPairPart, "fused"), kPairClaim},
-      {"Elementwise then reduction", "Fuse with care", case_name(kSumPart, "two-kernels"),
-       case_name(kSumPart, "folded"), kSumClaim},
-      {"Reduction then elementwise", "Do not fuse", case_name(kNormalisePart, "two-kernels"),
-       case_name(kNormalisePart, "cooperative"), kNormaliseClaim},
-      {"Stencil then stencil", "Fuse", case_name(kStencilPart, stencil_case(1, false)),
-       case_name(kStencilPart, stencil_case(1, true)), kStencilClaim},
+      {"Elementwise then elementwise", "Fuse", cases::kPairTwoPasses, cases::kPairFused, kPairClaim},
+      {"Elementwise then reduction", "Fuse with care", cases::kSumTwoKernels, cases::kSumFolded, kSumClaim},
+      {"Reduction then elementwise", "Do not fuse", cases::kNormaliseTwoKernels, cases::kNormaliseCooperative,
+       kNormaliseClaim},
+      {"Stencil then stencil", "Fuse", cases::stencil(1, false), cases::stencil(1, true), kStencilClaim},
       {"Sort then gather", "Do not fuse", "", "", ""},
       {"Two stages with different block sizes", "Case by case", "", "", kExpensiveReuseClaim},
   };
@@ -125,7 +123,7 @@ Table verdict_table(const Transcript& t, const std::string& size_label) {
     table.headers.emplace_back("claim");
     table.right_aligned.push_back(false);
   }
-  const std::optional<double> copy = case_gb_per_s(t, case_name(kFloorPart, "copy"), size_label);
+  const std::optional<double> copy = case_gb_per_s(t, cases::kCopy, size_label);
   for (const VerdictRow& row : verdict_rows()) {
     std::vector<std::string> cells{row.structure, row.chapter};
     if (!row.unfused.empty()) {
@@ -159,8 +157,7 @@ Table verdict_table(const Transcript& t, const std::string& size_label) {
 // ---- the L2 crossover ------------------------------------------------------------------------
 
 Table crossover_table(const Transcript& t) {
-  const std::vector<PairPoint> points =
-      pair_sweep(t, case_name(kPairPart, "two-passes"), case_name(kPairPart, "fused"));
+  const std::vector<PairPoint> points = pair_sweep(t, cases::kPairTwoPasses, cases::kPairFused);
   const std::optional<double> l2 = l2_bytes(t);
   const std::optional<std::size_t> settled = settling_index(points, kSettledTolerance);
   Table table;
@@ -215,9 +212,8 @@ Table reductions_table(const Transcript& t) {
       "with a grid-wide barrier bought, the bytes being the same."};
   table.headers = {"case", "n", "ms", "GB/s", "launches", "grid blocks", "blocks/SM", "barrier saves (us)"};
   table.right_aligned = {false, true, true, true, true, true, true, true};
-  const auto add = [&](const std::string& part, const std::string& name, const std::string& label,
-                       const std::string& barrier) {
-    const CaseResult* c = t.find_case(case_name(part, name), label);
+  const auto add = [&](const std::string& name, const std::string& label, const std::string& barrier) {
+    const CaseResult* c = t.find_case(name, label);
     if (c == nullptr) {
       return;
     }
@@ -233,12 +229,12 @@ Table reductions_table(const Transcript& t) {
     }
   }
   for (const std::string& label : labels) {
-    add(kSumPart, "two-kernels", label, "-");
-    add(kSumPart, "folded", label, "-");
+    add(cases::kSumTwoKernels, label, "-");
+    add(cases::kSumFolded, label, "-");
     const std::optional<PairPoint> barrier =
-        pair_at(t, case_name(kNormalisePart, "two-kernels"), case_name(kNormalisePart, "cooperative"), label);
-    add(kNormalisePart, "two-kernels", label, "-");
-    add(kNormalisePart, "cooperative", label,
+        pair_at(t, cases::kNormaliseTwoKernels, cases::kNormaliseCooperative, label);
+    add(cases::kNormaliseTwoKernels, label, "-");
+    add(cases::kNormaliseCooperative, label,
         barrier ? fixed((barrier->unfused_ms - barrier->fused_ms) * 1000.0, 2) : "-");
   }
   return table;
@@ -264,8 +260,8 @@ Table stencil_table(const Transcript& t, const std::string& size_label) {
                    "two passes (ms)", "fused (ms)", "speedup", "byte ratio", "elim. GB/s"};
   table.right_aligned = {true, true, true, true, true, true, true, true, true, true};
   for (const int radius : kStencilRadii) {
-    const std::string unfused = case_name(kStencilPart, stencil_case(radius, false));
-    const std::string fused = case_name(kStencilPart, stencil_case(radius, true));
+    const std::string unfused = cases::stencil(radius, false);
+    const std::string fused = cases::stencil(radius, true);
     const CaseResult* f = t.find_case(fused, size_label);
     const std::optional<PairPoint> p = pair_at(t, unfused, fused, size_label);
     if (f == nullptr && !p) {

@@ -30,6 +30,14 @@ BufferId LabDeclaration::output(std::string name) {
   return BufferId(buffers_.size() - 1);
 }
 
+BufferId LabDeclaration::output(std::string name, std::function<std::size_t()> elements) {
+  if (!elements) {
+    throw std::invalid_argument(lab_name_ + " declares the output '" + name + "' with no element count");
+  }
+  buffers_.push_back(Buffer{std::move(name), false, 0, 0.0f, 0.0f, std::move(elements)});
+  return BufferId(buffers_.size() - 1);
+}
+
 CheckId LabDeclaration::check(CheckDeclaration check) {
   if (std::any_of(checks_.begin(), checks_.end(),
                   [&](const CheckDeclaration& known) { return known.name == check.name; })) {
@@ -109,7 +117,7 @@ class DeclaredSession final : public LabSession, private RegionContext {
   DeclaredSession(std::shared_ptr<const LabDeclaration> declaration, const SessionConfig& config)
       : declaration_(std::move(declaration)), capacity_(config.max_elements) {
     for (const LabDeclaration::Buffer& buffer : declaration_->buffers()) {
-      buffers_.emplace_back(capacity_);
+      buffers_.emplace_back(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
       if (buffer.input) {
         fill_seeded_uniform(buffers_.back().data(), capacity_, config.seed, buffer.seed_stream, buffer.low,
                             buffer.high, stream_);
@@ -138,9 +146,10 @@ class DeclaredSession final : public LabSession, private RegionContext {
       poison_outputs(n);
       check.region(*this, n)();
       LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
-      std::vector<float> got = download(buffers_.at(check.output.index()).data(), n);
-      checks.push_back(
-          compare_with_reference(version, got, check.reference(host_inputs, n), check.tolerance));
+      std::vector<double> expected = check.reference(host_inputs, n);
+      std::vector<float> got =
+          download(buffers_.at(check.output.index()).data(), compared_elements(check, expected.size(), n));
+      checks.push_back(compare_with_reference(version, got, expected, check.tolerance));
       outputs[index] = std::move(got);
     }
     for (const auto& [first, second] : declaration_->bitwise_pairs()) {
@@ -228,12 +237,39 @@ class DeclaredSession final : public LabSession, private RegionContext {
     return host;
   }
 
+  // The first n floats of every max_elements buffer, and the whole of every sized one.
   void poison_outputs(std::size_t n) {
     for (std::size_t b = 0; b < buffers_.size(); ++b) {
-      if (!declaration_->buffers()[b].input) {
-        poison(buffers_[b].data(), n, stream_);
+      const LabDeclaration::Buffer& buffer = declaration_->buffers()[b];
+      if (!buffer.input) {
+        poison(buffers_[b].data(), buffer.elements ? buffers_[b].size() : n, stream_);
       }
     }
+  }
+
+  std::size_t sized_buffer_elements(const LabDeclaration::Buffer& buffer) const {
+    const std::size_t elements = buffer.elements();
+    if (elements == 0) {
+      throw std::invalid_argument(declaration_->lab_name() + "'s output '" + buffer.name +
+                                  "' has 0 elements");
+    }
+    return elements;
+  }
+
+  // n for an output of max_elements floats; the reference's length for a sized output, which must
+  // not exceed it.
+  std::size_t compared_elements(const CheckDeclaration& check, std::size_t reference_elements,
+                                std::size_t n) const {
+    const std::size_t output = check.output.index();
+    if (!declaration_->buffers().at(output).elements) {
+      return n;
+    }
+    if (reference_elements > buffers_.at(output).size()) {
+      throw std::invalid_argument(check.name + "'s reference has " + std::to_string(reference_elements) +
+                                  " elements, its output '" + declaration_->buffers()[output].name + "' " +
+                                  std::to_string(buffers_[output].size()));
+    }
+    return reference_elements;
   }
 
   void prime() {

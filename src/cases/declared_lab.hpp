@@ -4,11 +4,13 @@
 // seeded input fill, poisoning, the correctness loop against the float64 reference, the bitwise
 // comparisons, CUDA graphs and capacity checks. `session_factory()` turns the declaration into the
 // `Lab::open_session` the runner uses (src/registry/lab.hpp), so a declared lab needs no session
-// of its own. A lab whose cases need more (cooperative launches with their own workspace) still
-// implements labrun::LabSession itself: that is the escape hatch.
+// of its own. A region may launch anything its lab's launchers launch (a cooperative kernel, a
+// CUDA graph); a lab that needs what no declaration expresses can still implement
+// labrun::LabSession itself, though no registered lab does.
 //
 // Host code only; the lab's kernels stay behind launchers in its .cu files. Every buffer holds
-// floats, the run's largest n of them (SessionConfig::max_elements).
+// floats, the run's largest n of them (SessionConfig::max_elements), unless it is an output
+// declared with its own element count (a reduction's partial sums, its one result).
 
 #include <cuda_runtime_api.h>
 
@@ -54,7 +56,7 @@ class CheckId {
 class RegionContext {
  public:
   virtual ~RegionContext() = default;
-  //! The device pointer of a declared buffer (max_elements floats).
+  //! The device pointer of a declared buffer (max_elements floats, or the count it was declared with).
   [[nodiscard]] virtual float* operator[](BufferId buffer) const = 0;
   //! The stream every region enqueues on: the legacy default stream.
   [[nodiscard]] virtual cudaStream_t stream() const = 0;
@@ -85,12 +87,15 @@ class HostInputs {
 };
 
 //! A correctness version: its region runs once at the lab's odd correctness size with every
-//! non-input buffer poisoned, and `output`'s first n floats are compared with `reference`.
+//! non-input buffer poisoned, and `output`'s first n floats are compared with `reference`. An
+//! output declared with its own element count is compared on its first reference.size() floats
+//! instead (a reduction's one result: a reference of one element).
 struct CheckDeclaration {
   std::string name;  //!< recorded in the transcript's correctness checks and cases' verified_by
   RegionBuilder region;
   BufferId output;
-  //! The expected output in float64, n elements, from the inputs alone.
+  //! The expected output in float64, n elements (or, for an output of its own element count, as
+  //! many as are compared, at most that count), from the inputs alone.
   std::function<std::vector<double>(const HostInputs& inputs, std::uint64_t n)> reference;
   Tolerance tolerance;
 };
@@ -114,6 +119,12 @@ class LabDeclaration {
   BufferId input(std::string name, std::uint64_t seed_stream, float low, float high);
   //! An output or intermediate, poisoned (NaN) before each correctness version runs.
   BufferId output(std::string name);
+  //! An output or intermediate of `elements()` floats instead of max_elements, whatever n is: a
+  //! reduction's partial sums (one per block of its grid) or its single result. `elements` is
+  //! called once as a session opens, on the session's device, so it may query the device (an
+  //! occupancy-sized grid); it must return at least 1. The whole buffer is poisoned before each
+  //! correctness version runs.
+  BufferId output(std::string name, std::function<std::size_t()> elements);
   //! A correctness version. Throws std::invalid_argument for a repeated name.
   CheckId check(CheckDeclaration check);
   //! A timed case. Throws std::invalid_argument for a repeated case name.
@@ -139,6 +150,7 @@ class LabDeclaration {
     std::uint64_t seed_stream = 0;
     float low = 0.0f;
     float high = 0.0f;
+    std::function<std::size_t()> elements = {};  //!< empty: max_elements floats
   };
   [[nodiscard]] const std::vector<Buffer>& buffers() const { return buffers_; }
   [[nodiscard]] const std::vector<CheckDeclaration>& checks() const { return checks_; }

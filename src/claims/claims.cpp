@@ -19,6 +19,17 @@ ClaimResult start(const ClaimSpec& spec) {
   return result;
 }
 
+// What every builder below sets: the claim's id, statement, kind and the cases it reads.
+ClaimSpec claim_of_kind(std::string id, std::string statement, ClaimKind kind,
+                        std::vector<std::string> cases) {
+  ClaimSpec spec;
+  spec.id = std::move(id);
+  spec.statement = std::move(statement);
+  spec.kind = kind;
+  spec.cases = std::move(cases);
+  return spec;
+}
+
 ClaimResult not_measured(ClaimResult result, const std::string& why) {
   result.verdict = Verdict::kNotMeasured;
   result.detail = why;
@@ -223,11 +234,8 @@ std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vec
 ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
                            std::string faster_case, std::string size_label, double expected,
                            double tolerance) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kRatioNear;
-  spec.cases = {std::move(slower_case), std::move(faster_case)};
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kRatioNear,
+                                 {std::move(slower_case), std::move(faster_case)});
   spec.size_label = std::move(size_label);
   spec.expected = expected;
   spec.tolerance = tolerance;
@@ -237,11 +245,8 @@ ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string sl
 ClaimSpec bandwidth_band_claim(std::string id, std::string statement, std::string reference_case,
                                const std::vector<std::string>& rows, std::string size_label, double low,
                                double high) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kBandwidthBand;
-  spec.cases = {std::move(reference_case)};
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kBandwidthBand,
+                                 {std::move(reference_case)});
   spec.cases.insert(spec.cases.end(), rows.begin(), rows.end());
   spec.size_label = std::move(size_label);
   spec.expected = 1.0;
@@ -252,11 +257,8 @@ ClaimSpec bandwidth_band_claim(std::string id, std::string statement, std::strin
 
 ClaimSpec per_launch_converges_claim(std::string id, std::string statement, std::string swept_case,
                                      std::string launch_case, double tolerance) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kPerLaunchConverges;
-  spec.cases = {std::move(swept_case), std::move(launch_case)};
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kPerLaunchConverges,
+                                 {std::move(swept_case), std::move(launch_case)});
   spec.expected = 1.0;
   spec.tolerance = tolerance;
   return spec;
@@ -264,11 +266,8 @@ ClaimSpec per_launch_converges_claim(std::string id, std::string statement, std:
 
 ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,
                            const std::vector<std::string>& others, std::string size_label, double tolerance) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kNotFaster;
-  spec.cases = {std::move(baseline_case)};
+  ClaimSpec spec =
+      claim_of_kind(std::move(id), std::move(statement), ClaimKind::kNotFaster, {std::move(baseline_case)});
   spec.cases.insert(spec.cases.end(), others.begin(), others.end());
   spec.size_label = std::move(size_label);
   spec.expected = 1.0;
@@ -278,22 +277,15 @@ ClaimSpec not_faster_claim(std::string id, std::string statement, std::string ba
 
 ClaimSpec bitwise_equal_claim(std::string id, std::string statement, std::string first_version,
                               std::string second_version, bool expected_to_fail) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kBitwiseEqual;
-  spec.cases = {std::move(first_version), std::move(second_version)};
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kBitwiseEqual,
+                                 {std::move(first_version), std::move(second_version)});
   spec.expected_to_fail = expected_to_fail;
   return spec;
 }
 
 ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
                        std::function<void(const Transcript&, ClaimResult&)> evaluate) {
-  ClaimSpec spec;
-  spec.id = std::move(id);
-  spec.statement = std::move(statement);
-  spec.kind = ClaimKind::kCustom;
-  spec.cases = std::move(cases);
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kCustom, std::move(cases));
   spec.evaluate = std::move(evaluate);
   return spec;
 }

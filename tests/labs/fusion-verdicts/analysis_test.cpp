@@ -111,11 +111,3 @@ TEST_CASE("the reuse sweep and where materialising starts to win") {
   CHECK(verdicts::reuse_summary({reuse_point(1, 1.2), reuse_point(2, 0.8), reuse_point(4, 1.1)}) ==
         "recompute wins at the largest R (R = 1 to 4)");
 }
-
-TEST_CASE("the factor at the end of a case name") {
-  CHECK(verdicts::trailing_factor("fusion-verdicts/recompute/cheap-recompute-r16") == 16u);
-  CHECK(verdicts::trailing_factor("two-passes-r4") == 4u);
-  CHECK_FALSE(verdicts::trailing_factor("fusion-verdicts/floor/copy").has_value());
-  CHECK_FALSE(verdicts::trailing_factor("copy-floor").has_value());
-  CHECK_FALSE(verdicts::trailing_factor("fused-rx").has_value());
-}

@@ -1,0 +1,27 @@
+// What a declaration records without a device; the session it opens is covered by the GPU tests
+// (every registered lab, tests/gpu/registered_labs_smoke_test.cpp).
+
+#include "cases/declared_lab.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <cstddef>
+#include <stdexcept>
+
+TEST_CASE("an output of its own element count keeps the count; a plain output holds max_elements") {
+  labrun::LabDeclaration lab("example");
+  const labrun::BufferId x = lab.input("x", 1, -1.0f, 1.0f);
+  const labrun::BufferId y = lab.output("y");
+  const labrun::BufferId sum = lab.output("sum", [] { return std::size_t{1}; });
+  REQUIRE(lab.buffers().size() == 3);
+  CHECK_FALSE(lab.buffers()[x.index()].elements);
+  CHECK_FALSE(lab.buffers()[y.index()].elements);
+  REQUIRE(lab.buffers()[sum.index()].elements);
+  CHECK(lab.buffers()[sum.index()].elements() == 1);
+  CHECK_FALSE(lab.buffers()[sum.index()].input);
+  CHECK(lab.buffers()[sum.index()].name == "sum");
+}
+
+TEST_CASE("an output declared with no element count is refused") {
+  labrun::LabDeclaration lab("example");
+  CHECK_THROWS_AS(lab.output("partials", nullptr), std::invalid_argument);
+}

@@ -145,8 +145,8 @@ labrun::CheckDeclaration chain_check_of(const ChainIds& ids, std::string version
   const auto expected = [ids](const labrun::HostInputs& in, std::uint64_t /*n*/) {
     return chain_reference(in[ids.x], in[ids.residual]);
   };
-  return labrun::CheckDeclaration{std::move(version), std::move(region), ids.y, expected,
-                                  labrun::Tolerance{1e-5, 1e-5}};
+  return labrun::CheckDeclaration{
+      std::move(version), std::move(region), ids.y, expected, labrun::Tolerance{1e-5, 1e-5}, "float64-chain"};
 }
 
 }  // namespace

@@ -144,6 +144,7 @@ struct VersionedCase {
   Reference reference;
   Tolerance tolerance;
   labrun::AttributesBuilder attributes;
+  std::string reference_key = {};  // shared by the two versions of one computation
 };
 
 CheckId declare(labrun::LabDeclaration& lab, VersionedCase declared) {
@@ -155,8 +156,9 @@ CheckId declare(labrun::LabDeclaration& lab, VersionedCase declared) {
   spec.label = std::move(declared.label);
   spec.model = declared.model;
   spec.sizes = std::move(declared.sizes);
-  const CheckId check = lab.check({version_name(spec.part, declared.name.substr(last + 1)), declared.region,
-                                   declared.output, std::move(declared.reference), declared.tolerance});
+  const CheckId check =
+      lab.check({version_name(spec.part, declared.name.substr(last + 1)), declared.region, declared.output,
+                 std::move(declared.reference), declared.tolerance, std::move(declared.reference_key)});
   lab.add_case({std::move(spec), check, std::move(declared.region), std::move(declared.attributes)});
   return check;
 }
@@ -237,7 +239,8 @@ labrun::LabDeclaration declare_lab() {
                                                 .output = ids.y,
                                                 .reference = scale_bias,
                                                 .tolerance = kPairTolerance,
-                                                .attributes = elementwise_attributes()});
+                                                .attributes = elementwise_attributes(),
+                                                .reference_key = "scale-bias"});
   const CheckId pair_fused = declare(lab, {.name = cases::kPairFused,
                                            .label = "scale and bias fused",
                                            .model = ByteModel{kFloat, kFloat, 1},
@@ -246,7 +249,8 @@ labrun::LabDeclaration declare_lab() {
                                            .output = ids.y,
                                            .reference = scale_bias,
                                            .tolerance = kPairTolerance,
-                                           .attributes = elementwise_attributes()});
+                                           .attributes = elementwise_attributes(),
+                                           .reference_key = "scale-bias"});
 
   // Elementwise then reduction: t = x^2 then sum(t). Two kernels: the square reads x and writes
   // t, the grid-stride sum reads t (8 + 4 B); folded: the sum squares x as it loads it (4 + 0 B).
@@ -264,7 +268,8 @@ labrun::LabDeclaration declare_lab() {
                                                 .output = ids.sum,
                                                 .reference = sum_of_squares,
                                                 .tolerance = kSumTolerance,
-                                                .attributes = reduction_attributes(false)});
+                                                .attributes = reduction_attributes(false),
+                                                .reference_key = "sum-of-squares"});
   const CheckId sum_folded = declare(lab, {.name = cases::kSumFolded,
                                            .label = "sum of squares, the square folded into the loads",
                                            .model = ByteModel{kFloat, 0.0, 2},
@@ -273,7 +278,8 @@ labrun::LabDeclaration declare_lab() {
                                            .output = ids.sum,
                                            .reference = sum_of_squares,
                                            .tolerance = kSumTolerance,
-                                           .attributes = reduction_attributes(false)});
+                                           .attributes = reduction_attributes(false),
+                                           .reference_key = "sum-of-squares"});
 
   // Reduction then elementwise: y = x / rms(x). Both versions read x twice (once to sum, once to
   // scale) and write y (8 + 4 B); the partial sums are O(blocks). Two kernels on one grid, or one
@@ -290,7 +296,8 @@ labrun::LabDeclaration declare_lab() {
                                                       .output = ids.y,
                                                       .reference = normalised,
                                                       .tolerance = kNormaliseTolerance,
-                                                      .attributes = reduction_attributes(false)});
+                                                      .attributes = reduction_attributes(false),
+                                                      .reference_key = "rms-normalise"});
   const CheckId normalise_cooperative = declare(lab, {.name = cases::kNormaliseCooperative,
                                                       .label = "one cooperative kernel, grid barrier between",
                                                       .model = ByteModel{2 * kFloat, kFloat, 1},
@@ -299,7 +306,8 @@ labrun::LabDeclaration declare_lab() {
                                                       .output = ids.y,
                                                       .reference = normalised,
                                                       .tolerance = kNormaliseTolerance,
-                                                      .attributes = reduction_attributes(true)});
+                                                      .attributes = reduction_attributes(true),
+                                                      .reference_key = "rms-normalise"});
 
   // The pairs whose outputs are compared bit for bit, (fused, unfused): unfused and fused versions
   // run the same float operations in the same order (stages.cuh).
@@ -327,7 +335,8 @@ labrun::LabDeclaration declare_lab() {
               .output = ids.y,
               .reference = stencil_pair,
               .tolerance = kStencilTolerance,
-              .attributes = stencil_attributes(radius, false)});
+              .attributes = stencil_attributes(radius, false),
+              .reference_key = "stencil-r" + std::to_string(radius)});
     const CheckId fused = declare(
         lab, {.name = cases::stencil(radius, true),
               .label = points + " box twice, fused (halo recomputed)",
@@ -338,7 +347,8 @@ labrun::LabDeclaration declare_lab() {
               .output = ids.y,
               .reference = stencil_pair,
               .tolerance = kStencilTolerance,
-              .attributes = stencil_attributes(radius, true)});
+              .attributes = stencil_attributes(radius, true),
+              .reference_key = "stencil-r" + std::to_string(radius)});
     lab.compare_bitwise(fused, unfused);
   }
 
@@ -368,7 +378,8 @@ labrun::LabDeclaration declare_lab() {
                 .output = ids.y,
                 .reference = reuse_expected(ids, expensive, reuse),
                 .tolerance = kReuseTolerance,
-                .attributes = reuse_attributes(shift)});
+                .attributes = reuse_attributes(shift),
+                .reference_key = "reuse-" + cost + "-r" + std::to_string(reuse)});
       const CheckId materialise = declare(
           lab, {.name = cases::reuse(expensive, false, reuse),
                 .label = std::move(materialised),
@@ -381,7 +392,8 @@ labrun::LabDeclaration declare_lab() {
                 .output = ids.y,
                 .reference = reuse_expected(ids, expensive, reuse),
                 .tolerance = kReuseTolerance,
-                .attributes = reuse_attributes(shift)});
+                .attributes = reuse_attributes(shift),
+                .reference_key = "reuse-" + cost + "-r" + std::to_string(reuse)});
       lab.compare_bitwise(recompute, materialise);
     }
   }

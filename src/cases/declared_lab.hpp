@@ -98,6 +98,9 @@ struct CheckDeclaration {
   //! many as are compared, at most that count), from the inputs alone.
   std::function<std::vector<double>(const HostInputs& inputs, std::uint64_t n)> reference;
   Tolerance tolerance;
+  //! Versions of one computation (a fused and an unfused kernel) that name the same non-empty key
+  //! share one reference: it is computed once per correctness pass, by the first of them checked.
+  std::string reference_key = {};
 };
 
 //! A timed case: its spec (name, label, byte model, sizes, launches per sample), the version whose

@@ -2,7 +2,9 @@
 # On a GPU machine: the check every change to timing code gets (the developers' guide): the same
 # lab timed cold by two labrun builds in one lease, turn about, ROUNDS runs each, and every case at
 # n >= 2^24 compared: the median over each build's runs of the case's median, and new over old.
-# Prints one line per case and the largest difference; exits 1 when it is above LIMIT (0.01).
+# Prints one line per case (with the run-to-run spread: the larger of the two builds' (max - min) /
+# median over their runs, against which a difference can be judged) and the largest difference;
+# exits 1 when it is above LIMIT (0.01).
 #
 #   scripts/diagnostics/timing-side-by-side.sh OLD_LABRUN NEW_LABRUN OUTDIR [ROUNDS] [LIMIT] [LAB]
 set -uo pipefail
@@ -27,14 +29,20 @@ def medians(side):
             for c in json.load(open(f))["cases"]:
                 if c["elements"] >= 1 << 24:
                     runs.setdefault((c["name"], c["elements"]), []).append(c["summary"]["median_ms"])
-    return {k: statistics.median(v) for k, v in runs.items()}
-old, new = medians("old"), medians("new")
+    return runs
+old_runs, new_runs = medians("old"), medians("new")
+old = {k: statistics.median(v) for k, v in old_runs.items()}
+new = {k: statistics.median(v) for k, v in new_runs.items()}
+# Run to run: the largest (max - min) / median of one build's runs of the case, old or new.
+spread = {k: max((max(v) - min(v)) / statistics.median(v) for v in (old_runs[k], new_runs[k]))
+          for k in old if k in new}
 worst = 0.0
 for key in sorted(old):
     if key in new:
         ratio = new[key] / old[key]
         worst = max(worst, abs(ratio - 1))
-        print(f"{key[0]:<48} n={key[1]:<10} old {old[key]:.5f} ms  new {new[key]:.5f} ms  new/old {ratio:.4f}")
+        print(f"{key[0]:<48} n={key[1]:<10} old {old[key]:.5f} ms  new {new[key]:.5f} ms  new/old {ratio:.4f}"
+              f"  run to run {100 * spread[key]:.2f}%")
 print(f"{len(old)} cases at n >= 2^24; largest difference {100 * worst:.2f}% (limit {100 * limit:.1f}%)")
 sys.exit(1 if worst > limit else 0)
 PY

@@ -121,7 +121,9 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   const labrun::CardRow& h200 = day48->cards[1];
   CHECK(h200.label == "NVIDIA H200");
   CHECK(h200.provenance == "measured");
-  CHECK(h200.runs() == 13);
+  // Every day-48 run committed from the H200 (its folder holds nothing else but a trace).
+  CHECK(h200.runs() == count_json_files(labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200"));
+  CHECK(h200.runs() >= 14);
   CHECK(h200.gpus >= 1);
   CHECK(h200.timing_modes.at("hot-gated") == 1);
   CHECK(h200.bandwidth_size_labels.front() == "card-scaled");
@@ -145,7 +147,10 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   REQUIRE(verdicts != nullptr);
   REQUIRE(verdicts->cards.size() == 1);
   CHECK(verdicts->cards[0].label == "NVIDIA H200");
-  CHECK(verdicts->cards[0].swept_runs == 1);
+  // Every fusion-verdicts run committed from the H200 sweeps the pair over n.
+  CHECK(verdicts->cards[0].swept_runs ==
+        count_json_files(labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200"));
+  CHECK(verdicts->cards[0].swept_runs >= 2);
   CHECK(verdicts->cards[0].settles_from_elements.measured());
 }
 

@@ -273,13 +273,7 @@ ChainDeclaration declare_chain() {
   });
   lab.facts([] {
     const CompiledVersions versions = compiled_versions();
-    const auto as_text = [](int version) {
-      return std::to_string(version / 10) + "." + std::to_string(version % 10);
-    };
-    return std::vector<labrun::Fact>{
-        labrun::Fact::known("kernel_binary_version", as_text(versions.binary_version)),
-        labrun::Fact::known("kernel_ptx_version", as_text(versions.ptx_version)),
-        labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock})};
+    return labrun::compiled_kernel_facts(versions.binary_version, versions.ptx_version, kThreadsPerBlock);
   });
   return ChainDeclaration{std::move(lab), ids, staged};
 }

@@ -401,17 +401,14 @@ labrun::LabDeclaration declare_lab() {
   lab.facts([] {
     const CompiledVersions versions = compiled_versions();
     const ReductionGrid grid = reduction_grid();
-    const auto as_text = [](int version) {
-      return std::to_string(version / 10) + "." + std::to_string(version % 10);
-    };
-    return std::vector<labrun::Fact>{
-        labrun::Fact::known("kernel_binary_version", as_text(versions.binary_version)),
-        labrun::Fact::known("kernel_ptx_version", as_text(versions.ptx_version)),
-        labrun::Fact::known("threads_per_block", std::int64_t{kThreadsPerBlock}),
-        labrun::Fact::known("stencil_tile", std::int64_t{kStencilTile}),
-        labrun::Fact::known("reduction_grid_blocks", static_cast<std::int64_t>(grid.blocks)),
-        labrun::Fact::known("reduction_blocks_per_sm", static_cast<std::int64_t>(grid.blocks_per_sm)),
-        labrun::Fact::known("cooperative_launch", grid.cooperative_launch)};
+    std::vector<labrun::Fact> facts =
+        labrun::compiled_kernel_facts(versions.binary_version, versions.ptx_version, kThreadsPerBlock);
+    facts.push_back(labrun::Fact::known("stencil_tile", std::int64_t{kStencilTile}));
+    facts.push_back(labrun::Fact::known("reduction_grid_blocks", static_cast<std::int64_t>(grid.blocks)));
+    facts.push_back(
+        labrun::Fact::known("reduction_blocks_per_sm", static_cast<std::int64_t>(grid.blocks_per_sm)));
+    facts.push_back(labrun::Fact::known("cooperative_launch", grid.cooperative_launch));
+    return facts;
   });
   return lab;
 }

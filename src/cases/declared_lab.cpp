@@ -306,4 +306,13 @@ std::function<std::unique_ptr<LabSession>(const SessionConfig&)> LabDeclaration:
   };
 }
 
+std::vector<Fact> compiled_kernel_facts(int binary_version, int ptx_version, int threads_per_block) {
+  const auto as_text = [](int version) {
+    return std::to_string(version / 10) + "." + std::to_string(version % 10);
+  };
+  return {Fact::known("kernel_binary_version", as_text(binary_version)),
+          Fact::known("kernel_ptx_version", as_text(ptx_version)),
+          Fact::known("threads_per_block", std::int64_t{threads_per_block})};
+}
+
 }  // namespace labrun

@@ -112,6 +112,12 @@ struct CaseDeclaration {
   AttributesBuilder attributes;  //!< empty: no per-case facts
 };
 
+//! The facts every lab records about its compiled kernels: the machine code and PTX versions they
+//! were compiled to, as cudaFuncAttributes gives them (90 is written "9.0"), and their block size:
+//! "kernel_binary_version", "kernel_ptx_version", "threads_per_block".
+[[nodiscard]] std::vector<Fact> compiled_kernel_facts(int binary_version, int ptx_version,
+                                                      int threads_per_block);
+
 //! A lab's buffers, versions and cases. Build it once, in the lab's declaration file.
 class LabDeclaration {
  public:

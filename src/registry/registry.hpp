@@ -1,5 +1,6 @@
 #pragma once
-// The labs this build knows. Labs add themselves through labs/registered_labs.cpp.
+// The labs this build knows. Each lab registers itself with one line in its folder's CMakeLists.txt
+// (labrun_register_lab, labs/CMakeLists.txt), from which the build generates registered_labs.cpp.
 
 #include <string>
 #include <vector>
@@ -30,8 +31,8 @@ class LabRegistry {
 [[nodiscard]] std::vector<std::string> patterns_matching_nothing(const Lab& lab,
                                                                  const std::vector<std::string>& patterns);
 
-//! Every lab linked into this build. Defined in labs/registered_labs.cpp, so only code linked with
-//! the labs (the command line, tests) may call it; the harness itself takes a Lab.
+//! Every lab linked into this build. Defined in the generated registered_labs.cpp (labs/CMakeLists.txt), so
+//! only code linked with the labs (the command line, tests) may call it; the harness itself takes a Lab.
 [[nodiscard]] const LabRegistry& registered_labs();
 
 }  // namespace labrun

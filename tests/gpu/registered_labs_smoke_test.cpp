@@ -1,5 +1,5 @@
-// GPU smoke test over every registered lab (labs/registered_labs.cpp): a new lab is covered by
-// registering it. Skips when no usable CUDA device exists.
+// GPU smoke test over every registered lab (labrun_register_lab, labs/CMakeLists.txt): a new lab is
+// covered by registering it. Skips when no usable CUDA device exists.
 
 #include <unistd.h>
 #include <catch2/catch_test_macros.hpp>

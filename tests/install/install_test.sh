@@ -43,11 +43,12 @@ for schema in "$source_dir"/evidence/schema/transcript-*.schema.json; do
     fail "share/labrun/schema/$(basename "$schema") differs from evidence/schema"
 done
 # No installed file may name the build tree: what labrun needs is found relative to itself. Names of
-# the unity build's generated sources (.../CMakeFiles/<target>.dir/Unity/unity_N_cxx.cxx), which
-# UBSan's diagnostics embed in a sanitizer build, are where code came from, not what it looks for.
+# the sources the build generates (the unity build's .../CMakeFiles/<target>.dir/Unity/unity_N_cxx.cxx
+# and labs/registered_labs.cpp), which UBSan's diagnostics embed in a sanitizer build, are where code
+# came from, not what it looks for.
 if grep -raoF "$build_dir" "$prefix" >/dev/null 2>&1 &&
    grep -raoE "$(printf '%s' "$build_dir" | sed 's/[][\.^$*+?(){}|/]/\\&/g')(/[^[:space:][:cntrl:]\"]*)?" "$prefix" |
-     grep -vE '/CMakeFiles/[^/]+\.dir/Unity/unity_[0-9]+_cxx\.cxx' | cut -d: -f1 | sort -u >"$scratch/naming-build-tree" &&
+     grep -vE '/CMakeFiles/[^/]+\.dir/Unity/unity_[0-9]+_cxx\.cxx|/labs/registered_labs\.cpp' | cut -d: -f1 | sort -u >"$scratch/naming-build-tree" &&
    [ -s "$scratch/naming-build-tree" ]; then
   fail "installed files name the build tree $build_dir: $(tr '\n' ' ' <"$scratch/naming-build-tree")"
 fi

@@ -292,11 +292,6 @@ Table part2_table(const Transcript& t, const std::string& size_label) {
   return table;
 }
 
-// A number as the manifest may give it: whole numbers without decimals, others with two.
-std::string answer(double value) {
-  return value == std::floor(value) ? fixed(value, 0) : fixed(value, 2);
-}
-
 // The student's worked answer (the manifest, recorded as lab facts by `run --submission`) against
 // the lab's own half-way pair and the run's medians; none when the run had no submission.
 std::optional<Table> submission_table(const Transcript& t) {
@@ -325,9 +320,10 @@ std::optional<Table> submission_table(const Transcript& t) {
     return c != nullptr ? c->model.bytes_per_element() : 0.0;
   };
   const std::optional<double> launches = t.numeric_fact("lab", facts::kLaunches);
-  table.rows.push_back(
-      {"bytes per element", answer(*bytes), lab_pair != nullptr ? answer(model_bytes(lab_pair)) : "-", "-"});
-  table.rows.push_back({"launches", launches ? answer(*launches) : "-",
+  table.rows.push_back({"bytes per element", labrun::bytes_per_element_text(*bytes),
+                        lab_pair != nullptr ? labrun::bytes_per_element_text(model_bytes(lab_pair)) : "-",
+                        "-"});
+  table.rows.push_back({"launches", launches ? fixed(*launches, 0) : "-",
                         lab_pair != nullptr ? std::to_string(lab_pair->model.launches) : "-", "-"});
   const auto ratio_row = [&](const std::string& quantity, const char* predicted_key,
                              const std::string& slower, const std::string& faster, double model_ratio) {

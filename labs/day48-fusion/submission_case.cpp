@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "base/bounded_read.hpp"
+#include "base/format.hpp"
 #include "case_names.hpp"
 #include "cases/fill.hpp"
 #include "chain_constants.hpp"
@@ -49,14 +50,6 @@ struct Submission {
   labrun::LaunchShape second_shape;
 };
 
-std::string joined(const std::vector<std::string>& lines, const std::string& separator) {
-  std::string text;
-  for (const std::string& line : lines) {
-    text += (text.empty() ? "" : separator) + line;
-  }
-  return text;
-}
-
 fs::path single_source(const fs::path& folder) {
   std::vector<fs::path> sources;
   try {
@@ -79,7 +72,7 @@ fs::path single_source(const fs::path& folder) {
     names.push_back(source.filename().string());
   }
   throw SubmissionError("the submission folder " + folder.string() + " holds " +
-                        std::to_string(sources.size()) + " .cu files (" + joined(names, ", ") +
+                        std::to_string(sources.size()) + " .cu files (" + labrun::join(names, ", ") +
                         "): a submission is one .cu file");
 }
 
@@ -101,7 +94,7 @@ labrun::Manifest read_worked_answer(const fs::path& source, const fs::path& mani
   if (!manifest.bytes_per_element || !manifest.launches) {
     throw SubmissionError("the manifest " + manifest_path.string() +
                           " needs a usable bytes_per_element and launches (the row's byte model): " +
-                          labrun::valid_utf8(joined(manifest.problems, "; ")));
+                          labrun::valid_utf8(labrun::join(manifest.problems, "; ")));
   }
   for (const std::string& problem : manifest.problems) {
     progress("the manifest: " + labrun::valid_utf8(problem) + " (left out)");
@@ -141,7 +134,7 @@ Submission read_submission(const fs::path& folder, const std::function<void(cons
                       labrun::valid_utf8(problem.message));
     }
     throw SubmissionError("the grader's source check refuses " + submission.source_path.string() + ": " +
-                          joined(lines, "; "));
+                          labrun::join(lines, "; "));
   }
   return submission;
 }
@@ -215,7 +208,7 @@ class StudentPair {
       std::string message = "the submission's kernels cannot be used (" + loaded_.problem_kind +
                             "): " + labrun::valid_utf8(loaded_.problem);
       if (!loaded_.kernels_found.empty()) {
-        message += "; the image defines " + labrun::valid_utf8(joined(loaded_.kernels_found, ", "));
+        message += "; the image defines " + labrun::valid_utf8(labrun::join(loaded_.kernels_found, ", "));
       }
       throw SubmissionError(message);
     }

@@ -19,14 +19,6 @@ std::string count_or_dash(std::size_t count) {
   return count > 0 ? std::to_string(count) : "-";
 }
 
-std::string joined(const std::vector<std::string>& items) {
-  std::string text;
-  for (const std::string& item : items) {
-    text += (text.empty() ? "" : ", ") + item;
-  }
-  return text;
-}
-
 Table cards_table(const LabAggregate& lab) {
   Table table;
   const CardFigures& f = lab.figures;
@@ -34,11 +26,11 @@ Table cards_table(const LabAggregate& lab) {
       "One row per card: every run of one device model, of one provenance. A figure over several runs is "
       "their median, with its spread (max - min) / median in brackets.");
   if (!f.copy_floor_case.empty()) {
-    table.notes.push_back("GB/s are read at the first of the sizes " + joined(f.size_labels) +
+    table.notes.push_back("GB/s are read at the first of the sizes " + join(f.size_labels, ", ") +
                           " a run has: the copy floor is " + f.copy_floor_case +
                           (f.ceiling_cases.empty()
                                ? std::string()
-                               : ", the ceiling the best of it and " + joined(f.ceiling_cases)) +
+                               : ", the ceiling the best of it and " + join(f.ceiling_cases, ", ")) +
                           "; % of peak is the best copy over the device's theoretical peak.");
   }
   if (!f.launch_case.empty()) {
@@ -60,7 +52,7 @@ Table cards_table(const LabAggregate& lab) {
     table.rows.push_back(
         {card.label, card.provenance, std::to_string(card.runs()), count_or_dash(card.gpus),
          count_or_dash(card.hosts), timing_text(card),
-         card.bandwidth_size_labels.empty() ? "-" : joined(card.bandwidth_size_labels),
+         card.bandwidth_size_labels.empty() ? "-" : join(card.bandwidth_size_labels, ", "),
          spread_text(card.copy_floor_gb_per_s, 1), spread_text(card.ceiling_gb_per_s, 1),
          share.measured() ? percent(share.median) : "-", spread_text(card.launch_us, 3), settling_text(card),
          std::to_string(card.claims_held()) + " of " + std::to_string(card.claims_measured())});

@@ -91,4 +91,12 @@ std::string markdown_code_span(const std::string& text) {
   return out + "`";
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string text;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    text += (i == 0 ? "" : separator) + items[i];
+  }
+  return text;
+}
+
 }  // namespace labrun

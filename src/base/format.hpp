@@ -3,9 +3,12 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace labrun {
 
+//! The items in order with `separator` between them ("a, b, c"); "" for none.
+[[nodiscard]] std::string join(const std::vector<std::string>& items, const std::string& separator);
 //! Fixed-point with `decimals` digits after the point ("0.548"); "nan"/"inf" for non-finite.
 [[nodiscard]] std::string fixed(double value, int decimals);
 //! Scientific with 2 significant decimals ("2.38e-07").

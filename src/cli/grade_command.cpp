@@ -176,10 +176,7 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
   std::string csv = "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host\n";
   std::size_t not_graded_count = 0;
   for (const SummaryRow& row : rows) {
-    std::string mistakes;
-    for (const std::string& id : row.mistakes) {
-      mistakes += (mistakes.empty() ? "" : ", ") + id;
-    }
+    const std::string mistakes = join(row.mistakes, ", ");
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
     table.rows.push_back({valid_utf8(row.submission), valid_utf8(row.student_id),
                           fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
@@ -194,10 +191,7 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
                     {"device", row.device},
                     {"device_uuid", row.device_uuid},
                     {"host", row.host}});
-    std::string semicolons;
-    for (const std::string& id : row.mistakes) {
-      semicolons += (semicolons.empty() ? "" : ";") + id;
-    }
+    const std::string semicolons = join(row.mistakes, ";");
     csv += csv_line({valid_utf8(row.submission), valid_utf8(row.student_id), fixed(row.score, 1),
                      fixed(row.max_score, 1), semicolons, row.grader_problem.empty() ? "true" : "false",
                      fixed(row.seconds, 2), row.device, row.device_uuid, row.host}) +

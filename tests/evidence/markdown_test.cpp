@@ -49,10 +49,33 @@ TEST_CASE("the report shows the model - correctness - the lab's tables and unkno
   // Part 3: 0.011 / 0.005 = 2.20, and 11 us over 4 launches.
   CHECK_THAT(
       md, ContainsSubstring("| 1024 | sweep |      0.0110 |     0.0050 |         2.20 |            2.750 |"));
-  // Predictions: 0.45 / 0.15 against 3.00 and 4.00.
-  CHECK_THAT(md, ContainsSubstring(
-                     "| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 |"));
+  // Predictions: 0.45 / 0.15 against 3.00 and 4.00, with the interval the run recorded (1.6.0).
+  CHECK_THAT(
+      md, ContainsSubstring("| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 "
+                            "| 2.950 to 3.050 |"));
   CHECK_THAT(md, ContainsSubstring("## Timing stability"));
+}
+
+TEST_CASE("from 1.6.0 a claim is shown with its interval and bound - and how its verdict was reached") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.claims.front().verdict = labrun::Verdict::kInconclusive;
+  const std::string md = render(t);
+  CHECK_THAT(md, ContainsSubstring("| claim "));
+  CHECK_THAT(md, ContainsSubstring(" 95% interval |"));
+  CHECK_THAT(md, ContainsSubstring("| 2.950 to 3.050 |"));
+  CHECK_THAT(md, ContainsSubstring("| 2.700 to 3.300 |"));
+  CHECK_THAT(md, ContainsSubstring("| inconclusive |"));
+  CHECK_THAT(md, ContainsSubstring("inconclusive when it straddles the bound"));
+  // The samples table counts each case's rounds and shows its median's interval.
+  CHECK_THAT(md, ContainsSubstring("| median 95% interval |"));
+  CHECK_THAT(md, ContainsSubstring("0.1000 to 0.1000"));
+  CHECK_THAT(md, ContainsSubstring("| rounds "));
+  // An older transcript (read without rounds) renders as its run wrote it: no interval column.
+  t.rounds_recorded = false;
+  const std::string old = render(t);
+  CHECK(old.find("2.950 to 3.050") == std::string::npos);
+  CHECK(old.find("| from ") == std::string::npos);
+  CHECK(old.find("median 95% interval") == std::string::npos);
 }
 
 TEST_CASE("a transcript of a lab this build does not know still renders - generically") {

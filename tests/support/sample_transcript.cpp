@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/environment_contract.hpp"
+#include "core/rounds.hpp"
 
 namespace labrun::testing {
 
@@ -26,6 +27,21 @@ CaseResult make_case_result(const std::string& name, const std::string& part, co
   result.timing_mode = "hot";
   result.stop_reason = "fixed-count";
   result.sample_sm_clock_mhz.assign(result.samples_ms.size(), std::nullopt);
+  return result;
+}
+
+CaseResult make_rounds_case(const std::string& name, const std::string& part, const std::string& size_label,
+                            std::uint64_t elements, ByteModel model,
+                            const std::vector<std::vector<double>>& rounds) {
+  CaseResult result = make_case_result(name, part, size_label, elements, model, {});
+  for (const std::vector<double>& samples : rounds) {
+    RoundSamples round;
+    round.samples_ms = samples;
+    round.sm_clock_mhz.assign(samples.size(), std::nullopt);
+    round.stop_reason = StopReason::kSampleCap;
+    round.sampling_seconds = 0.01;
+    append_round(result, round);
+  }
   return result;
 }
 
@@ -134,7 +150,13 @@ Transcript sample_day48_transcript() {
   claim.expected = 3.0;
   claim.tolerance = "within 10% of 3.00";
   claim.detail = "0.4500 ms / 0.1500 ms = 3.00";
+  // Judged over rounds (schema 1.6.0): its figure's interval inside its bound.
+  claim.measured_interval = Interval{2.95, 3.05};
+  claim.bound_low = 2.7;
+  claim.bound_high = 3.3;
+  claim.verdict_basis = "interval";
   t.claims = {claim};
+  t.predictions.front().measured = {PredictionMeasurement{"lesson", n, 3.0, Interval{2.95, 3.05}}};
   TimingRecord timing;
   timing.min_samples = 3;
   timing.max_samples = 1000;
@@ -156,6 +178,11 @@ Transcript sample_day48_transcript() {
   clocked.throttled_samples = {1};
   clocked.gate_timeout_samples = {2};
   clocked.median_cycles = 198000.0;
+  // Its three samples were three rounds of one sample each (schema 1.6.0).
+  clocked.rounds = {RoundRecord{1, 0.1, "median-converged", 0.004},
+                    RoundRecord{1, 0.1, "median-converged", 0.004},
+                    RoundRecord{1, 0.1, "median-converged", 0.004}};
+  clocked.median_interval_ms = Interval{0.1, 0.1};
   ProfileRecord profile;
   profile.status = "measured";
   profile.detail = "each case's region ran once";

@@ -19,4 +19,10 @@ namespace labrun::testing {
                                           const std::string& size_label, std::uint64_t elements,
                                           ByteModel model, std::vector<double> samples_ms);
 
+//! A case measured in rounds: each entry of `rounds` one round's samples, appended in order
+//! (core/rounds.hpp: append_round), each stopped at the sample cap.
+[[nodiscard]] CaseResult make_rounds_case(const std::string& name, const std::string& part,
+                                          const std::string& size_label, std::uint64_t elements,
+                                          ByteModel model, const std::vector<std::vector<double>>& rounds);
+
 }  // namespace labrun::testing

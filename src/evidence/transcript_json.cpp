@@ -673,13 +673,15 @@ CaseResult read_case(const Reader& c, bool transcribed) {
       result.gate_timeout_samples = c.indices("gate_timeout_samples");
     }
     if (c.has("rounds")) {  // 1.6.0
-      for (const Reader& r : c.items("rounds")) {
-        result.rounds.push_back(RoundRecord{r.integer("samples"), r.number("median_ms"),
-                                            r.text("stop_reason"), r.number("sampling_seconds")});
-      }
       std::size_t counted = 0;
-      for (const RoundRecord& r : result.rounds) {
-        counted += static_cast<std::size_t>(std::max(r.samples, 0));
+      for (const Reader& r : c.items("rounds")) {
+        const int samples = r.integer("samples");
+        if (samples < 0) {
+          r.fail("samples", "expected a non-negative integer");
+        }
+        counted += static_cast<std::size_t>(samples);
+        result.rounds.push_back(
+            RoundRecord{samples, r.number("median_ms"), r.text("stop_reason"), r.number("sampling_seconds")});
       }
       if (counted != result.samples_ms.size()) {
         c.fail("rounds", "the rounds hold " + std::to_string(counted) + " samples and samples_ms " +

@@ -604,10 +604,11 @@ void sample_round(LabSession& session, CaseSampling& sampling,
 }
 
 // An allocation held while a round's buffers are allocated, so that they need not land where the
-// last round's did: (round - 1) mod 16 x 2 MiB (the size of a large page of device memory).
+// last round's did: for the round of index `round` (from 0; round 1 of the transcript's counting is
+// index 0 and renews nothing), round mod 16 x 2 MiB (the size of a large page of device memory).
 std::size_t placement_offset_bytes(int round) {
   constexpr std::size_t kLargePage = std::size_t{2} << 20;
-  return static_cast<std::size_t>((round - 1) % 16) * kLargePage;
+  return static_cast<std::size_t>(round % 16) * kLargePage;
 }
 
 // Sample. Times every planned case whose version passed its check in `rounds` rounds (round

@@ -163,8 +163,17 @@ TEST_CASE("rounds that do not add up to the samples, and a round order beyond th
     }
   }
   CHECK_THAT(error_of(short_rounds), ContainsSubstring("rounds: the rounds hold 4 samples and samples_ms 3"));
+  Json negative = document;
+  for (Json& c : negative["cases"]) {
+    if (c["rounds"].size() == 3) {
+      c["rounds"][0]["samples"] = -1;
+      c["rounds"][1]["samples"] = 3;
+      break;
+    }
+  }
+  CHECK_THAT(error_of(negative), ContainsSubstring("/rounds/0/samples: expected a non-negative integer"));
   Json beyond = document;
-  beyond["timing"]["round_orders"][1][0] = 999;
+  beyond["timing"]["round_orders"][1][0] = 999u;
   CHECK_THAT(error_of(beyond), ContainsSubstring("/timing/round_orders/1/0: a case index beyond"));
 }
 

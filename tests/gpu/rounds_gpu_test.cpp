@@ -29,7 +29,7 @@ fs::path temporary_directory() {
 
 }  // namespace
 
-TEST_CASE("a run of three rounds keeps every round's samples, orders and intervals") {
+TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals") {
   require_gpu();
   const fs::path out = temporary_directory();
   const labrun::Lab lab = day48::make_lab();
@@ -76,7 +76,7 @@ TEST_CASE("a run of three rounds keeps every round's samples, orders and interva
   fs::remove_all(out);
 }
 
-TEST_CASE("a session renews its buffers: the same inputs, regions prepared again") {
+TEST_CASE("a session renews its buffers - the same inputs - and regions are prepared again") {
   require_gpu();
   const labrun::Lab lab = day48::make_lab();
   std::unique_ptr<labrun::LabSession> session = lab.open_session(labrun::SessionConfig{1u << 16, 48});

@@ -132,43 +132,32 @@ std::string bound_text(const ClaimResult& c) {
   return c.bound_high ? "at most " + fixed(*c.bound_high, 3) : "-";
 }
 
-// 1.6.0 on: the ratios the run recorded, each with its 95% interval over the rounds.
-Table measured_ratios_with_intervals_table(const Transcript& t) {
-  Table table;
-  table.title = "Predictions against this run";
-  table.notes = {
-      "Measured is the slower case's median over the faster case's, at each size both ran; its 95% "
-      "interval is from the spread of the same ratio over the rounds (each round's two medians)."};
-  table.headers = {"prediction", "size", "n", "byte ratio", "launch ratio", "measured", "95% interval"};
-  table.right_aligned = {false, false, true, true, true, true, true};
-  for (const PredictionRecord& p : t.predictions) {
-    // A record built by a program may carry no measured ratios: they are the cases' own.
-    for (const PredictionMeasurement& m : p.measured.empty() ? measure_prediction(t, p) : p.measured) {
-      table.rows.push_back({p.description, m.size_label, std::to_string(m.elements), fixed(p.ratios.bytes, 2),
-                            fixed(p.ratios.launches, 2), fixed(m.ratio, 2), interval_text(m.interval, 3)});
-    }
-  }
-  return table;
-}
-
+// The measured ratio of each prediction at each size both cases ran; from 1.6.0 on, as the run
+// recorded it, with its 95% interval over the rounds.
 Table measured_ratios_table(const Transcript& t) {
-  if (t.rounds_recorded) {
-    return measured_ratios_with_intervals_table(t);
-  }
   Table table;
   table.title = "Predictions against this run";
   table.notes = {"Measured is the slower case's median over the faster case's, at each size both ran."};
   table.headers = {"prediction", "size", "n", "byte ratio", "launch ratio", "measured"};
   table.right_aligned = {false, false, true, true, true, true};
+  const bool intervals = t.rounds_recorded;
+  if (intervals) {
+    table.notes.back().pop_back();
+    table.notes.back() +=
+        "; its 95% interval is from the spread of the same ratio over the rounds (each "
+        "round's two medians).";
+    table.headers.push_back("95% interval");
+    table.right_aligned.push_back(true);
+  }
   for (const PredictionRecord& p : t.predictions) {
-    for (const CaseResult* slower : t.cases_named(p.slower_case)) {
-      const CaseResult* faster = t.find_case(p.faster_case, slower->size_label);
-      if (faster == nullptr || !(faster->central_ms() > 0.0)) {
-        continue;
+    // Before 1.6.0 (and in a record built by a program) the ratios are the cases' own.
+    for (const PredictionMeasurement& m :
+         intervals && !p.measured.empty() ? p.measured : measure_prediction(t, p)) {
+      table.rows.push_back({p.description, m.size_label, std::to_string(m.elements), fixed(p.ratios.bytes, 2),
+                            fixed(p.ratios.launches, 2), fixed(m.ratio, 2)});
+      if (intervals) {
+        table.rows.back().push_back(interval_text(m.interval, 3));
       }
-      table.rows.push_back({p.description, slower->size_label, std::to_string(slower->elements),
-                            fixed(p.ratios.bytes, 2), fixed(p.ratios.launches, 2),
-                            fixed(slower->central_ms() / faster->central_ms(), 2)});
     }
   }
   return table;
@@ -178,36 +167,9 @@ std::string claim_number(const std::optional<double>& value) {
   return value ? compact_number(*value) : "-";
 }
 
-// 1.6.0 on: each claim's figure with its 95% interval and its bound, and how the verdict was reached.
-Table claims_with_intervals_table(const Transcript& t) {
-  Table table;
-  table.title = "Claims against this card";
-  table.notes = {
-      "Each of the lesson's claims, checked against this transcript's figures with the stated tolerance. "
-      "A claim the lesson itself hedges on is marked expected to fail.",
-      "With two rounds or more, a claim is held when the whole 95% interval of its figure lies inside "
-      "its bound, failed when the whole of it lies outside, and inconclusive when it straddles the bound "
-      "(from: interval); a claim of several conditions is held or failed when every round agrees, else "
-      "inconclusive (from: rounds); with one round, its figure alone decides (from: point)."};
-  table.headers = {"claim",     "measured", "95% interval", "expected", "bound",
-                   "tolerance", "verdict",  "from",         "figures"};
-  table.right_aligned = {false, true, true, true, true, false, false, false, false};
-  for (const ClaimResult& c : t.claims) {
-    std::string verdict = verdict_name(c.verdict);
-    if (c.expected_to_fail) {
-      verdict += " (expected to fail)";
-    }
-    table.rows.push_back({c.statement, claim_number(c.measured), interval_text(c.measured_interval, 3),
-                          claim_number(c.expected), bound_text(c), c.tolerance, verdict, c.verdict_basis,
-                          c.detail});
-  }
-  return table;
-}
-
+// Each claim's figure against its tolerance; from 1.6.0 on with its 95% interval, its bound and how
+// its verdict was reached.
 Table claims_table(const Transcript& t) {
-  if (t.rounds_recorded) {
-    return claims_with_intervals_table(t);
-  }
   Table table;
   table.title = "Claims against this card";
   table.notes = {
@@ -215,13 +177,30 @@ Table claims_table(const Transcript& t) {
       "A claim the lesson itself hedges on is marked expected to fail."};
   table.headers = {"claim", "measured", "expected", "tolerance", "verdict", "figures"};
   table.right_aligned = {false, true, true, false, false, false};
+  const bool intervals = t.rounds_recorded;
+  if (intervals) {
+    table.notes.push_back(
+        "With two rounds or more, a claim is held when the whole 95% interval of its figure lies inside "
+        "its bound, failed when the whole of it lies outside, and inconclusive when it straddles the bound "
+        "(from: interval); a claim of several conditions is held or failed when every round agrees, else "
+        "inconclusive (from: rounds); with one round, its figure alone decides (from: point).");
+    table.headers = {"claim",     "measured", "95% interval", "expected", "bound",
+                     "tolerance", "verdict",  "from",         "figures"};
+    table.right_aligned = {false, true, true, true, true, false, false, false, false};
+  }
   for (const ClaimResult& c : t.claims) {
     std::string verdict = verdict_name(c.verdict);
     if (c.expected_to_fail) {
       verdict += " (expected to fail)";
     }
-    table.rows.push_back(
-        {c.statement, claim_number(c.measured), claim_number(c.expected), c.tolerance, verdict, c.detail});
+    if (intervals) {
+      table.rows.push_back({c.statement, claim_number(c.measured), interval_text(c.measured_interval, 3),
+                            claim_number(c.expected), bound_text(c), c.tolerance, verdict, c.verdict_basis,
+                            c.detail});
+    } else {
+      table.rows.push_back(
+          {c.statement, claim_number(c.measured), claim_number(c.expected), c.tolerance, verdict, c.detail});
+    }
   }
   return table;
 }
@@ -299,6 +278,19 @@ Table stability_table(const StabilityCheck& s) {
   return table;
 }
 
+// A stop rule in words: adaptive (a target above 0) or a fixed count; the time limit in seconds to
+// `decimals` places.
+std::string stop_rule_text(int min_samples, int max_samples, double target_relative_median_ci,
+                           double case_time_limit_s, int decimals) {
+  if (!(target_relative_median_ci > 0.0)) {
+    return "exactly " + std::to_string(min_samples) + " samples";
+  }
+  return "at least " + std::to_string(min_samples) +
+         " samples, then stop when the median's 95% interval is within " +
+         percent(target_relative_median_ci) + " of it, or at " + std::to_string(max_samples) +
+         " samples, or after " + fixed(case_time_limit_s, decimals) + " s";
+}
+
 // Only for transcripts that record how they sampled (1.2.0 on).
 Table sampling_rule_table(const TimingRecord& timing) {
   Table table;
@@ -317,13 +309,8 @@ Table sampling_rule_table(const TimingRecord& timing) {
   table.rows.push_back({"mode", mode});
   table.rows.push_back({"order", timing.order});
   table.rows.push_back(
-      {"stop rule", timing.target_relative_median_ci > 0.0
-                        ? "at least " + std::to_string(timing.min_samples) +
-                              " samples, then stop when the median's 95% interval is within " +
-                              percent(timing.target_relative_median_ci) + " of it, or at " +
-                              std::to_string(timing.max_samples) + " samples, or after " +
-                              fixed(timing.case_time_limit_s, 2) + " s"
-                        : "exactly " + std::to_string(timing.min_samples) + " samples"});
+      {"stop rule", stop_rule_text(timing.min_samples, timing.max_samples, timing.target_relative_median_ci,
+                                   timing.case_time_limit_s, 2)});
   table.rows.push_back({"SM clock", timing.clock_source});
   table.rows.push_back({"throttled when", timing.throttle_rule});
   return table;
@@ -333,14 +320,9 @@ Table sampling_rule_table(const TimingRecord& timing) {
 void add_round_rows(const TimingRecord& timing, Table& table) {
   table.rows.push_back({"rounds", std::to_string(timing.rounds) + ": " + timing.round_placement});
   if (timing.rounds > 1) {
-    table.rows.push_back(
-        {"one round", timing.round_target_relative_median_ci > 0.0
-                          ? "at least " + std::to_string(timing.round_min_samples) +
-                                " samples, then stop when the median's 95% interval is within " +
-                                percent(timing.round_target_relative_median_ci) + " of it, or at " +
-                                std::to_string(timing.round_max_samples) + " samples, or after " +
-                                fixed(timing.round_case_time_limit_s, 3) + " s"
-                          : "exactly " + std::to_string(timing.round_min_samples) + " samples"});
+    table.rows.push_back({"one round", stop_rule_text(timing.round_min_samples, timing.round_max_samples,
+                                                      timing.round_target_relative_median_ci,
+                                                      timing.round_case_time_limit_s, 3)});
     table.rows.push_back({"round order", "each round's own, drawn from the seed and the round's number"});
   }
   table.rows.push_back({"intervals", timing.interval_method});

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks scripts/diagnostics/verdict-stability.py on synthetic transcripts (provenance "synthetic",
-built here, never measured; only the fields the script reads), and on committed evidence.
+built here, never measured; only the fields the script reads), and on committed evidence; and that
+scripts/diagnostics/rounds-cost-model.py still gives the figures docs/measurement.md quotes.
 
-  verdict_stability_test.py SCRIPT EVIDENCE_DIR
+  verdict_stability_test.py SCRIPT EVIDENCE_DIR COST_MODEL_SCRIPT
 """
 
 import json
@@ -43,7 +44,7 @@ def write(folder, name, document):
 
 
 def main():
-    script, evidence = sys.argv[1], sys.argv[2]
+    script, evidence, cost_model = sys.argv[1], sys.argv[2], sys.argv[3]
     failures = []
 
     def check(condition, what):
@@ -100,6 +101,12 @@ def main():
     check(code == 0 and "no claim carries an interval" in text, f"committed evidence: {code} {text[:300]}")
     code, text = run(script, "/nonexistent/transcript.json")
     check(code == 1, "an unreadable file exits 1")
+
+    # The cost model behind the default of --rounds: the hot day-48 row of docs/measurement.md's table.
+    model = subprocess.run([sys.executable, cost_model, os.path.join(evidence, "2026-12-01T12-20-33Z.json")],
+                           capture_output=True, text=True, check=False)
+    check(model.returncode == 0 and "R=1: 0.97 x" in model.stdout and "R=5: 1.19 x" in model.stdout
+          and "R=8: 1.58 x" in model.stdout, f"cost model: {model.stdout} {model.stderr}")
 
     for failure in failures:
         print("FAILED:", failure)

@@ -3,7 +3,6 @@
 // and three-valued verdicts recorded. Each test skips without a usable device.
 
 #include <cuda_runtime_api.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
@@ -15,23 +14,14 @@
 #include "lab.hpp"
 #include "runner/runner.hpp"
 #include "support/require_gpu.hpp"
-
-namespace fs = std::filesystem;
-
-namespace {
+#include "support/temporary_directory.hpp"
 
 using labrun::testing::require_gpu;
 
-fs::path temporary_directory() {
-  std::string pattern = (fs::temp_directory_path() / "labrun-rounds-test-XXXXXX").string();
-  return mkdtemp(pattern.data());
-}
-
-}  // namespace
-
-TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals") {
+TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals", "[rounds]") {
   require_gpu();
-  const fs::path out = temporary_directory();
+  const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
+  const std::filesystem::path& out = temporary.path;
   const labrun::Lab lab = day48::make_lab();
   labrun::RunOptions options;
   options.lab_name = lab.name;
@@ -73,10 +63,9 @@ TEST_CASE("a run of three rounds keeps every round's samples - its orders and in
   }
   CHECK(judged);
   CHECK_FALSE(back.predictions.front().measured.empty());
-  fs::remove_all(out);
 }
 
-TEST_CASE("a session renews its buffers - the same inputs - and regions are prepared again") {
+TEST_CASE("a session renews its buffers - the same inputs - and regions are prepared again", "[rounds]") {
   require_gpu();
   const labrun::Lab lab = day48::make_lab();
   std::unique_ptr<labrun::LabSession> session = lab.open_session(labrun::SessionConfig{1u << 16, 48});
@@ -100,9 +89,10 @@ TEST_CASE("a session renews its buffers - the same inputs - and regions are prep
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
 
-TEST_CASE("--small-case-batch times small cases several samples per pair of events") {
+TEST_CASE("--small-case-batch times small cases several samples per pair of events", "[rounds]") {
   require_gpu();
-  const fs::path out = temporary_directory();
+  const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
+  const std::filesystem::path& out = temporary.path;
   const labrun::Lab lab = day48::make_lab();
   labrun::RunOptions options;
   options.lab_name = lab.name;
@@ -117,5 +107,4 @@ TEST_CASE("--small-case-batch times small cases several samples per pair of even
     CHECK(c.event_pair_batch == (c.elements <= labrun::kSmallCaseMaxElements ? 4 : 1));
   }
   CHECK(back.timing->small_case_batch == 4);
-  fs::remove_all(out);
 }

@@ -1,5 +1,6 @@
 #include "cli/validate_command.hpp"
 
+#include "base/format.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/transcript_file.hpp"
 
@@ -26,7 +27,8 @@ int run_validate_command(const ValidateRequest& request, std::ostream& out, std:
       continue;
     }
     const Transcript& transcript = *check.transcript;
-    out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")";
+    out << one_line(file) << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance
+        << ")";
     if (!transcript.not_recorded.empty()) {
       std::string lacking;
       for (const std::string& item : transcript.not_recorded) {

@@ -1,9 +1,12 @@
 #include "evidence/transcript_file.hpp"
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
+#include "evidence/consistency.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
+#include "registry/registry.hpp"
 
 namespace labrun {
 
@@ -28,10 +31,15 @@ std::string non_transcript_kind(const nlohmann::json& document) {
   if (document.contains("tests") && document.contains("score")) {
     return "a grade report (`labrun grade`)";
   }
+  if (document.contains("traceEvents")) {
+    return "a Chrome trace (`labrun run --timeline`, for Perfetto or chrome://tracing)";
+  }
   return "";
 }
 
-TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
+namespace {
+
+TranscriptCheck check_file(const std::filesystem::path& file) {
   TranscriptCheck check;
   const std::string name = file.string();
   std::error_code error;
@@ -71,10 +79,23 @@ TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
       check.problem = name + ": " + dangling->pointer + ": " + dangling->message;
       return check;
     }
+    if (const std::optional<SchemaProblem> forged =
+            inconsistent_figure(transcript, registered_labs().find(transcript.lab_name))) {
+      check.problem = name + ": " + forged->pointer + ": " + forged->message;
+      return check;
+    }
     check.transcript = std::move(transcript);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();
   }
+  return check;
+}
+
+}  // namespace
+
+TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
+  TranscriptCheck check = check_file(file);
+  check.problem = one_line(check.problem);  // a file name or a key may hold a line break
   return check;
 }
 

@@ -29,7 +29,9 @@ struct TranscriptCheck {
   bool not_a_transcript = false;  //!< the file is another kind of JSON (non_transcript_kind)
 };
 
-//! Reads and checks one file; never throws for what is in (or not in) the file.
+//! Reads and checks one file: read, recognised, validated, parsed, its cross references
+//! (evidence/cross_references.hpp) and its figures (evidence/consistency.hpp) checked. Never throws
+//! for what is in (or not in) the file; the problem is one line (base/format.hpp's one_line).
 [[nodiscard]] TranscriptCheck check_transcript_file(const std::filesystem::path& file);
 
 //! check_transcript_file, throwing InvalidTranscript with its problem when there is one.

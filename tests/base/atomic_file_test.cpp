@@ -70,3 +70,82 @@ TEST_CASE("a write that fails part way (a full disk) leaves the earlier file who
   CHECK_FALSE(fs::exists(dir.path / "new.json"));
   CHECK(entries(dir.path) == 1);
 }
+
+TEST_CASE("a set of files is placed whole, or not at all") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path json = dir.path / "aggregate.json";
+  const fs::path markdown = dir.path / "aggregate.md";
+  SECTION("placed together; the temporaries are gone") {
+    labrun::FileSet set;
+    set.add(json, "{}\n");
+    set.add(markdown, "# aggregate\n");
+    CHECK(entries(dir.path) == 2);  // the two temporaries, not yet their names
+    CHECK_FALSE(fs::exists(json));
+    set.commit(false);
+    CHECK(labrun::read_file(json) == "{}\n");
+    CHECK(labrun::read_file(markdown) == "# aggregate\n");
+    CHECK(entries(dir.path) == 2);
+  }
+  SECTION("one target that exists: none is placed, without --force") {
+    labrun::write_file_atomically(markdown, "earlier", false);
+    labrun::FileSet set;
+    set.add(json, "{}\n");
+    set.add(markdown, "# aggregate\n");
+    CHECK_THROWS_AS(set.commit(false), labrun::FileExistsError);
+    CHECK_FALSE(fs::exists(json));
+    CHECK(labrun::read_file(markdown) == "earlier");
+    CHECK(entries(dir.path) == 1);
+  }
+  SECTION("with --force, a target that cannot be replaced puts every earlier file back") {
+    labrun::write_file_atomically(json, "the earlier JSON", false);
+    fs::create_directories(markdown / "a folder in the way");
+    labrun::FileSet set;
+    set.add(json, "{}\n");
+    set.add(markdown, "# aggregate\n");
+    CHECK_THROWS_WITH(set.commit(true), ContainsSubstring(markdown.string()));
+    CHECK(labrun::read_file(json) == "the earlier JSON");
+    CHECK(fs::is_directory(markdown));
+    CHECK(entries(dir.path) == 2);  // no temporary, no second name of the earlier file
+  }
+  SECTION("with --force, every earlier file is replaced and nothing else is left") {
+    labrun::write_file_atomically(json, "the earlier JSON", false);
+    labrun::FileSet set;
+    set.add(json, "{}\n");
+    set.add(markdown, "# aggregate\n");
+    set.commit(true);
+    CHECK(labrun::read_file(json) == "{}\n");
+    CHECK(entries(dir.path) == 2);
+  }
+  SECTION("a set never committed leaves nothing") {
+    {
+      labrun::FileSet set;
+      set.add(json, "{}\n");
+      set.add(markdown, "# aggregate\n");
+    }
+    CHECK(fs::is_empty(dir.path));
+  }
+  SECTION("a file that cannot be written fails the set, naming it") {
+    struct rlimit saved {};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+    const auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
+    struct rlimit small = saved;
+    small.rlim_cur = 4096;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &small) == 0);
+    {
+      labrun::FileSet set;
+      set.add(json, "{}\n");
+      CHECK_THROWS_AS(set.add(markdown, std::string(1 << 16, 'x')), labrun::WriteError);
+      CHECK_THROWS_WITH(
+          set.add(dir.path / "other.md", std::string(1 << 16, 'x')),
+          ContainsSubstring("cannot write " + (dir.path / "other.md").string() + ": File too large"));
+    }
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &saved) == 0);
+    std::signal(SIGXFSZ, previous_handler);
+    CHECK(fs::is_empty(dir.path));
+  }
+  SECTION("a target added twice is refused") {
+    labrun::FileSet set;
+    set.add(json, "{}\n");
+    CHECK_THROWS_AS(set.add(json, "{}\n"), std::invalid_argument);
+  }
+}

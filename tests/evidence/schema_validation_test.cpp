@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/atomic_file.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "support/json_shape.hpp"
 #include "support/sample_transcript.hpp"
@@ -42,6 +43,8 @@ TEST_CASE("every committed transcript under evidence/ validates against its own 
       UNSCOPED_INFO(problems.front().pointer << ": " << problems.front().message);
     }
     CHECK_NOTHROW(labrun::transcript_from_text(labrun::read_file(entry.path())));
+    // Read as every command reads it: cross references, and every figure against its samples.
+    CHECK(labrun::check_transcript_file(entry.path()).problem == "");
     ++transcripts;
   }
   CHECK(transcripts >= 4);  // two H200 runs and two transcribed T4 references at least

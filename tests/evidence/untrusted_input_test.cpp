@@ -39,7 +39,7 @@ std::string problem_of(const fs::path& file, const std::string& text) {
   const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
   CHECK_FALSE(check.transcript.has_value());
   CHECK(check.problem.find('\n') == std::string::npos);
-  CHECK_THAT(check.problem, ContainsSubstring(file.string()));
+  CHECK_THAT(check.problem, ContainsSubstring(labrun::one_line(file.string())));
   return check.problem;
 }
 
@@ -100,6 +100,48 @@ TEST_CASE("a number beyond a double and an integer beyond int are refused, not w
   wrapped["cases"][0]["launches_per_sample"] = std::uint64_t{4294967296} + 2;
   CHECK_THAT(problem_of(dir.path / "wrap.json", wrapped.dump()),
              ContainsSubstring("/cases/0/launches_per_sample: an integer out of range"));
+}
+
+TEST_CASE("a number beyond a double is named at its field, and an integer beyond 2^63 - 1 as such") {
+  const labrun::testing::TemporaryDirectory dir;
+  std::string text = valid_document().dump();
+  const std::string samples = "\"samples_ms\":[";
+  const std::size_t at = text.find(samples);
+  REQUIRE(at != std::string::npos);
+  std::string huge = text;
+  huge.insert(at + samples.size(), "1e400,");
+  CHECK_THAT(problem_of(dir.path / "huge.json", huge),
+             ContainsSubstring("huge.json: /cases/0/samples_ms/0: a number too large for a double"));
+  CHECK(labrun::pointer_of_parse_error(R"({"a": [1, {"b": [2, 3e999]}]})") == "/a/1/b/1");
+  CHECK(labrun::pointer_of_parse_error(R"({"a~b/c": -1e999})") == "/a~0b~1c");
+  CHECK(labrun::pointer_of_parse_error(R"([1, 2)") == "/2");  // truncated: where the next value was due
+  CHECK(labrun::pointer_of_parse_error(R"({"a": 1})").empty());
+
+  for (const std::uint64_t integer :
+       {std::uint64_t{9223372036854775808ULL}, std::uint64_t{18446744073709551615ULL}}) {
+    auto beyond = valid_document();
+    beyond["cases"][0]["launches_per_sample"] = integer;
+    const std::string problem = problem_of(dir.path / "beyond.json", beyond.dump());
+    CHECK_THAT(problem,
+               ContainsSubstring("/cases/0/launches_per_sample: the integer " + std::to_string(integer) +
+                                 " is larger than the 9223372036854775807 (2^63 - 1) a transcript holds"));
+    CHECK(problem.find("greater than or equal") == std::string::npos);
+  }
+  auto largest = valid_document();
+  largest["run"]["seed"] = std::uint64_t{9223372036854775807ULL};
+  labrun::write_file_atomically(dir.path / "largest.json", largest.dump(), false);
+  CHECK(labrun::check_transcript_file(dir.path / "largest.json").problem.empty());
+}
+
+TEST_CASE("a file name with a line break is reported on one line") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path file = dir.path / "two\nlines\t.json";
+  const std::string problem = problem_of(file, "{\"schema_version\": 7}");
+  CHECK_THAT(problem, ContainsSubstring("two\\nlines\\t.json: /schema_version"));
+  auto key = valid_document();
+  key["run"]["a\nb"] = 1;
+  CHECK_THAT(problem_of(dir.path / "key.json", key.dump()), ContainsSubstring("a\\nb"));
+  CHECK(labrun::check_transcript_file(dir.path / "absent\r.json").problem.find('\r') == std::string::npos);
 }
 
 TEST_CASE("a FIFO, a device and a folder are refused at once, without reading them") {

@@ -96,6 +96,7 @@ std::vector<std::filesystem::path> FileSet::targets() const {
 void FileSet::commit(bool overwrite) {
   if (!overwrite) {
     if (const std::optional<std::filesystem::path> existing = first_existing(targets())) {
+      discard();
       throw FileExistsError(exists_message(*existing));
     }
   }

@@ -13,6 +13,7 @@
 #include "base/format.hpp"
 #include "registry/registry.hpp"
 #include "support/test_data.hpp"
+#include "timeline/timeline.hpp"
 
 namespace fs = std::filesystem;
 
@@ -104,15 +105,26 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
   }
   CHECK_FALSE(h200.settles_from_elements.measured());  // "the sweep does not settle" on the H200
 
-  // docs/reliability.md: the largest committed file, the longest string and the deepest nesting.
+  // docs/reliability.md: the largest committed file, and a transcript's longest string and deepest
+  // nesting (src/evidence/schema_validation.hpp says the same).
   const std::string reliability =
       labrun::read_file(labrun::testing::repository_root() / "docs" / "reliability.md");
   std::uintmax_t largest = 0;
   std::size_t deepest = 0;
   std::size_t longest = 0;
   for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::evidence_folder())) {
-    if (entry.is_regular_file() && entry.path().extension() == ".json") {
-      largest = std::max(largest, entry.file_size());
+    if (!entry.is_regular_file()) {
+      continue;
+    }
+    largest = std::max(largest, entry.file_size());
+    // The string and nesting limits are a transcript's: not the schemas, comparisons, grade reports
+    // or traces.
+    const std::string relative = fs::relative(entry.path(), labrun::testing::evidence_folder()).string();
+    const bool transcript = entry.path().extension() == ".json" && relative.rfind("schema/", 0) != 0 &&
+                            relative.find("/comparisons/") == std::string::npos &&
+                            relative.find("/grading/") == std::string::npos &&
+                            !labrun::is_trace_file(entry.path().filename().string());
+    if (transcript) {
       measure(nlohmann::json::parse(labrun::read_file(entry.path())), 0, deepest, longest);
     }
   }

@@ -50,7 +50,7 @@ TEST_CASE("the sample transcript these tests spoil is valid") {
   const fs::path file = dir.path / "valid.json";
   labrun::write_file_atomically(file, valid_document().dump(2), false);
   const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
-  CHECK(check.problem.empty());
+  CHECK(check.problem == "");
   CHECK(check.transcript.has_value());
 }
 

@@ -47,7 +47,7 @@ std::string unknown_dash_word(const CLI::App& app, int argc, const char* const* 
   const CLI::App* command = nullptr;
   const std::function<bool(const CLI::App*)> every = [](const CLI::App*) { return true; };
   for (int i = 1; i < argc; ++i) {
-    const std::string word = argv[i];
+    std::string word = argv[i];
     if (word == "--") {
       return "";
     }

@@ -108,6 +108,20 @@ int signal_while_rendering(int signal_number, const fs::path& transcript, const 
   return status;
 }
 
+// signal_while_rendering, then labrun must have ended with the signal, leaving no scratch folder
+// and no Markdown.
+void check_no_scratch_folder_after(int signal_number) {
+  INFO("signal " << signal_number);
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path temporary = dir.path / "tmp";
+  fs::create_directories(temporary);
+  const int status = signal_while_rendering(signal_number, copied_day48_run(dir.path), temporary);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == signal_number);
+  CHECK(scratch_folders(temporary).empty());
+  CHECK_FALSE(fs::exists(dir.path / "run.md"));
+}
+
 }  // namespace
 
 TEST_CASE("plot never writes the Markdown without --force, even when it is missing") {
@@ -139,15 +153,7 @@ TEST_CASE("a signal while labrun waits for the plot renderer leaves no scratch f
   // SIGINT and SIGTERM are taken over by the forwarding of process/ while a child runs: see the
   // hidden test below.
   for (const int signal_number : {SIGHUP, SIGALRM}) {
-    INFO("signal " << signal_number);
-    const labrun::testing::TemporaryDirectory dir;
-    const fs::path temporary = dir.path / "tmp";
-    fs::create_directories(temporary);
-    const int status = signal_while_rendering(signal_number, copied_day48_run(dir.path), temporary);
-    CHECK(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == signal_number);
-    CHECK(scratch_folders(temporary).empty());
-    CHECK_FALSE(fs::exists(dir.path / "run.md"));
+    check_no_scratch_folder_after(signal_number);
   }
 }
 
@@ -157,13 +163,6 @@ TEST_CASE("a signal while labrun waits for the plot renderer leaves no scratch f
 TEST_CASE("SIGINT and SIGTERM while labrun waits for the plot renderer leave no scratch folder",
           "[.needs-forwarding-hook]") {
   for (const int signal_number : {SIGINT, SIGTERM}) {
-    INFO("signal " << signal_number);
-    const labrun::testing::TemporaryDirectory dir;
-    const fs::path temporary = dir.path / "tmp";
-    fs::create_directories(temporary);
-    const int status = signal_while_rendering(signal_number, copied_day48_run(dir.path), temporary);
-    CHECK(WIFSIGNALED(status));
-    CHECK(WTERMSIG(status) == signal_number);
-    CHECK(scratch_folders(temporary).empty());
+    check_no_scratch_folder_after(signal_number);
   }
 }

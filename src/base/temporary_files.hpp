@@ -45,9 +45,10 @@ class SignalsDeferred {
 //! Installs the handlers described above. Idempotent; call it before any thread starts.
 void remove_temporaries_on_signals();
 
-//! Removes every registered temporary now. Async-signal-safe (only open, getdents64, unlinkat and
-//! close), for a signal handler: the signal forwarding of process/ ends labrun with the signal
-//! it forwarded, and calls this first.
+//! Removes every registered temporary now. Async-signal-safe (only open, getdents64, unlink,
+//! unlinkat, rmdir and close), for a signal handler of another folder: process/'s forwarding of
+//! SIGINT and SIGTERM while a child runs ends labrun with the signal itself, and should call this
+//! first (it does not yet: docs/reliability.md).
 void remove_registered_temporaries() noexcept;
 
 }  // namespace labrun

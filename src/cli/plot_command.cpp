@@ -39,7 +39,7 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
                      ": a transcript to plot must be named .json (its plots and Markdown are "
                      "written beside it as <name>.<plot>.svg and <name>.md)");
   }
-  const Transcript transcript = read_transcript_file(request.file);
+  const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
   const Lab* lab = registered_labs().find(transcript.lab_name);
   if (lab == nullptr || !lab->plots) {
     throw UsageError("lab " + transcript.lab_name + " draws no plots in this build");

@@ -1,6 +1,7 @@
 #include "cli/validate_command.hpp"
 
 #include "base/format.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/transcript_file.hpp"
 
@@ -16,7 +17,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateRequest& request) {
 int run_validate_command(const ValidateRequest& request, std::ostream& out, std::ostream& err) {
   int status = exit_code::kOk;
   for (const std::string& file : request.files) {
-    const TranscriptCheck check = check_transcript_file(file);
+    const TranscriptCheck check = check_transcript_file(file, registered_lab_lookup());
     if (!check.transcript) {
       err << "labrun: " << check.problem;
       if (check.more_problems > 0) {

@@ -6,7 +6,6 @@
 #include "evidence/cross_references.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
-#include "registry/registry.hpp"
 
 namespace labrun {
 
@@ -39,7 +38,7 @@ std::string non_transcript_kind(const nlohmann::json& document) {
 
 namespace {
 
-TranscriptCheck check_file(const std::filesystem::path& file) {
+TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& labs) {
   TranscriptCheck check;
   const std::string name = file.string();
   std::error_code error;
@@ -80,7 +79,7 @@ TranscriptCheck check_file(const std::filesystem::path& file) {
       return check;
     }
     if (const std::optional<SchemaProblem> forged =
-            inconsistent_figure(transcript, registered_labs().find(transcript.lab_name))) {
+            inconsistent_figure(transcript, labs ? labs(transcript.lab_name) : nullptr)) {
       check.problem = name + ": " + forged->pointer + ": " + forged->message;
       return check;
     }
@@ -93,14 +92,14 @@ TranscriptCheck check_file(const std::filesystem::path& file) {
 
 }  // namespace
 
-TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
-  TranscriptCheck check = check_file(file);
+TranscriptCheck check_transcript_file(const std::filesystem::path& file, const LabLookup& labs) {
+  TranscriptCheck check = check_file(file, labs);
   check.problem = one_line(check.problem);  // a file name or a key may hold a line break
   return check;
 }
 
-Transcript read_transcript_file(const std::filesystem::path& file) {
-  TranscriptCheck check = check_transcript_file(file);
+Transcript read_transcript_file(const std::filesystem::path& file, const LabLookup& labs) {
+  TranscriptCheck check = check_transcript_file(file, labs);
   if (!check.transcript) {
     throw InvalidTranscript(check.problem);
   }

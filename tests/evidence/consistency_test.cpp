@@ -70,7 +70,7 @@ TEST_CASE("validate names the first figure that does not follow from the samples
   forged.cases[0].summary.median = -1.0;
   const fs::path file = dir.path / "forged.json";
   labrun::write_file_atomically(file, labrun::transcript_to_text(forged), false);
-  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file, labrun::testing::registered_lab);
   CHECK_FALSE(check.transcript.has_value());
   CHECK_THAT(check.problem,
              ContainsSubstring(file.string() + ": /cases/0/summary/median_ms: -1 does not follow "

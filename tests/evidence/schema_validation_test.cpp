@@ -44,7 +44,7 @@ TEST_CASE("every committed transcript under evidence/ validates against its own 
     }
     CHECK_NOTHROW(labrun::transcript_from_text(labrun::read_file(entry.path())));
     // Read as every command reads it: cross references, and every figure against its samples.
-    CHECK(labrun::check_transcript_file(entry.path()).problem == "");
+    CHECK(labrun::check_transcript_file(entry.path(), labrun::testing::registered_lab).problem == "");
     ++transcripts;
   }
   CHECK(transcripts >= 4);  // two H200 runs and two transcribed T4 references at least

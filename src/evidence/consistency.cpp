@@ -151,8 +151,9 @@ std::optional<SchemaProblem> model_problem(const CaseResult& c, const std::strin
       {"model/read_bytes_per_element", {c.model.read_bytes_per_element, spec->model.read_bytes_per_element}},
       {"model/write_bytes_per_element",
        {c.model.write_bytes_per_element, spec->model.write_bytes_per_element}},
-      {"model/launches", {c.model.launches, spec->model.launches}},
-      {"launches_per_sample", {c.launches_per_sample, spec->launches_per_sample}},
+      {"model/launches", {static_cast<double>(c.model.launches), static_cast<double>(spec->model.launches)}},
+      {"launches_per_sample",
+       {static_cast<double>(c.launches_per_sample), static_cast<double>(spec->launches_per_sample)}},
   };
   for (const auto& [field, values] : fields) {
     if (!agree(values.first, values.second)) {

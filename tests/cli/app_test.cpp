@@ -31,8 +31,8 @@ fs::path golden(const char* name) {
 
 // CLI11 renders an option's default value as "TEXT=md" up to 2.1 and as "TEXT [md] " from 2.2 to
 // 2.4 (its Formatter::make_option_opts); the wider name can push the description to the next line.
-// Nothing else of the help differs between those versions (the formatter's groups, usage line,
-// footer, column width and format_help are the same). The baselines are 2.1's rendering, exactly;
+// The rest of the formatter (groups, usage line, footer, column width, format_help) reads the same
+// in 2.1's Formatter.hpp and 2.4's Formatter_inl.hpp. The baselines are 2.1's rendering, exactly;
 // under 2.2 to 2.4 both sides are compared in this canonical form instead: every default as
 // "=value", a description continued on its own line joined to its option's line, runs of spaces as
 // one. Every word, default, option and line order is still compared.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "claims/claims.hpp"
 #include "core/environment_contract.hpp"
 #include "core/rounds.hpp"
+#include "core/sampling.hpp"
 
 namespace labrun::testing {
 
@@ -150,13 +152,7 @@ Transcript sample_day48_transcript() {
   claim.expected = 3.0;
   claim.tolerance = "within 10% of 3.00";
   claim.detail = "0.4500 ms / 0.1500 ms = 3.00";
-  // Judged over rounds (schema 1.6.0): its figure's interval inside its bound.
-  claim.measured_interval = Interval{2.95, 3.05};
-  claim.bound_low = 2.7;
-  claim.bound_high = 3.3;
-  claim.verdict_basis = "interval";
   t.claims = {claim};
-  t.predictions.front().measured = {PredictionMeasurement{"lesson", n, 3.0, Interval{2.95, 3.05}}};
   TimingRecord timing;
   timing.min_samples = 3;
   timing.max_samples = 1000;
@@ -177,12 +173,32 @@ Transcript sample_day48_transcript() {
   clocked.sample_sm_clock_mhz = {1980.0, 1700.0, std::nullopt};
   clocked.throttled_samples = {1};
   clocked.gate_timeout_samples = {2};
-  clocked.median_cycles = 198000.0;
-  // Its three samples were three rounds of one sample each (schema 1.6.0).
-  clocked.rounds = {RoundRecord{1, 0.1, "median-converged", 0.004},
-                    RoundRecord{1, 0.1, "median-converged", 0.004},
-                    RoundRecord{1, 0.1, "median-converged", 0.004}};
-  clocked.median_interval_ms = Interval{0.1, 0.1};
+  clocked.median_cycles =
+      median_cycles(clocked.samples_ms, clocked.sample_sm_clock_mhz, clocked.launches_per_sample);  // 184,000
+  // Every case's three samples were three rounds of one sample each (schema 1.6.0), each round in an
+  // order of its own; the prediction's ratio and the claim judged over those rounds.
+  for (CaseResult& c : t.cases) {
+    c.rounds.clear();
+    for (const double ms : c.samples_ms) {
+      c.rounds.push_back(RoundRecord{1, ms, c.stop_reason, c.sampling_seconds / 3.0});
+    }
+    c.median_interval_ms = case_median_interval(c);
+  }
+  t.timing->rounds = 3;
+  for (int round = 0; round < 3; ++round) {
+    t.timing->round_orders.push_back(round_order(t.cases.size(), round, 3, t.seed));
+  }
+  t.predictions.front().measured = measure_prediction(t, t.predictions.front());
+  const ClaimResult judged =
+      evaluate_claims({ratio_near_claim(claim.id, claim.statement, "day48-fusion/part2/staged-chain",
+                                        "day48-fusion/part2/fused-chain", "lesson", 3.0, 0.10)},
+                      t)
+          .front();
+  t.claims.front().verdict = judged.verdict;
+  t.claims.front().measured_interval = judged.measured_interval;
+  t.claims.front().bound_low = judged.bound_low;
+  t.claims.front().bound_high = judged.bound_high;
+  t.claims.front().verdict_basis = judged.verdict_basis;
   ProfileRecord profile;
   profile.status = "measured";
   profile.detail = "each case's region ran once";

@@ -8,7 +8,8 @@ namespace labrun::testing {
 //! A synthetic (provenance "synthetic", never measured) day48-fusion transcript with part 1-4
 //! cases at one size, correctness, bitwise and stability records, every environment group and
 //! fact a measured transcript records (most of them unknown), and a NaN. Every median is set by
-//! its samples.
+//! its samples; every case's samples are three rounds of one sample each (schema 1.6.0), and its
+//! prediction's ratio and its claim are judged over them.
 [[nodiscard]] Transcript sample_day48_transcript();
 
 //! The byte model of a case that reads `reads` and writes `writes` floats (4 bytes each) per element.

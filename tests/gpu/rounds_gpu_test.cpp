@@ -89,7 +89,7 @@ TEST_CASE("a session renews its buffers - the same inputs - and regions are prep
   CHECK(cudaDeviceSynchronize() == cudaSuccess);
 }
 
-TEST_CASE("--small-case-batch times small cases several samples per pair of events", "[rounds]") {
+TEST_CASE("a small-case batch times small cases several samples per pair of events", "[rounds]") {
   require_gpu();
   const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
   const std::filesystem::path& out = temporary.path;

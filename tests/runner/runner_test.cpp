@@ -134,7 +134,7 @@ TEST_CASE("rounds and the precision options are checked before any device is tou
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--device-warmup"));
 }
 
-TEST_CASE("--small-case-batch applies to small cases of one execution per sample only") {
+TEST_CASE("the small-case batch applies to small cases of one execution per sample only") {
   labrun::RunOptions options;
   CaseSpec one = spec_with({});
   CaseSpec many = spec_with({});

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
+#include <functional>
 
 #include "base/atomic_file.hpp"
 #include "cases/declared_lab.hpp"
@@ -18,20 +19,33 @@
 
 using labrun::testing::require_gpu;
 
-TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals", "[rounds]") {
-  require_gpu();
+namespace {
+
+// Runs day 48's cases matching `patterns` as `configure` sets the options, into a temporary folder,
+// and reads back the transcript it wrote.
+labrun::Transcript run_rounds_test(const std::vector<std::string>& patterns,
+                                   const std::function<void(labrun::RunOptions&)>& configure) {
   const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
-  const std::filesystem::path& out = temporary.path;
   const labrun::Lab lab = day48::make_lab();
   labrun::RunOptions options;
   options.lab_name = lab.name;
-  options.case_patterns = {"part2/staged-chain", "part2/fused-chain", "part2/copy-floor"};
-  options.out_dir = out;
-  options.rounds = 3;
-  options.repetitions = 6;
-  options.max_samples = 30;
+  options.case_patterns = patterns;
+  options.out_dir = temporary.path;
+  configure(options);
   const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
-  const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
+  return labrun::transcript_from_text(labrun::read_file(report.json_path));
+}
+
+}  // namespace
+
+TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals", "[rounds]") {
+  require_gpu();
+  const labrun::Transcript back = run_rounds_test(
+      {"part2/staged-chain", "part2/fused-chain", "part2/copy-floor"}, [](labrun::RunOptions& options) {
+        options.rounds = 3;
+        options.repetitions = 6;
+        options.max_samples = 30;
+      });
   REQUIRE(back.timing.has_value());
   CHECK(back.rounds_recorded);
   CHECK(back.timing->rounds == 3);
@@ -91,17 +105,10 @@ TEST_CASE("a session renews its buffers - the same inputs - and regions are prep
 
 TEST_CASE("a small-case batch times small cases several samples per pair of events", "[rounds]") {
   require_gpu();
-  const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
-  const std::filesystem::path& out = temporary.path;
-  const labrun::Lab lab = day48::make_lab();
-  labrun::RunOptions options;
-  options.lab_name = lab.name;
-  options.case_patterns = {"part3/fused-chain"};
-  options.out_dir = out;
-  options.smoke = true;
-  options.small_case_batch = 4;
-  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
-  const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
+  const labrun::Transcript back = run_rounds_test({"part3/fused-chain"}, [](labrun::RunOptions& options) {
+    options.smoke = true;
+    options.small_case_batch = 4;
+  });
   REQUIRE_FALSE(back.cases.empty());
   for (const labrun::CaseResult& c : back.cases) {
     CHECK(c.event_pair_batch == (c.elements <= labrun::kSmallCaseMaxElements ? 4 : 1));

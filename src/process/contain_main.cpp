@@ -2,7 +2,7 @@
 // stays beside it as its keeper.
 //
 //   labrun-contain --parent PID [--file-size BYTES] [--processes N] [--address-space BYTES]
-//                  [--no-core] -- PROGRAM [ARGS...]
+//                  [--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]
 //
 // It dies with labrun: PR_SET_PDEATHSIG delivers SIGTERM when labrun ends, however it ends.
 // It is the child subreaper of everything PROGRAM starts, so a descendant that calls setsid or
@@ -38,6 +38,7 @@ struct Request {
   std::uint64_t file_size = 0;
   std::uint64_t processes = 0;
   std::uint64_t address_space = 0;
+  std::uint64_t cpu_seconds = 0;
   bool no_core = false;
   std::vector<char*> program;  // null-terminated
 };
@@ -80,6 +81,8 @@ bool parse(int argc, char** argv, Request& request) {
       request.processes = value;
     } else if (arg == "--address-space") {
       request.address_space = value;
+    } else if (arg == "--cpu-seconds") {
+      request.cpu_seconds = value;
     } else {
       return false;
     }
@@ -131,7 +134,7 @@ int main(int argc, char** argv) {
   Request request;
   if (!parse(argc, argv, request)) {
     say("usage: labrun-contain --parent PID [--file-size B] [--processes N] [--address-space B] "
-        "[--no-core] -- PROGRAM [ARGS...]");
+        "[--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]");
     return kUsage;
   }
   // Signals arrive through sigwaitinfo below, never through handlers.
@@ -159,6 +162,9 @@ int main(int argc, char** argv) {
   }
   if (request.address_space > 0) {
     set_limit(RLIMIT_AS, request.address_space);
+  }
+  if (request.cpu_seconds > 0) {
+    set_limit(RLIMIT_CPU, request.cpu_seconds);
   }
 
   const pid_t keeper = ::getpid();

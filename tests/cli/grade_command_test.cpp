@@ -97,7 +97,7 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   CHECK(summary.at(1).at("mistakes").at(0) == "no-source");
   CHECK(summary.at(2).at("mistakes").at(0) == "several-sources");
   for (const char* folder : {"a-correct", "b-empty", "c-two-sources"}) {
-    CHECK(fs::exists(out / folder / "results.json"));
+    CHECK(fs::exists(out / "submissions" / folder / "results.json"));
   }
   CHECK_THAT(labrun::read_file(out / "summary.md"), ContainsSubstring("could not be graded"));
   fs::remove_all(batch);
@@ -149,10 +149,14 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
     folders += entry.is_directory() ? 1 : 0;
   }
   CHECK(graded == folders);
-  // Every report exists now: a rerun grades nothing again, and still writes its summary.
+  // Every report exists now, but those that say no GPU could grade them are no grades: a rerun
+  // grades them again (and, still without a GPU, says so again); only the one refused before
+  // compiling, a verdict, is kept.
   const Outcome rerun = labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", "0/3"});
-  CHECK(rerun.status == labrun::exit_code::kOk);
-  CHECK_THAT(rerun.err, ContainsSubstring("already graded"));
+  CHECK(rerun.status == labrun::exit_code::kNoDevice);
+  CHECK_THAT(rerun.err, ContainsSubstring("graded again (the grader could not grade them before)"));
+  CHECK_THAT(rerun.err, ContainsSubstring("with no usable GPU"));
+  CHECK_THAT(rerun.err, !ContainsSubstring("on GPU 0"));
   const Outcome merged = labrun_cli({"grade", "--merge", out.string()});
   CHECK(merged.status == labrun::exit_code::kOk);
   const auto summary = nlohmann::json::parse(labrun::read_file(out / "summary.json"));
@@ -164,10 +168,12 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
                  "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
   // The same submission graded into two folders is refused by the merge, naming it.
   const fs::path other = temporary_folder();
-  fs::copy(out / "correct", other / "correct", fs::copy_options::recursive);
+  fs::create_directories(other / "submissions");
+  fs::copy(out / "submissions" / "correct", other / "submissions" / "correct", fs::copy_options::recursive);
   const Outcome twice = labrun_cli({"grade", "--merge", out.string(), out.string(), other.string()});
   CHECK(twice.status == labrun::exit_code::kFailure);
-  CHECK_THAT(twice.out + twice.err, ContainsSubstring("correct was graded twice"));
+  CHECK_THAT(twice.err, ContainsSubstring("correct was graded twice"));
+  CHECK_THAT(twice.out, !ContainsSubstring("graded twice"));
   fs::remove_all(out);
   fs::remove_all(other);
 }

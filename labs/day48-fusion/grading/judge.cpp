@@ -240,9 +240,44 @@ bool judge_buffers(GradeReport& report, const ChildResults& results, std::string
   if (results.timing) {
     outside(results.timing->guard_words_changed, "y or the intermediate", "during timing");
   }
+  // Everything else the grading child owns (its other buffers, their guards, its counters),
+  // digested before and after each launch: a store far past every guard lands there.
+  const auto elsewhere = [&](std::uint64_t launches, const std::string& at) {
+    if (launches > 0) {
+      inside = false;
+      add(report, "write-outside-buffers",
+          "device memory the kernels were not given changed (" + at +
+              "): a store landed outside every buffer passed to them, past their guards; every index a "
+              "kernel stores to must lie in [0, n) of its own output");
+    }
+  };
+  for (const ProbeResult& p : results.probes) {
+    elsewhere(p.launches_writing_outside, where(p));
+  }
+  if (results.timing) {
+    elsewhere(results.timing->samples_writing_outside, "in " + std::to_string(results.timing->samples_writing_outside) +
+                                                           " timed calls");
+  }
   output = std::string(inside ? "nothing written outside [0, n)" : "a write outside [0, n)") + ", inputs " +
            (inputs ? "unchanged" : "modified");
   return inside && inputs;
+}
+
+// The mistake a refused source is named by: its first problem's kind (source_check.hpp), with a
+// sentence that says what happened.
+void add_source_refusal(GradeReport& report, const std::vector<labrun::SourceProblem>& problems) {
+  const std::string& kind = problems.front().kind;
+  if (kind == labrun::kSourceTooLarge) {
+    add(report, kind, problems.front().message + ": submit the two kernels' device code alone");
+  } else if (kind == labrun::kSourceNotText) {
+    add(report, kind, problems.front().message + " (a NUL byte): submit the .cu file as text");
+  } else if (kind == labrun::kSourceIsLink || kind == labrun::kSourceUnreadable) {
+    add(report, kind, problems.front().message);
+  } else {
+    add(report, labrun::kIncludeNotAllowed,
+        "the source pulls in something a submission may not (details under the first check): a submission is "
+        "device code that includes only grading/submission.cuh, the lab's headers and CUDA's headers");
+  }
 }
 
 // Why the grading run stopped early, as a named mistake; empty when it did not.
@@ -267,6 +302,10 @@ std::string judge_stop(GradeReport& report, const JudgeInput& in) {
               ": the parameters must be exactly those of grading/submission.cuh, pointers and std::size_t n");
     } else if (kind == "launch-shape") {
       add(report, "launch-shape-invalid", r->error);
+    } else if (kind == "local-memory-too-large") {
+      add(report, "local-memory-too-large",
+          r->error + ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
+                     "beside it need; keep arrays in registers (index them with constants) or in shared memory");
     } else if (kind == "hang") {
       add(report, "timeout",
           r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
@@ -462,9 +501,10 @@ labrun::GradeReport judge(const JudgeInput& in) {
                 p.message;
     }
     builds.output = "not compiled:\n" + listed;
-    add(report, "include-not-allowed",
-        "the source pulls in something a submission may not (details under the first check): a submission is "
-        "device code that includes only grading/submission.cuh, the lab's headers and CUDA's headers");
+    add_source_refusal(report, in.source_problems);
+  } else if (!in.image_refusal.empty()) {
+    builds.output = "compiled, but not loaded: " + in.image_refusal_message;
+    add(report, in.image_refusal, in.image_refusal_message);
   } else if (!in.compiled) {
     builds.output = "nvcc refused it:\n" + in.compiler_messages;
     add(report, "compile-error",

@@ -38,6 +38,7 @@ struct SanitizerRun {
   std::string tool;  //!< "memcheck", "racecheck"
   bool clean = false;
   std::string summary;  //!< the tool's summary lines, or how the run ended
+  bool finished = true;  //!< it gave a verdict (its log has a summary), or it was not needed
 };
 
 struct JudgeInput {
@@ -47,7 +48,11 @@ struct JudgeInput {
   bool manifest_missing = false;                       //!< no manifest file at all
   std::vector<labrun::SourceProblem> source_problems;  //!< non-empty: not compiled
   bool compiled = false;
-  std::string compiler_messages;               //!< about the submission's own lines only
+  std::string compiler_messages;  //!< about the submission's own lines only
+  //! The compiled image may not be loaded: "image-too-large" or "device-memory-too-large", with the
+  //! sentence for the student (submission_build.hpp).
+  std::string image_refusal;
+  std::string image_refusal_message;
   std::optional<labrun::ProcessResult> child;  //!< how the grading child ended; absent when it did not run
   std::optional<ChildResults> results;         //!< what it measured, if it wrote anything
   std::string last_step;                       //!< the child's phase file when it ended
@@ -58,6 +63,9 @@ struct JudgeInput {
   double seconds = 0.0;  //!< grading wall time so far
   //! Wall seconds of each step that ran, in order ("compiling", "waiting to check", ...).
   std::vector<std::pair<std::string, double>> phase_seconds;
+  //! Non-empty when the grading shared its GPU when something went wrong and was graded again with
+  //! the GPU to itself; what it says is why. The verdict is the second grading's.
+  std::string graded_alone_because;
   //! Non-empty when grading could not run at all (no GPU, a missing grader program): a message for
   //! course staff; the submission scores 0 and no verdict is given on it.
   std::string grader_problem;

@@ -332,9 +332,10 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
         gpu.shared = nlohmann::ordered_json::object();
       }
     }
-    // Timers gather in groups of half the gradings in flight, or after 2 s of waiting.
+    // Timers gather in groups of half the gradings in flight, or after 2 s of waiting. No more
+    // gradings' processes are on the GPU at once than its memory holds, whatever each is doing.
     const std::size_t in_flight = std::min(sharers, static_cast<std::size_t>(jobs));
-    gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0);
+    gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0, sharers);
   }
 
   std::mutex mutex;  // guards rows, the GPUs' in_flight counts, next and done

@@ -26,13 +26,13 @@ struct ProcessResult {
   int exit_code = -1;      //!< when it exited normally
   int signal = 0;          //!< when a signal ended it (SIGKILL after a time-out)
   double wall_seconds = 0.0;
-  //! At a time-out: the seconds of its limit it had spent (less than wall_seconds where it was
-  //! paused); 0 otherwise.
-  double limit_seconds_spent = 0.0;
   //! Standard output and error together: its first and last bytes when it was longer than the cap
   //! (see SpawnOptions::output_cap), with a line saying how much was left out between them.
   std::string output;
   std::uint64_t output_bytes = 0;  //!< everything the child wrote, kept or not
+  //! At a time-out: the seconds of its limit it had spent (less than wall_seconds where it was
+  //! paused); 0 otherwise.
+  double limit_seconds_spent = 0.0;
   [[nodiscard]] bool succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   //! "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 30 s and was
   //! killed", "could not start: ..."

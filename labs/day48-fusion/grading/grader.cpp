@@ -266,6 +266,7 @@ labrun::ProcessResult run_child(labrun::SpawnOptions options, const fs::path& sc
     phases.emplace_back("child", labrun::seconds_since(since));
     return result;
   }
+  const labrun::ResidentTurn resident(turns);
   labrun::SharedTurn shared(turns);
   phases.emplace_back("waiting to check", labrun::seconds_since(since));
   since = std::chrono::steady_clock::now();
@@ -466,7 +467,7 @@ void compile_run_and_check(const labrun::GradeRequest& request, const labrun::Gr
   if (const std::optional<std::string> why = shared_gpu_may_explain(input)) {
     progress("grading it again with the GPU to itself: " + *why);
     auto since = std::chrono::steady_clock::now();
-    const labrun::ExclusiveTurn alone(request.turns);
+    const labrun::AloneTurn alone(request.turns);
     input.phase_seconds.emplace_back("waiting to grade alone", labrun::seconds_since(since));
     input.graded_alone_because = *why;
     run_and_check(request, child, scratch, setup, child_request, nullptr, input, progress);

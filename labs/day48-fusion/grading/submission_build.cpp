@@ -61,7 +61,7 @@ labrun::SpawnOptions sandboxed(const std::vector<std::string>& argv, const fs::p
 
 // The compile's flags, shared by the include check and the compile so that both preprocess alike.
 std::vector<std::string> nvcc_flags(const CompilerSetup& setup, const std::string& arch) {
-  return {"-std=c++17", "-arch=" + arch, "-I", setup.lab_headers.string()};
+  return {"-std=c++17", "-arch=" + arch, "-I", setup.lab_headers.string(), "-I", setup.cuda_include.string()};
 }
 
 labrun::AllowedIncludes allowed_includes(const fs::path& scratch, const CompilerSetup& setup) {
@@ -71,6 +71,7 @@ labrun::AllowedIncludes allowed_includes(const fs::path& scratch, const Compiler
     allowed.files.push_back(setup.lab_headers / name);
   }
   allowed.trees.push_back(setup.cuda_include);
+  allowed.trees.push_back(toolkit_root(setup.nvcc) / "include");  // nvcc's own, which it includes itself
   return allowed;
 }
 
@@ -115,7 +116,8 @@ bool stopped_at_a_limit(const labrun::ProcessResult& run) {
   if (run.timed_out || run.signal != 0) {
     return true;
   }
-  for (const char* said : {"died due to signal", "out of memory", "memory exhausted", "std::bad_alloc"}) {
+  for (const char* said : {"died due to signal", "signal terminated program", "out of memory", "memory exhausted",
+                           "std::bad_alloc"}) {
     if (run.output.find(said) != std::string::npos) {
       return true;
     }

@@ -66,61 +66,22 @@ class GpuTurns {
   bool alone_ = false;
 };
 
-//! A grading's residence on the GPU for a scope (nothing without turns).
-class ResidentTurn {
+//! A turn of one kind held for a scope: acquired when made (nothing without turns), given back when
+//! it goes, or earlier with release() (idempotent).
+template <void (GpuTurns::*Acquire)(), void (GpuTurns::*Release)()>
+class ScopedTurn {
  public:
-  explicit ResidentTurn(GpuTurns* turns) : turns_(turns) {
+  explicit ScopedTurn(GpuTurns* turns) : turns_(turns) {
     if (turns_ != nullptr) {
-      turns_->acquire_resident();
+      (turns_->*Acquire)();
     }
   }
-  ~ResidentTurn() {
-    if (turns_ != nullptr) {
-      turns_->release_resident();
-    }
-  }
-  ResidentTurn(const ResidentTurn&) = delete;
-  ResidentTurn& operator=(const ResidentTurn&) = delete;
-
- private:
-  GpuTurns* turns_;
-};
-
-//! The GPU entirely to one grading for a scope (nothing without turns).
-class AloneTurn {
- public:
-  explicit AloneTurn(GpuTurns* turns) : turns_(turns) {
-    if (turns_ != nullptr) {
-      turns_->acquire_alone();
-    }
-  }
-  ~AloneTurn() {
-    if (turns_ != nullptr) {
-      turns_->release_alone();
-    }
-  }
-  AloneTurn(const AloneTurn&) = delete;
-  AloneTurn& operator=(const AloneTurn&) = delete;
-
- private:
-  GpuTurns* turns_;
-};
-
-//! A shared turn held for a scope.
-class SharedTurn {
- public:
-  explicit SharedTurn(GpuTurns* turns) : turns_(turns) {
-    if (turns_ != nullptr) {
-      turns_->acquire_shared();
-    }
-  }
-  ~SharedTurn() { release(); }
-  SharedTurn(const SharedTurn&) = delete;
-  SharedTurn& operator=(const SharedTurn&) = delete;
-  //! Gives the turn back early (idempotent).
+  ~ScopedTurn() { release(); }
+  ScopedTurn(const ScopedTurn&) = delete;
+  ScopedTurn& operator=(const ScopedTurn&) = delete;
   void release() {
     if (turns_ != nullptr) {
-      turns_->release_shared();
+      (turns_->*Release)();
       turns_ = nullptr;
     }
   }
@@ -129,24 +90,11 @@ class SharedTurn {
   GpuTurns* turns_;
 };
 
-//! An exclusive turn held for a scope.
-class ExclusiveTurn {
- public:
-  explicit ExclusiveTurn(GpuTurns* turns) : turns_(turns) {
-    if (turns_ != nullptr) {
-      turns_->acquire_exclusive();
-    }
-  }
-  ~ExclusiveTurn() {
-    if (turns_ != nullptr) {
-      turns_->release_exclusive();
-    }
-  }
-  ExclusiveTurn(const ExclusiveTurn&) = delete;
-  ExclusiveTurn& operator=(const ExclusiveTurn&) = delete;
-
- private:
-  GpuTurns* turns_;
-};
+using SharedTurn = ScopedTurn<&GpuTurns::acquire_shared, &GpuTurns::release_shared>;
+using ExclusiveTurn = ScopedTurn<&GpuTurns::acquire_exclusive, &GpuTurns::release_exclusive>;
+//! A grading's residence on the GPU (its process is alive there).
+using ResidentTurn = ScopedTurn<&GpuTurns::acquire_resident, &GpuTurns::release_resident>;
+//! The GPU entirely to one grading.
+using AloneTurn = ScopedTurn<&GpuTurns::acquire_alone, &GpuTurns::release_alone>;
 
 }  // namespace labrun

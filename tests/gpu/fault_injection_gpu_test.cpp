@@ -19,34 +19,12 @@
 #include "cli/grade_command.hpp"
 #include "grading/report.hpp"
 #include "support/require_gpu.hpp"
+#include "support/grade_verdict.hpp"
 #include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct GradedVerdict {
-  double score = 0.0;
-  std::set<std::string> mistakes;
-  bool operator==(const GradedVerdict&) const = default;
-};
-
-GradedVerdict graded_verdict(const nlohmann::json& report) {
-  GradedVerdict v;
-  v.score = report.at("score").get<double>();
-  for (const auto& m : report.at("mistakes")) {
-    v.mistakes.insert(m.at("id").get<std::string>());
-  }
-  return v;
-}
-
-std::string described(const GradedVerdict& v) {
-  std::string text = std::to_string(v.score) + " [";
-  for (const std::string& m : v.mistakes) {
-    text += m + " ";
-  }
-  return text + "]";
-}
 
 }  // namespace
 
@@ -80,11 +58,11 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   request.compile_limit_seconds = 10.0;  // the bomb's limit; an honest compile takes about a second
   const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
 
-  std::map<std::string, GradedVerdict> alone;
+  std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / ("honest-" + name) / "halfway.cu";
-    alone[name] = graded_verdict(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
   }
 
   labrun::GradeCommand command;
@@ -101,13 +79,13 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   };
   for (const std::string& name : honest) {
     INFO(name);
-    const GradedVerdict in_batch = graded_verdict(report_of("honest-" + name));
-    INFO("alone " + described(alone.at(name)) + ", in the batch " + described(in_batch));
+    const labrun::testing::GradeVerdict in_batch = labrun::testing::verdict_of_report(report_of("honest-" + name));
+    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " + labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
   }
   for (const auto& [name, mistakes] : hostile_expected) {
     INFO(name);
-    const GradedVerdict got = graded_verdict(report_of("hostile-" + name));
+    const labrun::testing::GradeVerdict got = labrun::testing::verdict_of_report(report_of("hostile-" + name));
     for (const std::string& mistake : mistakes) {
       CHECK(got.mistakes.count(mistake) == 1);
     }

@@ -25,6 +25,7 @@
 #include "grading/report.hpp"
 #include "process/sandbox.hpp"
 #include "registry/registry.hpp"
+#include "support/grade_verdict.hpp"
 #include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
@@ -48,29 +49,6 @@ void add_submission(const fs::path& batch, const std::string& name, const fs::pa
     source += "\n__device__ const char labrun_fake_behaviour[] = \"LABRUN-FAKE:" + marker + ";\";\n";
   }
   labrun::write_file_atomically(batch / name / "halfway.cu", source, false);
-}
-
-struct BatchVerdict {
-  double score = 0.0;
-  std::set<std::string> mistakes;
-  bool operator==(const BatchVerdict&) const = default;
-};
-
-BatchVerdict verdict_of(const nlohmann::json& report) {
-  BatchVerdict v;
-  v.score = report.at("score").get<double>();
-  for (const auto& m : report.at("mistakes")) {
-    v.mistakes.insert(m.at("id").get<std::string>());
-  }
-  return v;
-}
-
-std::string shown_verdict(const BatchVerdict& v) {
-  std::string text = std::to_string(v.score) + " [";
-  for (const std::string& m : v.mistakes) {
-    text += m + " ";
-  }
-  return text + "]";
 }
 
 }  // namespace
@@ -117,11 +95,11 @@ TEST_CASE("a batch grades every honest submission exactly as alone, beside submi
   const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
 
   // Alone: one at a time, nothing beside them, no turns.
-  std::map<std::string, BatchVerdict> alone;
+  std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
-    alone[name] = verdict_of(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
   }
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);
@@ -144,15 +122,15 @@ TEST_CASE("a batch grades every honest submission exactly as alone, beside submi
   };
   for (const std::string& name : honest) {
     INFO(name);
-    const BatchVerdict in_batch = verdict_of(report_of(name));
-    INFO("alone " + shown_verdict(alone.at(name)) + ", in the batch " + shown_verdict(in_batch));
+    const labrun::testing::GradeVerdict in_batch = labrun::testing::verdict_of_report(report_of(name));
+    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " + labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
   }
   // The hostile ones got what they earned: ended at their limits, refused, or graded alone.
-  CHECK(verdict_of(report_of("h1-hang-when-timed")).mistakes.count("timeout") == 1);
-  CHECK(verdict_of(report_of("h2-stall-every-launch")).mistakes.count("timeout") == 1);
-  CHECK(verdict_of(report_of("h5-compile-bomb")).mistakes == std::set<std::string>{"compile-error"});
-  CHECK(verdict_of(report_of("h6-static-memory-hog")).mistakes == std::set<std::string>{"device-memory-too-large"});
+  CHECK(labrun::testing::verdict_of_report(report_of("h1-hang-when-timed")).mistakes.count("timeout") == 1);
+  CHECK(labrun::testing::verdict_of_report(report_of("h2-stall-every-launch")).mistakes.count("timeout") == 1);
+  CHECK(labrun::testing::verdict_of_report(report_of("h5-compile-bomb")).mistakes == std::set<std::string>{"compile-error"});
+  CHECK(labrun::testing::verdict_of_report(report_of("h6-static-memory-hog")).mistakes == std::set<std::string>{"device-memory-too-large"});
   CHECK_THAT(report_of("h5-compile-bomb").dump(), ContainsSubstring("stopped at the compiler's limits"));
   if (status != 0) {
     for (const auto& entry : fs::directory_iterator(work / "out" / "submissions")) {

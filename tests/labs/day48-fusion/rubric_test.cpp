@@ -13,17 +13,19 @@
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
 
-using day48::grading::Outcome;
 using day48::grading::SanitizerVerdict;
 using day48::grading::SpeedVerdict;
 using day48::grading::TimedVerdict;
 
 namespace {
 
+// Not Outcome: cli tests share a unity file with this one and name their own.
+using RubricOutcome = day48::grading::Outcome;
+
 // The instructor's order, from the outcome alone: 1 correct and fast, 2 correct and slow (or a time
 // no copy allows), 3 correct but failed, hung or was wrong in a timed call, 4 not correct; 0 an
 // escape attempt.
-int instructor_tier(const Outcome& o) {
+int instructor_tier(const RubricOutcome& o) {
   if (o.escape_attempt) {
     return 0;
   }
@@ -61,7 +63,7 @@ void every_outcome(Visit visit) {
           if (sanitizer == SanitizerVerdict::kNotRun && timed == TimedVerdict::kRight) {
             continue;
           }
-          Outcome o;
+          RubricOutcome o;
           o.escape_attempt = (bits & 1u) != 0;
           o.builds = (bits & 2u) != 0;
           o.odd_right = (bits & 4u) != 0;
@@ -86,7 +88,7 @@ TEST_CASE("the rubric puts every tier strictly above the next, for every outcome
   // Machines with and without compute-sanitizer are ranked apart: their maximum scores differ.
   std::map<bool, std::map<int, Range>> tiers;
   int outcomes = 0;
-  every_outcome([&](const Outcome& o) {
+  every_outcome([&](const RubricOutcome& o) {
     const double score = day48::grading::score(o);
     Range& range = tiers[o.sanitizer == SanitizerVerdict::kAbsent][instructor_tier(o)];
     range.low = std::min(range.low, score);
@@ -116,7 +118,7 @@ TEST_CASE("the rubric's rows add up to 100, and each row's prerequisite is named
     INFO(row.name);
     total += row.points;
     CHECK(std::string(row.passes_when).size() > 10);
-    Outcome all;
+    RubricOutcome all;
     all.builds = all.odd_right = all.card_right = all.structure_right = all.buffers_right = true;
     all.declared_right = all.predicted_right = true;
     all.sanitizer = SanitizerVerdict::kClean;
@@ -124,7 +126,7 @@ TEST_CASE("the rubric's rows add up to 100, and each row's prerequisite is named
     all.speed = SpeedVerdict::kFast;
     CHECK(day48::grading::earned(row, all));
     CHECK(row.prerequisite(all));
-    Outcome none;
+    RubricOutcome none;
     CHECK(row.prerequisite(none) == std::string(row.prerequisite_text).empty());
   }
   CHECK(total == 100.0);

@@ -30,7 +30,11 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
   }
   bool key(string_t& key) override {
     if (!keys_.back().insert(key).second && duplicated_.back().insert(key).second) {
-      parsed_.duplicate_keys.push_back({pointer_of_open() + "/" + json_pointer_token(key), key});
+      if (parsed_.duplicate_keys.size() < kDuplicateKeysRecorded) {
+        parsed_.duplicate_keys.push_back({pointer_of_open() + "/" + json_pointer_token(key), key});
+      } else {
+        ++parsed_.duplicate_keys_not_recorded;
+      }
     }
     key_ = std::move(key);
     return true;
@@ -101,6 +105,9 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
   std::string pointer_of_open() const {
     std::string pointer;
     for (std::size_t level = 1; level < open_.size(); ++level) {
+      if (level > kPointerLevelsShown) {
+        return pointer + "/...";
+      }
       const Json& parent = *open_[level - 1];
       if (parent.is_array()) {
         pointer += "/" + std::to_string(parent.size() - 1);

@@ -15,11 +15,18 @@ struct DuplicateKey {
   std::string key;      //!< the key as written
 };
 
+//! At most this many duplicated keys are recorded, and a pointer names at most this many levels
+//! (deeper ones end in "/..."): a hostile text cannot make the record cost more than the text.
+inline constexpr std::size_t kDuplicateKeysRecorded = 100;
+inline constexpr std::size_t kPointerLevelsShown = 100;
+
 struct ParsedJson {
   nlohmann::ordered_json document;
-  //! Each key found more than once in its object, once, in the order found. The document keeps none
-  //! of its values: a duplicated key is removed from its object.
+  //! Each key found more than once in its object, once, in the order found (the first
+  //! kDuplicateKeysRecorded of them). The document keeps none of its values: every duplicated key,
+  //! recorded or not, is removed from its object.
   std::vector<DuplicateKey> duplicate_keys;
+  std::size_t duplicate_keys_not_recorded = 0;  //!< found after the first kDuplicateKeysRecorded
 };
 
 //! Parses `text` as one JSON value. Throws what nlohmann's parse throws: nlohmann::json::parse_error

@@ -230,6 +230,10 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     manifest.problems.push_back(shown_pointer(twice.pointer) +
                                 ": given more than once in its object; none of its values is used");
   }
+  if (parsed.duplicate_keys_not_recorded > 0) {
+    manifest.problems.push_back(std::to_string(parsed.duplicate_keys_not_recorded) +
+                                " more keys given more than once, none of them used");
+  }
   const std::set<std::string> known{
       "student_id", "bytes_per_element", "launches", "predicted_ratio_vs_staged", "predicted_ratio_vs_fused",
       "kernels"};

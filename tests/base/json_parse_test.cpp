@@ -26,3 +26,24 @@ TEST_CASE("text that is not JSON throws nlohmann's own errors") {
   CHECK_THROWS_AS(labrun::parse_json_finding_duplicates("{\"a\": \"\xff\"}"), nlohmann::json::parse_error);
   CHECK(labrun::json_pointer_token("a/b~c") == "a~1b~0c");
 }
+
+TEST_CASE("the record of duplicates is bounded, however many and however deep they are") {
+  std::string many = "{";
+  for (int i = 0; i < 150; ++i) {
+    many += "\"k" + std::to_string(i) + "\": 1, \"k" + std::to_string(i) + "\": 2, ";
+  }
+  many += "\"kept\": 3}";
+  const labrun::ParsedJson parsed = labrun::parse_json_finding_duplicates(many);
+  CHECK(parsed.duplicate_keys.size() == labrun::kDuplicateKeysRecorded);
+  CHECK(parsed.duplicate_keys_not_recorded == 50);
+  CHECK(parsed.document.dump() == R"({"kept":3})");
+  std::string deep;
+  for (int i = 0; i < 1000; ++i) {
+    deep += "{\"a\": ";
+  }
+  deep += "{\"b\": 1, \"b\": 2}" + std::string(1000, '}');
+  const labrun::ParsedJson nested = labrun::parse_json_finding_duplicates(deep);
+  REQUIRE(nested.duplicate_keys.size() == 1);
+  CHECK(nested.duplicate_keys.front().pointer.size() < 2 * labrun::kPointerLevelsShown + 10);
+  CHECK(nested.duplicate_keys.front().pointer.substr(0, 4) == "/a/a");
+}

@@ -180,7 +180,11 @@ std::optional<SummaryRow> graded_before(const fs::path& folder) {
   return row;
 }
 
-// summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder.
+// summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder. Every
+// string of a row comes from a report.json on disk (with --merge, from any folder given) and much of
+// it from a submission (its folder's name, its student id), so each is made inert (grading/utf8.hpp)
+// for all three files: render_table escapes the Markdown cells, csv_line quotes the CSV fields and
+// neutralises formulas.
 void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
                    bool overwrite, std::ostream& out) {
   Table table;
@@ -190,25 +194,32 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
   std::string csv = "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host\n";
   std::size_t not_graded_count = 0;
   for (const SummaryRow& row : rows) {
-    const std::string mistakes = join(row.mistakes, ", ");
+    std::vector<std::string> mistakes;
+    for (const std::string& id : row.mistakes) {
+      mistakes.push_back(inert_text(id));
+    }
+    const std::string submission = inert_text(row.submission);
+    const std::string student_id = inert_text(row.student_id);
+    const std::string device = inert_text(row.device);
+    const std::string device_uuid = inert_text(row.device_uuid);
+    const std::string host = inert_text(row.host);
+    const std::string listed = join(mistakes, ", ");
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
-    table.rows.push_back({valid_utf8(row.submission), valid_utf8(row.student_id),
-                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
-                          mistakes.empty() ? "-" : mistakes, fixed(row.seconds, 1)});
-    json.push_back({{"submission", valid_utf8(row.submission)},
-                    {"student_id", valid_utf8(row.student_id)},
+    table.rows.push_back({submission, student_id, fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
+                          listed.empty() ? "-" : listed, fixed(row.seconds, 1)});
+    json.push_back({{"submission", submission},
+                    {"student_id", student_id},
                     {"score", row.score},
                     {"max_score", row.max_score},
-                    {"mistakes", row.mistakes},
+                    {"mistakes", mistakes},
                     {"graded", row.grader_problem.empty()},
                     {"execution_time", row.seconds},
-                    {"device", row.device},
-                    {"device_uuid", row.device_uuid},
-                    {"host", row.host}});
-    const std::string semicolons = join(row.mistakes, ";");
-    csv += csv_line({valid_utf8(row.submission), valid_utf8(row.student_id), fixed(row.score, 1),
-                     fixed(row.max_score, 1), semicolons, row.grader_problem.empty() ? "true" : "false",
-                     fixed(row.seconds, 2), row.device, row.device_uuid, row.host}) +
+                    {"device", device},
+                    {"device_uuid", device_uuid},
+                    {"host", host}});
+    csv += csv_line({submission, student_id, fixed(row.score, 1), fixed(row.max_score, 1),
+                     join(mistakes, ";"), row.grader_problem.empty() ? "true" : "false",
+                     fixed(row.seconds, 2), device, device_uuid, host}) +
            "\n";
   }
   std::string markdown = "# Grades\n\n" + render_table(table);
@@ -590,7 +601,13 @@ void check_grade_usage(const GradeCommand& command) {
 }
 
 int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress, std::ostream& out) {
+                      const std::function<void(const std::string&)>& progress_sink, std::ostream& out) {
+  // Progress lines name files and folders a submission chose, and go to a terminal: each is one inert
+  // line (grading/utf8.hpp: no ESC, C1 control such as U+009B, carriage return or bidirectional
+  // override), so that no name can move the cursor, rewrite a line or reorder one.
+  const std::function<void(const std::string&)> progress = [&progress_sink](const std::string& line) {
+    progress_sink(inert_text(line));
+  };
   check_grade_usage(command);
   if (!command.merge.empty()) {
     return merge_reports(command, progress, out);

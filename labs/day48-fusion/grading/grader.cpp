@@ -377,7 +377,12 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
     }
   }
   const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
-  if (!input.sanitizer_available || !input.results || !input.results->completed) {
+  // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
+  // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
+  const bool checks_ran = input.results && (input.results->completed ||
+                                            input.results->failed_step.rfind("timing", 0) == 0 ||
+                                            input.last_step.rfind("timing", 0) == 0);
+  if (!input.sanitizer_available || !checks_ran) {
     return;
   }
   // The two tools run side by side: each is mostly start-up, and the runs are small. racecheck

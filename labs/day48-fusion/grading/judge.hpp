@@ -1,8 +1,9 @@
 #pragma once
 // The verdict on a day-48 exercise submission, from what trusted code measured: the source check,
 // the compiler, the grading child (child_protocol.hpp) and compute-sanitizer. The manifest is the
-// student's worked answer and is graded as one; it is never taken as a fact about the code. Host
-// logic only: tested without a GPU.
+// student's worked answer and is graded as one; it is never taken as a fact about the code. judge()
+// reaches the verdicts rubric.hpp's table reads (an Outcome) and applies that table: the rubric
+// is declared there alone. Host logic only: tested without a GPU.
 
 #include <optional>
 #include <string>
@@ -71,6 +72,8 @@ struct JudgeInput {
   std::string grader_problem;
 };
 
+//! The report: one test per row of rubric(), in its order, and every mistake named. A submission
+//! whose source is refused with include-not-allowed earns nothing, its worked answer included.
 [[nodiscard]] labrun::GradeReport judge(const JudgeInput& input);
 
 }  // namespace day48::grading

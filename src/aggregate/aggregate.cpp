@@ -350,7 +350,7 @@ struct ReadFile {
 ReadFile read_one(const AggregateFile& file, const LabLookup& labs) {
   ReadFile read;
   read.input.file = file.path;
-  const TranscriptCheck check = check_transcript_file(file.path);
+  const TranscriptCheck check = check_transcript_file(file.path, labs);
   if (!check.transcript) {
     read.input.refused = check.problem;
     read.input.not_a_transcript = check.not_a_transcript && file.in_folder;

@@ -119,9 +119,6 @@ struct AggregateOptions {
   std::string timing_mode;  //!< "" for every mode; else only runs sampled in it ("hot", "cold", "hot-gated")
 };
 
-//! The lab of a name, or nullptr when this build has none (the registry, in the command line).
-using LabLookup = std::function<const Lab*(const std::string&)>;
-
 //! A file to read, and whether it was found in a folder (rather than named).
 struct AggregateFile {
   std::filesystem::path path;

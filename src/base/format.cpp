@@ -101,4 +101,27 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return text;
 }
 
+std::string one_line(const std::string& text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string line;
+  line.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      line += "\\n";
+    } else if (c == '\r') {
+      line += "\\r";
+    } else if (c == '\t') {
+      line += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      line += "\\x";
+      line += kHex[byte >> 4U];
+      line += kHex[byte & 0x0FU];
+    } else {
+      line += c;
+    }
+  }
+  return line;
+}
+
 }  // namespace labrun

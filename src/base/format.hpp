@@ -23,6 +23,11 @@ namespace labrun {
 //! Binary size ("60.0 MiB").
 [[nodiscard]] std::string binary_size(std::uint64_t bytes);
 
+//! Text as one line of a message: each control character (LF, CR, tab, ESC, ...) is written as its
+//! C escape (\n, \r, \t, \x1b), so that a file name or a JSON key holding one cannot
+//! break a one-line error in two, or send a terminal a control sequence.
+[[nodiscard]] std::string one_line(const std::string& text);
+
 //! Text labrun did not write (a transcript's or a submission's), made inert in Markdown: a < that
 //! would open a tag, comment or autolink becomes &lt;; an & that would start a character reference
 //! (&#x202E; is a bidirectional override once rendered) becomes \&; \ ` [ ] | are backslash-escaped,

@@ -1,6 +1,8 @@
 #include "cli/aggregate_command.hpp"
 
+#include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "aggregate/aggregate.hpp"
 #include "aggregate/csv.hpp"
@@ -18,12 +20,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct OutputFile {
-  fs::path path;
-  std::string content;
-};
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
 
 }  // namespace
+
+std::optional<fs::path> existing_aggregate_output(const fs::path& dir) {
+  std::error_code error;
+  if (!fs::is_directory(dir, error)) {
+    return std::nullopt;
+  }
+  const std::string prefix = std::string(kAggregateStem) + ".";
+  std::vector<fs::path> found;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind(prefix, 0) == 0 &&
+        (name == prefix + "md" || name == prefix + "json" || ends_with(name, ".csv") ||
+         ends_with(name, "-ratios." + std::string(kPlotsBesideFormat)) ||
+         ends_with(name, "-claims." + std::string(kPlotsBesideFormat)))) {
+      found.push_back(it->path());
+    }
+  }
+  if (found.empty()) {
+    return std::nullopt;
+  }
+  return *std::min_element(found.begin(), found.end());
+}
 
 CLI::App* add_aggregate_command(CLI::App& app, AggregateRequest& request) {
   CLI::App* command = app.add_subcommand(
@@ -49,6 +72,15 @@ CLI::App* add_aggregate_command(CLI::App& app, AggregateRequest& request) {
 int run_aggregate_command(const AggregateRequest& request, std::ostream& out, std::ostream& err,
                           const std::function<void(const std::string&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
+  const fs::path dir(request.out_dir);
+  // Before anything is read: an earlier aggregate in --out refuses the run at once (its outputs
+  // are named for its labs, so any file named as an aggregate's output counts).
+  if (!request.overwrite) {
+    if (const std::optional<fs::path> existing = existing_aggregate_output(dir)) {
+      err << "labrun: error: " << exists_message(*existing) << "\n";
+      return exit_code::kFileExists;
+    }
+  }
   std::vector<fs::path> paths(request.paths.begin(), request.paths.end());
   const std::vector<AggregateFile> files = aggregate_files(paths);
   progress("reading " + std::to_string(files.size()) + " files");
@@ -66,7 +98,8 @@ int run_aggregate_command(const AggregateRequest& request, std::ostream& out, st
   }
   if (skipped > 0) {
     progress("skipped " + std::to_string(skipped) +
-             " JSON files found in folders that are not transcripts (comparisons, grade reports, schemas)");
+             " JSON files found in folders that are not transcripts (comparisons, grade reports, schemas, "
+             "traces)");
   }
   if (aggregate.used() == 0) {
     err << "labrun: error: nothing to aggregate: none of the " << files.size()
@@ -77,27 +110,24 @@ int run_aggregate_command(const AggregateRequest& request, std::ostream& out, st
            std::to_string(aggregate.labs.size()) + " labs in " +
            fixed(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 2) + " s");
 
-  const fs::path dir(request.out_dir);
-  std::vector<OutputFile> outputs{{dir / "aggregate.json", aggregate_to_json(aggregate).dump(2) + "\n"}};
-  for (const LabAggregate& lab : aggregate.labs) {
-    outputs.push_back({dir / ("aggregate." + lab.name + ".csv"), aggregate_lab_to_csv(lab)});
-  }
   const std::vector<PlotSpec> plots = aggregate_plots(aggregate);
-  // Nothing is written when any output exists and --force was not given.
-  if (!request.overwrite) {
-    std::vector<fs::path> targets{dir / "aggregate.md"};
-    for (const OutputFile& file : outputs) {
-      targets.push_back(file.path);
-    }
-    for (const PlotSpec& plot : plots) {
-      targets.push_back(plot_file_path(dir, kAggregateStem, plot.id, kPlotsBesideFormat));
-    }
-    for (const fs::path& target : targets) {
-      if (fs::exists(target)) {
-        err << "labrun: error: " << target.string()
-            << " exists; refusing to overwrite it (pass --force to replace it)\n";
-        return exit_code::kFileExists;
+  // Drawn first, in a scratch folder; then every output is written beside the others under a
+  // temporary name, and they take their names together (FileSet): a failure, a full disk or a
+  // signal leaves the whole set or none of it.
+  RenderedPlots rendered;
+  if (!plots.empty()) {
+    progress("drawing " + std::to_string(plots.size()) + " plots");
+    // A renderer failure costs the plots, not the aggregate: the Markdown then links none. A write
+    // failure is an error, as every other one.
+    try {
+      rendered = render_plots(plots, kAggregateStem, kPlotsBesideFormat);
+      if (!rendered.skipped_reason.empty()) {
+        progress("plots not drawn: " + rendered.skipped_reason);
       }
+    } catch (const WriteError&) {
+      throw;
+    } catch (const std::exception& error) {
+      progress("plots not drawn: " + std::string(error.what()));
     }
   }
   std::error_code created;
@@ -106,28 +136,15 @@ int run_aggregate_command(const AggregateRequest& request, std::ostream& out, st
     err << "labrun: error: cannot create " << dir.string() << ": " << created.message() << "\n";
     return exit_code::kFailure;
   }
-  for (const OutputFile& file : outputs) {
-    write_file_atomically(file.path, file.content, request.overwrite);
+  FileSet outputs;
+  outputs.add(dir / "aggregate.json", aggregate_to_json(aggregate).dump(2) + "\n");
+  for (const LabAggregate& lab : aggregate.labs) {
+    outputs.add(dir / ("aggregate." + lab.name + ".csv"), aggregate_lab_to_csv(lab));
   }
-  std::vector<DrawnPlot> drawn;
-  if (!plots.empty()) {
-    progress("drawing " + std::to_string(plots.size()) + " plots");
-    // A renderer failure costs the plots, not the aggregate: the Markdown then links none.
-    try {
-      const PlotOutcome outcome =
-          draw_plots(plots, dir, kAggregateStem, kPlotsBesideFormat, request.overwrite);
-      if (!outcome.skipped_reason.empty()) {
-        progress("plots not drawn: " + outcome.skipped_reason);
-      }
-      drawn = outcome.drawn;
-    } catch (const FileExistsError&) {
-      throw;
-    } catch (const std::exception& error) {
-      progress("plots not drawn: " + std::string(error.what()));
-    }
-  }
+  const std::vector<DrawnPlot> drawn = add_plots(outputs, rendered, dir, kAggregateStem, kPlotsBesideFormat);
   const std::string markdown = aggregate_to_markdown(aggregate, plot_links_markdown(drawn, dir));
-  write_file_atomically(dir / "aggregate.md", markdown, request.overwrite);
+  outputs.add(dir / "aggregate.md", markdown);
+  outputs.commit(request.overwrite);
   out << markdown;
   progress("wrote aggregate.md, aggregate.json, " + std::to_string(aggregate.labs.size()) +
            " CSV files and " + std::to_string(drawn.size()) + " plots in " + dir.string());

@@ -3,7 +3,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <filesystem>
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,10 +22,18 @@ struct AggregateRequest {
 //! Adds the subcommand and its options to `app`, filling `request` when parsed.
 CLI::App* add_aggregate_command(CLI::App& app, AggregateRequest& request);
 
+//! The first file in `dir` (by name) named as some aggregate's output: aggregate.md,
+//! aggregate.json, aggregate.<lab>.csv, aggregate.<lab>-ratios.svg or aggregate.<lab>-claims.svg;
+//! nullopt when there is none (or no folder).
+[[nodiscard]] std::optional<std::filesystem::path> existing_aggregate_output(
+    const std::filesystem::path& dir);
+
 //! Aggregates, writes aggregate.md, aggregate.json, aggregate.<lab>.csv and the plots into the out
-//! folder, prints the Markdown to `out`, and names every file left out on `err`, one line each.
-//! Returns the exit status: 0, 1 when no file was a usable transcript, 4 when an output file exists
-//! and overwriting was not asked for (nothing is written then).
+//! folder as one set (all or none: base/atomic_file.hpp's FileSet), prints the Markdown to `out`,
+//! and names every file left out on `err`, one line each. Returns the exit status: 0, 1 when no
+//! file was a usable transcript, 4 when, without overwriting, the folder holds a file named as an
+//! aggregate's output (found before any input is read; nothing is written then). A write failure
+//! throws WriteError naming the file, and nothing of the set is left.
 int run_aggregate_command(const AggregateRequest& request, std::ostream& out, std::ostream& err,
                           const std::function<void(const std::string&)>& progress);
 

@@ -4,11 +4,13 @@
 #include <spdlog/spdlog.h>
 #include <CLI/CLI.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "cli/aggregate_command.hpp"
 #include "cli/command_support.hpp"
 #include "cli/compare_command.hpp"
@@ -36,6 +38,38 @@ constexpr const char* kExitCodes =
     "2 usage error; 3 no usable CUDA device; 4 an evidence file exists (use --force); "
     "5 a version failed its correctness check; 6 compare found a regression beyond --fail-on-regression; "
     "7 run --submission: the submission cannot be used (the message says why).";
+
+// The first word after the command that starts with '-' and is neither an option of the command
+// or of labrun, "-", a number, nor after "--": CLI11 reads it as an option it does not know, and
+// says only what is then missing ("files is required"). Empty when there is none.
+std::string unknown_dash_word(const CLI::App& app, int argc, const char* const* argv,
+                              std::string& command_name) {
+  const CLI::App* command = nullptr;
+  const std::function<bool(const CLI::App*)> every = [](const CLI::App*) { return true; };
+  for (int i = 1; i < argc; ++i) {
+    std::string word = argv[i];
+    if (word == "--") {
+      return "";
+    }
+    if (command == nullptr) {
+      for (const CLI::App* candidate : app.get_subcommands(every)) {
+        if (candidate->check_name(word)) {
+          command = candidate;
+          command_name = candidate->get_name();
+        }
+      }
+      continue;
+    }
+    if (word.size() < 2 || word[0] != '-' || word.find_first_not_of("-0123456789.eE+") == std::string::npos) {
+      continue;
+    }
+    const std::string name = word.substr(0, word.find('='));
+    if (command->get_option_no_throw(name) == nullptr && app.get_option_no_throw(name) == nullptr) {
+      return word;
+    }
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -78,6 +112,15 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
+    std::string command;
+    if (error.get_exit_code() != 0) {
+      if (const std::string word = unknown_dash_word(app, argc, argv, command); !word.empty()) {
+        return report_error(err, exit_code::kUsage,
+                            "'" + one_line(word) + "' is not an option of `labrun " + command +
+                                "`; a file whose name starts with '-' goes after --, as in `labrun " +
+                                command + " -- " + one_line(word) + "`, or is named ./" + one_line(word));
+      }
+    }
     const int status = app.exit(error, out, err);
     return status == 0 ? exit_code::kOk : exit_code::kUsage;
   }

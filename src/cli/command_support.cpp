@@ -8,6 +8,10 @@
 
 namespace labrun {
 
+LabLookup registered_lab_lookup() {
+  return [](const std::string& name) { return registered_labs().find(name); };
+}
+
 const Lab& find_lab_or_throw(const std::string& name) {
   const Lab* lab = registered_labs().find(name);
   if (lab == nullptr) {

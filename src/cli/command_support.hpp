@@ -8,6 +8,9 @@
 
 namespace labrun {
 
+//! The registered labs (registry/registry.hpp) as a lookup, for the transcript readers.
+[[nodiscard]] LabLookup registered_lab_lookup();
+
 //! The registered lab of that name; throws UsageError naming the known labs when there is none.
 [[nodiscard]] const Lab& find_lab_or_throw(const std::string& name);
 

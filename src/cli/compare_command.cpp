@@ -1,6 +1,7 @@
 #include "cli/compare_command.hpp"
 
 #include "base/format.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "compare/compare.hpp"
@@ -28,8 +29,8 @@ CLI::App* add_compare_command(CLI::App& app, CompareRequest& request) {
 }
 
 int run_compare_command(const CompareRequest& request, std::ostream& out, std::ostream& err) {
-  const Transcript baseline = read_transcript_file(request.baseline);
-  const Transcript candidate = read_transcript_file(request.candidate);
+  const Transcript baseline = read_transcript_file(request.baseline, registered_lab_lookup());
+  const Transcript candidate = read_transcript_file(request.candidate, registered_lab_lookup());
   if (baseline.lab_name != candidate.lab_name) {
     throw UsageError("the transcripts are of different labs (" + baseline.lab_name + ", " +
                      candidate.lab_name + ")");

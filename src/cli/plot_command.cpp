@@ -1,6 +1,7 @@
 #include "cli/plot_command.hpp"
 
 #include <filesystem>
+#include <optional>
 
 #include "base/atomic_file.hpp"
 #include "cli/command_support.hpp"
@@ -38,7 +39,7 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
                      ": a transcript to plot must be named .json (its plots and Markdown are "
                      "written beside it as <name>.<plot>.svg and <name>.md)");
   }
-  const Transcript transcript = read_transcript_file(request.file);
+  const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
   const Lab* lab = registered_labs().find(transcript.lab_name);
   if (lab == nullptr || !lab->plots) {
     throw UsageError("lab " + transcript.lab_name + " draws no plots in this build");
@@ -46,25 +47,43 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
   const std::filesystem::path json_path(request.file);
   const std::filesystem::path dir = json_path.parent_path().empty() ? "." : json_path.parent_path();
   const std::string stem = json_path.stem().string();
-  const PlotOutcome outcome =
-      draw_plots(lab->plots(transcript), dir, stem, request.format, request.overwrite);
-  if (!outcome.skipped_reason.empty()) {
-    return report_error(err, exit_code::kFailure, "no plots drawn: " + outcome.skipped_reason);
-  }
-  for (const DrawnPlot& drawn : outcome.drawn) {
-    out << drawn.file.string() << "\n";
-  }
-  // The Markdown beside the transcript is a rendering of it: with --force it is rendered again,
-  // now linking the plots; without, it is left as it is.
-  const std::filesystem::path markdown_path = dir / (stem + ".md");
-  if (request.format == kPlotsBesideFormat) {
-    const std::string markdown = render_markdown_beside(transcript, lab, json_path);
-    if (!std::filesystem::exists(markdown_path) || request.overwrite) {
-      write_file_atomically(markdown_path, markdown, true);
-      info("rendered " + markdown_path.string() + " with links to the plots");
-    } else if (read_file(markdown_path) != markdown) {
-      warn(markdown_path.string() + " does not link the plots; pass --force to render it again with them");
+  const std::vector<PlotSpec> specs = lab->plots(transcript);
+  if (!request.overwrite) {
+    if (const std::optional<std::filesystem::path> existing =
+            first_existing(plot_files(specs, dir, stem, request.format))) {
+      throw FileExistsError("plot file " + existing->string() + " exists; pass --force to overwrite it");
     }
+  }
+  const RenderedPlots rendered = render_plots(specs, stem, request.format);
+  if (!rendered.skipped_reason.empty()) {
+    return report_error(err, exit_code::kFailure, "no plots drawn: " + rendered.skipped_reason);
+  }
+  // The plots, and with --force the Markdown beside the transcript (a rendering of it, now
+  // linking them), are written as one set. Without --force the Markdown is left as it is, or
+  // absent: the command says what --force would render.
+  FileSet files;
+  const std::vector<DrawnPlot> drawn = add_plots(files, rendered, dir, stem, request.format);
+  const std::filesystem::path markdown_path = dir / (stem + ".md");
+  std::string note;
+  if (request.format == kPlotsBesideFormat) {
+    const std::string markdown = render_markdown(transcript, lab, plot_links_markdown(drawn, dir));
+    if (request.overwrite) {
+      files.add(markdown_path, markdown);
+      note = "rendered " + markdown_path.string() + " with links to the plots";
+    } else if (!std::filesystem::exists(markdown_path)) {
+      note = markdown_path.string() + " does not exist; pass --force to render it, linking the plots";
+    } else if (read_file(markdown_path) != markdown) {
+      note = markdown_path.string() + " does not link the plots; pass --force to render it again with them";
+    }
+  }
+  files.commit(request.overwrite);
+  for (const DrawnPlot& plot : drawn) {
+    out << plot.file.string() << "\n";
+  }
+  if (request.overwrite && !note.empty()) {
+    info(note);
+  } else if (!note.empty()) {
+    warn(note);
   }
   return exit_code::kOk;
 }

@@ -1,6 +1,7 @@
 #include "cli/report_command.hpp"
 
 #include "base/atomic_file.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/transcript_file.hpp"
@@ -29,7 +30,7 @@ int run_report_command(const ReportRequest& request, std::ostream& out) {
   if (writer == nullptr || !writer->rendering) {
     throw UsageError(unknown_format_message(request.format, report_format_names()));
   }
-  const Transcript transcript = read_transcript_file(request.file);
+  const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
   const std::string json_text = read_file(request.file);
   const Lab* lab = registered_labs().find(transcript.lab_name);
   const WriterInput input{json_text, transcript, lab,

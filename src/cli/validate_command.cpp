@@ -1,5 +1,7 @@
 #include "cli/validate_command.hpp"
 
+#include "base/format.hpp"
+#include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/transcript_file.hpp"
 
@@ -15,7 +17,7 @@ CLI::App* add_validate_command(CLI::App& app, ValidateRequest& request) {
 int run_validate_command(const ValidateRequest& request, std::ostream& out, std::ostream& err) {
   int status = exit_code::kOk;
   for (const std::string& file : request.files) {
-    const TranscriptCheck check = check_transcript_file(file);
+    const TranscriptCheck check = check_transcript_file(file, registered_lab_lookup());
     if (!check.transcript) {
       err << "labrun: " << check.problem;
       if (check.more_problems > 0) {
@@ -26,7 +28,8 @@ int run_validate_command(const ValidateRequest& request, std::ostream& out, std:
       continue;
     }
     const Transcript& transcript = *check.transcript;
-    out << file << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance << ")";
+    out << one_line(file) << ": valid (schema " << transcript.schema_version << ", " << transcript.provenance
+        << ")";
     if (!transcript.not_recorded.empty()) {
       std::string lacking;
       for (const std::string& item : transcript.not_recorded) {

@@ -128,4 +128,30 @@ std::vector<std::size_t> shuffled_order(std::size_t count, std::uint64_t seed) {
   return order;
 }
 
+std::optional<double> median_cycles(const std::vector<double>& samples_ms,
+                                    const std::vector<std::optional<double>>& sm_clock_mhz,
+                                    int executions_per_sample) {
+  std::vector<double> cycles;
+  for (std::size_t i = 0; i < samples_ms.size() && i < sm_clock_mhz.size(); ++i) {
+    if (sm_clock_mhz[i]) {
+      cycles.push_back(samples_ms[i] * *sm_clock_mhz[i] * 1000.0 / std::max(1, executions_per_sample));
+    }
+  }
+  if (cycles.empty()) {
+    return std::nullopt;
+  }
+  return median(cycles);
+}
+
+std::vector<std::size_t> throttled_samples(const std::vector<std::optional<double>>& sm_clock_mhz,
+                                           double threshold_mhz) {
+  std::vector<std::size_t> indices;
+  for (std::size_t i = 0; i < sm_clock_mhz.size(); ++i) {
+    if (sm_clock_mhz[i] && *sm_clock_mhz[i] < threshold_mhz) {
+      indices.push_back(i);
+    }
+  }
+  return indices;
+}
+
 }  // namespace labrun

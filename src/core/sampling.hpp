@@ -69,4 +69,13 @@ struct SamplingRule {
 //! A seeded permutation of 0..count-1 (the same seed gives the same order on every machine).
 [[nodiscard]] std::vector<std::size_t> shuffled_order(std::size_t count, std::uint64_t seed);
 
+//! Per-sample SM cycles per region execution: ms x MHz x 1000 / executions_per_sample, median over
+//! the samples whose clock is known; nullopt when none is.
+[[nodiscard]] std::optional<double> median_cycles(const std::vector<double>& samples_ms,
+                                                  const std::vector<std::optional<double>>& sm_clock_mhz,
+                                                  int executions_per_sample);
+//! Indices of samples whose clock is known and below threshold_mhz.
+[[nodiscard]] std::vector<std::size_t> throttled_samples(
+    const std::vector<std::optional<double>>& sm_clock_mhz, double threshold_mhz);
+
 }  // namespace labrun

@@ -38,7 +38,72 @@ const valijson::Schema& parsed_schema(const std::string& version, const std::str
   return *slot;
 }
 
+// Follows a parse and keeps the JSON pointer of the value being read, so that an error the parser
+// reports without one (a number beyond a double, 1e400) can be named where it is.
+class PointerTracker : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool null() override { return value(); }
+  bool boolean(bool /*value*/) override { return value(); }
+  bool number_integer(number_integer_t /*value*/) override { return value(); }
+  bool number_unsigned(number_unsigned_t /*value*/) override { return value(); }
+  bool number_float(number_float_t /*value*/, const string_t& /*text*/) override { return value(); }
+  bool string(string_t& /*value*/) override { return value(); }
+  bool binary(binary_t& /*value*/) override { return value(); }
+  bool start_object(std::size_t /*elements*/) override { return open(false); }
+  bool key(string_t& key) override {
+    open_.back().key = key;
+    return true;
+  }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t /*elements*/) override { return open(true); }
+  bool end_array() override { return close(); }
+  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
+                   const nlohmann::detail::exception& /*error*/) override {
+    failed_at_ = pending_pointer();
+    return false;
+  }
+  [[nodiscard]] const std::string& failed_at() const { return failed_at_; }
+
+ private:
+  struct Level {
+    bool array = false;
+    std::size_t next_index = 0;  // arrays: the index the next value takes
+    std::string key;             // objects: the key of the value being read
+  };
+  // The pointer of the value the parser is reading now.
+  [[nodiscard]] std::string pending_pointer() const {
+    std::string pointer;
+    for (const Level& level : open_) {
+      pointer += "/" + (level.array ? std::to_string(level.next_index) : json_pointer_token(level.key));
+    }
+    return pointer;
+  }
+  bool value() {
+    if (!open_.empty() && open_.back().array) {
+      ++open_.back().next_index;
+    }
+    return true;
+  }
+  bool open(bool array) {
+    open_.push_back({array, 0, ""});
+    return true;
+  }
+  bool close() {
+    open_.pop_back();
+    return value();  // the array or object just closed was a value of its parent
+  }
+
+  std::vector<Level> open_;
+  std::string failed_at_;
+};
+
 }  // namespace
+
+std::string pointer_of_parse_error(const std::string& text) {
+  PointerTracker tracker;
+  nlohmann::json::sax_parse(text, &tracker);
+  return tracker.failed_at();
+}
 
 std::vector<std::string> known_schema_versions() {
   std::vector<std::string> versions;
@@ -112,6 +177,11 @@ std::optional<SchemaProblem> transcript_shape_problem(const nlohmann::json& docu
                            "a string of " + std::to_string(value.get_ref<const std::string&>().size()) +
                                " bytes, more than the " + std::to_string(kTranscriptStringMaxBytes) +
                                " a transcript allows"};
+    }
+    if (value.is_number_unsigned() && value.get<std::uint64_t>() > kTranscriptIntegerMax) {
+      return SchemaProblem{item.pointer, "the integer " + std::to_string(value.get<std::uint64_t>()) +
+                                             " is larger than the " + std::to_string(kTranscriptIntegerMax) +
+                                             " (2^63 - 1) a transcript holds"};
     }
     if (!value.is_structured()) {
       continue;
@@ -211,7 +281,8 @@ std::vector<SchemaProblem> validate_transcript_text(const std::string& text) {
                      (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) +
                      ")"}};
   } catch (const nlohmann::json::out_of_range&) {
-    return {{"", "a number too large for a double (JSON numbers here must be finite doubles)"}};
+    return {{pointer_of_parse_error(text),
+             "a number too large for a double (JSON numbers here must be finite doubles)"}};
   }
   return validate_transcript(document);
 }

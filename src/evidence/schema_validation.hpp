@@ -11,10 +11,14 @@ namespace labrun {
 
 //! Limits on a transcript's shape, checked before its schema (docs/reliability.md). The schemas'
 //! patterns are matched by std::regex, which recurses once per character: the string limit keeps
-//! that recursion far inside a thread's stack. The largest committed transcript's longest string
-//! is 633 bytes and its deepest nesting 6.
+//! that recursion far inside a thread's stack. Every committed transcript's longest string is under
+//! 1 KiB and its deepest nesting under 8 (a host test checks it: docs/reliability.md).
 inline constexpr std::size_t kTranscriptStringMaxBytes = 4096;  //!< every string and object key
 inline constexpr std::size_t kTranscriptMaxDepth = 32;          //!< arrays and objects inside one another
+//! The largest integer a transcript holds, 2^63 - 1: the schema validator reads integers as 64-bit
+//! signed numbers, so a larger one (2^63 to 2^64 - 1) is refused as such, before the schema sees it
+//! as a negative number.
+inline constexpr std::uint64_t kTranscriptIntegerMax = 9223372036854775807ULL;
 
 //! One problem found in a document: where (a JSON pointer, "" for the whole document) and what.
 struct SchemaProblem {
@@ -28,7 +32,8 @@ struct SchemaProblem {
 //! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 
-//! The first string, key or nesting beyond the limits above, as a problem; nullopt when none is.
+//! The first string, key, integer or nesting beyond the limits above, as a problem; nullopt when
+//! none is.
 //! Iterative, so that no document can exhaust the stack here.
 [[nodiscard]] std::optional<SchemaProblem> transcript_shape_problem(const nlohmann::json& document);
 
@@ -39,8 +44,13 @@ struct SchemaProblem {
 [[nodiscard]] std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document);
 
 //! Validates a transcript's text: malformed JSON (a truncated file, say) is reported with the
-//! byte offset where parsing failed, at pointer "".
+//! byte offset where parsing failed, at pointer ""; a number beyond a double (1e400) at the pointer
+//! of the value it is.
 [[nodiscard]] std::vector<SchemaProblem> validate_transcript_text(const std::string& text);
+
+//! The JSON pointer of the value at which parsing `text` fails ("/cases/0/samples_ms/3"); "" when
+//! it fails outside any value, or does not fail.
+[[nodiscard]] std::string pointer_of_parse_error(const std::string& text);
 
 //! "/cases/2/samples_ms" from valijson's context ["<root>", "[cases]", "[2]", "[samples_ms]"].
 [[nodiscard]] std::string json_pointer_from_context(const std::vector<std::string>& context);

@@ -1,6 +1,8 @@
 #include "evidence/transcript_file.hpp"
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
+#include "evidence/consistency.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
@@ -28,10 +30,15 @@ std::string non_transcript_kind(const nlohmann::json& document) {
   if (document.contains("tests") && document.contains("score")) {
     return "a grade report (`labrun grade`)";
   }
+  if (document.contains("traceEvents")) {
+    return "a Chrome trace (`labrun run --timeline`, for Perfetto or chrome://tracing)";
+  }
   return "";
 }
 
-TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
+namespace {
+
+TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& labs) {
   TranscriptCheck check;
   const std::string name = file.string();
   std::error_code error;
@@ -71,6 +78,11 @@ TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
       check.problem = name + ": " + dangling->pointer + ": " + dangling->message;
       return check;
     }
+    if (const std::optional<SchemaProblem> forged =
+            inconsistent_figure(transcript, labs ? labs(transcript.lab_name) : nullptr)) {
+      check.problem = name + ": " + forged->pointer + ": " + forged->message;
+      return check;
+    }
     check.transcript = std::move(transcript);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();
@@ -78,8 +90,16 @@ TranscriptCheck check_transcript_file(const std::filesystem::path& file) {
   return check;
 }
 
-Transcript read_transcript_file(const std::filesystem::path& file) {
-  TranscriptCheck check = check_transcript_file(file);
+}  // namespace
+
+TranscriptCheck check_transcript_file(const std::filesystem::path& file, const LabLookup& labs) {
+  TranscriptCheck check = check_file(file, labs);
+  check.problem = one_line(check.problem);  // a file name or a key may hold a line break
+  return check;
+}
+
+Transcript read_transcript_file(const std::filesystem::path& file, const LabLookup& labs) {
+  TranscriptCheck check = check_transcript_file(file, labs);
   if (!check.transcript) {
     throw InvalidTranscript(check.problem);
   }

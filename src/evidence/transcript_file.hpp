@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/transcript.hpp"
+#include "registry/lab.hpp"
 
 namespace labrun {
 
@@ -29,11 +30,16 @@ struct TranscriptCheck {
   bool not_a_transcript = false;  //!< the file is another kind of JSON (non_transcript_kind)
 };
 
-//! Reads and checks one file; never throws for what is in (or not in) the file.
-[[nodiscard]] TranscriptCheck check_transcript_file(const std::filesystem::path& file);
+//! Reads and checks one file: read, recognised, validated, parsed, its cross references
+//! (evidence/cross_references.hpp) and its figures (evidence/consistency.hpp) checked. Never throws
+//! for what is in (or not in) the file; the problem is one line (base/format.hpp's one_line).
+//! `labs` gives the lab a transcript names (the registry, in the command line): its declarations
+//! are what the byte models and claims are checked against; with no lab (nullptr, or an empty
+//! lookup) those checks are left out.
+[[nodiscard]] TranscriptCheck check_transcript_file(const std::filesystem::path& file, const LabLookup& labs);
 
 //! check_transcript_file, throwing InvalidTranscript with its problem when there is one.
-[[nodiscard]] Transcript read_transcript_file(const std::filesystem::path& file);
+[[nodiscard]] Transcript read_transcript_file(const std::filesystem::path& file, const LabLookup& labs);
 
 //! What another labrun (or JSON Schema) document is, for a document without a schema_version:
 //! "a comparison (`labrun compare --format json`)", "a grade report (`labrun grade`)", ...; empty

@@ -2,9 +2,12 @@
 
 #include <stdlib.h>  // mkdtemp
 
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
@@ -25,6 +28,10 @@ constexpr const char* kRendererScript = "draw_plots.py";
 constexpr double kRendererLimitSeconds = 180.0;
 // The renderer's own exit status for "matplotlib cannot be imported": try the next Python.
 constexpr int kRendererNoMatplotlib = 3;
+// Its exit status and message when a plot file cannot be written (and Python's own status for an
+// uncaught exception, hence the message too).
+constexpr int kRendererCannotWrite = 1;
+constexpr const char* kRendererCannotWriteLine = "draw_plots: cannot write ";
 // The shell's convention (and run_with_limit's) for a program that could not be executed.
 constexpr int kCannotExecute = 126;
 constexpr int kNotFound = 127;
@@ -123,15 +130,18 @@ Json panel_to_json(const PlotPanel& panel, const std::string& where) {
   return node;
 }
 
-// A private folder under the system's temporary directory, removed with everything in it.
+// A private folder under the system's temporary directory, removed with everything in it, on a
+// catchable signal too (base/temporary_files.hpp).
 class ScratchDirectory {
  public:
   ScratchDirectory() {
     std::string pattern = (fs::temp_directory_path() / "labrun-plots-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a temporary folder for the plot specs from " + pattern);
+      throw WriteError("cannot create a temporary folder for the plot specs from " + pattern + ": " +
+                       std::strerror(errno));
     }
     path_ = pattern;
+    registered_ = RegisteredTemporary(path_);
   }
   ~ScratchDirectory() {
     std::error_code ignored;
@@ -143,6 +153,7 @@ class ScratchDirectory {
 
  private:
   fs::path path_;
+  RegisteredTemporary registered_{fs::path()};
 };
 
 std::string environment_value(const char* name) {
@@ -261,41 +272,30 @@ std::string plot_specs_to_json(const std::vector<PlotSpec>& specs, const fs::pat
   return document.dump(2) + "\n";
 }
 
-PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, const std::string& stem,
-                       const std::string& format, bool overwrite) {
-  static_cast<void>(plot_specs_to_json(specs, dir, stem, format));  // validates everything first
-  PlotOutcome outcome;
+RenderedPlots render_plots(const std::vector<PlotSpec>& specs, const std::string& stem,
+                           const std::string& format) {
+  static_cast<void>(plot_specs_to_json(specs, ".", stem, format));  // validates everything first
+  RenderedPlots rendered;
   if (specs.empty()) {
-    return outcome;
-  }
-  if (!overwrite) {
-    for (const PlotSpec& spec : specs) {
-      const fs::path file = plot_file_path(dir, stem, spec.id, format);
-      if (fs::exists(file)) {
-        throw FileExistsError("plot file " + file.string() + " exists; pass --force to overwrite it");
-      }
-    }
+    return rendered;
   }
   std::string not_found;
   const fs::path script = renderer_script(not_found);
   if (!fs::is_regular_file(script)) {
-    outcome.skipped_reason =
+    rendered.skipped_reason =
         (script.empty() ? not_found : "the plot renderer " + script.string() + " was not found") +
         " (set LABRUN_SCRIPTS_DIR to the folder holding " + kRendererScript + ")";
-    return outcome;
+    return rendered;
   }
   const std::vector<fs::path> pythons = python_candidates();
   if (pythons.empty()) {
-    outcome.skipped_reason =
+    rendered.skipped_reason =
         "no python3 found on PATH or at /usr/bin/python3 (install python3-matplotlib, e.g. with "
         "scripts/install-deps.sh, or set LABRUN_PYTHON)";
-    return outcome;
+    return rendered;
   }
-  fs::create_directories(dir);
-  // The renderer draws into a private scratch folder; labrun then puts each plot in place itself,
-  // through write_file_atomically (a temporary file, fsynced, then linked or renamed, and the folder
-  // fsynced): without `overwrite` the link refuses a file that appeared meanwhile, so of two runs at
-  // once the second refuses (FileExistsError) instead of replacing the first's plots.
+  // The renderer draws into a private scratch folder, removed however labrun ends (but SIGKILL);
+  // the plots are read back, and the caller puts them in place with the rest of its files.
   const ScratchDirectory scratch;
   const fs::path input_file = scratch.path() / "plots.json";
   write_file_atomically(input_file, plot_specs_to_json(specs, scratch.path(), stem, format), false);
@@ -310,11 +310,16 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
         if (!fs::is_regular_file(drawn)) {
           throw std::runtime_error(script.string() + " reported success but did not write " + drawn.string());
         }
-        const fs::path file = plot_file_path(dir, stem, spec.id, format);
-        write_file_atomically(file, read_file(drawn), overwrite);
-        outcome.drawn.push_back({spec.id, spec.title, file});
+        rendered.plots.push_back({spec.id, spec.title, read_file(drawn)});
       }
-      return outcome;
+      return rendered;
+    }
+    const std::string last_line = last_output_line(run.output);
+    if (run.started && !run.timed_out && run.signal == 0 && run.exit_code == kRendererCannotWrite &&
+        last_line.rfind(kRendererCannotWriteLine, 0) == 0) {
+      // Its scratch folder could not be written (a full or limited temporary folder): a write
+      // error, as labrun's own would be.
+      throw WriteError("drawing plots in " + scratch.path().string() + ": " + last_line);
     }
     const bool try_next = run.started && !run.timed_out && run.signal == 0 &&
                           (run.exit_code == kRendererNoMatplotlib || run.exit_code == kCannotExecute ||
@@ -322,13 +327,62 @@ PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, 
     if (!try_next) {
       // One line: the renderer's own message is its last line (a traceback ends with the error).
       throw std::runtime_error("drawing plots with " + python.string() + " " + script.string() + " failed (" +
-                               run.describe() + "): " + last_output_line(run.output));
+                               run.describe() + "): " + last_line);
     }
     tried +=
         (tried.empty() ? "" : "; ") + python.string() + ": " + first_line(without_trailing_space(run.output));
   }
-  outcome.skipped_reason = "no Python that can import matplotlib (" + tried +
-                           "); install python3-matplotlib (scripts/install-deps.sh) or set LABRUN_PYTHON";
+  rendered.skipped_reason = "no Python that can import matplotlib (" + tried +
+                            "); install python3-matplotlib (scripts/install-deps.sh) or set LABRUN_PYTHON";
+  return rendered;
+}
+
+std::vector<DrawnPlot> add_plots(FileSet& files, const RenderedPlots& rendered, const fs::path& dir,
+                                 const std::string& stem, const std::string& format) {
+  std::vector<DrawnPlot> placed;
+  placed.reserve(rendered.plots.size());
+  for (const RenderedPlot& plot : rendered.plots) {
+    const fs::path file = plot_file_path(dir, stem, plot.id, format);
+    files.add(file, plot.content);
+    placed.push_back({plot.id, plot.title, file});
+  }
+  return placed;
+}
+
+std::vector<fs::path> plot_files(const std::vector<PlotSpec>& specs, const fs::path& dir,
+                                 const std::string& stem, const std::string& format) {
+  std::vector<fs::path> files;
+  files.reserve(specs.size());
+  for (const PlotSpec& spec : specs) {
+    files.push_back(plot_file_path(dir, stem, spec.id, format));
+  }
+  return files;
+}
+
+PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, const std::string& stem,
+                       const std::string& format, bool overwrite) {
+  static_cast<void>(plot_specs_to_json(specs, dir, stem, format));  // validates everything first
+  PlotOutcome outcome;
+  if (specs.empty()) {
+    return outcome;
+  }
+  if (!overwrite) {
+    if (const std::optional<fs::path> existing = first_existing(plot_files(specs, dir, stem, format))) {
+      throw FileExistsError("plot file " + existing->string() + " exists; pass --force to overwrite it");
+    }
+  }
+  const RenderedPlots rendered = render_plots(specs, stem, format);
+  outcome.skipped_reason = rendered.skipped_reason;
+  if (rendered.plots.empty()) {
+    return outcome;
+  }
+  fs::create_directories(dir);
+  // Put in place as one set, through FileSet (temporary files, fsynced, then linked or renamed,
+  // and the folder fsynced): without `overwrite` the link refuses a file that appeared meanwhile,
+  // so of two runs at once the second refuses (FileExistsError) instead of replacing the first's.
+  FileSet files;
+  outcome.drawn = add_plots(files, rendered, dir, stem, format);
+  files.commit(overwrite);
   return outcome;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
 #include "plots/plot_spec.hpp"
 
 namespace labrun {
@@ -44,14 +45,46 @@ struct PlotOutcome {
                                              const std::filesystem::path& dir, const std::string& stem,
                                              const std::string& format);
 
-//! Draws every spec to plot_file_path(dir, stem, id, format), creating `dir` if needed.
-//! Without `overwrite`, throws FileExistsError (base/atomic_file.hpp) naming the first target
-//! that exists, before anything is drawn. Python is LABRUN_PYTHON when set, else the first of
-//! `python3` on PATH and /usr/bin/python3 that can import matplotlib; the script is
-//! draw_plots.py in LABRUN_SCRIPTS_DIR when set, else labrun's data file scripts/draw_plots.py
-//! (core/install_layout.hpp: beside the build tree's or the installed labrun). The renderer
-//! runs under a time limit; its failure (time-out, bad input, a file it did not write) throws
-//! std::runtime_error with its output. No specs: nothing is run and the outcome is empty.
+//! A plot drawn, not yet written anywhere: the file's bytes.
+struct RenderedPlot {
+  std::string id;
+  std::string title;
+  std::string content;
+};
+
+struct RenderedPlots {
+  std::vector<RenderedPlot> plots;  //!< in spec order; empty when skipped
+  std::string skipped_reason;       //!< as PlotOutcome's
+};
+
+//! Draws every spec in a private scratch folder under the system's temporary folder (removed
+//! before it returns, and by a catchable signal: base/temporary_files.hpp) and returns the
+//! files' bytes, for the caller to write with the rest of its set. Python is LABRUN_PYTHON when
+//! set, else the first of `python3` on PATH and /usr/bin/python3 that can import matplotlib; the
+//! script is draw_plots.py in LABRUN_SCRIPTS_DIR when set, else labrun's data file
+//! scripts/draw_plots.py (core/install_layout.hpp: beside the build tree's or the installed
+//! labrun). The renderer runs under a time limit; its failure (time-out, bad input, a file it did
+//! not write) throws std::runtime_error with its output; a scratch folder that cannot be written
+//! (by labrun or by the renderer) throws WriteError. No specs: nothing is run.
+[[nodiscard]] RenderedPlots render_plots(const std::vector<PlotSpec>& specs, const std::string& stem,
+                                         const std::string& format);
+
+//! Adds the rendered plots to `files` as plot_file_path(dir, stem, id, format); returns them as
+//! drawn, in order. Throws WriteError as FileSet::add does.
+std::vector<DrawnPlot> add_plots(FileSet& files, const RenderedPlots& rendered,
+                                 const std::filesystem::path& dir, const std::string& stem,
+                                 const std::string& format);
+
+//! plot_file_path of every spec, in order.
+[[nodiscard]] std::vector<std::filesystem::path> plot_files(const std::vector<PlotSpec>& specs,
+                                                            const std::filesystem::path& dir,
+                                                            const std::string& stem,
+                                                            const std::string& format);
+
+//! render_plots, then the plots written to plot_file_path(dir, stem, id, format) as one set,
+//! creating `dir` if needed. Without `overwrite`, throws FileExistsError (base/atomic_file.hpp)
+//! naming the first target that exists, before anything is drawn. No specs: nothing is run and
+//! the outcome is empty.
 [[nodiscard]] PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const std::filesystem::path& dir,
                                      const std::string& stem, const std::string& format, bool overwrite);
 

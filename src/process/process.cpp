@@ -19,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/temporary_files.hpp"
 #include "core/wall_clock.hpp"
 #include "process/output_capture.hpp"
 
@@ -67,8 +68,11 @@ class SignalForwarding {
   SignalForwarding& operator=(const SignalForwarding&) = delete;
 };
 
-// Ends labrun with a forwarded signal, as it would have ended without the forwarding.
+// Ends labrun with a forwarded signal, as it would have ended without the forwarding: its
+// temporary files and scratch folders removed first (base/temporary_files.hpp), as labrun's own
+// handlers do.
 [[noreturn]] void end_with_signal(int signal_number) {
+  remove_registered_temporaries();
   ::signal(signal_number, SIG_DFL);
   ::raise(signal_number);
   std::_Exit(128 + signal_number);

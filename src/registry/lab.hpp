@@ -155,4 +155,8 @@ struct Lab {
   [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
 };
 
+//! The lab of a name, or nullptr when this build has none. The command line passes the registry
+//! (registry/registry.hpp); code below it that needs a lab by name takes one of these.
+using LabLookup = std::function<const Lab*(const std::string&)>;
+
 }  // namespace labrun

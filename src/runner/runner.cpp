@@ -159,32 +159,6 @@ SamplingRule sampling_rule_for(const RunOptions& options) {
   return rule;
 }
 
-std::optional<double> median_cycles(const std::vector<double>& samples_ms,
-                                    const std::vector<std::optional<double>>& sm_clock_mhz,
-                                    int executions_per_sample) {
-  std::vector<double> cycles;
-  for (std::size_t i = 0; i < samples_ms.size() && i < sm_clock_mhz.size(); ++i) {
-    if (sm_clock_mhz[i]) {
-      cycles.push_back(samples_ms[i] * *sm_clock_mhz[i] * 1000.0 / std::max(1, executions_per_sample));
-    }
-  }
-  if (cycles.empty()) {
-    return std::nullopt;
-  }
-  return median(cycles);
-}
-
-std::vector<std::size_t> throttled_samples(const std::vector<std::optional<double>>& sm_clock_mhz,
-                                           double threshold_mhz) {
-  std::vector<std::size_t> indices;
-  for (std::size_t i = 0; i < sm_clock_mhz.size(); ++i) {
-    if (sm_clock_mhz[i] && *sm_clock_mhz[i] < threshold_mhz) {
-      indices.push_back(i);
-    }
-  }
-  return indices;
-}
-
 std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec, const std::optional<std::uint64_t>& card_scaled,
                                         bool smoke) {
   std::vector<ResolvedSize> resolved;
@@ -234,6 +208,11 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
     throw UsageError("lab " + lab.name + " declares no case");
   }
   plan.rule = sampling_rule_for(options);
+  if (options.seed > kTranscriptIntegerMax) {
+    // The transcript records the seed, and holds no integer beyond 2^63 - 1.
+    throw UsageError("--seed " + std::to_string(options.seed) + " is above " +
+                     std::to_string(kTranscriptIntegerMax) + " (2^63 - 1), the largest a transcript records");
+  }
   for (const std::string& format : options.formats) {
     if (find_transcript_writer(format) == nullptr) {
       std::vector<std::string> known;
@@ -646,52 +625,52 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
     for (const TranscriptWriter* writer : writers) {
       targets.push_back(path_of(*writer));
     }
-    for (const PlotSpec& plot : plots) {
-      targets.push_back(plot_file_path(out_dir, stem, plot.id, kPlotsBesideFormat));
+    for (const std::filesystem::path& plot : plot_files(plots, out_dir, stem, kPlotsBesideFormat)) {
+      targets.push_back(plot);
     }
     if (traced) {
       targets.push_back(out_dir / timeline->record.trace_file);
       targets.push_back(out_dir / (stem + kTimelineSvgSuffix));
     }
-    for (const auto& path : targets) {
-      if (std::filesystem::exists(path)) {
-        throw FileExistsError(path.string() +
-                              " exists; refusing to overwrite it (pass --force to replace it)");
+    if (const std::optional<std::filesystem::path> existing = first_existing(targets)) {
+      throw FileExistsError(exists_message(*existing));
+    }
+  }
+  // Drawn first, into a scratch folder: every file of the run is then written beside the others
+  // under a temporary name and they take their names together (FileSet), so that a failure or a
+  // signal leaves the whole set or none of it.
+  RenderedPlots rendered;
+  if (!plots.empty()) {
+    progress("drawing " + std::to_string(plots.size()) + " plots");
+    try {
+      rendered = render_plots(plots, stem, kPlotsBesideFormat);
+      if (!rendered.skipped_reason.empty()) {
+        progress("plots not drawn: " + rendered.skipped_reason + " (`labrun plot FILE` draws them later)");
       }
+    } catch (const WriteError&) {
+      throw;
+    } catch (const std::exception& error) {
+      progress("plots not drawn: " + std::string(error.what()));
     }
   }
   create_output_directory(out_dir);
+  FileSet files;
   WriterInput input{json_text, written, &lab, ""};
   for (const TranscriptWriter* writer : writers) {
     if (!writer->links_plots) {
-      write_file_atomically(path_of(*writer), writer->render(input), overwrite);
+      files.add(path_of(*writer), writer->render(input));
       if (!writer->always_written) {
         report.format_files.push_back(path_of(*writer));
       }
     }
   }
   if (traced) {
-    write_file_atomically(out_dir / timeline->record.trace_file,
-                          chrome_trace(timeline->events, timeline->spans).dump() + "\n", overwrite);
-    write_file_atomically(
-        out_dir / (stem + kTimelineSvgSuffix),
-        timeline_svg(timeline->record, t.lab_title + ": kernels as the GPU ran them (CUPTI)"), overwrite);
+    files.add(out_dir / timeline->record.trace_file,
+              chrome_trace(timeline->events, timeline->spans).dump() + "\n");
+    files.add(out_dir / (stem + kTimelineSvgSuffix),
+              timeline_svg(timeline->record, t.lab_title + ": kernels as the GPU ran them (CUPTI)"));
   }
-  std::vector<DrawnPlot> drawn;
-  if (!plots.empty()) {
-    progress("drawing " + std::to_string(plots.size()) + " plots");
-    try {
-      const PlotOutcome outcome = draw_plots(plots, out_dir, stem, kPlotsBesideFormat, overwrite);
-      if (!outcome.skipped_reason.empty()) {
-        progress("plots not drawn: " + outcome.skipped_reason + " (`labrun plot FILE` draws them later)");
-      }
-      drawn = outcome.drawn;
-    } catch (const FileExistsError&) {
-      throw;
-    } catch (const std::exception& error) {
-      progress("plots not drawn: " + std::string(error.what()));
-    }
-  }
+  const std::vector<DrawnPlot> drawn = add_plots(files, rendered, out_dir, stem, kPlotsBesideFormat);
   report.plot_files.reserve(drawn.size());
   for (const DrawnPlot& plot : drawn) {
     report.plot_files.push_back(plot.file);
@@ -700,7 +679,7 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
   for (const TranscriptWriter* writer : writers) {
     if (writer->links_plots) {
       std::string text = writer->render(input);
-      write_file_atomically(path_of(*writer), text, overwrite);
+      files.add(path_of(*writer), text);
       if (path_of(*writer) == report.markdown_path) {
         report.markdown = std::move(text);
       } else if (!writer->always_written) {
@@ -708,6 +687,7 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
       }
     }
   }
+  files.commit(overwrite);
   report.transcript = std::move(t);
   return report;
 }

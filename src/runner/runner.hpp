@@ -111,15 +111,6 @@ inline constexpr int kL2FlushMultiple = 2;
 //! adaptive sampling off). Throws UsageError for values out of range.
 [[nodiscard]] SamplingRule sampling_rule_for(const RunOptions& options);
 
-//! Per-sample SM cycles per region execution: ms x MHz x 1000 / executions_per_sample, median over
-//! the samples whose clock is known; nullopt when none is.
-[[nodiscard]] std::optional<double> median_cycles(const std::vector<double>& samples_ms,
-                                                  const std::vector<std::optional<double>>& sm_clock_mhz,
-                                                  int executions_per_sample);
-//! Indices of samples whose clock is known and below threshold_mhz.
-[[nodiscard]] std::vector<std::size_t> throttled_samples(
-    const std::vector<std::optional<double>>& sm_clock_mhz, double threshold_mhz);
-
 //! What a run request asks for, checked before any device is touched.
 struct RunPlan {
   std::vector<const CaseSpec*> selected;  //!< in the lab's declared order
@@ -127,19 +118,22 @@ struct RunPlan {
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling
-//! options (sampling_rule_for), every --write format is a writer's name, a given --out folder can
-//! be created, and the current transcript schema is among labrun's data files. Throws UsageError,
-//! or std::runtime_error for the last two.
+//! options (sampling_rule_for), the seed is one a transcript holds (at most 2^63 - 1), every
+//! --write format is a writer's name, a given --out folder can be created, and the current
+//! transcript schema is among labrun's data files. Throws UsageError, or std::runtime_error for the
+//! last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
 
 //! The write stage, run_lab's last. Validates the transcript's JSON text against its schema (a
 //! transcript the schema refuses is never written: std::runtime_error), refuses, before writing
-//! anything, any target that exists unless options.overwrite (FileExistsError), then writes into
-//! `out_dir`, each named `stem` and its suffix: the JSON transcript and the options.formats
-//! (evidence/writer.hpp), the timeline's Chrome trace and SVG (when `timeline` measured), the
-//! lab's plots, and last the Markdown linking the plots that were drawn. Every file but the trace
-//! is rendered from the JSON text as written, so `labrun report` on the file reproduces it. A
-//! renderer failure costs the plots (said through `progress`), not the run.
+//! anything, any target that exists unless options.overwrite (FileExistsError), draws the lab's
+//! plots (render_plots), then writes into `out_dir`, each named `stem` and its suffix, as one set
+//! (base/atomic_file.hpp's FileSet: all of them or none): the JSON transcript and the
+//! options.formats (evidence/writer.hpp), the timeline's Chrome trace and SVG (when `timeline`
+//! measured), the plots, and the Markdown linking the plots that were drawn. Every file but the
+//! trace is rendered from the JSON text as written, so `labrun report` on the file reproduces it.
+//! A renderer failure costs the plots (said through `progress`), not the run; a write failure
+//! throws WriteError naming the file, and nothing of the set is left.
 [[nodiscard]] RunReport write_run_files(const Lab& lab, Transcript transcript,
                                         const std::optional<TimelinePass>& timeline,
                                         const std::filesystem::path& out_dir, const std::string& stem,

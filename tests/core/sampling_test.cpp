@@ -86,3 +86,13 @@ TEST_CASE("a shuffled order is a seeded permutation") {
   CHECK(order != identity);
   CHECK(labrun::shuffled_order(0, 1).empty());
 }
+
+TEST_CASE("cycles per execution come from each sample's own clock") {
+  // 1 ms at 2000 MHz over 10 executions is 200,000 cycles each; unread clocks are left out.
+  const auto cycles = labrun::median_cycles({1.0, 2.0, 1.0}, {2000.0, std::nullopt, 1000.0}, 10);
+  REQUIRE(cycles.has_value());
+  CHECK(*cycles == (200000.0 + 100000.0) / 2.0);
+  CHECK_FALSE(labrun::median_cycles({1.0}, {std::nullopt}, 1).has_value());
+  CHECK(labrun::throttled_samples({1980.0, 1500.0, std::nullopt, 1880.0}, 1881.0) ==
+        std::vector<std::size_t>{1, 3});
+}

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/atomic_file.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "support/json_shape.hpp"
 #include "support/sample_transcript.hpp"
@@ -36,12 +37,12 @@ TEST_CASE("every committed transcript under evidence/ validates against its own 
       continue;
     }
     INFO(entry.path().string());
-    const auto problems = labrun::validate_transcript_text(labrun::read_file(entry.path()));
-    CHECK(problems.empty());
-    if (!problems.empty()) {
-      UNSCOPED_INFO(problems.front().pointer << ": " << problems.front().message);
-    }
-    CHECK_NOTHROW(labrun::transcript_from_text(labrun::read_file(entry.path())));
+    // Read as every command reads it: validated against the schema of its version, parsed, its
+    // cross references and every figure against its samples checked (the problem names which).
+    const labrun::TranscriptCheck check =
+        labrun::check_transcript_file(entry.path(), labrun::testing::registered_lab);
+    CHECK(check.problem == "");
+    CHECK(check.transcript.has_value());
     ++transcripts;
   }
   CHECK(transcripts >= 4);  // two H200 runs and two transcribed T4 references at least

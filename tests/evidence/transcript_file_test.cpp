@@ -12,16 +12,16 @@ using Catch::Matchers::EndsWith;
 TEST_CASE("a transcript file is read, validated and parsed") {
   const fs::path file =
       labrun::testing::repository_root() / "evidence/day48-fusion/tesla-t4-lesson/cuda-12.6-original.json";
-  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file, labrun::testing::registered_lab);
   REQUIRE(check.transcript.has_value());
   CHECK(check.problem.empty());
   CHECK(check.transcript->is_transcribed());
-  CHECK(labrun::read_transcript_file(file).lab_name == "day48-fusion");
+  CHECK(labrun::read_transcript_file(file, labrun::testing::registered_lab).lab_name == "day48-fusion");
 }
 
 TEST_CASE("a folder given as a transcript is named as a folder") {
-  const labrun::TranscriptCheck check =
-      labrun::check_transcript_file(labrun::testing::repository_root() / "evidence");
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(
+      labrun::testing::repository_root() / "evidence", labrun::testing::registered_lab);
   CHECK_FALSE(check.transcript.has_value());
   CHECK_THAT(check.problem, ContainsSubstring("evidence is a folder, not a transcript"));
   CHECK_THAT(check.problem, ContainsSubstring("labrun aggregate"));
@@ -31,16 +31,19 @@ TEST_CASE("a folder given as a transcript is named as a folder") {
 TEST_CASE("other labrun output given as a transcript is named for what it is") {
   const labrun::TranscriptCheck comparison =
       labrun::check_transcript_file(labrun::testing::repository_root() /
-                                    "evidence/day48-fusion/comparisons/nvidia-h200-hot-vs-hot-gated.json");
+                                        "evidence/day48-fusion/comparisons/nvidia-h200-hot-vs-hot-gated.json",
+                                    labrun::testing::registered_lab);
   CHECK(comparison.not_a_transcript);
   CHECK_THAT(comparison.problem, EndsWith(": not a transcript (it looks like a comparison (`labrun compare "
                                           "--format json`))"));
   const labrun::TranscriptCheck grade = labrun::check_transcript_file(
       labrun::testing::repository_root() /
-      "evidence/day48-fusion/grading/2026-11-30T06-03Z/nvidia-h200-correct-gradescope-results.json");
+          "evidence/day48-fusion/grading/2026-11-30T06-03Z/nvidia-h200-correct-gradescope-results.json",
+      labrun::testing::registered_lab);
   CHECK_THAT(grade.problem, ContainsSubstring("it looks like a grade report"));
   const labrun::TranscriptCheck schema = labrun::check_transcript_file(
-      labrun::testing::repository_root() / "evidence/schema/transcript-1.3.0.schema.json");
+      labrun::testing::repository_root() / "evidence/schema/transcript-1.3.0.schema.json",
+      labrun::testing::registered_lab);
   CHECK_THAT(schema.problem, ContainsSubstring("it looks like a JSON Schema"));
   CHECK(labrun::non_transcript_kind(nlohmann::json::parse(R"({"schema_version": "1.4.0"})")).empty());
   CHECK(labrun::non_transcript_kind(nlohmann::json::parse(R"({"something": 1})")).empty());
@@ -48,12 +51,13 @@ TEST_CASE("other labrun output given as a transcript is named for what it is") {
 
 TEST_CASE("an invalid transcript's problem names the file and the JSON pointer, and how many more") {
   const fs::path file = labrun::testing::repository_root() / "tests/evidence/invalid/missing-run-seed.json";
-  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file, labrun::testing::registered_lab);
   CHECK_FALSE(check.not_a_transcript);
   CHECK(check.problem == file.string() + ": /run/seed: missing");
   CHECK(check.more_problems == 1);
-  CHECK_THROWS_AS(labrun::read_transcript_file(file), labrun::InvalidTranscript);
-  const labrun::TranscriptCheck missing =
-      labrun::check_transcript_file(labrun::testing::repository_root() / "no-such.json");
+  CHECK_THROWS_AS(labrun::read_transcript_file(file, labrun::testing::registered_lab),
+                  labrun::InvalidTranscript);
+  const labrun::TranscriptCheck missing = labrun::check_transcript_file(
+      labrun::testing::repository_root() / "no-such.json", labrun::testing::registered_lab);
   CHECK_THAT(missing.problem, ContainsSubstring("no-such.json"));
 }

@@ -36,10 +36,10 @@ nlohmann::ordered_json valid_document() {
 
 std::string problem_of(const fs::path& file, const std::string& text) {
   labrun::write_file_atomically(file, text, true);
-  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file, labrun::testing::registered_lab);
   CHECK_FALSE(check.transcript.has_value());
   CHECK(check.problem.find('\n') == std::string::npos);
-  CHECK_THAT(check.problem, ContainsSubstring(file.string()));
+  CHECK_THAT(check.problem, ContainsSubstring(labrun::one_line(file.string())));
   return check.problem;
 }
 
@@ -49,8 +49,8 @@ TEST_CASE("the sample transcript these tests spoil is valid") {
   const labrun::testing::TemporaryDirectory dir;
   const fs::path file = dir.path / "valid.json";
   labrun::write_file_atomically(file, valid_document().dump(2), false);
-  const labrun::TranscriptCheck check = labrun::check_transcript_file(file);
-  CHECK(check.problem.empty());
+  const labrun::TranscriptCheck check = labrun::check_transcript_file(file, labrun::testing::registered_lab);
+  CHECK(check.problem == "");
   CHECK(check.transcript.has_value());
 }
 
@@ -102,12 +102,58 @@ TEST_CASE("a number beyond a double and an integer beyond int are refused, not w
              ContainsSubstring("/cases/0/launches_per_sample: an integer out of range"));
 }
 
+TEST_CASE("a number beyond a double is named at its field, and an integer beyond 2^63 - 1 as such") {
+  const labrun::testing::TemporaryDirectory dir;
+  std::string text = valid_document().dump();
+  const std::string samples = "\"samples_ms\":[";
+  const std::size_t at = text.find(samples);
+  REQUIRE(at != std::string::npos);
+  std::string huge = text;
+  huge.insert(at + samples.size(), "1e400,");
+  CHECK_THAT(problem_of(dir.path / "huge.json", huge),
+             ContainsSubstring("huge.json: /cases/0/samples_ms/0: a number too large for a double"));
+  CHECK(labrun::pointer_of_parse_error(R"({"a": [1, {"b": [2, 3e999]}]})") == "/a/1/b/1");
+  CHECK(labrun::pointer_of_parse_error(R"({"a~b/c": -1e999})") == "/a~0b~1c");
+  CHECK(labrun::pointer_of_parse_error(R"([1, 2)") == "/2");  // truncated: where the next value was due
+  CHECK(labrun::pointer_of_parse_error(R"({"a": 1})").empty());
+
+  for (const std::uint64_t integer :
+       {std::uint64_t{9223372036854775808ULL}, std::uint64_t{18446744073709551615ULL}}) {
+    auto beyond = valid_document();
+    beyond["cases"][0]["launches_per_sample"] = integer;
+    const std::string problem = problem_of(dir.path / "beyond.json", beyond.dump());
+    CHECK_THAT(problem,
+               ContainsSubstring("/cases/0/launches_per_sample: the integer " + std::to_string(integer) +
+                                 " is larger than the 9223372036854775807 (2^63 - 1) a transcript holds"));
+    CHECK(problem.find("greater than or equal") == std::string::npos);
+  }
+  auto largest = valid_document();
+  largest["run"]["seed"] = std::uint64_t{9223372036854775807ULL};
+  labrun::write_file_atomically(dir.path / "largest.json", largest.dump(), false);
+  CHECK(labrun::check_transcript_file(dir.path / "largest.json", labrun::testing::registered_lab)
+            .problem.empty());
+}
+
+TEST_CASE("a file name with a line break is reported on one line") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path file = dir.path / "two\nlines\t.json";
+  const std::string problem = problem_of(file, "{\"schema_version\": 7}");
+  CHECK_THAT(problem, ContainsSubstring("two\\nlines\\t.json: /schema_version"));
+  auto key = valid_document();
+  key["run"]["a\nb"] = 1;
+  CHECK_THAT(problem_of(dir.path / "key.json", key.dump()), ContainsSubstring("a\\nb"));
+  CHECK(labrun::check_transcript_file(dir.path / "absent\r.json", labrun::testing::registered_lab)
+            .problem.find('\r') == std::string::npos);
+}
+
 TEST_CASE("a FIFO, a device and a folder are refused at once, without reading them") {
   const labrun::testing::TemporaryDirectory dir;
   const fs::path fifo = dir.path / "fifo.json";
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
-  CHECK_THAT(labrun::check_transcript_file(fifo).problem, ContainsSubstring("not a regular file"));
-  CHECK_THAT(labrun::check_transcript_file("/dev/zero").problem, ContainsSubstring("not a regular file"));
+  CHECK_THAT(labrun::check_transcript_file(fifo, labrun::testing::registered_lab).problem,
+             ContainsSubstring("not a regular file"));
+  CHECK_THAT(labrun::check_transcript_file("/dev/zero", labrun::testing::registered_lab).problem,
+             ContainsSubstring("not a regular file"));
   CHECK_THROWS_WITH(labrun::read_file("/dev/zero"), ContainsSubstring("not a regular file"));
   CHECK_THROWS_WITH(labrun::read_file(dir.path), ContainsSubstring("not a regular file"));
 }
@@ -116,7 +162,8 @@ TEST_CASE("a link to a transcript is followed, as a user would expect") {
   const labrun::testing::TemporaryDirectory dir;
   labrun::write_file_atomically(dir.path / "real.json", valid_document().dump(), false);
   fs::create_symlink(dir.path / "real.json", dir.path / "link.json");
-  CHECK(labrun::check_transcript_file(dir.path / "link.json").transcript.has_value());
+  CHECK(labrun::check_transcript_file(dir.path / "link.json", labrun::testing::registered_lab)
+            .transcript.has_value());
 }
 
 TEST_CASE("day 48's tables cope with a part-5 case the lab does not have") {
@@ -219,7 +266,8 @@ TEST_CASE("every input that ever broke a reader is read to a one-line problem or
     }
     ++inputs;
     INFO(entry.path().filename().string());
-    const labrun::TranscriptCheck check = labrun::check_transcript_file(entry.path());
+    const labrun::TranscriptCheck check =
+        labrun::check_transcript_file(entry.path(), labrun::testing::registered_lab);
     if (check.transcript) {
       const labrun::Lab* lab = labrun::registered_labs().find(check.transcript->lab_name);
       CHECK_FALSE(labrun::render_markdown(*check.transcript, lab, "").empty());

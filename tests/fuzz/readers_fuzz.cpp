@@ -1,14 +1,16 @@
 // libFuzzer target over what labrun reads from anywhere (docs/reliability.md): the bytes are read as
-// a transcript (validated, parsed, cross-checked, rendered to Markdown and to the samples CSV, turned into
-// plot specs and compared with itself) and as a grading manifest. Every failure must be a C++ exception,
-// which labrun turns into a one-line error and an exit status; a crash, a sanitizer finding or a hang is what
-// the fuzzer reports. Built by the fuzz preset (clang, -fsanitize=fuzzer,address,undefined).
+// a transcript (validated, parsed, cross-checked, its figures checked against its samples, rendered to
+// Markdown and to the samples CSV, turned into plot specs and compared with itself) and as a grading
+// manifest. Every failure must be a C++ exception, which labrun turns into a one-line error and an exit
+// status; a crash, a sanitizer finding or a hang is what the fuzzer reports. Built by the fuzz preset (clang,
+// -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <string>
 
 #include "compare/compare.hpp"
+#include "evidence/consistency.hpp"
 #include "evidence/cross_references.hpp"
 #include "evidence/markdown.hpp"
 #include "evidence/samples_csv.hpp"
@@ -29,6 +31,9 @@ void read_as_transcript(const std::string& text) {
     return;
   }
   const labrun::Lab* lab = labrun::registered_labs().find(transcript.lab_name);
+  // The readers stop at a figure that does not follow from its samples; the renderers go on here,
+  // so that they meet the mutated figures too (a mutation almost always breaks a summary).
+  static_cast<void>(labrun::inconsistent_figure(transcript, lab));
   static_cast<void>(labrun::render_markdown(transcript, lab, ""));
   static_cast<void>(labrun::samples_to_csv(transcript));
   if (lab != nullptr && lab->plots) {

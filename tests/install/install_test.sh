@@ -31,8 +31,39 @@ trap restore EXIT
 [ ! -e "$moved" ] || fail "$moved exists (left by an interrupted run?); move it back to $build_dir by hand"
 
 say "installing into $prefix"
+touch "$scratch/before-install"
+sleep 1  # file times have a resolution of their own: what the install writes is newer than this
 timeout 120 cmake --install "$build_dir" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
   { cat "$scratch/install.log"; fail "cmake --install failed"; }
+# docs/installing.md: the install writes install_manifest.txt into the build tree, and nothing else.
+written=$(cd "$build_dir" && find . -newer "$scratch/before-install" ! -type d | sed 's|^\./||' | sort | tr '\n' ' ')
+[ "$written" = "install_manifest.txt " ] || fail "cmake --install wrote into the build tree: $written"
+grep -qF '`install_manifest.txt`' "$source_dir/docs/installing.md" ||
+  fail "docs/installing.md does not say that cmake --install writes install_manifest.txt into the build tree"
+# Every installed file is a row of docs/installing.md's table, and every row names an installed file.
+python3 - "$prefix" "$source_dir/docs/installing.md" <<'PY' || fail "the installed files and docs/installing.md's table differ"
+import os, re, sys
+prefix, doc = sys.argv[1], sys.argv[2]
+patterns = []
+for line in open(doc):
+    if not line.startswith("| `<prefix>/"):
+        continue
+    tokens = re.findall(r"`([^`]+)`", line.split("|")[1])
+    folder = os.path.dirname(tokens[0][len("<prefix>/"):])
+    for token in tokens:
+        path = token[len("<prefix>/"):] if token.startswith("<prefix>/") else os.path.join(folder, token)
+        # `*` and `<version>` stand for one file name's part, never a folder.
+        patterns.append((token, re.compile("^" + re.sub(r"\\\*|<[a-z]+>", "[^/]*", re.escape(path)) + "$")))
+installed = sorted(os.path.relpath(os.path.join(root, name), prefix)
+                   for root, _, names in os.walk(prefix) for name in names)
+unlisted = [f for f in installed if not any(p.match(f) for _, p in patterns)]
+unused = [t for t, p in patterns if not any(p.match(f) for f in installed)]
+for f in unlisted:
+    print("installed, but not in docs/installing.md's table: " + f)
+for t in unused:
+    print("in docs/installing.md's table, but not installed: " + t)
+sys.exit(1 if unlisted or unused or not installed else 0)
+PY
 
 for file in bin/labrun libexec/labrun/labrun-day48-grade-child share/labrun/scripts/draw_plots.py \
             share/labrun/labs/day48-fusion/stages.cuh share/labrun/labs/day48-fusion/chain_constants.hpp; do

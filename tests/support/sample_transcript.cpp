@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/environment_contract.hpp"
+#include "core/sampling.hpp"
 
 namespace labrun::testing {
 
@@ -155,7 +156,8 @@ Transcript sample_day48_transcript() {
   clocked.sample_sm_clock_mhz = {1980.0, 1700.0, std::nullopt};
   clocked.throttled_samples = {1};
   clocked.gate_timeout_samples = {2};
-  clocked.median_cycles = 198000.0;
+  clocked.median_cycles =
+      median_cycles(clocked.samples_ms, clocked.sample_sm_clock_mhz, clocked.launches_per_sample);  // 184,000
   ProfileRecord profile;
   profile.status = "measured";
   profile.detail = "each case's region ran once";

@@ -3,6 +3,8 @@
 
 #include <filesystem>
 
+#include "registry/registry.hpp"
+
 namespace labrun::testing {
 
 //! The source tree's root (the folder holding evidence/, labs/ and tests/).
@@ -18,6 +20,11 @@ inline std::filesystem::path evidence_folder() {
 //! The public grading corpus: one folder per submission with its expected verdict (expected.json).
 inline std::filesystem::path grading_corpus() {
   return std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
+}
+
+//! The lab of a name among this build's registered labs (or nullptr), for the transcript readers.
+inline const Lab* registered_lab(const std::string& name) {
+  return registered_labs().find(name);
 }
 
 }  // namespace labrun::testing

@@ -27,8 +27,9 @@ using labrun::CheckDeclaration;
 using labrun::LabDeclaration;
 
 labrun::Transcript committed_run() {
-  return labrun::read_transcript_file(labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200" /
-                                      "2026-11-30T07-12-10Z.json");
+  return labrun::read_transcript_file(
+      labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200" / "2026-11-30T07-12-10Z.json",
+      labrun::testing::registered_lab);
 }
 
 const CaseDeclaration& declared_case(const LabDeclaration& lab, const std::string& name) {

@@ -1,0 +1,330 @@
+#include "evidence/consistency.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "claims/claims.hpp"
+#include "core/byte_model.hpp"
+#include "core/sampling.hpp"
+#include "core/statistics.hpp"
+
+namespace labrun {
+namespace {
+
+bool agree(double recorded, double computed) {
+  if (std::isnan(recorded) || std::isnan(computed)) {
+    return std::isnan(recorded) && std::isnan(computed);
+  }
+  if (std::isinf(recorded) || std::isinf(computed)) {
+    return recorded == computed;
+  }
+  return std::fabs(recorded - computed) <=
+         kFigureRelativeTolerance * std::max(std::fabs(recorded), std::fabs(computed));
+}
+
+// 12 significant digits: enough to show any difference beyond kFigureRelativeTolerance.
+std::string figure_text(double value) {
+  if (std::isnan(value)) {
+    return "nan";
+  }
+  if (std::isinf(value)) {
+    return value > 0 ? "inf" : "-inf";
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, "%.12g", value);
+  return text;
+}
+
+// "/cases/3/summary/median_ms: -1 does not follow from samples_ms (which give 0.5)"
+SchemaProblem mismatch(const std::string& pointer, double recorded, double computed,
+                       const std::string& from) {
+  return SchemaProblem{pointer, figure_text(recorded) + " does not follow from " + from + " (which give " +
+                                    figure_text(computed) + ")"};
+}
+
+std::optional<SchemaProblem> summary_problem(const CaseResult& c, const std::string& at) {
+  const SampleSummary computed = summarize(c.samples_ms);
+  const SampleSummary& recorded = c.summary;
+  const std::string summary = at + "/summary/";
+  if (recorded.count != computed.count) {
+    return SchemaProblem{
+        summary + "count",
+        std::to_string(recorded.count) + " samples, but samples_ms holds " + std::to_string(computed.count)};
+  }
+  const std::pair<const char*, std::pair<double, double>> figures[] = {
+      {"median_ms", {recorded.median, computed.median}},
+      {"mean_ms", {recorded.mean, computed.mean}},
+      {"min_ms", {recorded.min, computed.min}},
+      {"max_ms", {recorded.max, computed.max}},
+      {"q1_ms", {recorded.q1, computed.q1}},
+      {"q3_ms", {recorded.q3, computed.q3}},
+      {"relative_spread", {recorded.relative_spread, computed.relative_spread}},
+      {"relative_median_ci", {recorded.relative_median_ci, computed.relative_median_ci}},
+  };
+  for (const auto& [field, values] : figures) {
+    if (!agree(values.first, values.second)) {
+      return mismatch(summary + field, values.first, values.second, "its samples_ms");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> sampling_problem(const CaseResult& c, const std::string& at,
+                                              const std::optional<TimingRecord>& timing) {
+  if (c.timing_mode.empty()) {
+    return std::nullopt;  // transcribed, or no sampling record
+  }
+  const std::size_t count = c.samples_ms.size();
+  if (c.sample_sm_clock_mhz.size() != count) {
+    return SchemaProblem{
+        at + "/sample_sm_clock_mhz",
+        std::to_string(c.sample_sm_clock_mhz.size()) + " clocks for " + std::to_string(count) + " samples"};
+  }
+  for (const auto& [field, indices] :
+       {std::pair<const char*, const std::vector<std::size_t>*>{"throttled_samples", &c.throttled_samples},
+        {"gate_timeout_samples", &c.gate_timeout_samples}}) {
+    for (std::size_t i = 0; i < indices->size(); ++i) {
+      const bool ordered = i == 0 || (*indices)[i - 1] < (*indices)[i];
+      if ((*indices)[i] >= count || !ordered) {
+        return SchemaProblem{at + "/" + field + "/" + std::to_string(i),
+                             "sample index " + std::to_string((*indices)[i]) +
+                                 (ordered ? " is beyond the " + std::to_string(count) + " samples"
+                                          : " is out of order (indices ascend, each once)")};
+      }
+    }
+  }
+  if (timing && timing->throttle_threshold_mhz &&
+      c.throttled_samples != throttled_samples(c.sample_sm_clock_mhz, *timing->throttle_threshold_mhz)) {
+    return SchemaProblem{at + "/throttled_samples",
+                         "does not follow from sample_sm_clock_mhz and the threshold " +
+                             figure_text(*timing->throttle_threshold_mhz) +
+                             " MHz (/timing/throttle_threshold_mhz)"};
+  }
+  const std::optional<double> cycles =
+      median_cycles(c.samples_ms, c.sample_sm_clock_mhz, c.launches_per_sample);
+  if (cycles.has_value() != c.median_cycles.has_value() || (cycles && !agree(*c.median_cycles, *cycles))) {
+    if (!cycles) {
+      return SchemaProblem{at + "/median_cycles", "recorded, but no sample has a known clock"};
+    }
+    return mismatch(at + "/median_cycles", c.median_cycles.value_or(std::nan("")), *cycles,
+                    "samples_ms, sample_sm_clock_mhz and launches_per_sample");
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> published_problem(const CaseResult& c, const std::string& at) {
+  if (!c.published) {
+    return std::nullopt;
+  }
+  if (!std::isfinite(c.published->value_ms) || c.published->value_ms <= 0.0) {
+    return SchemaProblem{at + "/published/value_ms", figure_text(c.published->value_ms) +
+                                                         " is not a time (a published figure is above 0)"};
+  }
+  if (c.published->runs < 1) {
+    return SchemaProblem{at + "/published/runs", std::to_string(c.published->runs) +
+                                                     " runs: a published figure summarises at least one"};
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> size_problem(const Transcript& t, const CaseResult& c, const std::string& at) {
+  for (const SizeRecord& size : t.sizes) {
+    if (size.label == c.size_label && size.elements && *size.elements != c.elements) {
+      return SchemaProblem{at + "/elements", std::to_string(c.elements) + " elements at size '" +
+                                                 c.size_label + "', which /sizes records as " +
+                                                 std::to_string(*size.elements)};
+    }
+  }
+  return std::nullopt;
+}
+
+// A transcript's case's byte model against the one its lab declares: GB/s figures are the model's
+// bytes over the median, so a model the lab does not declare would forge every one of them.
+std::optional<SchemaProblem> model_problem(const CaseResult& c, const std::string& at, const Lab* lab) {
+  const CaseSpec* spec = lab != nullptr ? lab->find_case(c.name) : nullptr;
+  if (spec == nullptr) {
+    return std::nullopt;  // a lab this build does not know, or a case it does not declare (a submission)
+  }
+  const std::pair<const char*, std::pair<double, double>> fields[] = {
+      {"model/read_bytes_per_element", {c.model.read_bytes_per_element, spec->model.read_bytes_per_element}},
+      {"model/write_bytes_per_element",
+       {c.model.write_bytes_per_element, spec->model.write_bytes_per_element}},
+      {"model/launches", {static_cast<double>(c.model.launches), static_cast<double>(spec->model.launches)}},
+      {"launches_per_sample",
+       {static_cast<double>(c.launches_per_sample), static_cast<double>(spec->launches_per_sample)}},
+  };
+  for (const auto& [field, values] : fields) {
+    if (!agree(values.first, values.second)) {
+      return SchemaProblem{at + "/" + field, figure_text(values.first) + ", where " + lab->name +
+                                                 " declares " + figure_text(values.second) + " for " +
+                                                 c.name};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> case_problem(const Transcript& t, std::size_t index, const Lab* lab) {
+  const CaseResult& c = t.cases[index];
+  const std::string at = "/cases/" + std::to_string(index);
+  if (auto problem = model_problem(c, at, lab)) {
+    return problem;
+  }
+  if (auto problem = size_problem(t, c, at)) {
+    return problem;
+  }
+  if (t.is_transcribed() && !c.has_samples()) {
+    return published_problem(c, at);
+  }
+  if (auto problem = summary_problem(c, at)) {
+    return problem;
+  }
+  return sampling_problem(c, at, t.timing);
+}
+
+std::optional<SchemaProblem> stability_problem(const Transcript& t) {
+  if (!t.stability) {
+    return std::nullopt;
+  }
+  const StabilityCheck& s = *t.stability;
+  const CaseResult* timed = nullptr;
+  for (const CaseResult* c : t.cases_named(s.case_name)) {
+    if (c->size_label == s.size_label && c->elements == s.elements) {
+      timed = c;
+    }
+  }
+  if (timed == nullptr) {
+    return SchemaProblem{"/stability/elements", "no case " + s.case_name + " was timed at " +
+                                                    std::to_string(s.elements) + " elements"};
+  }
+  if (!agree(s.first_median_ms, timed->summary.median)) {
+    return mismatch("/stability/first_median_ms", s.first_median_ms, timed->summary.median,
+                    "the median of the case it times again");
+  }
+  const double second = median(s.second_samples_ms);
+  if (!agree(s.second_median_ms, second)) {
+    return mismatch("/stability/second_median_ms", s.second_median_ms, second, "its second_samples_ms");
+  }
+  const double difference = relative_difference(s.first_median_ms, s.second_median_ms);
+  if (!agree(s.relative_difference, difference)) {
+    return mismatch("/stability/relative_difference", s.relative_difference, difference, "its two medians");
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> correctness_problem(const Transcript& t) {
+  for (std::size_t i = 0; i < t.correctness.size(); ++i) {
+    const CorrectnessCheck& c = t.correctness[i];
+    const std::string at = "/correctness/checks/" + std::to_string(i);
+    if (c.mismatches > c.elements) {
+      return SchemaProblem{at + "/mismatches", std::to_string(c.mismatches) + " mismatches among " +
+                                                   std::to_string(c.elements) + " elements"};
+    }
+    if (c.passed != (c.mismatches == 0)) {
+      return SchemaProblem{at + "/passed", std::string(c.passed ? "true" : "false") + " with " +
+                                               std::to_string(c.mismatches) +
+                                               " mismatches (a check passes exactly when none mismatches)"};
+    }
+  }
+  for (std::size_t i = 0; i < t.bitwise.size(); ++i) {
+    const BitwiseComparison& b = t.bitwise[i];
+    if (b.differing > b.elements) {
+      return SchemaProblem{
+          "/correctness/bitwise/" + std::to_string(i) + "/differing",
+          std::to_string(b.differing) + " differing among " + std::to_string(b.elements) + " elements"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> prediction_problem(const Transcript& t) {
+  for (std::size_t i = 0; i < t.predictions.size(); ++i) {
+    const PredictionRecord& p = t.predictions[i];
+    const CaseResult* slower = t.find_case(p.slower_case);
+    const CaseResult* faster = t.find_case(p.faster_case);
+    if (slower == nullptr || faster == nullptr) {
+      continue;  // a transcription may predict for cases its source did not publish
+    }
+    const PredictedRatios computed = predicted_ratios(slower->model, faster->model);
+    const std::string at = "/predictions/" + std::to_string(i);
+    if (!agree(p.ratios.bytes, computed.bytes)) {
+      return mismatch(at + "/byte_ratio", p.ratios.bytes, computed.bytes, "the byte models of its two cases");
+    }
+    if (!agree(p.ratios.launches, computed.launches)) {
+      return mismatch(at + "/launch_ratio", p.ratios.launches, computed.launches,
+                      "the byte models of its two cases");
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<SchemaProblem> profile_problem(const Transcript& t) {
+  if (!t.profile) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < t.profile->cases.size(); ++i) {
+    const ProfiledCase& p = t.profile->cases[i];
+    const CaseResult* c = t.find_case(p.name, p.size_label);
+    if (c != nullptr && !agree(p.model_bytes_per_element, c->model.bytes_per_element())) {
+      return mismatch("/profile/cases/" + std::to_string(i) + "/model_bytes_per_element",
+                      p.model_bytes_per_element, c->model.bytes_per_element(), "the case's byte model");
+    }
+  }
+  return std::nullopt;
+}
+
+bool same_optional(const std::optional<double>& a, const std::optional<double>& b) {
+  return a.has_value() == b.has_value() && (!a || agree(*a, *b));
+}
+
+std::optional<SchemaProblem> claim_problem(const Transcript& t, const Lab* lab) {
+  if (lab == nullptr || !t.claims_recorded || t.schema_version != kTranscriptSchemaVersion) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < t.claims.size(); ++i) {
+    const ClaimResult& recorded = t.claims[i];
+    const auto spec = std::find_if(lab->claims.begin(), lab->claims.end(),
+                                   [&](const ClaimSpec& s) { return s.id == recorded.id; });
+    if (spec == lab->claims.end()) {
+      continue;  // a claim this build does not declare
+    }
+    const ClaimResult computed = evaluate_claim(*spec, t);
+    if (computed.tolerance != recorded.tolerance || !same_optional(computed.expected, recorded.expected)) {
+      continue;  // judged by another rule than this build's: not judged again
+    }
+    const std::string at = "/claims/" + std::to_string(i);
+    if (computed.verdict != recorded.verdict) {
+      return SchemaProblem{at + "/verdict", std::string("\"") + verdict_name(recorded.verdict) +
+                                                "\", where the transcript's own figures give \"" +
+                                                verdict_name(computed.verdict) + "\" (" + computed.detail +
+                                                ")"};
+    }
+    if (!same_optional(recorded.measured, computed.measured)) {
+      if (!computed.measured) {
+        return SchemaProblem{at + "/measured", "recorded, but the transcript's figures measure nothing"};
+      }
+      return mismatch(at + "/measured", recorded.measured.value_or(std::nan("")), *computed.measured,
+                      "the transcript's own figures");
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<SchemaProblem> inconsistent_figure(const Transcript& t, const Lab* lab) {
+  for (std::size_t i = 0; i < t.cases.size(); ++i) {
+    if (auto problem = case_problem(t, i, lab)) {
+      return problem;
+    }
+  }
+  for (const auto& check : {stability_problem, correctness_problem, prediction_problem, profile_problem}) {
+    if (auto problem = check(t)) {
+      return problem;
+    }
+  }
+  return claim_problem(t, lab);
+}
+
+}  // namespace labrun

@@ -1,0 +1,44 @@
+#pragma once
+// What a schema cannot say about a transcript's figures: that each derived figure follows from the
+// raw figures it was computed from. Every figure is computed again through the functions that
+// computed it when the run wrote it (core/statistics, core/sampling, core/byte_model,
+// claims/claims), never through a second copy of their formulas, so a forged or hand-edited
+// figure (a median that is not its samples' median, a GB/s inflated through a byte model the lab
+// does not declare, a claim held against its own figures) is named, with its JSON pointer.
+
+#include <optional>
+
+#include "core/transcript.hpp"
+#include "evidence/schema_validation.hpp"
+#include "registry/lab.hpp"
+
+namespace labrun {
+
+//! Two figures agree when within this fraction of each other: a transcript's numbers have 17
+//! significant digits and read back exactly, and this leaves room for a build that summed in
+//! another order, never for an edited figure.
+inline constexpr double kFigureRelativeTolerance = 1e-9;
+
+//! The first figure of `transcript` that does not follow from what it is computed from, at its
+//! JSON pointer, with the figure it should be; nullopt when every one follows. Checked, for a
+//! measured or synthetic transcript:
+//! - every case's summary against its samples_ms (count, median, mean, min, max, quartiles,
+//!   spread, the median's confidence interval: summarize()); its per-sample clocks, throttled
+//!   samples (throttled_samples() at the recorded threshold), gate time-outs (sample indices) and
+//!   cycles per execution (median_cycles()) against its samples;
+//! - the stability record against its case's median and its own samples;
+//! - correctness checks and bitwise comparisons: no more mismatches or differing elements than
+//!   elements, and a check passed exactly when nothing mismatched;
+//! - a profiled case's model bytes against the case's byte model.
+//! For a transcribed reference, which has no samples: every published figure positive and finite,
+//! from at least one run.
+//! For every transcript: each case's elements match the size its label names (sizes), each
+//! prediction's ratios follow from the two cases' byte models (predicted_ratios()), each case's
+//! byte model and launches per sample are the ones `lab` declares for it (when `lab` is given and
+//! declares the case), and, for a transcript of the current schema version whose lab is given,
+//! each recorded claim whose expectation and tolerance are the ones the lab declares has the
+//! verdict and measured figure the lab's claim gives on the transcript's figures (evaluate_claim).
+//! A claim of an older schema version was judged by the rules of its time and is not judged again.
+[[nodiscard]] std::optional<SchemaProblem> inconsistent_figure(const Transcript& transcript, const Lab* lab);
+
+}  // namespace labrun

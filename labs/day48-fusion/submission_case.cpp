@@ -38,7 +38,6 @@ namespace {
 namespace fs = std::filesystem;
 using labrun::SubmissionError;
 
-
 // The folder's source and manifest, read and checked on the host.
 struct Submission {
   fs::path source_path;
@@ -144,8 +143,9 @@ Submission read_submission(const fs::path& folder, const std::function<void(cons
   } catch (const std::exception& failure) {
     throw SubmissionError(labrun::valid_utf8(failure.what()));
   }
-  refuse_if_any(submission.source_path,
-                labrun::check_submission_source(submission.source, grading::include_policy(LABRUN_CUDA_INCLUDE_DIR)));
+  refuse_if_any(
+      submission.source_path,
+      labrun::check_submission_source(submission.source, grading::include_policy(LABRUN_CUDA_INCLUDE_DIR)));
   return submission;
 }
 
@@ -330,8 +330,8 @@ labrun::Lab with_submission(const labrun::Lab& lab, const fs::path& folder,
   const grading::SourceVerdict verdict =
       grading::check_before_compiling(submission.source, scratch.path(), setup, arch);
   if (!verdict.grader_problem.empty()) {
-    throw SubmissionError(submission.source_path.string() + " cannot be compiled safely here: " +
-                          verdict.grader_problem);
+    throw SubmissionError(submission.source_path.string() +
+                          " cannot be compiled safely here: " + verdict.grader_problem);
   }
   refuse_if_any(submission.source_path, verdict.problems);
   if (!verdict.compiler_stopped.empty()) {

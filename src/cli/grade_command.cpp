@@ -312,7 +312,8 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
                            std::to_string(command.shard->count) + ")"
                      : std::string()) +
       (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : "") +
-      (again > 0 ? ", " + std::to_string(again) + " graded again (the grader could not grade them before)" : ""));
+      (again > 0 ? ", " + std::to_string(again) + " graded again (the grader could not grade them before)"
+                 : ""));
 
   std::vector<BatchGpu> gpus;
   for (const int device : batch_devices(command)) {
@@ -424,7 +425,8 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       const bool rate_known = elapsed >= kSecondsBeforeRate;
       progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + valid_utf8(name) +
                ": " + fixed(report.score(), 0) + "/" + fixed(report.max_score(), 0) +
-               (gpu_usable ? " on GPU " + std::to_string(gpu->device) : std::string(" (no usable GPU)")) + " · " +
+               (gpu_usable ? " on GPU " + std::to_string(gpu->device) : std::string(" (no usable GPU)")) +
+               " · " +
                (rate_known ? fixed(rate * 60.0, 1) + " per minute · " +
                                  duration(static_cast<double>(to_grade.size() - done) / rate) + " left"
                            : std::string("rate after ") + fixed(kSecondsBeforeRate, 0) + " s"));
@@ -441,9 +443,11 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     progress("graded " + std::to_string(to_grade.size()) + " in " + duration(elapsed) + " (" +
              fixed(static_cast<double>(to_grade.size()) / elapsed * 60.0, 1) + " per minute, " +
-             std::to_string(std::min<std::size_t>(static_cast<std::size_t>(jobs), to_grade.size())) + " at a time" +
-             (gpu_usable ? " on " + std::to_string(gpus.size()) + " GPU" + (gpus.size() == 1 ? "" : "s")
-                         : std::string(", with no usable GPU: every report says so, and a rerun grades them")) +
+             std::to_string(std::min<std::size_t>(static_cast<std::size_t>(jobs), to_grade.size())) +
+             " at a time" +
+             (gpu_usable
+                  ? " on " + std::to_string(gpus.size()) + " GPU" + (gpus.size() == 1 ? "" : "s")
+                  : std::string(", with no usable GPU: every report says so, and a rerun grades them")) +
              ")");
   }
   std::vector<SummaryRow> summary;
@@ -494,7 +498,8 @@ int merge_reports(const GradeCommand& command, const std::function<void(const st
     for (const std::string& p : problems) {
       progress(p);
     }
-    throw std::runtime_error(std::to_string(problems.size()) + " reports could not be merged (each named above)");
+    throw std::runtime_error(std::to_string(problems.size()) +
+                             " reports could not be merged (each named above)");
   }
   std::vector<SummaryRow> rows;
   rows.reserve(found.size());

@@ -9,7 +9,7 @@ namespace {
 
 // ELF64 layout (System V gABI): offsets in the file header, a section header and a symbol.
 constexpr std::size_t kHeaderBytes = 64;
-constexpr std::size_t kSectionOffsetField = 0x28;  // e_shoff
+constexpr std::size_t kSectionOffsetField = 0x28;     // e_shoff
 constexpr std::size_t kSectionEntrySizeField = 0x3A;  // e_shentsize, e_shnum, e_shstrndx follow
 constexpr std::size_t kSectionHeaderBytes = 64;
 constexpr std::size_t kSymbolBytes = 24;
@@ -47,8 +47,9 @@ std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
 }  // namespace
 
 std::optional<DeviceImageFootprint> device_image_footprint(std::string_view image, std::string& problem) {
-  if (image.size() < kHeaderBytes || image.compare(0, 4, "\x7f"
-                                                          "ELF") != 0) {
+  if (image.size() < kHeaderBytes || image.compare(0, 4,
+                                                   "\x7f"
+                                                   "ELF") != 0) {
     problem = "not an ELF file";
     return std::nullopt;
   }
@@ -60,9 +61,11 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
   std::uint16_t entry_size = 0;
   std::uint16_t count = 0;
   std::uint16_t names_index = 0;
-  if (!read_at(image, kSectionOffsetField, section_table) || !read_at(image, kSectionEntrySizeField, entry_size) ||
-      !read_at(image, kSectionEntrySizeField + 2, count) || !read_at(image, kSectionEntrySizeField + 4, names_index) ||
-      entry_size < kSectionHeaderBytes || count == 0 || count > kMaxSections || names_index >= count) {
+  if (!read_at(image, kSectionOffsetField, section_table) ||
+      !read_at(image, kSectionEntrySizeField, entry_size) ||
+      !read_at(image, kSectionEntrySizeField + 2, count) ||
+      !read_at(image, kSectionEntrySizeField + 4, names_index) || entry_size < kSectionHeaderBytes ||
+      count == 0 || count > kMaxSections || names_index >= count) {
     problem = "its section table cannot be read";
     return std::nullopt;
   }
@@ -84,8 +87,9 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
       return std::nullopt;
     }
     const std::size_t end = image.find('\0', static_cast<std::size_t>(at));
-    s.label = std::string(image.substr(static_cast<std::size_t>(at),
-                                       (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(at)));
+    s.label = std::string(
+        image.substr(static_cast<std::size_t>(at),
+                     (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(at)));
   }
   const auto is_global_data = [](const Section& s) {
     return (s.flags & kAllocated) != 0 && (s.flags & kWritable) != 0 && !starts_with(s.label, ".nv.shared") &&
@@ -104,11 +108,13 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
       problem = "the symbol table lies outside the file";
       return std::nullopt;
     }
-    for (std::uint64_t at = table.offset; at + kSymbolBytes <= table.offset + table.size; at += kSymbolBytes) {
+    for (std::uint64_t at = table.offset; at + kSymbolBytes <= table.offset + table.size;
+         at += kSymbolBytes) {
       std::uint16_t section = 0;
       std::uint64_t value = 0;
       std::uint64_t size = 0;
-      if (!read_at(image, at + 6, section) || !read_at(image, at + 8, value) || !read_at(image, at + 16, size)) {
+      if (!read_at(image, at + 6, section) || !read_at(image, at + 8, value) ||
+          !read_at(image, at + 16, size)) {
         problem = "a symbol lies outside the file";
         return std::nullopt;
       }

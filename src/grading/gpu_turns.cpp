@@ -4,7 +4,8 @@
 
 namespace labrun {
 
-GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds, std::size_t max_residents)
+GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds,
+                   std::size_t max_residents)
     : max_sharers_(std::max<std::size_t>(1, max_sharers)),
       gather_(std::max<std::size_t>(1, gather)),
       gather_seconds_(gather_seconds),

@@ -104,8 +104,8 @@ std::optional<std::vector<std::string>> make_rule_prerequisites(const std::strin
   return words;
 }
 
-std::vector<fs::path> files_not_allowed(const std::vector<std::string>& opened, const fs::path& working_directory,
-                                        const AllowedIncludes& allowed) {
+std::vector<fs::path> files_not_allowed(const std::vector<std::string>& opened,
+                                        const fs::path& working_directory, const AllowedIncludes& allowed) {
   std::vector<fs::path> files;
   for (const fs::path& file : allowed.files) {
     files.push_back(resolved(file));
@@ -144,8 +144,9 @@ std::vector<std::string> files_not_found(const std::string& compiler_output) {
     }
     constexpr std::string_view kGccStart = "fatal error: ";
     constexpr std::string_view kGccEnd = ": No such file or directory";
-    if (const std::size_t at = line.find(kGccStart); at != std::string::npos && line.size() >= kGccEnd.size() &&
-                                                    line.compare(line.size() - kGccEnd.size(), kGccEnd.size(), kGccEnd) == 0) {
+    if (const std::size_t at = line.find(kGccStart);
+        at != std::string::npos && line.size() >= kGccEnd.size() &&
+        line.compare(line.size() - kGccEnd.size(), kGccEnd.size(), kGccEnd) == 0) {
       const std::size_t begin = at + kGccStart.size();
       const std::size_t end = line.size() - kGccEnd.size();
       if (end > begin) {

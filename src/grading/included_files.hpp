@@ -28,9 +28,9 @@ struct AllowedIncludes {
 
 //! The files of `opened` (as the dependency list names them; a relative name is relative to
 //! `working_directory`) that lie outside `allowed`, each as the path it resolves to, in order.
-[[nodiscard]] std::vector<std::filesystem::path> files_not_allowed(const std::vector<std::string>& opened,
-                                                                   const std::filesystem::path& working_directory,
-                                                                   const AllowedIncludes& allowed);
+[[nodiscard]] std::vector<std::filesystem::path> files_not_allowed(
+    const std::vector<std::string>& opened, const std::filesystem::path& working_directory,
+    const AllowedIncludes& allowed);
 
 //! The files a preprocessor or compiler says it could not open, from its output: GCC's
 //! "fatal error: PATH: No such file or directory" and EDG's `cannot open source file "PATH"`. A

@@ -35,8 +35,8 @@ Spliced splice(const std::string& raw) {
   for (std::size_t i = 0; i < source.size(); ++i) {
     if (source[i] == '\\') {
       std::size_t after = i + 1;
-      while (after < source.size() && (source[after] == ' ' || source[after] == '\t' || source[after] == '\f' ||
-                                       source[after] == '\v')) {
+      while (after < source.size() && (source[after] == ' ' || source[after] == '\t' ||
+                                       source[after] == '\f' || source[after] == '\v')) {
         ++after;
       }
       if (after < source.size() && source[after] == '\n') {
@@ -230,9 +230,10 @@ bool allowed(const IncludePolicy& policy, const std::string& name, bool angled) 
     return true;
   }
   std::error_code error;
-  return std::any_of(policy.angled_roots.begin(), policy.angled_roots.end(), [&](const std::filesystem::path& root) {
-    return !root.empty() && std::filesystem::is_regular_file(root / name, error);
-  });
+  return std::any_of(policy.angled_roots.begin(), policy.angled_roots.end(),
+                     [&](const std::filesystem::path& root) {
+                       return !root.empty() && std::filesystem::is_regular_file(root / name, error);
+                     });
 }
 
 std::string allowed_list(const IncludePolicy& policy) {
@@ -264,9 +265,11 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
                                        allowed_list(policy)});
     return;
   }
-  if (directive == "line" || (!directive.empty() && std::isdigit(static_cast<unsigned char>(directive[0])) != 0)) {
-    problems.push_back({line.line, (directive == "line" ? std::string("#line") : std::string("a line marker (# N)")) +
-                                       " is not allowed in a submission (the grader reports your own line numbers)"});
+  if (directive == "line" ||
+      (!directive.empty() && std::isdigit(static_cast<unsigned char>(directive[0])) != 0)) {
+    problems.push_back(
+        {line.line, (directive == "line" ? std::string("#line") : std::string("a line marker (# N)")) +
+                        " is not allowed in a submission (the grader reports your own line numbers)"});
     return;
   }
   if (directive == "pragma") {

@@ -160,12 +160,6 @@ int main(int argc, char** argv) {
   if (request.processes > 0) {
     set_limit(RLIMIT_NPROC, request.processes);
   }
-  if (request.address_space > 0) {
-    set_limit(RLIMIT_AS, request.address_space);
-  }
-  if (request.cpu_seconds > 0) {
-    set_limit(RLIMIT_CPU, request.cpu_seconds);
-  }
 
   const pid_t keeper = ::getpid();
   const pid_t program = ::fork();  // no CUDA, no threads here: fork is safe
@@ -180,6 +174,15 @@ int main(int argc, char** argv) {
       ::_exit(kUsage);
     }
     ::sigprocmask(SIG_SETMASK, &before, nullptr);
+    // The program's own limits, set here and not in the keeper: the keeper must still be able to
+    // allocate (under AddressSanitizer it reserves terabytes of address space), and its CPU time
+    // is not the program's.
+    if (request.address_space > 0) {
+      set_limit(RLIMIT_AS, request.address_space);
+    }
+    if (request.cpu_seconds > 0) {
+      set_limit(RLIMIT_CPU, request.cpu_seconds);
+    }
     ::execvp(request.program[0], request.program.data());
     say(std::string("cannot execute ") + request.program[0] + ": " + std::strerror(errno));
     ::_exit(127);

@@ -252,7 +252,8 @@ ProcessResult run_contained(const SpawnOptions& options) {
   }
   for (const auto& [flag, value] :
        {std::pair{"--file-size", limits.file_size_bytes}, std::pair{"--processes", limits.processes},
-        std::pair{"--address-space", limits.address_space_bytes}, std::pair{"--cpu-seconds", limits.cpu_seconds}}) {
+        std::pair{"--address-space", limits.address_space_bytes},
+        std::pair{"--cpu-seconds", limits.cpu_seconds}}) {
     if (value > 0) {
       arguments.emplace_back(flag);
       arguments.push_back(std::to_string(value));
@@ -337,7 +338,8 @@ ProcessResult run_contained(const SpawnOptions& options) {
       } else if (options.budget != nullptr ? options.budget->exhausted()
                                            : seconds_since(start) > options.limit_seconds) {
         result.timed_out = true;
-        result.limit_seconds_spent = options.budget != nullptr ? options.budget->spent() : seconds_since(start);
+        result.limit_seconds_spent =
+            options.budget != nullptr ? options.budget->spent() : seconds_since(start);
         ::kill(keeper, SIGTERM);
         terminated_at = Clock::now();
       }

@@ -76,8 +76,8 @@ class RunBudget {
 };
 
 struct SpawnOptions {
-  std::vector<std::string> argv;            //!< argv[0] is searched on the child's PATH
-  double limit_seconds = 60.0;              //!< wall clock; the whole tree is killed at the limit
+  std::vector<std::string> argv;  //!< argv[0] is searched on the child's PATH
+  double limit_seconds = 60.0;    //!< wall clock; the whole tree is killed at the limit
   //! When given, it replaces limit_seconds: the tree is killed once the budget is exhausted, and
   //! the time it was paused does not count. It must outlive run_contained.
   RunBudget* budget = nullptr;

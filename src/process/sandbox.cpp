@@ -51,8 +51,8 @@ std::vector<std::string> sandbox_command(const fs::path& bwrap, const SandboxVie
   // Namespaces: a user namespace is required (no fallback to running as the caller), every other
   // one is new too (no network, no other process, no shared memory), and the sandbox may not make
   // a user namespace of its own.
-  add(argv, {"--unshare-all", "--unshare-user", "--disable-userns", "--uid", kSandboxUid, "--gid", kSandboxUid,
-             "--cap-drop", "ALL", "--die-with-parent", "--new-session"});
+  add(argv, {"--unshare-all", "--unshare-user", "--disable-userns", "--uid", kSandboxUid, "--gid",
+             kSandboxUid, "--cap-drop", "ALL", "--die-with-parent", "--new-session"});
   // The system: /usr read-only with /usr/local emptied (what is installed there is the machine's
   // own: a course's files may be among it), the merged-/usr links or folders, the dynamic
   // linker's cache and the alternatives links that /usr/bin's compilers go through.
@@ -134,7 +134,8 @@ SandboxAvailability check_sandbox(const fs::path& bwrap) {
         "(apt-get install bubblewrap), or set LABRUN_BWRAP to a bwrap program";
     return availability;
   }
-  const fs::path true_program = fs::exists("/usr/bin/true") ? fs::path("/usr/bin/true") : fs::path("/bin/true");
+  const fs::path true_program =
+      fs::exists("/usr/bin/true") ? fs::path("/usr/bin/true") : fs::path("/bin/true");
   SpawnOptions options;
   options.argv = sandbox_command(bwrap, SandboxView{}, {"PATH=/usr/bin:/bin"}, {true_program.string()});
   options.limit_seconds = kCheckSeconds;

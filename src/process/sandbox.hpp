@@ -38,7 +38,8 @@ struct SandboxView {
 //! the program and its arguments. `environment` ("NAME=value" each) is the program's whole
 //! environment. Pure: it reads the file system only to resolve links and to see which of /bin,
 //! /lib, /lib64 and /sbin are links into /usr.
-[[nodiscard]] std::vector<std::string> sandbox_command(const std::filesystem::path& bwrap, const SandboxView& view,
+[[nodiscard]] std::vector<std::string> sandbox_command(const std::filesystem::path& bwrap,
+                                                       const SandboxView& view,
                                                        const std::vector<std::string>& environment,
                                                        const std::vector<std::string>& program);
 

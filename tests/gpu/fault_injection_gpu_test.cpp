@@ -18,15 +18,13 @@
 #include "cli/command_support.hpp"
 #include "cli/grade_command.hpp"
 #include "grading/report.hpp"
-#include "support/require_gpu.hpp"
 #include "support/grade_verdict.hpp"
+#include "support/require_gpu.hpp"
 #include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones") {
   labrun::testing::require_gpu();
@@ -37,9 +35,9 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   fs::create_directories(batch);
   const fs::path corpus = labrun::testing::grading_corpus();
   const fs::path hostile = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile";
-  const std::vector<std::string> honest{"correct",          "correct-vectorised", "correct-grid-stride",
-                                        "correct-shared-tile", "correct-but-slow", "gelu-twice",
-                                        "tail-missed",      "correct-cuda-std"};
+  const std::vector<std::string> honest{
+      "correct",          "correct-vectorised", "correct-grid-stride", "correct-shared-tile",
+      "correct-but-slow", "gelu-twice",         "tail-missed",         "correct-cuda-std"};
   for (const std::string& name : honest) {
     fs::copy(corpus / name, batch / ("honest-" + name), fs::copy_options::recursive);
   }
@@ -48,7 +46,8 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
     if (entry.is_directory()) {
       const std::string name = entry.path().filename().string();
       fs::copy(entry.path(), batch / ("hostile-" + name), fs::copy_options::recursive);
-      for (const auto& id : nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json")).at("mistakes")) {
+      for (const auto& id :
+           nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json")).at("mistakes")) {
         hostile_expected[name].insert(id.get<std::string>());
       }
     }
@@ -62,7 +61,8 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / ("honest-" + name) / "halfway.cu";
-    alone[name] = labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] =
+        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
   }
 
   labrun::GradeCommand command;
@@ -79,13 +79,16 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   };
   for (const std::string& name : honest) {
     INFO(name);
-    const labrun::testing::GradeVerdict in_batch = labrun::testing::verdict_of_report(report_of("honest-" + name));
-    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " + labrun::testing::describe_verdict(in_batch));
+    const labrun::testing::GradeVerdict in_batch =
+        labrun::testing::verdict_of_report(report_of("honest-" + name));
+    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " +
+         labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
   }
   for (const auto& [name, mistakes] : hostile_expected) {
     INFO(name);
-    const labrun::testing::GradeVerdict got = labrun::testing::verdict_of_report(report_of("hostile-" + name));
+    const labrun::testing::GradeVerdict got =
+        labrun::testing::verdict_of_report(report_of("hostile-" + name));
     for (const std::string& mistake : mistakes) {
       CHECK(got.mistakes.count(mistake) == 1);
     }

@@ -51,7 +51,8 @@ TEST_CASE("an image's global variables are counted, however large the compiler s
       "__device__ float table[1 << 20];\n"
       "__device__ float init[4] = {1, 2, 3, 4};\n"
       "__managed__ int shared_with_host[1024];\n"
-      "extern \"C\" __global__ void k(float* x) { x[0] = table[threadIdx.x] + init[0] + shared_with_host[2]; }\n");
+      "extern \"C\" __global__ void k(float* x) { x[0] = table[threadIdx.x] + init[0] + shared_with_host[2]; "
+      "}\n");
   const auto counted = footprint_of(variables);
   CHECK(counted.global_bytes >= (std::uint64_t{1} << 22) + 16 + 4096);
   CHECK(counted.global_bytes < (std::uint64_t{1} << 22) + 65536);
@@ -70,7 +71,8 @@ TEST_CASE("an image's global variables are counted, however large the compiler s
 TEST_CASE("bytes that are not a readable ELF image are refused, never followed outside the file") {
   std::string problem;
   CHECK_FALSE(labrun::device_image_footprint("", problem).has_value());
-  CHECK_FALSE(labrun::device_image_footprint("not an image at all, but long enough to hold a header..........", problem)
+  CHECK_FALSE(labrun::device_image_footprint(
+                  "not an image at all, but long enough to hold a header..........", problem)
                   .has_value());
   CHECK_THAT(problem, ContainsSubstring("not an ELF file"));
   const std::string image = cubin_of("extern \"C\" __global__ void k(float* x) { x[0] = 1.0f; }\n");

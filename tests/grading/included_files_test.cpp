@@ -10,9 +10,10 @@ TEST_CASE("a make rule's prerequisites are read as make reads them") {
       "submission.o : submission.cu \\\n    /usr/include/stdio.h \\\n    /opt/a\\ b/x.h $$HOME/y.h \\\r\n"
       "    /c/\\#d.h\n");
   REQUIRE(words.has_value());
-  CHECK(*words == std::vector<std::string>{"submission.cu", "/usr/include/stdio.h", "/opt/a b/x.h", "$HOME/y.h",
-                                           "/c/#d.h"});
-  CHECK(labrun::make_rule_prerequisites("a.o: b.cu c.h\nother: d.h\n") == std::vector<std::string>{"b.cu", "c.h"});
+  CHECK(*words == std::vector<std::string>{"submission.cu", "/usr/include/stdio.h", "/opt/a b/x.h",
+                                           "$HOME/y.h", "/c/#d.h"});
+  CHECK(labrun::make_rule_prerequisites("a.o: b.cu c.h\nother: d.h\n") ==
+        std::vector<std::string>{"b.cu", "c.h"});
   CHECK_FALSE(labrun::make_rule_prerequisites("no rule here").has_value());
 }
 
@@ -50,8 +51,10 @@ TEST_CASE("the files a compiler could not open are read from its messages") {
       "directory\n"
       "   35 | #include <a>\n"
       "cc1plus: fatal error: /etc/passwd: No such file or directory\n";
-  CHECK(labrun::files_not_found(gcc) == std::vector<std::string>{"thrust/system/../../etc/y/memory.h", "/etc/passwd"});
-  CHECK(labrun::files_not_found("submission.cu(4): catastrophic error: cannot open source file \"/x/y.h\"\r\n") ==
+  CHECK(labrun::files_not_found(gcc) ==
+        std::vector<std::string>{"thrust/system/../../etc/y/memory.h", "/etc/passwd"});
+  CHECK(labrun::files_not_found(
+            "submission.cu(4): catastrophic error: cannot open source file \"/x/y.h\"\r\n") ==
         std::vector<std::string>{"/x/y.h"});
   CHECK(labrun::files_not_found("submission.cu(4): error: identifier \"x\" is undefined\n").empty());
 }

@@ -12,7 +12,8 @@ labrun::IncludePolicy policy() {
   labrun::IncludePolicy p;
   p.quoted = {"grading/submission.cuh", "stages.cuh"};
   p.angled = {"cstdint"};
-  p.angled_roots = {std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading"};  // stands in for CUDA's include/
+  p.angled_roots = {std::filesystem::path(LABRUN_TEST_DATA_DIR) /
+                    "grading"};  // stands in for CUDA's include/
   return p;
 }
 

@@ -46,7 +46,9 @@ void require_sandbox() {
 
 }  // namespace
 
-TEST_CASE("the sandbox's command line takes every namespace, drops every capability and binds trees at their real paths") {
+TEST_CASE(
+    "the sandbox's command line takes every namespace, drops every capability and binds trees at their real "
+    "paths") {
   const fs::path folder = sandbox_test_folder();
   fs::create_directories(folder / "real" / "tree");
   fs::create_directory_symlink(folder / "real", folder / "named");
@@ -54,7 +56,8 @@ TEST_CASE("the sandbox's command line takes every namespace, drops every capabil
       "/usr/bin/bwrap", labrun::SandboxView{{folder / "named" / "tree"}, folder / "out"}, {"A=1", "B=x=y"},
       {"/usr/bin/true", "--flag"});
   CHECK(argv.front() == "/usr/bin/bwrap");
-  for (const char* option : {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--clearenv"}) {
+  for (const char* option :
+       {"--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--clearenv"}) {
     INFO(option);
     CHECK(std::find(argv.begin(), argv.end(), std::string(option)) != argv.end());
   }
@@ -109,7 +112,8 @@ TEST_CASE("inside the sandbox only the view exists, read-only but for its one fo
   CHECK(in_sandbox("test $(grep -c : /proc/net/dev) -le 1", writable).succeeded());
   // A tree given read-only is there, and stays read-only.
   CHECK(in_sandbox("test -f '" + (outside / "secret.txt").string() + "'", writable, {outside}).succeeded());
-  CHECK_FALSE(in_sandbox("echo x > '" + (outside / "secret.txt").string() + "'", writable, {outside}).succeeded());
+  CHECK_FALSE(
+      in_sandbox("echo x > '" + (outside / "secret.txt").string() + "'", writable, {outside}).succeeded());
   CHECK(labrun::read_file(outside / "secret.txt") == "secret\n");
   fs::remove_all(folder);
   fs::remove_all(outside);

@@ -60,7 +60,7 @@ struct ChildRequest {
   //! The whole timing phase longer than this is a hang; each timed sample longer than
   //! kernel_time_limit_s for each launch it holds is one too.
   double timing_limit_s = 15.0;
-  int timing_samples = 30;       //!< cold samples per timed case
+  int timing_samples = 30;  //!< cold samples per timed case
   //! Batch grading: before timing, create the file "ready-to-time" in the working folder and wait
   //! (at most turn_wait_limit_s) for labrun to create "may-time", which it does once this child
   //! has the GPU to itself (grading/gpu_turns.hpp).
@@ -146,8 +146,8 @@ struct TimingResult {
   std::uint64_t guard_words_changed = 0;  //!< around y and the intermediate, after every sample
   //! Timed calls after which memory the child owns outside intermediate[0, n) and y[0, n) had changed.
   std::uint64_t samples_writing_outside = 0;
-  LabTimes lab;                           //!< the lab's kernels, as the submission is compared with them
-  bool lab_times_shared = false;          //!< timed once for the batch on this GPU, not beside this pair
+  LabTimes lab;                   //!< the lab's kernels, as the submission is compared with them
+  bool lab_times_shared = false;  //!< timed once for the batch on this GPU, not beside this pair
 };
 
 struct KernelInfo {

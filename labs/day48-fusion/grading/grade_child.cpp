@@ -109,8 +109,9 @@ class Watchdog {
   void arm(double seconds, std::string what) {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
-      deadline_ = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+      deadline_ =
+          std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                 std::chrono::duration<double>(seconds));
       what_ = std::move(what);
     }
     changed_.notify_all();
@@ -193,8 +194,8 @@ struct Kernels {
 };
 
 Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
-  day48::grading::LoadedKernels loaded =
-      day48::grading::load_submission_kernels(labrun::read_regular_file(request.image, labrun::kDeviceImageMaxBytes));
+  day48::grading::LoadedKernels loaded = day48::grading::load_submission_kernels(
+      labrun::read_regular_file(request.image, labrun::kDeviceImageMaxBytes));
   results.kernels = std::move(loaded.kernels);
   results.kernels_found = std::move(loaded.kernels_found);
   if (!loaded.problem_kind.empty()) {
@@ -207,7 +208,8 @@ Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
       throw SubmissionStopped{"local-memory-too-large",
                               kernel.name + " uses " + std::to_string(kernel.local_bytes) +
                                   " bytes of local memory per thread, more than the " +
-                                  std::to_string(day48::grading::kLocalBytesPerThreadMax) + " a submission may"};
+                                  std::to_string(day48::grading::kLocalBytesPerThreadMax) +
+                                  " a submission may"};
     }
   }
   return Kernels{loaded.library, loaded.first, loaded.second};
@@ -285,8 +287,9 @@ class Grading {
         throw;
       }
       static_cast<void>(cudaGetLastError());
-      throw SubmissionStopped{"grader-out-of-memory", "the child's buffers for n = " + std::to_string(capacity) +
-                                                          " did not fit in the GPU's free memory"};
+      throw SubmissionStopped{"grader-out-of-memory",
+                              "the child's buffers for n = " + std::to_string(capacity) +
+                                  " did not fit in the GPU's free memory"};
     }
   }
 
@@ -573,11 +576,12 @@ class Grading {
     // that stalls gives the GPU back then.
     const std::string phase_step = "timing at n = " + std::to_string(n);
     const auto phase_end =
-        std::chrono::steady_clock::now() +
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(request_.timing_limit_s));
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(request_.timing_limit_s));
     Watchdog watchdog([this](const std::string& what) { on_hang_(what); });
     watchdog.arm(request_.timing_limit_s, phase_step + " had not finished after " +
-                                              std::to_string(static_cast<int>(request_.timing_limit_s)) + " s");
+                                              std::to_string(static_cast<int>(request_.timing_limit_s)) +
+                                              " s");
     const double sample_limit = 2.0 * request_.kernel_time_limit_s;
     day48::grading::TimingResult timing;
     timing.elements = n;
@@ -598,7 +602,8 @@ class Grading {
                                        labrun::fixed(sample_limit, 1) + " s");
       } else {
         watchdog.arm(std::max(left, 0.0), phase_step + " had not finished after " +
-                                              std::to_string(static_cast<int>(request_.timing_limit_s)) + " s");
+                                              std::to_string(static_cast<int>(request_.timing_limit_s)) +
+                                              " s");
       }
     };
     for (const GuardedBuffer* b : {&*intermediate_, &*y_}) {
@@ -619,9 +624,10 @@ class Grading {
     };
     timing.pair_samples_ms = sample(pair, fresh_inputs, check, flusher);
     timing.pair_ms = labrun::median(timing.pair_samples_ms);
-    watchdog.arm(std::max(std::chrono::duration<double>(phase_end - std::chrono::steady_clock::now()).count(), 0.0),
-                 phase_step + " had not finished after " + std::to_string(static_cast<int>(request_.timing_limit_s)) +
-                     " s");
+    watchdog.arm(
+        std::max(std::chrono::duration<double>(phase_end - std::chrono::steady_clock::now()).count(), 0.0),
+        phase_step + " had not finished after " + std::to_string(static_cast<int>(request_.timing_limit_s)) +
+            " s");
     LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, sizeof(unsigned long long), stream_));
     y_->count_guard_changes(n, tallies_.data(), stream_);
     intermediate_->count_guard_changes(n, tallies_.data(), stream_);
@@ -735,7 +741,7 @@ class Grading {
   DeviceBuffer<unsigned long long> tallies_;
   day48::ChainBuffers lab_;
   std::optional<day48::grading::LaunchPlan> first_plan_, second_plan_;
-  std::vector<OwnedRegion> owned_;   // every allocation of the child's, for digest_owned_except
+  std::vector<OwnedRegion> owned_;    // every allocation of the child's, for digest_owned_except
   std::uint64_t outside_writes_ = 0;  // checked launches that changed memory outside their output
 };
 

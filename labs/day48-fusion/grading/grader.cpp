@@ -38,7 +38,8 @@ constexpr std::uint64_t kOddElements = 1049187;
 constexpr std::uint64_t kSanitizerElements = 4099;  // small and odd
 constexpr std::uint64_t kLessonElements = 16777216;
 constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocates, guards included
-constexpr std::uint64_t kContextBytes = std::uint64_t{1} << 30;  // a CUDA context and the child's small buffers
+constexpr std::uint64_t kContextBytes = std::uint64_t{1}
+                                        << 30;  // a CUDA context and the child's small buffers
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
@@ -94,8 +95,9 @@ std::uint64_t large_size(const labrun::GradingGpu& gpu) {
 // submission may take besides (its global variables, the local memory reserved for every thread
 // the GPU holds at its per-thread bound, the device heap).
 std::uint64_t grading_memory_bytes(const labrun::GradingGpu& gpu) {
-  const std::uint64_t resident_threads = static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
-                                         static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
+  const std::uint64_t resident_threads =
+      static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
+      static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
   return large_size(gpu) * 4 * kChildBuffers + kContextBytes + labrun::kStaticDeviceMemoryMaxBytes +
          kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
@@ -226,11 +228,12 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
 std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>& problems) {
   std::error_code error;
   if (fs::is_symlink(path, error)) {
-    problems.push_back({0,
-                        path.filename().string() +
-                            " is a symbolic link, which the grader does not follow (it could name any file of "
-                            "the grading machine): submit the source file itself",
-                        labrun::kSourceIsLink});
+    problems.push_back(
+        {0,
+         path.filename().string() +
+             " is a symbolic link, which the grader does not follow (it could name any file of "
+             "the grading machine): submit the source file itself",
+         labrun::kSourceIsLink});
     return "";
   }
   const auto bytes = fs::file_size(path, error);
@@ -255,8 +258,8 @@ std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>
 // and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
 // while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
 // seconds spent waiting for each turn and running under it.
-labrun::ProcessResult run_child(labrun::SpawnOptions options, const fs::path& scratch, labrun::GpuTurns* turns,
-                                double run_limit, double timing_turn_limit,
+labrun::ProcessResult run_child(labrun::SpawnOptions options, const fs::path& scratch,
+                                labrun::GpuTurns* turns, double run_limit, double timing_turn_limit,
                                 std::vector<std::pair<std::string, double>>& phases) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
@@ -307,7 +310,8 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const C
   if (!fs::exists(cuobjdump)) {
     return std::nullopt;
   }
-  const labrun::ProcessResult dump = run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
+  const labrun::ProcessResult dump =
+      run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
   // All of the output must have been kept: a cut could hide a function.
   if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
       labrun::any_function_uses_shared_memory(dump.output) != false) {
@@ -324,21 +328,24 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const C
 // run that ended without its verdict.
 std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
   const ChildResults* results = input.results ? &*input.results : nullptr;
-  const std::string step = results != nullptr && !results->failed_step.empty() ? results->failed_step : input.last_step;
+  const std::string step =
+      results != nullptr && !results->failed_step.empty() ? results->failed_step : input.last_step;
   const bool while_timing = step.rfind("timing", 0) == 0 || step.rfind("waiting for a turn to time", 0) == 0;
   if (results != nullptr && results->error_kind == "grader-out-of-memory") {
     return "the grading child could not allocate its buffers on the shared GPU";
   }
-  const bool stopped = (results != nullptr && (results->error_kind == "cuda-error" || results->error_kind == "hang")) ||
-                       (input.child && !input.child->succeeded()) || results == nullptr ||
-                       (results != nullptr && !results->completed);
+  const bool stopped =
+      (results != nullptr && (results->error_kind == "cuda-error" || results->error_kind == "hang")) ||
+      (input.child && !input.child->succeeded()) || results == nullptr ||
+      (results != nullptr && !results->completed);
   if (stopped && !while_timing) {
-    return "its run stopped while other gradings shared the GPU (" + (step.empty() ? std::string("at the start") : step) +
-           ")";
+    return "its run stopped while other gradings shared the GPU (" +
+           (step.empty() ? std::string("at the start") : step) + ")";
   }
   for (const SanitizerRun& run : input.sanitizers) {
     if (!run.finished) {
-      return "compute-sanitizer " + run.tool + " ended without its verdict while other gradings shared the GPU";
+      return "compute-sanitizer " + run.tool +
+             " ended without its verdict while other gradings shared the GPU";
     }
   }
   return std::nullopt;
@@ -379,17 +386,17 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
   const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
   // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
   // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
-  const bool checks_ran = input.results && (input.results->completed ||
-                                            input.results->failed_step.rfind("timing", 0) == 0 ||
-                                            input.last_step.rfind("timing", 0) == 0);
+  const bool checks_ran =
+      input.results && (input.results->completed || input.results->failed_step.rfind("timing", 0) == 0 ||
+                        input.last_step.rfind("timing", 0) == 0);
   if (!input.sanitizer_available || !checks_ran) {
     return;
   }
   // The two tools run side by side: each is mostly start-up, and the runs are small. racecheck
   // checks shared memory only, so it runs only where a kernel of the submission has some.
   const std::optional<std::string> no_shared_memory = racecheck_not_needed(scratch, setup);
-  progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") + " at n = " +
-           std::to_string(kSanitizerElements) + " and " + std::to_string(kOddElements));
+  progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
+           " at n = " + std::to_string(kSanitizerElements) + " and " + std::to_string(kOddElements));
   auto since = std::chrono::steady_clock::now();
   const labrun::SharedTurn turn(turns);
   if (turns != nullptr) {
@@ -403,10 +410,11 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
                       request.visible_devices);
     });
   }
-  input.sanitizers.push_back(
-      sanitize(sanitizer, "memcheck", child, scratch, child_request, request.run_limit_seconds, request.visible_devices));
-  input.sanitizers.push_back(racecheck.valid() ? racecheck.get()
-                                               : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
+  input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
+                                      request.run_limit_seconds, request.visible_devices));
+  input.sanitizers.push_back(racecheck.valid()
+                                 ? racecheck.get()
+                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
   input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
 }
 
@@ -478,8 +486,10 @@ void compile_run_and_check(const labrun::GradeRequest& request, const labrun::Gr
     run_and_check(request, child, scratch, setup, child_request, nullptr, input, progress);
   }
   if (input.results && input.results->error_kind == "grader-out-of-memory") {
-    input.grader_problem = "the grading child could not allocate its buffers on the GPU, even with the GPU to "
-                           "itself (" + input.results->error + ")";
+    input.grader_problem =
+        "the grading child could not allocate its buffers on the GPU, even with the GPU to "
+        "itself (" +
+        input.results->error + ")";
   }
 }
 
@@ -507,18 +517,20 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
       std::string no_gpu_because;
       if (request.simulated_gpu) {
         gpu = request.simulated_gpu;
-      } else if (const labrun::DeviceAvailability availability = labrun::probe_devices(); availability.usable) {
+      } else if (const labrun::DeviceAvailability availability = labrun::probe_devices();
+                 availability.usable) {
         gpu = read_grading_gpu(request);
       } else {
         no_gpu_because = "no usable CUDA device on the grading machine (" + availability.error + ")";
       }
       if (labrun::containment_program().empty()) {
-        throw std::runtime_error("labrun-contain is missing beside labrun (build or install labrun's programs)");
+        throw std::runtime_error(
+            "labrun-contain is missing beside labrun (build or install labrun's programs)");
       }
       const CompilerSetup setup = grader_compiler_setup(request.compile_limit_seconds);
       const ScratchFolder scratch;
-      const SourceVerdict verdict =
-          check_before_compiling(source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
+      const SourceVerdict verdict = check_before_compiling(
+          source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
       input.source_problems = verdict.problems;
       if (!verdict.grader_problem.empty()) {
         input.grader_problem = "the submission cannot be compiled safely here: " + verdict.grader_problem;

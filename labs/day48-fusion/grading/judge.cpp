@@ -255,8 +255,8 @@ bool judge_buffers(GradeReport& report, const ChildResults& results, std::string
     elsewhere(p.launches_writing_outside, where(p));
   }
   if (results.timing) {
-    elsewhere(results.timing->samples_writing_outside, "in " + std::to_string(results.timing->samples_writing_outside) +
-                                                           " timed calls");
+    elsewhere(results.timing->samples_writing_outside,
+              "in " + std::to_string(results.timing->samples_writing_outside) + " timed calls");
   }
   output = std::string(inside ? "nothing written outside [0, n)" : "a write outside [0, n)") + ", inputs " +
            (inputs ? "unchanged" : "modified");
@@ -304,8 +304,9 @@ std::string judge_stop(GradeReport& report, const JudgeInput& in) {
       add(report, "launch-shape-invalid", r->error);
     } else if (kind == "local-memory-too-large") {
       add(report, "local-memory-too-large",
-          r->error + ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
-                     "beside it need; keep arrays in registers (index them with constants) or in shared memory");
+          r->error +
+              ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
+              "beside it need; keep arrays in registers (index them with constants) or in shared memory");
     } else if (kind == "hang") {
       add(report, "timeout",
           r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
@@ -712,7 +713,8 @@ labrun::GradeReport judge(const JudgeInput& in) {
   j.output[Check::kCorrect] = describe_correct(j.outcome, in.compiled, j.not_run);
   // include-not-allowed is named above wherever the source was refused for it, by whichever check.
   // Reaching for a file the submission may not (an include, or a source that is a link to one).
-  j.outcome.escape_attempt = report.has_mistake(labrun::kIncludeNotAllowed) || report.has_mistake(labrun::kSourceIsLink);
+  j.outcome.escape_attempt =
+      report.has_mistake(labrun::kIncludeNotAllowed) || report.has_mistake(labrun::kSourceIsLink);
   apply_rubric(report, j);
   return report;
 }

@@ -38,7 +38,7 @@ inline constexpr double kCompositionMatchShare = 0.999;
 struct SanitizerRun {
   std::string tool;  //!< "memcheck", "racecheck"
   bool clean = false;
-  std::string summary;  //!< the tool's summary lines, or how the run ended
+  std::string summary;   //!< the tool's summary lines, or how the run ended
   bool finished = true;  //!< it gave a verdict (its log has a summary), or it was not needed
 };
 

@@ -80,8 +80,8 @@ labrun::AllowedIncludes allowed_includes(const fs::path& scratch, const Compiler
 // to open" (a file it reached for that does not exist in the sandbox: every allowed header does, and
 // the text check has refused every literal include of anything else, so only a name made by a
 // macro gets here).
-std::vector<labrun::SourceProblem> describe_includes(const std::vector<fs::path>& files, const std::string& verb,
-                                                     const std::string& source) {
+std::vector<labrun::SourceProblem> describe_includes(const std::vector<fs::path>& files,
+                                                     const std::string& verb, const std::string& source) {
   std::vector<labrun::SourceProblem> problems;
   for (const fs::path& file : files) {
     const int line = labrun::line_including(source, file);
@@ -96,13 +96,15 @@ std::vector<labrun::SourceProblem> describe_includes(const std::vector<fs::path>
   return problems;
 }
 
-std::vector<labrun::SourceProblem> opened_not_allowed(const std::vector<std::string>& opened, const std::string& source,
-                                                      const fs::path& scratch, const CompilerSetup& setup) {
-  return describe_includes(labrun::files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens",
-                           source);
+std::vector<labrun::SourceProblem> opened_not_allowed(const std::vector<std::string>& opened,
+                                                      const std::string& source, const fs::path& scratch,
+                                                      const CompilerSetup& setup) {
+  return describe_includes(labrun::files_not_allowed(opened, scratch, allowed_includes(scratch, setup)),
+                           "opens", source);
 }
 
-std::vector<labrun::SourceProblem> reached_for(const std::string& compiler_output, const std::string& source) {
+std::vector<labrun::SourceProblem> reached_for(const std::string& compiler_output,
+                                               const std::string& source) {
   std::vector<fs::path> files;
   for (const std::string& name : labrun::files_not_found(compiler_output)) {
     files.emplace_back(name);
@@ -116,8 +118,8 @@ bool stopped_at_a_limit(const labrun::ProcessResult& run) {
   if (run.timed_out || run.signal != 0) {
     return true;
   }
-  for (const char* said : {"died due to signal", "signal terminated program", "out of memory", "memory exhausted",
-                           "std::bad_alloc"}) {
+  for (const char* said : {"died due to signal", "signal terminated program", "out of memory",
+                           "memory exhausted", "std::bad_alloc"}) {
     if (run.output.find(said) != std::string::npos) {
       return true;
     }
@@ -167,8 +169,8 @@ CompilerSetup grader_compiler_setup(double cpu_seconds) {
   return setup;
 }
 
-SourceVerdict check_before_compiling(const std::string& source, const fs::path& scratch, const CompilerSetup& setup,
-                                     const std::string& arch) {
+SourceVerdict check_before_compiling(const std::string& source, const fs::path& scratch,
+                                     const CompilerSetup& setup, const std::string& arch) {
   SourceVerdict verdict;
   verdict.problems = labrun::check_submission_source(source, setup.policy);
   if (!verdict.problems.empty()) {
@@ -195,15 +197,16 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
     // compile will stop the same way and its messages say why.
     verdict.problems = reached_for(listed.output, source);
     if (verdict.problems.empty() && stopped_at_a_limit(listed)) {
-      verdict.compiler_stopped = "the preprocessor was stopped at the compiler's limits (" +
-                                 std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
-                                 std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
-                                 (listed.timed_out ? listed.describe() : labrun::last_output_line(listed.output));
+      verdict.compiler_stopped =
+          "the preprocessor was stopped at the compiler's limits (" +
+          std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
+          std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
+          (listed.timed_out ? listed.describe() : labrun::last_output_line(listed.output));
     }
     return verdict;
   }
-  const std::optional<std::vector<std::string>> opened =
-      labrun::make_rule_prerequisites(labrun::read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
+  const std::optional<std::vector<std::string>> opened = labrun::make_rule_prerequisites(
+      labrun::read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
   if (!opened) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
     return verdict;
@@ -269,7 +272,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
   if (!footprint) {
     result.compiled = false;
     result.image_refusal = "image-too-large";
-    result.image_refusal_message = "the compiled device code cannot be read as a device image (" + unreadable + ")";
+    result.image_refusal_message =
+        "the compiled device code cannot be read as a device image (" + unreadable + ")";
   } else if (footprint->global_bytes > labrun::kStaticDeviceMemoryMaxBytes) {
     result.compiled = false;
     result.image_refusal = "device-memory-too-large";

@@ -56,9 +56,9 @@ struct CompilerSetup {
   //! The text check's policy (contract.hpp's include_policy for cuda_include); its quoted names,
   //! found under lab_headers, are the lab's files preprocessing may open.
   labrun::IncludePolicy policy;
-  double cpu_seconds = 60.0;   //!< CPU seconds of each compiler process (RLIMIT_CPU)
+  double cpu_seconds = 60.0;    //!< CPU seconds of each compiler process (RLIMIT_CPU)
   double wall_seconds = 180.0;  //!< wall clock of one compiler run, the whole tree killed past it
-  std::uint64_t memory_bytes = std::uint64_t{4} << 30;  //!< address space of each compiler process
+  std::uint64_t memory_bytes = std::uint64_t{4} << 30;       //!< address space of each compiler process
   std::uint64_t file_size_bytes = std::uint64_t{256} << 20;  //!< largest file the compiler may write
 };
 
@@ -81,7 +81,8 @@ struct SourceVerdict {
   //! run, and this is the submission's compile error.
   std::string compiler_stopped;
 };
-[[nodiscard]] SourceVerdict check_before_compiling(const std::string& source, const std::filesystem::path& scratch,
+[[nodiscard]] SourceVerdict check_before_compiling(const std::string& source,
+                                                   const std::filesystem::path& scratch,
                                                    const CompilerSetup& setup, const std::string& arch);
 
 struct DeviceCompile {

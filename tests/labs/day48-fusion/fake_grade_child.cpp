@@ -143,7 +143,8 @@ std::string behaviour_in(const std::string& image) {
     return "";
   }
   const std::size_t end = image.find(';', at);
-  return image.substr(at + marker.size(), end == std::string::npos ? std::string::npos : end - at - marker.size());
+  return image.substr(at + marker.size(),
+                      end == std::string::npos ? std::string::npos : end - at - marker.size());
 }
 
 void sleep_for(double seconds) {
@@ -189,7 +190,8 @@ class FakeGrading {
     behaviour_ = behaviour_in(labrun::read_regular_file(request_.image, std::size_t{64} << 20));
     const int units = behaviour_ == "hog-memory" ? kMemoryUnits - 1 : 1;
     if (!pool_.take(units)) {
-      return stop("grader-out-of-memory", "the child's buffers did not fit in the simulated GPU's free memory");
+      return stop("grader-out-of-memory",
+                  "the child's buffers did not fit in the simulated GPU's free memory");
     }
     const int status = grade();
     pool_.give();

@@ -41,7 +41,8 @@ fs::path fault_injection_folder() {
 
 // A submission folder: a corpus or hostile folder's manifest and source, with `marker` (the
 // stand-in child's behaviour) compiled into the image when given.
-void add_submission(const fs::path& batch, const std::string& name, const fs::path& from, const std::string& marker = "") {
+void add_submission(const fs::path& batch, const std::string& name, const fs::path& from,
+                    const std::string& marker = "") {
   fs::create_directories(batch / name);
   fs::copy_file(from / "manifest.json", batch / name / "manifest.json");
   std::string source = labrun::read_file(from / "halfway.cu");
@@ -53,7 +54,8 @@ void add_submission(const fs::path& batch, const std::string& name, const fs::pa
 
 }  // namespace
 
-TEST_CASE("a batch grades every honest submission exactly as alone, beside submissions that attack the scheduler") {
+TEST_CASE(
+    "a batch grades every honest submission exactly as alone, beside submissions that attack the scheduler") {
   if (!labrun::sandbox_availability().usable) {
     SKIP("no compiler sandbox here: " + labrun::sandbox_availability().problem);
   }
@@ -64,8 +66,8 @@ TEST_CASE("a batch grades every honest submission exactly as alone, beside submi
   // The stand-in child, with the pool it shares with the others, as the program labrun starts.
   const fs::path child = work / "grade-child";
   labrun::write_file_atomically(child,
-                                "#!/bin/sh\nexec '" + std::string(LABRUN_FAKE_GRADE_CHILD_PATH) + "' --pool '" +
-                                    pool.string() + "' \"$@\"\n",
+                                "#!/bin/sh\nexec '" + std::string(LABRUN_FAKE_GRADE_CHILD_PATH) +
+                                    "' --pool '" + pool.string() + "' \"$@\"\n",
                                 false);
   ::chmod(child.c_str(), 0755);
 
@@ -99,7 +101,8 @@ TEST_CASE("a batch grades every honest submission exactly as alone, beside submi
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
-    alone[name] = labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] =
+        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
   }
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);
@@ -123,14 +126,18 @@ TEST_CASE("a batch grades every honest submission exactly as alone, beside submi
   for (const std::string& name : honest) {
     INFO(name);
     const labrun::testing::GradeVerdict in_batch = labrun::testing::verdict_of_report(report_of(name));
-    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " + labrun::testing::describe_verdict(in_batch));
+    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " +
+         labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
   }
   // The hostile ones got what they earned: ended at their limits, refused, or graded alone.
   CHECK(labrun::testing::verdict_of_report(report_of("h1-hang-when-timed")).mistakes.count("timeout") == 1);
-  CHECK(labrun::testing::verdict_of_report(report_of("h2-stall-every-launch")).mistakes.count("timeout") == 1);
-  CHECK(labrun::testing::verdict_of_report(report_of("h5-compile-bomb")).mistakes == std::set<std::string>{"compile-error"});
-  CHECK(labrun::testing::verdict_of_report(report_of("h6-static-memory-hog")).mistakes == std::set<std::string>{"device-memory-too-large"});
+  CHECK(labrun::testing::verdict_of_report(report_of("h2-stall-every-launch")).mistakes.count("timeout") ==
+        1);
+  CHECK(labrun::testing::verdict_of_report(report_of("h5-compile-bomb")).mistakes ==
+        std::set<std::string>{"compile-error"});
+  CHECK(labrun::testing::verdict_of_report(report_of("h6-static-memory-hog")).mistakes ==
+        std::set<std::string>{"device-memory-too-large"});
   CHECK_THAT(report_of("h5-compile-bomb").dump(), ContainsSubstring("stopped at the compiler's limits"));
   if (status != 0) {
     for (const auto& entry : fs::directory_iterator(work / "out" / "submissions")) {

@@ -50,8 +50,9 @@ TEST_CASE("the checks before compiling refuse exactly the corpus submissions exp
   for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     INFO(entry.path().filename().string());
     const day48::grading::ScratchFolder scratch;
-    const day48::grading::SourceVerdict verdict = day48::grading::check_before_compiling(
-        labrun::read_file(entry.path() / "halfway.cu"), scratch.path(), setup, day48::grading::kArchitectureWithoutGpu);
+    const day48::grading::SourceVerdict verdict =
+        day48::grading::check_before_compiling(labrun::read_file(entry.path() / "halfway.cu"), scratch.path(),
+                                               setup, day48::grading::kArchitectureWithoutGpu);
     CHECK(verdict.grader_problem.empty());
     CHECK(verdict.problems.empty() == !expects(entry.path(), "include-not-allowed"));
   }
@@ -81,7 +82,8 @@ TEST_CASE("an include computed inside an allowed header from the submission's ma
                                   "\"\n#include <computed.h>\nint x = LABRUN_SECRET;\n";
   const auto opened = check(opened_file);
   REQUIRE(opened.problems.size() == 1);
-  CHECK_THAT(opened.problems.front().message, ContainsSubstring("opens " + (lab / "grading" / "secret.hpp").string()));
+  CHECK_THAT(opened.problems.front().message,
+             ContainsSubstring("opens " + (lab / "grading" / "secret.hpp").string()));
   CHECK_THAT(opened.problems.front().message, !ContainsSubstring("42"));
   // A file of the machine outside the sandbox does not exist inside it: the attempt is named.
   const auto outside = check("#define LABRUN_WHAT \"/etc/passwd\"\n#include <computed.h>\n");
@@ -90,7 +92,8 @@ TEST_CASE("an include computed inside an allowed header from the submission's ma
   CHECK(check("#define LABRUN_WHAT <cstdint>\n#include <computed.h>\n").problems.empty());
 }
 
-TEST_CASE("the sandboxed compile makes an image, and refuses one whose variables would take the GPU's memory") {
+TEST_CASE(
+    "the sandboxed compile makes an image, and refuses one whose variables would take the GPU's memory") {
   require_sandbox();
   const day48::grading::CompilerSetup setup = test_setup();
   const auto compile = [&](const fs::path& folder) {
@@ -102,7 +105,8 @@ TEST_CASE("the sandboxed compile makes an image, and refuses one whose variables
   const day48::grading::DeviceCompile correct = compile(labrun::testing::grading_corpus() / "correct");
   CHECK(correct.compiled);
   CHECK(correct.image_refusal.empty());
-  const day48::grading::DeviceCompile cuda_std = compile(labrun::testing::grading_corpus() / "correct-cuda-std");
+  const day48::grading::DeviceCompile cuda_std =
+      compile(labrun::testing::grading_corpus() / "correct-cuda-std");
   CHECK(cuda_std.compiled);
   const fs::path hostile = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile";
   const day48::grading::DeviceCompile hog = compile(hostile / "static-memory-hog");

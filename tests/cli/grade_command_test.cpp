@@ -371,8 +371,10 @@ TEST_CASE("no string from a submission reaches any report, summary or progress l
   }
   CHECK(rendered == static_cast<int>(kHostile.size()) * 6);
 
-  // The summary writer, from reports on disk that any folder given to --merge may hold.
-  const fs::path reports = work / "reports";
+  // The summary writer, from reports on disk that any folder given to --merge may hold (under its
+  // submissions/, where a batch writes them).
+  const fs::path reports_root = work / "reports";
+  const fs::path reports = reports_root / "submissions";
   int folder = 0;
   for (const std::string& hostile : kHostile) {
     std::string name = std::to_string(10 + folder++) + "-" + hostile;
@@ -391,7 +393,7 @@ TEST_CASE("no string from a submission reaches any report, summary or progress l
   }
   const fs::path merged = work / "merged";
   fs::create_directories(merged);
-  const Outcome merge = labrun_cli({"grade", "--merge", merged.string(), reports.string()});
+  const Outcome merge = labrun_cli({"grade", "--merge", merged.string(), reports_root.string()});
   CHECK(merge.status == labrun::exit_code::kOk);
   check_markdown(merge.out, "the summary printed by --merge");
   CHECK(check_written(merged) == 3);

@@ -76,9 +76,12 @@ void write_grade_files(const GradeReport& report, const fs::path& folder, bool o
   if (error) {
     throw std::runtime_error("cannot create " + folder.string() + ": " + error.message());
   }
-  write_file_atomically(folder / "results.json", dump_report(gradescope_results(report)), overwrite);
-  write_file_atomically(folder / "report.json", dump_report(report_json(report)), overwrite);
-  write_file_atomically(folder / "report.md", report_markdown(report), overwrite);
+  // One set: all three or none (a rerun grades a folder again when its report.json is missing).
+  FileSet files;
+  files.add(folder / "results.json", dump_report(gradescope_results(report)));
+  files.add(folder / "report.json", dump_report(report_json(report)));
+  files.add(folder / "report.md", report_markdown(report));
+  files.commit(overwrite);
 }
 
 // A report for a folder that holds no gradable submission, or one the grader failed on: score 0,

@@ -139,6 +139,7 @@ ScratchFolder::ScratchFolder() {
     throw std::runtime_error("cannot create a temporary folder for grading");
   }
   path_ = pattern;
+  registered_.emplace(path_);
 }
 
 ScratchFolder::~ScratchFolder() {

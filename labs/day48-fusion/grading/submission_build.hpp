@@ -9,9 +9,11 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/temporary_files.hpp"
 #include "grading/source_check.hpp"
 #include "process/process.hpp"
 
@@ -26,7 +28,8 @@ inline constexpr const char* kDependencyName = "submission.d";
 //! this toolkit builds.
 inline constexpr const char* kArchitectureWithoutGpu = "sm_75";
 
-//! A private temporary folder (mode 0700), removed with everything in it when it goes out of scope.
+//! A private temporary folder (mode 0700), removed with everything in it when it goes out of scope,
+//! and by labrun's signal handlers should a signal end labrun first (base/temporary_files.hpp).
 //! Throws std::runtime_error when it cannot be created.
 class ScratchFolder {
  public:
@@ -38,6 +41,7 @@ class ScratchFolder {
 
  private:
   std::filesystem::path path_;
+  std::optional<labrun::RegisteredTemporary> registered_;
 };
 
 //! How labrun starts a program on a submission's behalf: in `scratch`, with a minimal environment

@@ -54,9 +54,11 @@ jobs = [d for d in os.listdir(out) if d.startswith("jobs") and os.path.isdir(os.
 def verdict(folder):
     r = json.load(open(os.path.join(folder, "report.json")))
     return r["score"], sorted(m["id"] for m in r["mistakes"])
-serial = {s: verdict(os.path.join(out, "serial", s)) for s in os.listdir(os.path.join(out, "serial")) if os.path.isdir(os.path.join(out, "serial", s))}
+# A batch writes each submission's reports under OUT/submissions/<folder>/.
+serial_base = os.path.join(out, "serial", "submissions")
+serial = {s: verdict(os.path.join(serial_base, s)) for s in os.listdir(serial_base) if os.path.isdir(os.path.join(serial_base, s))}
 for run in sorted(jobs):
-    base = os.path.join(out, run)
+    base = os.path.join(out, run, "submissions")
     names = [s for s in os.listdir(base) if os.path.isdir(os.path.join(base, s))]
     differ_serial = [s for s in names if s in serial and verdict(os.path.join(base, s)) != serial[s]]
     differ_expected = []
@@ -69,7 +71,7 @@ for run in sorted(jobs):
           f"{sum(1 for s in names if s in serial)} {differ_serial[:5]}; from the corpus's expected: "
           f"{len(differ_expected)} {differ_expected[:5]}")
 for run in ["serial"] + sorted(jobs):
-    base = os.path.join(out, run)
+    base = os.path.join(out, run, "submissions")
     phases = {}
     for s in os.listdir(base):
         if os.path.isdir(os.path.join(base, s)):

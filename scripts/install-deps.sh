@@ -12,6 +12,8 @@
 #   - valijson 1.0's headers, unpacked into .deps/valijson (its Debian package would pull in Qt and
 #     Poco) or put on the include path by hand
 #   - python3 with matplotlib, to draw plots (without it labrun skips them and says why)
+#   - bubblewrap (bwrap), the sandbox `labrun grade` and `run --submission` compile submissions in
+#     (it needs user namespaces, or root)
 #   - with --tests: Catch2 >= 3, clang-format and clang-tidy (14 or newer), Slurm (slurm-wlm)
 #     with munge, for the test that grades through a single-node cluster it starts and stops itself,
 #     strace, for the test that every write is fsynced before it takes its name, and clang 14 with
@@ -33,7 +35,7 @@ want_tests=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,12 +49,12 @@ manual_help() {
   {
     echo "install-deps: ${PRETTY_NAME:-this system} is not one this script knows (Debian 12, Ubuntu 24.04)."
     echo "Install these by hand, then configure with CMake as README.md shows:"
-    sed -n '9,18p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '9,20p' "$0" | sed 's/^# \{0,1\}//'
   } >&2
   exit 2
 }
 
-base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev python3-matplotlib)
+base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev python3-matplotlib bubblewrap)
 repo_root=$(cd "$(dirname "$0")/.." && pwd)
 
 # valijson (the JSON Schema validator) is header-only, but its package depends on Qt, Poco and

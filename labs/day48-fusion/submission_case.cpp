@@ -21,6 +21,7 @@
 #include "declarations.hpp"
 #include "device/device_info.hpp"
 #include "grading/contract.hpp"
+#include "grading/device_image.hpp"
 #include "grading/manifest.hpp"
 #include "grading/source_check.hpp"
 #include "grading/submission_build.hpp"
@@ -36,9 +37,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using labrun::SubmissionError;
-
-constexpr std::size_t kImageMaxBytes = std::size_t{64} * 1024 * 1024;
-constexpr double kCompileLimitSeconds = 120.0;
 
 // The folder's source and manifest, read and checked on the host.
 struct Submission {
@@ -102,6 +100,21 @@ labrun::Manifest read_worked_answer(const fs::path& source, const fs::path& mani
   return manifest;
 }
 
+// Ends the run with the source check's problems, each with its line, when there are any.
+void refuse_if_any(const fs::path& source_path, const std::vector<labrun::SourceProblem>& problems) {
+  if (problems.empty()) {
+    return;
+  }
+  std::vector<std::string> lines;
+  lines.reserve(problems.size());
+  for (const labrun::SourceProblem& problem : problems) {
+    lines.push_back((problem.line > 0 ? "line " + std::to_string(problem.line) + ": " : "") +
+                    labrun::valid_utf8(problem.message));
+  }
+  throw SubmissionError("the grader's source check refuses " + source_path.string() + ": " +
+                        labrun::join(lines, "; "));
+}
+
 Submission read_submission(const fs::path& folder, const std::function<void(const std::string&)>& progress) {
   Submission submission;
   submission.source_path = single_source(folder);
@@ -119,23 +132,20 @@ Submission read_submission(const fs::path& folder, const std::function<void(cons
   };
   submission.first_shape = shape_of(grading::kFirstKernel);
   submission.second_shape = shape_of(grading::kSecondKernel);
+  std::error_code error;
+  if (fs::is_symlink(submission.source_path, error)) {
+    throw SubmissionError(submission.source_path.string() +
+                          " is a symbolic link, which the grader does not follow (it could name any file): "
+                          "put the source file itself in the folder");
+  }
   try {
     submission.source = labrun::read_regular_file(submission.source_path, labrun::kSubmissionMaxBytes);
-  } catch (const std::exception& error) {
-    throw SubmissionError(labrun::valid_utf8(error.what()));
+  } catch (const std::exception& failure) {
+    throw SubmissionError(labrun::valid_utf8(failure.what()));
   }
-  const std::vector<labrun::SourceProblem> problems =
-      labrun::check_submission_source(submission.source, grading::include_policy(LABRUN_CUDA_INCLUDE_DIR));
-  if (!problems.empty()) {
-    std::vector<std::string> lines;
-    lines.reserve(problems.size());
-    for (const labrun::SourceProblem& problem : problems) {
-      lines.push_back((problem.line > 0 ? "line " + std::to_string(problem.line) + ": " : "") +
-                      labrun::valid_utf8(problem.message));
-    }
-    throw SubmissionError("the grader's source check refuses " + submission.source_path.string() + ": " +
-                          labrun::join(lines, "; "));
-  }
+  refuse_if_any(
+      submission.source_path,
+      labrun::check_submission_source(submission.source, grading::include_policy(LABRUN_CUDA_INCLUDE_DIR)));
   return submission;
 }
 
@@ -316,17 +326,31 @@ labrun::Lab with_submission(const labrun::Lab& lab, const fs::path& folder,
   const Submission submission = read_submission(folder, progress);
   const std::string arch = device_architecture();
   const grading::ScratchFolder scratch;
-  const fs::path headers = labrun::find_data_file("labs/day48-fusion");
+  const grading::CompilerSetup setup = grading::grader_compiler_setup();
+  const grading::SourceVerdict verdict =
+      grading::check_before_compiling(submission.source, scratch.path(), setup, arch);
+  if (!verdict.grader_problem.empty()) {
+    throw SubmissionError(submission.source_path.string() +
+                          " cannot be compiled safely here: " + verdict.grader_problem);
+  }
+  refuse_if_any(submission.source_path, verdict.problems);
+  if (!verdict.compiler_stopped.empty()) {
+    throw SubmissionError(submission.source_path.string() + " does not compile: " + verdict.compiler_stopped);
+  }
   progress("compiling " + submission.source_path.string() + " to device code only for " + arch);
-  const grading::DeviceCompile compile =
-      grading::compile_to_cubin(submission.source, scratch.path(), headers, arch, kCompileLimitSeconds);
+  const grading::DeviceCompile compile = grading::compile_to_cubin(scratch.path(), setup, arch);
+  refuse_if_any(submission.source_path, compile.include_problems);
+  if (!compile.image_refusal.empty()) {
+    throw SubmissionError(submission.source_path.string() + " compiles, but its image is refused (" +
+                          compile.image_refusal + "): " + compile.image_refusal_message);
+  }
   if (!compile.compiled) {
     throw SubmissionError(submission.source_path.string() + " does not compile for " + arch + ": " +
                           labrun::valid_utf8(compile.messages));
   }
   auto pair = std::make_shared<StudentPair>(
-      labrun::read_regular_file(scratch.path() / grading::kImageName, kImageMaxBytes), submission.first_shape,
-      submission.second_shape);
+      labrun::read_regular_file(scratch.path() / grading::kImageName, labrun::kDeviceImageMaxBytes),
+      submission.first_shape, submission.second_shape);
 
   // The student's pair joins the lab's declaration: checked against the float64 chain, compared bit
   // for bit with the staged chain, and timed at part 2's sizes with the manifest's bytes.

@@ -70,6 +70,8 @@ std::string escape_markdown(const std::string& text) {
         std::isalpha(static_cast<unsigned char>(next)) != 0 || next == '/' || next == '!' || next == '?';
     if (c == '<' && opens_markup) {
       out += "&lt;";  // a tag, a comment or an autolink would start here
+    } else if (c == '&' && (next == '#' || std::isalpha(static_cast<unsigned char>(next)) != 0)) {
+      out += "\\&";  // a character reference (&#x202E;, &lt;) would start here
     } else if (c == '\\' || c == '`' || c == '[' || c == ']' || c == '|') {
       out += '\\';
       out += c;

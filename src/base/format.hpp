@@ -29,10 +29,12 @@ namespace labrun {
 [[nodiscard]] std::string one_line(const std::string& text);
 
 //! Text labrun did not write (a transcript's or a submission's), made inert in Markdown: a < that
-//! would open a tag, comment or autolink becomes &lt;; \ ` [ ] | are backslash-escaped, so that no
-//! link, code span or table cell can be opened or closed by it; every control character (CR and LF
-//! too) becomes a space. Text such as "n * 4 B >= 8 x L2" and emphasis marks (* _) are left as they
-//! are: they open no structure.
+//! would open a tag, comment or autolink becomes &lt;; an & that would start a character reference
+//! (&#x202E; is a bidirectional override once rendered) becomes \&; \ ` [ ] | are backslash-escaped,
+//! so that no link, code span or table cell can be opened or closed by it; every ASCII control
+//! character (CR and LF too) becomes a space. It reads bytes: the Unicode controls, bidirectional and
+//! invisible characters are grading/utf8.hpp's inert_text's to replace, before this. Text such as "n * 4 B >=
+//! 8 x L2" and emphasis marks (* _) are left as they are: they open no structure.
 [[nodiscard]] std::string escape_markdown(const std::string& text);
 //! Text labrun did not write, as one Markdown code span: `text`, with each backtick and control
 //! character replaced by ' and a space, so that the span cannot end early.

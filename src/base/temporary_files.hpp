@@ -47,8 +47,7 @@ void remove_temporaries_on_signals();
 
 //! Removes every registered temporary now. Async-signal-safe (only open, getdents64, unlink,
 //! unlinkat, rmdir and close), for a signal handler of another folder: process/'s forwarding of
-//! SIGINT and SIGTERM while a child runs ends labrun with the signal itself, and should call this
-//! first (it does not yet: docs/reliability.md).
+//! SIGINT and SIGTERM while a child runs ends labrun with the signal itself, and calls this first.
 void remove_registered_temporaries() noexcept;
 
 }  // namespace labrun

@@ -38,6 +38,10 @@ using Clock = std::chrono::steady_clock;
 
 constexpr std::size_t kReportMaxBytes = std::size_t{16} * 1024 * 1024;
 
+//! Where a batch writes each submission's reports: OUT/submissions/<folder>/, apart from the
+//! summaries in OUT itself, so that no folder's name can collide with a summary's.
+constexpr const char* kReportsFolder = "submissions";
+
 std::uint64_t secret_seed() {
   std::ifstream random("/dev/urandom", std::ios::binary);
   std::uint64_t seed = 0;
@@ -72,9 +76,12 @@ void write_grade_files(const GradeReport& report, const fs::path& folder, bool o
   if (error) {
     throw std::runtime_error("cannot create " + folder.string() + ": " + error.message());
   }
-  write_file_atomically(folder / "results.json", dump_report(gradescope_results(report)), overwrite);
-  write_file_atomically(folder / "report.json", dump_report(report_json(report)), overwrite);
-  write_file_atomically(folder / "report.md", report_markdown(report), overwrite);
+  // One set: all three or none (a rerun grades a folder again when its report.json is missing).
+  FileSet files;
+  files.add(folder / "results.json", dump_report(gradescope_results(report)));
+  files.add(folder / "report.json", dump_report(report_json(report)));
+  files.add(folder / "report.md", report_markdown(report));
+  files.commit(overwrite);
 }
 
 // A report for a folder that holds no gradable submission, or one the grader failed on: score 0,
@@ -155,7 +162,7 @@ SummaryRow row_of(const std::string& submission, const nlohmann::ordered_json& r
   return row;
 }
 
-// The row of a folder graded before, from its report.json; nullopt when it has none readable.
+// The row of a folder's report.json; nullopt when it has none readable.
 std::optional<SummaryRow> existing_row(const fs::path& folder) {
   try {
     const auto report =
@@ -166,7 +173,21 @@ std::optional<SummaryRow> existing_row(const fs::path& folder) {
   }
 }
 
-// summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder.
+// The row of a folder graded before, which a rerun keeps; nullopt when it must be graded (again):
+// no readable report, or one that says the grader could not grade it (no GPU, a missing program).
+std::optional<SummaryRow> graded_before(const fs::path& folder) {
+  std::optional<SummaryRow> row = existing_row(folder);
+  if (row && !row->grader_problem.empty()) {
+    return std::nullopt;
+  }
+  return row;
+}
+
+// summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder. Every
+// string of a row comes from a report.json on disk (with --merge, from any folder given) and much of
+// it from a submission (its folder's name, its student id), so each is made inert (grading/utf8.hpp)
+// for all three files: render_table escapes the Markdown cells, csv_line quotes the CSV fields and
+// neutralises formulas.
 void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
                    bool overwrite, std::ostream& out) {
   Table table;
@@ -176,25 +197,32 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
   std::string csv = "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host\n";
   std::size_t not_graded_count = 0;
   for (const SummaryRow& row : rows) {
-    const std::string mistakes = join(row.mistakes, ", ");
+    std::vector<std::string> mistakes;
+    for (const std::string& id : row.mistakes) {
+      mistakes.push_back(inert_text(id));
+    }
+    const std::string submission = inert_text(row.submission);
+    const std::string student_id = inert_text(row.student_id);
+    const std::string device = inert_text(row.device);
+    const std::string device_uuid = inert_text(row.device_uuid);
+    const std::string host = inert_text(row.host);
+    const std::string listed = join(mistakes, ", ");
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
-    table.rows.push_back({valid_utf8(row.submission), valid_utf8(row.student_id),
-                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
-                          mistakes.empty() ? "-" : mistakes, fixed(row.seconds, 1)});
-    json.push_back({{"submission", valid_utf8(row.submission)},
-                    {"student_id", valid_utf8(row.student_id)},
+    table.rows.push_back({submission, student_id, fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
+                          listed.empty() ? "-" : listed, fixed(row.seconds, 1)});
+    json.push_back({{"submission", submission},
+                    {"student_id", student_id},
                     {"score", row.score},
                     {"max_score", row.max_score},
-                    {"mistakes", row.mistakes},
+                    {"mistakes", mistakes},
                     {"graded", row.grader_problem.empty()},
                     {"execution_time", row.seconds},
-                    {"device", row.device},
-                    {"device_uuid", row.device_uuid},
-                    {"host", row.host}});
-    const std::string semicolons = join(row.mistakes, ";");
-    csv += csv_line({valid_utf8(row.submission), valid_utf8(row.student_id), fixed(row.score, 1),
-                     fixed(row.max_score, 1), semicolons, row.grader_problem.empty() ? "true" : "false",
-                     fixed(row.seconds, 2), row.device, row.device_uuid, row.host}) +
+                    {"device", device},
+                    {"device_uuid", device_uuid},
+                    {"host", host}});
+    csv += csv_line({submission, student_id, fixed(row.score, 1), fixed(row.max_score, 1),
+                     join(mistakes, ";"), row.grader_problem.empty() ? "true" : "false",
+                     fixed(row.seconds, 2), device, device_uuid, host}) +
            "\n";
   }
   std::string markdown = "# Grades\n\n" + render_table(table);
@@ -263,11 +291,18 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
     }
     folders = mine;
   }
+  const fs::path reports_dir = out_dir / kReportsFolder;
   std::vector<std::optional<SummaryRow>> rows(folders.size());
   std::vector<std::size_t> to_grade;
+  std::vector<bool> replace(folders.size(), command.force);  // a grader-error report is replaced
+  std::size_t again = 0;
   for (std::size_t k = 0; k < folders.size(); ++k) {
     if (!command.force) {
-      rows[k] = existing_row(out_dir / folders[k].filename());
+      rows[k] = graded_before(reports_dir / folders[k].filename());
+      if (!rows[k] && existing_row(reports_dir / folders[k].filename())) {
+        replace[k] = true;
+        ++again;
+      }
     }
     if (!rows[k]) {
       to_grade.push_back(k);
@@ -279,7 +314,9 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       (command.shard ? " (shard " + std::to_string(command.shard->index) + "/" +
                            std::to_string(command.shard->count) + ")"
                      : std::string()) +
-      (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : ""));
+      (skipped > 0 ? ", " + std::to_string(skipped) + " already graded (--force grades them again)" : "") +
+      (again > 0 ? ", " + std::to_string(again) + " graded again (the grader could not grade them before)"
+                 : ""));
 
   std::vector<BatchGpu> gpus;
   for (const int device : batch_devices(command)) {
@@ -292,10 +329,11 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
   }
   const int jobs =
       std::max(1, command.jobs > 0 ? command.jobs : static_cast<int>(std::thread::hardware_concurrency()));
+  const bool gpu_usable = command.request.simulated_gpu.has_value() || probe_devices().usable;
   for (BatchGpu& gpu : gpus) {
     std::size_t sharers = 1;
     gpu.turns = std::make_unique<GpuTurns>(static_cast<std::size_t>(jobs));
-    if (lab.prepare_grading && !to_grade.empty() && probe_devices().usable) {
+    if (lab.prepare_grading && !to_grade.empty() && gpu_usable) {
       GradeRequest request = command.request;
       request.device = gpu.device;
       request.visible_devices = gpu.visible_devices;
@@ -309,9 +347,10 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
         gpu.shared = nlohmann::ordered_json::object();
       }
     }
-    // Timers gather in groups of half the gradings in flight, or after 2 s of waiting.
+    // Timers gather in groups of half the gradings in flight, or after 2 s of waiting. No more
+    // gradings' processes are on the GPU at once than its memory holds, whatever each is doing.
     const std::size_t in_flight = std::min(sharers, static_cast<std::size_t>(jobs));
-    gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0);
+    gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0, sharers);
   }
 
   std::mutex mutex;  // guards rows, the GPUs' in_flight counts, next and done
@@ -365,7 +404,7 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       }
       std::string failure;
       try {
-        write_grade_files(report, out_dir / name, command.force);
+        write_grade_files(report, reports_dir / name, replace[k]);
       } catch (const std::exception& error) {
         failure = error.what();
       }
@@ -387,9 +426,10 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
       // The first gradings to end are often refusals that took no time: no rate until it means something.
       const bool rate_known = elapsed >= kSecondsBeforeRate;
-      progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + name + ": " +
-               fixed(report.score(), 0) + "/" + fixed(report.max_score(), 0) + " on GPU " +
-               std::to_string(gpu->device) + " · " +
+      progress("[" + std::to_string(done) + "/" + std::to_string(to_grade.size()) + "] " + valid_utf8(name) +
+               ": " + fixed(report.score(), 0) + "/" + fixed(report.max_score(), 0) +
+               (gpu_usable ? " on GPU " + std::to_string(gpu->device) : std::string(" (no usable GPU)")) +
+               " · " +
                (rate_known ? fixed(rate * 60.0, 1) + " per minute · " +
                                  duration(static_cast<double>(to_grade.size() - done) / rate) + " left"
                            : std::string("rate after ") + fixed(kSecondsBeforeRate, 0) + " s"));
@@ -406,8 +446,12 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     progress("graded " + std::to_string(to_grade.size()) + " in " + duration(elapsed) + " (" +
              fixed(static_cast<double>(to_grade.size()) / elapsed * 60.0, 1) + " per minute, " +
-             std::to_string(jobs) + " at a time on " + std::to_string(gpus.size()) + " GPU" +
-             (gpus.size() == 1 ? "" : "s") + ")");
+             std::to_string(std::min<std::size_t>(static_cast<std::size_t>(jobs), to_grade.size())) +
+             " at a time" +
+             (gpu_usable
+                  ? " on " + std::to_string(gpus.size()) + " GPU" + (gpus.size() == 1 ? "" : "s")
+                  : std::string(", with no usable GPU: every report says so, and a rerun grades them")) +
+             ")");
   }
   std::vector<SummaryRow> summary;
   for (const auto& row : rows) {
@@ -424,13 +468,19 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
 
 // One summary from the per-submission reports under several folders (what the tasks of a
 // scheduler's array wrote). A submission found twice with different reports is an error.
-int merge_reports(const GradeCommand& command, std::ostream& out) {
+int merge_reports(const GradeCommand& command, const std::function<void(const std::string&)>& progress,
+                  std::ostream& out) {
   std::map<std::string, std::pair<SummaryRow, fs::path>> found;
   std::vector<std::string> problems;
   const std::vector<std::string> from =
       command.merge_from.empty() ? std::vector<std::string>{command.merge} : command.merge_from;
   for (const std::string& dir : from) {
-    for (const auto& entry : fs::directory_iterator(dir)) {
+    const fs::path reports = fs::path(dir) / kReportsFolder;
+    if (!fs::is_directory(reports)) {
+      problems.push_back(reports.string() + " does not exist: --merge reads the reports a batch wrote there");
+      continue;
+    }
+    for (const auto& entry : fs::directory_iterator(reports)) {
       if (!entry.is_directory() || !fs::exists(entry.path() / "report.json")) {
         continue;
       }
@@ -449,9 +499,10 @@ int merge_reports(const GradeCommand& command, std::ostream& out) {
   }
   if (!problems.empty()) {
     for (const std::string& p : problems) {
-      out << "labrun: " << p << "\n";
+      progress(p);
     }
-    throw std::runtime_error(std::to_string(problems.size()) + " reports could not be merged");
+    throw std::runtime_error(std::to_string(problems.size()) +
+                             " reports could not be merged (each named above)");
   }
   std::vector<SummaryRow> rows;
   rows.reserve(found.size());
@@ -558,10 +609,16 @@ void check_grade_usage(const GradeCommand& command) {
 }
 
 int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress, std::ostream& out) {
+                      const std::function<void(const std::string&)>& progress_sink, std::ostream& out) {
+  // Progress lines name files and folders a submission chose, and go to a terminal: each is one inert
+  // line (grading/utf8.hpp: no ESC, C1 control such as U+009B, carriage return or bidirectional
+  // override), so that no name can move the cursor, rewrite a line or reorder one.
+  const std::function<void(const std::string&)> progress = [&progress_sink](const std::string& line) {
+    progress_sink(inert_text(line));
+  };
   check_grade_usage(command);
   if (!command.merge.empty()) {
-    return merge_reports(command, out);
+    return merge_reports(command, progress, out);
   }
   if (!command.batch.empty()) {
     return grade_batch(lab, command, progress, out);
@@ -585,18 +642,18 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
   GradeCommand& grade_command = arguments.command;
   CLI::App* grade = app.add_subcommand(
       "grade",
-      "Grade a student's submission for a lab's exercise: check and compile its device code, run its kernels "
-      "in "
-      "the grader's own process with a time limit, check them, and report (needs a GPU). Students run it on "
-      "their "
-      "own work too. Exit status: 0 graded, whatever the score; 3 no usable GPU (with --out the reports are "
-      "still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a report exists.");
+      "Grade a student's submission for a lab's exercise: check its source, compile its device code in a "
+      "sandbox (bubblewrap), run its kernels in the grading child (a process of its own) with time limits, "
+      "check them, and report (needs a GPU). Students run it on their own work too. Exit status: 0 graded, "
+      "whatever the score; 3 no usable GPU (with --out the reports are still written, scoring 0 with a "
+      "message for staff); 1 the grader could not run (no sandbox, a missing program); 4 a report exists.");
   grade->add_option("submission", grade_command.submission, "The submission's .cu file (docs/grading.md)");
   grade->add_option(
       "--batch", grade_command.batch,
-      "Grade every folder of DIR (one .cu file each); needs --out; skips folders whose report exists "
-      "unless --force; writes summary.md, .json and .csv with one row per folder, those that could not "
-      "be graded included (docs/grading-at-scale.md)");
+      "Grade every folder of DIR (one .cu file each); needs --out; writes each folder's reports under "
+      "OUT/submissions/<folder>/ and summary.md, .json and .csv in OUT, one row per folder, those that "
+      "could not be graded included; a rerun skips folders already graded unless --force, and grades "
+      "again those the grader could not grade (docs/grading-at-scale.md)");
   grade
       ->add_option(
           "--jobs", grade_command.jobs,
@@ -613,8 +670,8 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
       "default: SLURM_ARRAY_TASK_ID of SLURM_ARRAY_TASK_COUNT in a Slurm job array, else all");
   grade
       ->add_option("--merge", arguments.merge,
-                   "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under the DIRs "
-                   "(default: OUT itself), as the tasks of a job array wrote them")
+                   "OUT [DIR...]: rebuild one summary in OUT from the per-submission reports under "
+                   "DIR/submissions/ (default: OUT itself), as the tasks of a job array wrote them")
       ->expected(1, -1);
   grade
       ->add_option("--device", arguments.device,

@@ -11,6 +11,7 @@
 #include <valijson/validator.hpp>
 
 #include "base/atomic_file.hpp"
+#include "base/json_parse.hpp"
 #include "core/install_layout.hpp"
 
 namespace labrun {
@@ -35,20 +36,6 @@ const valijson::Schema& parsed_schema(const std::string& version, const std::str
     parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(document), *slot);
   }
   return *slot;
-}
-
-std::string escape_pointer_token(const std::string& token) {
-  std::string escaped;
-  for (const char c : token) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
 }
 
 // Follows a parse and keeps the JSON pointer of the value being read, so that an error the parser
@@ -87,7 +74,7 @@ class PointerTracker : public nlohmann::json_sax<nlohmann::json> {
   [[nodiscard]] std::string pending_pointer() const {
     std::string pointer;
     for (const Level& level : open_) {
-      pointer += "/" + (level.array ? std::to_string(level.next_index) : escape_pointer_token(level.key));
+      pointer += "/" + (level.array ? std::to_string(level.next_index) : json_pointer_token(level.key));
     }
     return pointer;
   }
@@ -168,7 +155,7 @@ std::string json_pointer_from_context(const std::vector<std::string>& context) {
   std::string pointer;
   for (const std::string& part : context) {
     if (part.size() >= 2 && part.front() == '[' && part.back() == ']') {
-      pointer += "/" + escape_pointer_token(part.substr(1, part.size() - 2));
+      pointer += "/" + json_pointer_token(part.substr(1, part.size() - 2));
     }
   }
   return pointer;
@@ -205,7 +192,7 @@ std::optional<SchemaProblem> transcript_shape_problem(const nlohmann::json& docu
     }
     if (value.is_object()) {
       for (auto it = value.begin(); it != value.end(); ++it) {
-        const std::string pointer = item.pointer + "/" + escape_pointer_token(it.key());
+        const std::string pointer = item.pointer + "/" + json_pointer_token(it.key());
         if (it.key().size() > kTranscriptStringMaxBytes) {
           return SchemaProblem{item.pointer,
                                "a key of " + std::to_string(it.key().size()) + " bytes, more than the " +
@@ -260,8 +247,8 @@ std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
     // "Missing required property 'seed'." at /run reads better as "/run/seed: missing".
     if (problem.message.rfind(missing_prefix, 0) == 0) {
       const std::size_t end = problem.message.find('\'', missing_prefix.size());
-      problem.pointer += "/" + escape_pointer_token(problem.message.substr(missing_prefix.size(),
-                                                                           end - missing_prefix.size()));
+      problem.pointer += "/" + json_pointer_token(problem.message.substr(missing_prefix.size(),
+                                                                         end - missing_prefix.size()));
       problem.message = "missing";
       // 1.4.0's environment contract: say what is asked instead.
       if (problem.pointer.rfind("/environment/", 0) == 0) {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_set>
 
+#include "base/json_parse.hpp"
 #include "core/environment_contract.hpp"
 #include "core/rounds.hpp"
 
@@ -22,82 +22,16 @@ Json number_or_text(double value) {
   return value;
 }
 
-// Builds an ordered_json document in time linear in the text. ordered_json's own parser checks
-// each new key against every earlier key of its object (40,000 facts took 7 s); here a key is
-// appended, and a hash set per open object refuses a key given twice.
-class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
- public:
-  explicit LinearOrderedBuilder(Json& root) : root_(root) {}
-  bool null() override { return put(Json(nullptr)); }
-  bool boolean(bool value) override { return put(Json(value)); }
-  bool number_integer(number_integer_t value) override { return put(Json(value)); }
-  bool number_unsigned(number_unsigned_t value) override { return put(Json(value)); }
-  bool number_float(number_float_t value, const string_t& /*text*/) override { return put(Json(value)); }
-  bool string(string_t& value) override { return put(Json(std::move(value))); }
-  bool binary(binary_t& /*value*/) override { return false; }
-  bool start_object(std::size_t /*elements*/) override {
-    open_.push_back(place(Json::object()));
-    keys_.emplace_back();
-    return true;
-  }
-  bool key(string_t& key) override {
-    if (!keys_.back().insert(key).second) {
-      throw TranscriptFormatError("malformed JSON: the key \"" + key + "\" appears twice in one object");
-    }
-    key_ = std::move(key);
-    return true;
-  }
-  bool end_object() override {
-    open_.pop_back();
-    keys_.pop_back();
-    return true;
-  }
-  bool start_array(std::size_t /*elements*/) override {
-    open_.push_back(place(Json::array()));
-    return true;
-  }
-  bool end_array() override {
-    open_.pop_back();
-    return true;
-  }
-  bool parse_error(std::size_t /*position*/, const std::string& /*last_token*/,
-                   const nlohmann::detail::exception& error) override {
-    throw TranscriptFormatError(std::string("malformed JSON: ") + error.what());
-  }
-
- private:
-  // Puts `value` where the parse is (the root, the end of the open array, or the open object under
-  // the last key) and returns where it went.
-  Json* place(Json value) {
-    if (open_.empty()) {
-      root_ = std::move(value);
-      return &root_;
-    }
-    Json& parent = *open_.back();
-    if (parent.is_array()) {
-      parent.get_ref<Json::array_t&>().push_back(std::move(value));
-      return &parent.get_ref<Json::array_t&>().back();
-    }
-    auto& members = parent.get_ref<Json::object_t&>();
-    members.Container::emplace_back(std::move(key_), std::move(value));
-    return &members.back().second;
-  }
-  bool put(Json value) {
-    place(std::move(value));
-    return true;
-  }
-
-  Json& root_;
-  std::vector<Json*> open_;
-  std::vector<std::unordered_set<std::string>> keys_;
-  std::string key_;
-};
-
+// A transcript's JSON, read in time linear in its size with each object's key order kept; a key
+// given twice in one object makes the text malformed.
 Json parse_ordered_json(const std::string& text) {
-  Json root;
-  LinearOrderedBuilder builder(root);
-  Json::sax_parse(text, &builder);
-  return root;
+  ParsedJson parsed = parse_json_finding_duplicates(text);
+  if (!parsed.duplicate_keys.empty()) {
+    const DuplicateKey& first = parsed.duplicate_keys.front();
+    throw TranscriptFormatError("malformed JSON: the key \"" + first.key +
+                                "\" appears twice in one object (" + first.pointer + ")");
+  }
+  return std::move(parsed.document);
 }
 
 class Reader {

@@ -4,14 +4,47 @@
 
 namespace labrun {
 
-GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds)
+GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds,
+                   std::size_t max_residents)
     : max_sharers_(std::max<std::size_t>(1, max_sharers)),
       gather_(std::max<std::size_t>(1, gather)),
-      gather_seconds_(gather_seconds) {}
+      gather_seconds_(gather_seconds),
+      max_residents_(std::max<std::size_t>(1, max_residents)) {}
+
+void GpuTurns::acquire_resident() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return !alone_ && waiting_alone_ == 0 && residents_ < max_residents_; });
+  ++residents_;
+}
+
+void GpuTurns::release_resident() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    --residents_;
+  }
+  changed_.notify_all();
+}
+
+void GpuTurns::acquire_alone() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  ++waiting_alone_;
+  changed_.notify_all();
+  changed_.wait(lock, [&] { return !alone_ && !exclusive_ && residents_ == 0 && sharers_ == 0; });
+  --waiting_alone_;
+  alone_ = true;
+}
+
+void GpuTurns::release_alone() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    alone_ = false;
+  }
+  changed_.notify_all();
+}
 
 void GpuTurns::acquire_shared() {
   std::unique_lock<std::mutex> lock(mutex_);
-  changed_.wait(lock, [&] { return !exclusive_ && !draining_ && sharers_ < max_sharers_; });
+  changed_.wait(lock, [&] { return !alone_ && !exclusive_ && !draining_ && sharers_ < max_sharers_; });
   ++sharers_;
 }
 
@@ -36,7 +69,7 @@ void GpuTurns::acquire_exclusive() {
     }
     changed_.wait_until(lock, deadline);
   }
-  changed_.wait(lock, [&] { return !exclusive_ && sharers_ == 0; });
+  changed_.wait(lock, [&] { return !alone_ && !exclusive_ && sharers_ == 0; });
   --waiting_exclusive_;
   exclusive_ = true;
 }

@@ -9,10 +9,17 @@
 // one starts: a drain that leaves the GPU half idle. Timers are therefore gathered: a drain begins
 // once `gather` timers wait, or once the first of them has waited `gather_seconds`, and every timer
 // waiting then times, one after another, before sharers start again. No timer waits for ever.
+//
+// Memory is counted apart from turns: a grading's process is *resident* on the GPU from its start
+// to its end, holding its buffers whether it checks, waits for its turn to time or times, and at
+// most `max_residents` are resident at once (what fits in the GPU's memory). A grading graded
+// again *alone* (its first verdict could have been another's doing: grader.cpp) waits until no
+// other process is resident and no turn is held, and no new one starts until it ends.
 
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 
 namespace labrun {
@@ -21,7 +28,17 @@ class GpuTurns {
  public:
   //! max_sharers: processes that may hold a shared turn at once (at least 1); gather: timers that
   //! start a drain (at least 1); gather_seconds: the longest a timer waits before it starts one.
-  explicit GpuTurns(std::size_t max_sharers, std::size_t gather = 1, double gather_seconds = 0.0);
+  explicit GpuTurns(std::size_t max_sharers, std::size_t gather = 1, double gather_seconds = 0.0,
+                    std::size_t max_residents = SIZE_MAX);
+
+  //! Before a grading's process starts on the GPU; waits while max_residents are, or while a
+  //! grading waits to be alone.
+  void acquire_resident();
+  void release_resident();
+  //! The GPU entirely to the caller (which holds nothing else): waits until no process is resident
+  //! and no turn is held; from when it asks, no new process becomes resident.
+  void acquire_alone();
+  void release_alone();
 
   void acquire_shared();
   void release_shared();
@@ -39,27 +56,32 @@ class GpuTurns {
   std::size_t max_sharers_;
   std::size_t gather_;
   double gather_seconds_;
+  std::size_t max_residents_;
   std::size_t sharers_ = 0;
   std::size_t waiting_exclusive_ = 0;
   bool draining_ = false;  // sharers wait; waiting timers time, one by one
   bool exclusive_ = false;
+  std::size_t residents_ = 0;
+  std::size_t waiting_alone_ = 0;
+  bool alone_ = false;
 };
 
-//! A shared turn held for a scope.
-class SharedTurn {
+//! A turn of one kind held for a scope: acquired when made (nothing without turns), given back when
+//! it goes, or earlier with release() (idempotent).
+template <void (GpuTurns::*Acquire)(), void (GpuTurns::*Release)()>
+class ScopedTurn {
  public:
-  explicit SharedTurn(GpuTurns* turns) : turns_(turns) {
+  explicit ScopedTurn(GpuTurns* turns) : turns_(turns) {
     if (turns_ != nullptr) {
-      turns_->acquire_shared();
+      (turns_->*Acquire)();
     }
   }
-  ~SharedTurn() { release(); }
-  SharedTurn(const SharedTurn&) = delete;
-  SharedTurn& operator=(const SharedTurn&) = delete;
-  //! Gives the turn back early (idempotent).
+  ~ScopedTurn() { release(); }
+  ScopedTurn(const ScopedTurn&) = delete;
+  ScopedTurn& operator=(const ScopedTurn&) = delete;
   void release() {
     if (turns_ != nullptr) {
-      turns_->release_shared();
+      (turns_->*Release)();
       turns_ = nullptr;
     }
   }
@@ -68,24 +90,11 @@ class SharedTurn {
   GpuTurns* turns_;
 };
 
-//! An exclusive turn held for a scope.
-class ExclusiveTurn {
- public:
-  explicit ExclusiveTurn(GpuTurns* turns) : turns_(turns) {
-    if (turns_ != nullptr) {
-      turns_->acquire_exclusive();
-    }
-  }
-  ~ExclusiveTurn() {
-    if (turns_ != nullptr) {
-      turns_->release_exclusive();
-    }
-  }
-  ExclusiveTurn(const ExclusiveTurn&) = delete;
-  ExclusiveTurn& operator=(const ExclusiveTurn&) = delete;
-
- private:
-  GpuTurns* turns_;
-};
+using SharedTurn = ScopedTurn<&GpuTurns::acquire_shared, &GpuTurns::release_shared>;
+using ExclusiveTurn = ScopedTurn<&GpuTurns::acquire_exclusive, &GpuTurns::release_exclusive>;
+//! A grading's residence on the GPU (its process is alive there).
+using ResidentTurn = ScopedTurn<&GpuTurns::acquire_resident, &GpuTurns::release_resident>;
+//! The GPU entirely to one grading.
+using AloneTurn = ScopedTurn<&GpuTurns::acquire_alone, &GpuTurns::release_alone>;
 
 }  // namespace labrun

@@ -7,11 +7,13 @@
 
 #include "base/bounded_read.hpp"
 #include "base/format.hpp"
+#include "base/json_parse.hpp"
+#include "grading/utf8.hpp"
 
 namespace labrun {
 namespace {
 
-using UnorderedJson = nlohmann::json;  // a manifest's key order does not matter
+using UnorderedJson = nlohmann::ordered_json;  // as parse_json_finding_duplicates reads it; order is unused
 
 // Ranges a worked answer may take: generous, but finite and positive.
 constexpr double kMaxBytesPerElement = 1000.0;
@@ -22,18 +24,33 @@ constexpr std::int64_t kMaxElementsPerThread = 64;
 // A number as JSON wrote it: integers exactly, others with up to 17 significant digits.
 std::string shown(const UnorderedJson& value) {
   std::string text = value.dump(-1, ' ', false, UnorderedJson::error_handler_t::replace);
-  constexpr std::size_t kShownMax = 40;
-  return text.size() > kShownMax ? text.substr(0, kShownMax) + "..." : text;
+  constexpr std::size_t kShownMax = 40;  // code points
+  return first_code_points(text, kShownMax);
+}
+
+// A pointer as problems show it: a key of the manifest's may be long (only the manifest's 64 KiB
+// bound it), so at most kShownPointerMax code points of it are shown.
+constexpr std::size_t kShownPointerMax = 80;
+std::string shown_pointer(const std::string& pointer) {
+  return first_code_points(pointer, kShownPointerMax);
 }
 
 class FieldReader {
  public:
-  FieldReader(const UnorderedJson& document, std::vector<std::string>& problems)
-      : document_(document), problems_(problems) {}
+  //! `duplicated`: pointers of keys given twice, which the document no longer holds; a field there
+  //! is neither used nor reported missing (its problem is already listed).
+  FieldReader(const UnorderedJson& document, std::vector<std::string>& problems,
+              std::set<std::string> duplicated)
+      : document_(document), problems_(problems), duplicated_(std::move(duplicated)) {}
+
+  [[nodiscard]] bool duplicated(const std::string& pointer) const { return duplicated_.count(pointer) > 0; }
 
   const UnorderedJson* find(const std::string& pointer, const UnorderedJson& within, const std::string& key) {
+    if (duplicated(pointer)) {
+      return nullptr;
+    }
     if (!within.contains(key)) {
-      problems_.push_back(pointer + ": missing");
+      problems_.push_back(shown_pointer(pointer) + ": missing");
       return nullptr;
     }
     return &within.at(key);
@@ -47,13 +64,13 @@ class FieldReader {
       return std::nullopt;
     }
     if (!value->is_number()) {
-      problems_.push_back(pointer + ": expected a number, got " + shown(*value));
+      problems_.push_back(shown_pointer(pointer) + ": expected a number, got " + shown(*value));
       return std::nullopt;
     }
     const double number = value->get<double>();
     if (!std::isfinite(number) || number <= 0.0 || number > max) {
-      problems_.push_back(pointer + ": expected a number greater than 0 and at most " + fixed(max, 0) +
-                          ", got " + shown(*value));
+      problems_.push_back(shown_pointer(pointer) + ": expected a number greater than 0 and at most " +
+                          fixed(max, 0) + ", got " + shown(*value));
       return std::nullopt;
     }
     return number;
@@ -78,8 +95,8 @@ class FieldReader {
       in_range = number >= low && number <= high;
     }
     if (!in_range) {
-      problems_.push_back(pointer + ": expected a whole number from " + std::to_string(low) + " to " +
-                          std::to_string(high) + ", got " + shown(*value));
+      problems_.push_back(shown_pointer(pointer) + ": expected a whole number from " + std::to_string(low) +
+                          " to " + std::to_string(high) + ", got " + shown(*value));
       return std::nullopt;
     }
     return number;
@@ -88,12 +105,20 @@ class FieldReader {
  private:
   const UnorderedJson& document_;
   std::vector<std::string>& problems_;
+  std::set<std::string> duplicated_;
 };
 
+// `pointer`: the shape's pointer, "/kernels/NAME" with NAME one of the exercise's kernels.
 std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer,
                                       const UnorderedJson& shape, std::vector<std::string>& problems) {
+  for (const char* field : {"threads_per_block", "elements_per_thread", "grid_stride"}) {
+    if (reader.duplicated(pointer + "/" + field)) {
+      return std::nullopt;  // named already; the shape cannot be used without it
+    }
+  }
+  const std::string shape_pointer = shown_pointer(pointer);
   if (!shape.is_object()) {
-    problems.push_back(pointer +
+    problems.push_back(shape_pointer +
                        ": expected an object with threads_per_block and elements_per_thread or "
                        "grid_stride");
     return std::nullopt;
@@ -101,7 +126,7 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
   for (const auto& item : shape.items()) {
     if (item.key() != "threads_per_block" && item.key() != "elements_per_thread" &&
         item.key() != "grid_stride") {
-      problems.push_back(pointer + "/" + item.key() + ": unknown field");
+      problems.push_back(shown_pointer(pointer + "/" + json_pointer_token(item.key())) + ": unknown field");
       return std::nullopt;
     }
   }
@@ -111,7 +136,7 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
     return std::nullopt;
   }
   if (*threads % 32 != 0) {
-    problems.push_back(pointer + "/threads_per_block: expected a multiple of 32 (whole warps), got " +
+    problems.push_back(shape_pointer + "/threads_per_block: expected a multiple of 32 (whole warps), got " +
                        std::to_string(*threads));
     return std::nullopt;
   }
@@ -119,12 +144,12 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
   const bool has_per_thread = shape.contains("elements_per_thread");
   const bool has_stride = shape.contains("grid_stride");
   if (has_per_thread == has_stride) {
-    problems.push_back(pointer + ": give exactly one of elements_per_thread and grid_stride");
+    problems.push_back(shape_pointer + ": give exactly one of elements_per_thread and grid_stride");
     return std::nullopt;
   }
   if (has_stride) {
     if (shape.at("grid_stride") != true) {
-      problems.push_back(pointer + "/grid_stride: expected true (or give elements_per_thread instead)");
+      problems.push_back(shape_pointer + "/grid_stride: expected true (or give elements_per_thread instead)");
       return std::nullopt;
     }
     result.grid_stride = true;
@@ -137,6 +162,33 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
   }
   result.elements_per_thread = static_cast<int>(*per_thread);
   return result;
+}
+
+// Why a student id cannot be used, or nullopt when it can: it must be a string of 1 to
+// kStudentIdMaxLength code points, none of them hidden (utf8.hpp's is_hidden_code_point: controls,
+// bidirectional and other format characters, zero-width and invisible ones), because it is shown in
+// every report and summary, where such characters could reorder or hide what is around it.
+std::optional<std::string> student_id_problem(const UnorderedJson& id) {
+  const std::string expected = "expected a non-empty string of at most " +
+                               std::to_string(kStudentIdMaxLength) + " printable characters";
+  if (!id.is_string() || id.get_ref<const std::string&>().empty()) {
+    return expected;
+  }
+  const std::string& text = id.get_ref<const std::string&>();
+  const std::optional<std::size_t> characters = code_point_count(text);
+  if (!characters) {
+    return expected + " (it is not UTF-8)";
+  }
+  if (*characters > kStudentIdMaxLength) {
+    return expected + ", got " + std::to_string(*characters) + " characters";
+  }
+  if (const std::optional<HiddenCodePoint> hidden = first_hidden_code_point(text)) {
+    return expected + "; character " + std::to_string(hidden->position + 1) + " is " +
+           code_point_name(hidden->code_point) +
+           ", a control, format or invisible character (a bidirectional override, a zero-width space, a "
+           "byte-order mark...)";
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -156,41 +208,46 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     throw ManifestError(origin + ": " + std::to_string(text.size()) + " bytes, more than the " +
                         std::to_string(kManifestMaxBytes) + " a manifest may have");
   }
-  UnorderedJson document;
+  ParsedJson parsed;
   try {
-    document = UnorderedJson::parse(text);
+    parsed = parse_json_finding_duplicates(text);
   } catch (const UnorderedJson::parse_error& error) {
     throw ManifestError(origin + ": malformed JSON at byte " + std::to_string(error.byte));
   } catch (const UnorderedJson::out_of_range&) {
     throw ManifestError(origin + ": a number is too large for a double (JSON numbers here must be finite)");
-  } catch (const UnorderedJson::exception& error) {
+  } catch (const std::exception& error) {
     throw ManifestError(origin + ": unreadable JSON (" + std::string(error.what()) + ")");
   }
+  const UnorderedJson& document = parsed.document;
   if (!document.is_object()) {
     throw ManifestError(origin + ": expected a JSON object");
   }
   Manifest manifest;
+  // A key given twice is not used at all: which of its values the student meant is unknown.
+  std::set<std::string> duplicated;
+  for (const DuplicateKey& twice : parsed.duplicate_keys) {
+    duplicated.insert(twice.pointer);
+    manifest.problems.push_back(shown_pointer(twice.pointer) +
+                                ": given more than once in its object; none of its values is used");
+  }
+  if (parsed.duplicate_keys_not_recorded > 0) {
+    manifest.problems.push_back(std::to_string(parsed.duplicate_keys_not_recorded) +
+                                " more keys given more than once, none of them used");
+  }
   const std::set<std::string> known{
       "student_id", "bytes_per_element", "launches", "predicted_ratio_vs_staged", "predicted_ratio_vs_fused",
       "kernels"};
   for (const auto& item : document.items()) {
     if (known.count(item.key()) == 0) {
-      manifest.problems.push_back(
-          std::string("/").append(item.key().substr(0, 64)).append(": unknown field"));
+      manifest.problems.push_back(shown_pointer("/" + json_pointer_token(item.key())) + ": unknown field");
     }
   }
-  FieldReader reader(document, manifest.problems);
+  FieldReader reader(document, manifest.problems, duplicated);
   if (const UnorderedJson* id = reader.find("/student_id", document, "student_id")) {
-    const std::string id_text = id->is_string() ? id->get<std::string>() : std::string();
-    const bool printable = id->is_string() && !id_text.empty() && id_text.size() <= kStudentIdMaxLength &&
-                           std::all_of(id_text.begin(), id_text.end(), [](char c) {
-                             return static_cast<unsigned char>(c) >= 0x20 && c != 0x7F;
-                           });
-    if (printable) {
-      manifest.student_id = id_text;
+    if (const std::optional<std::string> problem = student_id_problem(*id)) {
+      manifest.problems.push_back("/student_id: " + *problem);
     } else {
-      manifest.problems.push_back("/student_id: expected a non-empty string of at most " +
-                                  std::to_string(kStudentIdMaxLength) + " printable characters");
+      manifest.student_id = id->get<std::string>();
     }
   }
   manifest.bytes_per_element = reader.positive_number("bytes_per_element", kMaxBytesPerElement);
@@ -204,10 +261,10 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
       manifest.problems.push_back("/kernels: expected an object with one launch shape per kernel name");
     } else {
       for (const auto& item : kernels->items()) {
-        const std::string pointer = std::string("/kernels/").append(item.key().substr(0, 64));
+        const std::string pointer = "/kernels/" + json_pointer_token(item.key());
         if (!kernel_names.empty() &&
             std::find(kernel_names.begin(), kernel_names.end(), item.key()) == kernel_names.end()) {
-          manifest.problems.push_back(pointer + ": not a kernel of this exercise");
+          manifest.problems.push_back(shown_pointer(pointer) + ": not a kernel of this exercise");
           continue;
         }
         if (const auto shape = read_shape(reader, pointer, item.value(), manifest.problems)) {
@@ -215,7 +272,7 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
         }
       }
       for (const std::string& name : kernel_names) {
-        if (!kernels->contains(name)) {
+        if (!kernels->contains(name) && !reader.duplicated("/kernels/" + name)) {
           manifest.problems.push_back("/kernels/" + name + ": missing");
         }
       }

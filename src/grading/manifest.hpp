@@ -29,10 +29,13 @@ struct LaunchShape {
 
 //! Limits on what a manifest may say (each field's range is documented in docs/grading.md).
 inline constexpr std::size_t kManifestMaxBytes = std::size_t{64} * 1024;
-inline constexpr std::size_t kStudentIdMaxLength = 128;
+inline constexpr std::size_t kStudentIdMaxLength = 128;  //!< characters (code points), not bytes
 
 struct Manifest {
-  std::string student_id;  //!< empty when missing or unusable
+  //! Empty when missing or unusable: 1 to kStudentIdMaxLength characters, none of them a control, a
+  //! format character (bidirectional overrides and isolates, zero-width spaces...) or another that
+  //! grading/utf8.hpp's is_hidden_code_point names.
+  std::string student_id;
   std::optional<double> bytes_per_element;
   std::optional<int> launches;
   std::optional<double> predicted_ratio_vs_staged;
@@ -51,8 +54,9 @@ class ManifestError : public std::runtime_error {
 //! Parses manifest JSON text; `origin` names the source in messages. Each field is read on its own:
 //! a missing, mistyped, out-of-range or unknown field becomes a line of Manifest::problems (nothing
 //! is narrowed or rounded: 2.5 launches or 2^32 + 2 launches are refused, not read as 2), and the
-//! other fields are still used. `kernel_names`: the kernels a launch shape may be given for (empty:
-//! any). Throws ManifestError, and nothing else, when the text is not one JSON object.
+//! other fields are still used. A key given twice in one object, at any depth, is a problem naming its
+//! JSON pointer, and none of its values is used. `kernel_names`: the kernels a launch shape may be given for
+//! (empty: any). Throws ManifestError, and nothing else, when the text is not one JSON object.
 [[nodiscard]] Manifest parse_manifest(const std::string& text, const std::string& origin,
                                       const std::vector<std::string>& kernel_names = {});
 //! Reads a regular file of at most kManifestMaxBytes and parses it.

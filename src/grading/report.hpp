@@ -8,13 +8,14 @@
 
 namespace labrun {
 
-//! One graded check, as Gradescope shows it.
+//! One graded check, as Gradescope shows it. Every string of a report is plain text, whoever wrote
+//! it (labrun, a compiler, the submission); each renderer escapes it for its format.
 struct GradeTest {
   std::string name;
   bool passed = false;
   double score = 0.0;
   double max_score = 0.0;
-  std::string output;  //!< what was found, and what to look at
+  std::string output;  //!< what was found, and what to look at, as plain text
   std::string visibility = "visible";
 };
 
@@ -49,11 +50,16 @@ struct GradeReport {
 };
 
 //! Gradescope's results.json: score, execution_time, output_format "md", tests (name, status, score,
-//! max_score, output, visibility). Every string is valid UTF-8 (invalid bytes become U+FFFD).
+//! max_score, output, visibility). Each test's output is Markdown text (Gradescope renders it as
+//! HTML): one line of inert_text (grading/utf8.hpp), then escape_markdown (base/format.hpp), so no
+//! tag, link, image or code span can open in it. The other strings are plain text, made inert.
 [[nodiscard]] nlohmann::ordered_json gradescope_results(const GradeReport& report);
-//! Everything: the Gradescope fields plus mistakes, figures and the child's raw results.
+//! Everything: the Gradescope fields (tests[].output Markdown, as there) plus mistakes, figures and
+//! the child's raw results, every other string and key plain text made inert (utf8.hpp's
+//! inert_text: no control, bidirectional or invisible character, valid UTF-8, one line).
 [[nodiscard]] nlohmann::ordered_json report_json(const GradeReport& report);
-//! For the student: what passed, what failed, why, and what to look at.
+//! For the student: what passed, what failed, why, and what to look at. Every string of the report
+//! is inert and escaped (escape_markdown), the file name too (a code span would show a `<` as it is).
 [[nodiscard]] std::string report_markdown(const GradeReport& report);
 //! A report document as text: indented JSON, any invalid UTF-8 left in it replaced, newline-ended.
 [[nodiscard]] std::string dump_report(const nlohmann::ordered_json& document);

@@ -7,21 +7,43 @@
 namespace labrun {
 namespace {
 
-// The source after translation phase 2: backslash-newlines removed, each character with the
-// physical line it came from.
+// The source after translation phases 1 and 2 as GCC performs them: a UTF-8 byte-order mark at the
+// start dropped, every end of line (LF, CR LF or a lone CR) made LF, and a backslash followed by
+// nothing but spaces or tabs before the end of a line removed with it (a splice); each character
+// with the physical line it came from.
 struct Spliced {
   std::string text;
   std::vector<int> line_of;
 };
 
-Spliced splice(const std::string& source) {
+Spliced splice(const std::string& raw) {
+  const std::size_t start = raw.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+  std::string source;
+  source.reserve(raw.size());
+  for (std::size_t i = start; i < raw.size(); ++i) {
+    if (raw[i] == '\r') {
+      source += '\n';
+      if (i + 1 < raw.size() && raw[i + 1] == '\n') {
+        ++i;
+      }
+    } else {
+      source += raw[i];
+    }
+  }
   Spliced spliced;
   int physical = 1;
   for (std::size_t i = 0; i < source.size(); ++i) {
-    if (source[i] == '\\' && i + 1 < source.size() && source[i + 1] == '\n') {
-      ++i;
-      ++physical;
-      continue;
+    if (source[i] == '\\') {
+      std::size_t after = i + 1;
+      while (after < source.size() && (source[after] == ' ' || source[after] == '\t' ||
+                                       source[after] == '\f' || source[after] == '\v')) {
+        ++after;
+      }
+      if (after < source.size() && source[after] == '\n') {
+        i = after;
+        ++physical;
+        continue;
+      }
     }
     spliced.text += source[i];
     spliced.line_of.push_back(physical);
@@ -207,12 +229,11 @@ bool allowed(const IncludePolicy& policy, const std::string& name, bool angled) 
   if (std::find(policy.angled.begin(), policy.angled.end(), name) != policy.angled.end()) {
     return true;
   }
-  if (policy.angled_root.empty()) {
-    return false;
-  }
   std::error_code error;
-  const std::filesystem::path candidate = policy.angled_root / name;
-  return std::filesystem::is_regular_file(candidate, error);
+  return std::any_of(policy.angled_roots.begin(), policy.angled_roots.end(),
+                     [&](const std::filesystem::path& root) {
+                       return !root.empty() && std::filesystem::is_regular_file(root / name, error);
+                     });
 }
 
 std::string allowed_list(const IncludePolicy& policy) {
@@ -223,7 +244,7 @@ std::string allowed_list(const IncludePolicy& policy) {
   for (const std::string& name : policy.angled) {
     text += (text.empty() ? "" : ", ") + ("<" + name + ">");
   }
-  if (!policy.angled_root.empty()) {
+  if (!policy.angled_roots.empty()) {
     text += (text.empty() ? "" : ", ") + std::string("and CUDA's own headers as <name>");
   }
   return text;
@@ -244,9 +265,11 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
                                        allowed_list(policy)});
     return;
   }
-  if (directive == "line") {
+  if (directive == "line" ||
+      (!directive.empty() && std::isdigit(static_cast<unsigned char>(directive[0])) != 0)) {
     problems.push_back(
-        {line.line, "#line is not allowed in a submission (the grader reports your own line numbers)"});
+        {line.line, (directive == "line" ? std::string("#line") : std::string("a line marker (# N)")) +
+                        " is not allowed in a submission (the grader reports your own line numbers)"});
     return;
   }
   if (directive == "pragma") {
@@ -287,15 +310,17 @@ void check_directive(const LogicalLine& line, std::size_t after_hash, const Incl
 std::vector<SourceProblem> check_submission_source(const std::string& text, const IncludePolicy& policy) {
   std::vector<SourceProblem> problems;
   if (text.size() > kSubmissionMaxBytes) {
-    problems.push_back({0, "the source is " + std::to_string(text.size()) + " bytes, more than the " +
-                               std::to_string(kSubmissionMaxBytes) + " a submission may have"});
+    problems.push_back({0,
+                        "the source is " + std::to_string(text.size()) + " bytes, more than the " +
+                            std::to_string(kSubmissionMaxBytes) + " a submission may have",
+                        kSourceTooLarge});
     return problems;
   }
   if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
     problems.push_back(
         {static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n')) +
              1,
-         "the source holds a NUL byte: submit a text file"});
+         "the source holds a NUL byte: submit a text file", kSourceNotText});
     return problems;
   }
   // Trigraphs (??= is #, ??/ is a backslash) anywhere, before anything else reads the text.

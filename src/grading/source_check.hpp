@@ -1,9 +1,13 @@
 #pragma once
 // What a submission's source may pull in before it is compiled. A submission is device code that
 // uses the lab's headers and CUDA's; nothing else on the grading machine may reach the compiler
-// through it (today, `#include "/any/file"` would print that file's lines into a report). The check
-// reads the source as the preprocessor will: lines spliced at a backslash, comments removed, then
-// every directive looked at; anything it cannot read with certainty is refused.
+// through it. This check is the first and friendliest of three: it reads the source as the
+// preprocessor will (lines spliced at a backslash, LF, CR LF or a lone CR ending a line, a UTF-8
+// byte-order mark skipped, comments removed), looks at every directive, and names the line of
+// anything it cannot read with certainty. It cannot see what macros assemble, nor what an allowed
+// header includes on the submission's behalf: the compiler runs in a sandbox in which only the
+// allowed files exist (process/sandbox.hpp), and the preprocessor's own list of the files it
+// opened is checked after it (grading/included_files.hpp).
 
 #include <cstddef>
 #include <filesystem>
@@ -13,22 +17,36 @@
 namespace labrun {
 
 struct IncludePolicy {
-  std::vector<std::string> quoted;    //!< exact names a submission may include as "name"
-  std::vector<std::string> angled;    //!< exact names it may include as <name> (standard headers)
-  std::filesystem::path angled_root;  //!< any <name> naming a file under this folder (CUDA's include/)
+  std::vector<std::string> quoted;  //!< exact names a submission may include as "name"
+  std::vector<std::string> angled;  //!< exact names it may include as <name> (standard headers)
+  //! Any <name> naming a file under one of these folders (CUDA's include/ and include/cccl/, where
+  //! cuda/std, cub and thrust live).
+  std::vector<std::filesystem::path> angled_roots;
 };
 
+//! Largest source a submission may have (bytes; docs/grading.md).
 inline constexpr std::size_t kSubmissionMaxBytes = std::size_t{256} * 1024;
+
+//! What kind of refusal a problem is; each is the named mistake the report gives.
+inline constexpr const char* kIncludeNotAllowed = "include-not-allowed";
+inline constexpr const char* kSourceTooLarge = "source-too-large";
+inline constexpr const char* kSourceNotText = "source-not-text";
+inline constexpr const char* kSourceIsLink = "source-is-link";
+inline constexpr const char* kSourceUnreadable = "source-unreadable";
 
 struct SourceProblem {
   int line = 0;  //!< 1-based line of the source where it starts; 0 for the whole file
   std::string message;
+  //! kIncludeNotAllowed, kSourceTooLarge, kSourceNotText; the grader adds kSourceIsLink and
+  //! kSourceUnreadable (not a regular file) for a source it will not read.
+  std::string kind = kIncludeNotAllowed;
 };
 
 //! Problems that stop a submission from being compiled: an include outside the policy (or written
-//! through a macro), #include_next, #import, #embed, #line, `#pragma GCC dependency`, _Pragma,
-//! __has_include, the digraph %: and trigraphs, NUL bytes, a file over kSubmissionMaxBytes.
-//! Empty when the source may be compiled.
+//! through a macro), #include_next, #import, #embed, #line and GNU line markers (`# 1 "file"`),
+//! `#pragma GCC dependency`, _Pragma, __has_include, the digraph %: and trigraphs (each of kind
+//! kIncludeNotAllowed); NUL bytes (kSourceNotText); a file over kSubmissionMaxBytes
+//! (kSourceTooLarge). Empty when the source may be compiled.
 [[nodiscard]] std::vector<SourceProblem> check_submission_source(const std::string& text,
                                                                  const IncludePolicy& policy);
 

@@ -2,7 +2,7 @@
 // stays beside it as its keeper.
 //
 //   labrun-contain --parent PID [--file-size BYTES] [--processes N] [--address-space BYTES]
-//                  [--no-core] -- PROGRAM [ARGS...]
+//                  [--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]
 //
 // It dies with labrun: PR_SET_PDEATHSIG delivers SIGTERM when labrun ends, however it ends.
 // It is the child subreaper of everything PROGRAM starts, so a descendant that calls setsid or
@@ -38,6 +38,7 @@ struct Request {
   std::uint64_t file_size = 0;
   std::uint64_t processes = 0;
   std::uint64_t address_space = 0;
+  std::uint64_t cpu_seconds = 0;
   bool no_core = false;
   std::vector<char*> program;  // null-terminated
 };
@@ -80,6 +81,8 @@ bool parse(int argc, char** argv, Request& request) {
       request.processes = value;
     } else if (arg == "--address-space") {
       request.address_space = value;
+    } else if (arg == "--cpu-seconds") {
+      request.cpu_seconds = value;
     } else {
       return false;
     }
@@ -131,7 +134,7 @@ int main(int argc, char** argv) {
   Request request;
   if (!parse(argc, argv, request)) {
     say("usage: labrun-contain --parent PID [--file-size B] [--processes N] [--address-space B] "
-        "[--no-core] -- PROGRAM [ARGS...]");
+        "[--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]");
     return kUsage;
   }
   // Signals arrive through sigwaitinfo below, never through handlers.
@@ -157,9 +160,6 @@ int main(int argc, char** argv) {
   if (request.processes > 0) {
     set_limit(RLIMIT_NPROC, request.processes);
   }
-  if (request.address_space > 0) {
-    set_limit(RLIMIT_AS, request.address_space);
-  }
 
   const pid_t keeper = ::getpid();
   const pid_t program = ::fork();  // no CUDA, no threads here: fork is safe
@@ -174,6 +174,15 @@ int main(int argc, char** argv) {
       ::_exit(kUsage);
     }
     ::sigprocmask(SIG_SETMASK, &before, nullptr);
+    // The program's own limits, set here and not in the keeper: the keeper must still be able to
+    // allocate (under AddressSanitizer it reserves terabytes of address space), and its CPU time
+    // is not the program's.
+    if (request.address_space > 0) {
+      set_limit(RLIMIT_AS, request.address_space);
+    }
+    if (request.cpu_seconds > 0) {
+      set_limit(RLIMIT_CPU, request.cpu_seconds);
+    }
     ::execvp(request.program[0], request.program.data());
     say(std::string("cannot execute ") + request.program[0] + ": " + std::strerror(errno));
     ::_exit(127);

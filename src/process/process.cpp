@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
@@ -18,6 +19,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/temporary_files.hpp"
 #include "core/wall_clock.hpp"
 #include "process/output_capture.hpp"
 
@@ -66,8 +68,11 @@ class SignalForwarding {
   SignalForwarding& operator=(const SignalForwarding&) = delete;
 };
 
-// Ends labrun with a forwarded signal, as it would have ended without the forwarding.
+// Ends labrun with a forwarded signal, as it would have ended without the forwarding: its
+// temporary files and scratch folders removed first (base/temporary_files.hpp), as labrun's own
+// handlers do.
 [[noreturn]] void end_with_signal(int signal_number) {
+  remove_registered_temporaries();
   ::signal(signal_number, SIG_DFL);
   ::raise(signal_number);
   std::_Exit(128 + signal_number);
@@ -106,13 +111,56 @@ std::string ProcessResult::describe() const {
   if (!started) {
     text << "could not start: " << output;
   } else if (timed_out) {
-    text << "timed out after " << std::lround(wall_seconds) << " s and was killed";
+    text << "timed out after " << std::lround(limit_seconds_spent > 0.0 ? limit_seconds_spent : wall_seconds)
+         << " s and was killed";
   } else if (signal != 0) {
     text << "killed by signal " << signal << " (" << strsignal(signal) << ")";
   } else {
     text << "exit status " << exit_code;
   }
   return text.str();
+}
+
+RunBudget::RunBudget(double seconds) : limit_(seconds), working_since_(Clock::now()) {}
+
+void RunBudget::pause() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (working_since_) {
+    spent_before_ += std::chrono::duration<double>(Clock::now() - *working_since_).count();
+    working_since_.reset();
+  }
+}
+
+void RunBudget::resume() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  if (!working_since_) {
+    working_since_ = Clock::now();
+  }
+}
+
+void RunBudget::cap_remaining(double seconds) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  limit_ = std::min(limit_, spent_locked() + seconds);
+}
+
+double RunBudget::spent_locked() const {
+  return spent_before_ +
+         (working_since_ ? std::chrono::duration<double>(Clock::now() - *working_since_).count() : 0.0);
+}
+
+double RunBudget::spent() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return spent_locked();
+}
+
+bool RunBudget::exhausted() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return spent_locked() > limit_;
+}
+
+double RunBudget::limit() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return limit_;
 }
 
 std::filesystem::path current_executable() {
@@ -204,7 +252,8 @@ ProcessResult run_contained(const SpawnOptions& options) {
   }
   for (const auto& [flag, value] :
        {std::pair{"--file-size", limits.file_size_bytes}, std::pair{"--processes", limits.processes},
-        std::pair{"--address-space", limits.address_space_bytes}}) {
+        std::pair{"--address-space", limits.address_space_bytes},
+        std::pair{"--cpu-seconds", limits.cpu_seconds}}) {
     if (value > 0) {
       arguments.emplace_back(flag);
       arguments.push_back(std::to_string(value));
@@ -286,8 +335,11 @@ ProcessResult run_contained(const SpawnOptions& options) {
         forwarded = s;
         ::kill(keeper, SIGTERM);
         terminated_at = Clock::now();
-      } else if (seconds_since(start) > options.limit_seconds) {
+      } else if (options.budget != nullptr ? options.budget->exhausted()
+                                           : seconds_since(start) > options.limit_seconds) {
         result.timed_out = true;
+        result.limit_seconds_spent =
+            options.budget != nullptr ? options.budget->spent() : seconds_since(start);
         ::kill(keeper, SIGTERM);
         terminated_at = Clock::now();
       }

@@ -9,9 +9,11 @@
 // child runs, SIGINT and SIGTERM sent to labrun are forwarded to it: the child's whole tree is
 // killed, then labrun ends with the signal.
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +30,9 @@ struct ProcessResult {
   //! (see SpawnOptions::output_cap), with a line saying how much was left out between them.
   std::string output;
   std::uint64_t output_bytes = 0;  //!< everything the child wrote, kept or not
+  //! At a time-out: the seconds of its limit it had spent (less than wall_seconds where it was
+  //! paused); 0 otherwise.
+  double limit_seconds_spent = 0.0;
   [[nodiscard]] bool succeeded() const { return started && !timed_out && signal == 0 && exit_code == 0; }
   //! "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 30 s and was
   //! killed", "could not start: ..."
@@ -39,12 +44,43 @@ struct ChildLimits {
   std::uint64_t file_size_bytes = 0;      //!< RLIMIT_FSIZE: the largest file it may write
   std::uint64_t processes = 0;            //!< RLIMIT_NPROC: processes (and threads) of this user
   std::uint64_t address_space_bytes = 0;  //!< RLIMIT_AS (0 for CUDA programs: the driver maps a lot)
+  std::uint64_t cpu_seconds = 0;          //!< RLIMIT_CPU: CPU seconds of each process (SIGXCPU ends it)
   bool no_core_dumps = true;              //!< RLIMIT_CORE = 0
 };
 
+//! A wall-clock budget a child spends only while it works: the time it waits for something outside
+//! its control (a turn on the GPU, held by other submissions) is not spent. Thread-safe; shared
+//! between the thread that runs the child (run_contained) and the one that makes it wait.
+class RunBudget {
+ public:
+  explicit RunBudget(double seconds);
+  //! Stops spending (idempotent); resume() starts again.
+  void pause();
+  void resume();
+  //! From now on at most `seconds` more may be spent (a phase with a tighter limit of its own).
+  void cap_remaining(double seconds);
+  //! Seconds spent so far.
+  [[nodiscard]] double spent() const;
+  //! Whether the budget is used up.
+  [[nodiscard]] bool exhausted() const;
+  //! The seconds the child may spend in all (its limit, lowered by cap_remaining).
+  [[nodiscard]] double limit() const;
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  [[nodiscard]] double spent_locked() const;
+  mutable std::mutex mutex_;
+  double limit_;
+  double spent_before_ = 0.0;  // in earlier stretches of work
+  std::optional<Clock::time_point> working_since_;
+};
+
 struct SpawnOptions {
-  std::vector<std::string> argv;            //!< argv[0] is searched on the child's PATH
-  double limit_seconds = 60.0;              //!< wall clock; the whole tree is killed at the limit
+  std::vector<std::string> argv;  //!< argv[0] is searched on the child's PATH
+  double limit_seconds = 60.0;    //!< wall clock; the whole tree is killed at the limit
+  //! When given, it replaces limit_seconds: the tree is killed once the budget is exhausted, and
+  //! the time it was paused does not count. It must outlive run_contained.
+  RunBudget* budget = nullptr;
   std::filesystem::path working_directory;  //!< empty: labrun's own
   //! The child's whole environment, "NAME=value" each; nullopt: minimal_environment().
   std::optional<std::vector<std::string>> environment;

@@ -23,6 +23,8 @@ class L2Flusher {
   L2Flusher(std::size_t l2_bytes, int multiple, int sm_count);
   void flush(cudaStream_t stream);
   [[nodiscard]] std::size_t bytes() const { return buffer_.bytes(); }
+  //! The buffer the flush reads (and never writes).
+  [[nodiscard]] const void* data() const { return buffer_.data(); }
   [[nodiscard]] bool resets_persisting_lines() const { return resets_persisting_lines_; }
 
  private:

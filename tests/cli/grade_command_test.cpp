@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
@@ -15,6 +16,12 @@
 #include "cli/exit_codes.hpp"
 #include "cli/grade_command.hpp"
 #include "device/device_info.hpp"
+#include "grading/child_protocol.hpp"
+#include "grading/contract.hpp"
+#include "grading/judge.hpp"
+#include "grading/manifest.hpp"
+#include "grading/report.hpp"
+#include "grading/utf8.hpp"
 #include "runner/runner.hpp"
 #include "support/cli_run.hpp"
 #include "support/test_data.hpp"
@@ -97,7 +104,7 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   CHECK(summary.at(1).at("mistakes").at(0) == "no-source");
   CHECK(summary.at(2).at("mistakes").at(0) == "several-sources");
   for (const char* folder : {"a-correct", "b-empty", "c-two-sources"}) {
-    CHECK(fs::exists(out / folder / "results.json"));
+    CHECK(fs::exists(out / "submissions" / folder / "results.json"));
   }
   CHECK_THAT(labrun::read_file(out / "summary.md"), ContainsSubstring("could not be graded"));
   fs::remove_all(batch);
@@ -149,10 +156,14 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
     folders += entry.is_directory() ? 1 : 0;
   }
   CHECK(graded == folders);
-  // Every report exists now: a rerun grades nothing again, and still writes its summary.
+  // Every report exists now, but those that say no GPU could grade them are no grades: a rerun
+  // grades them again (and, still without a GPU, says so again); only the one refused before
+  // compiling, a verdict, is kept.
   const Outcome rerun = labrun_cli({"grade", "--batch", batch, "--out", out.string(), "--shard", "0/3"});
-  CHECK(rerun.status == labrun::exit_code::kOk);
-  CHECK_THAT(rerun.err, ContainsSubstring("already graded"));
+  CHECK(rerun.status == labrun::exit_code::kNoDevice);
+  CHECK_THAT(rerun.err, ContainsSubstring("graded again (the grader could not grade them before)"));
+  CHECK_THAT(rerun.err, ContainsSubstring("with no usable GPU"));
+  CHECK_THAT(rerun.err, !ContainsSubstring("on GPU 0"));
   const Outcome merged = labrun_cli({"grade", "--merge", out.string()});
   CHECK(merged.status == labrun::exit_code::kOk);
   const auto summary = nlohmann::json::parse(labrun::read_file(out / "summary.json"));
@@ -164,10 +175,248 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
                  "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
   // The same submission graded into two folders is refused by the merge, naming it.
   const fs::path other = temporary_folder();
-  fs::copy(out / "correct", other / "correct", fs::copy_options::recursive);
+  fs::create_directories(other / "submissions");
+  fs::copy(out / "submissions" / "correct", other / "submissions" / "correct", fs::copy_options::recursive);
   const Outcome twice = labrun_cli({"grade", "--merge", out.string(), out.string(), other.string()});
   CHECK(twice.status == labrun::exit_code::kFailure);
-  CHECK_THAT(twice.out + twice.err, ContainsSubstring("correct was graded twice"));
+  CHECK_THAT(twice.err, ContainsSubstring("correct was graded twice"));
+  CHECK_THAT(twice.out, !ContainsSubstring("graded twice"));
   fs::remove_all(out);
   fs::remove_all(other);
+}
+
+namespace {
+
+// Strings a submission controls, each an attack on one format: HTML, Markdown links and images,
+// code spans, table cells, line structure, terminal control (ESC, C1 CSI, carriage return),
+// bidirectional overrides, zero-width characters, character references, bytes that are not UTF-8,
+// spreadsheet formulas.
+const std::vector<std::string> kHostile{
+    "<img src=x onerror=alert(1)>",
+    "<script>alert(2)</script>",
+    "[click](http://evil.example/)",
+    "![pixel](http://evil.example/p.png)",
+    "`rm -rf`",
+    "a|b|c",
+    "x\n# heading\n| forged | row |",
+    "cr\rover",
+    "\x1b[31mred\x1b[0m\x1b]0;title\x07",
+    "\xC2\x9B"
+    "2J",
+    "gpj\xE2\x80\xAE"
+    "exe.cu",
+    "zero\xE2\x80\x8Bwidth\xEF\xBB\xBF\xE2\x81\xA6",
+    "&#x202E;&#8238;",
+    "bad\xFF\xFE bytes",
+    "=HYPERLINK(\"http://evil.example\")",
+};
+
+// Every line of `text` is valid UTF-8 with no control, bidirectional or invisible character.
+void check_inert(const std::string& text, const std::string& where) {
+  INFO(where);
+  REQUIRE(labrun::code_point_count(text).has_value());
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const auto hidden = labrun::first_hidden_code_point(std::string_view(text).substr(start, end - start));
+    if (hidden) {
+      FAIL_CHECK(labrun::code_point_name(hidden->code_point)
+                 << " in line: " << text.substr(start, end - start));
+    }
+    start = end + 1;
+  }
+}
+
+// Nothing of kHostile opens anything in Markdown: no tag, link, image or code span, no new line.
+void check_markdown(const std::string& text, const std::string& where) {
+  INFO(where);
+  check_inert(text, where);
+  for (const char* raw : {"<img", "<script", "</script", "[click]", "![pixel]", "`rm -rf`", "a|b|c",
+                          "\n# heading", "\n| forged", "\r"}) {
+    CHECK(text.find(raw) == std::string::npos);
+  }
+  for (std::size_t at = text.find("&#"); at != std::string::npos; at = text.find("&#", at + 1)) {
+    CHECK((at > 0 && text[at - 1] == '\\'));
+  }
+}
+
+// Every string and key of a JSON document is inert; tests[].output, Markdown for Gradescope, is
+// checked as Markdown too.
+void check_json(const nlohmann::json& value, const std::string& where, bool markdown = false) {
+  if (value.is_string()) {
+    const std::string& text = value.get_ref<const std::string&>();
+    check_inert(text, where);
+    CHECK(text.find('\n') == std::string::npos);
+    if (markdown) {
+      check_markdown(text, where);
+    }
+  } else if (value.is_array()) {
+    for (const auto& element : value) {
+      check_json(element, where + "/*", markdown);
+    }
+  } else if (value.is_object()) {
+    for (const auto& item : value.items()) {
+      check_inert(item.key(), where + " (a key)");
+      const bool output = item.key() == "output" && where.find("/tests/") != std::string::npos;
+      check_json(item.value(), where + "/" + item.key(), markdown || output);
+    }
+  }
+}
+
+// Every file labrun wrote under `folder`, by its format.
+int check_written(const fs::path& folder) {
+  int files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    if (!entry.is_regular_file()) {
+      continue;
+    }
+    const std::string text = labrun::read_file(entry.path());
+    const std::string where = entry.path().string();
+    const std::string extension = entry.path().extension().string();
+    if (extension == ".md") {
+      check_markdown(text, where);
+    } else if (extension == ".json") {
+      check_json(nlohmann::json::parse(text), where);
+    } else if (extension == ".csv") {
+      check_inert(text, where);
+      for (const char* formula : {"\n=", ",=", ",\"="}) {
+        CHECK(text.find(formula) == std::string::npos);
+      }
+    } else {
+      continue;
+    }
+    ++files;
+  }
+  return files;
+}
+
+// What a grading would be given, with every string a submission can reach set to `hostile`.
+std::vector<day48::grading::JudgeInput> hostile_inputs(const std::string& hostile) {
+  nlohmann::json manifest{{"student_id", "s1"},
+                          {"bytes_per_element", 20},
+                          {"launches", 2},
+                          {"predicted_ratio_vs_staged", 1.8},
+                          {"predicted_ratio_vs_fused", 1.67}};
+  manifest[labrun::valid_utf8(hostile)] = hostile.size();
+  manifest["kernels"] = {{labrun::valid_utf8(hostile), {{"threads_per_block", 256}}}};
+  const std::string text = manifest.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  const std::string twice = labrun::valid_utf8(hostile) + "~twice";
+  const std::string duplicated = text.substr(0, text.size() - 1) + "," + nlohmann::json(twice).dump() +
+                                 ": 1," + nlohmann::json(twice).dump() + ": 2," +
+                                 nlohmann::json(std::string(30000, 'L')).dump() + ": 3}";
+  day48::grading::JudgeInput base;
+  base.submission = "batch/" + hostile + "/halfway.cu";
+  base.manifest = labrun::parse_manifest(duplicated, "batch/" + hostile + "/halfway.json",
+                                         day48::grading::kernel_names());
+  base.sanitizer_available = true;
+  base.run_limit_seconds = 60.0;
+  std::vector<day48::grading::JudgeInput> inputs;
+  day48::grading::JudgeInput refused = base;
+  refused.source_problems = {{3, "#include \"" + hostile + "\" is not allowed"}};
+  inputs.push_back(refused);
+  day48::grading::JudgeInput broken = base;
+  broken.manifest.reset();
+  broken.manifest_problem = "batch/" + hostile + "/halfway.json: malformed JSON at byte 3";
+  broken.compiler_messages = "halfway.cu(3): error: " + hostile + "\n" + hostile;
+  inputs.push_back(broken);
+  day48::grading::JudgeInput missing = base;
+  missing.compiled = true;
+  missing.child = labrun::ProcessResult{true, false, 3, 0, 1.0, hostile, hostile.size()};
+  day48::grading::ChildResults results;
+  results.device = results.device_uuid = hostile;
+  results.error_kind = "kernel-missing";
+  results.error = "no kernel named " + hostile;
+  results.failed_step = hostile;
+  results.kernels_found = {hostile, hostile + "2"};
+  missing.results = results;
+  missing.last_step = hostile;
+  inputs.push_back(missing);
+  day48::grading::JudgeInput crashed = missing;
+  crashed.results->error_kind = "cuda-error";
+  crashed.results->kernels = {{hostile, true, {8, 8, 8}, 16, 0, 1024, hostile}};
+  inputs.push_back(crashed);
+  day48::grading::JudgeInput killed = missing;
+  killed.results->error_kind.clear();
+  killed.child = labrun::ProcessResult{true, true, -1, 9, 60.0, hostile, hostile.size()};
+  inputs.push_back(killed);
+  day48::grading::JudgeInput sanitized = crashed;
+  sanitized.results->error_kind.clear();
+  sanitized.results->completed = true;
+  sanitized.child = labrun::ProcessResult{true, false, 0, 0, 1.0, hostile, hostile.size()};
+  sanitized.sanitizers = {{"memcheck", false, hostile}, {"racecheck", false, hostile}};
+  inputs.push_back(sanitized);
+  return inputs;
+}
+
+}  // namespace
+
+TEST_CASE("no string from a submission reaches any report, summary or progress line raw") {
+  const fs::path work = temporary_folder();
+  int rendered = 0;
+  // judge() and the three renderings of each report.
+  for (const std::string& hostile : kHostile) {
+    for (day48::grading::JudgeInput& in : hostile_inputs(hostile)) {
+      labrun::GradeReport report = day48::grading::judge(in);
+      report.device = report.device_uuid = report.host = hostile;
+      report.phase_seconds = {{hostile, 1.0}};
+      if (in.results) {
+        report.raw = day48::grading::to_json(*in.results);
+      }
+      check_markdown(labrun::report_markdown(report), "report.md for " + labrun::valid_utf8(hostile));
+      check_json(nlohmann::json::parse(labrun::dump_report(labrun::gradescope_results(report))),
+                 "results.json");
+      check_json(nlohmann::json::parse(labrun::dump_report(labrun::report_json(report))), "report.json");
+      ++rendered;
+    }
+  }
+  CHECK(rendered == static_cast<int>(kHostile.size()) * 6);
+
+  // The summary writer, from reports on disk that any folder given to --merge may hold (under its
+  // submissions/, where a batch writes them).
+  const fs::path reports_root = work / "reports";
+  const fs::path reports = reports_root / "submissions";
+  int folder = 0;
+  for (const std::string& hostile : kHostile) {
+    std::string name = std::to_string(10 + folder++) + "-" + hostile;
+    std::replace(name.begin(), name.end(), '/', '_');
+    fs::create_directories(reports / name);
+    const nlohmann::json forged{{"student_id", labrun::valid_utf8(hostile)},
+                                {"score", 1},
+                                {"max_score", 100},
+                                {"mistakes", {{{"id", labrun::valid_utf8(hostile)}}}},
+                                {"execution_time", 1.0},
+                                {"environment",
+                                 {{"device", labrun::valid_utf8(hostile)},
+                                  {"device_uuid", labrun::valid_utf8(hostile)},
+                                  {"host", labrun::valid_utf8(hostile)}}}};
+    labrun::write_file_atomically(reports / name / "report.json", forged.dump(), false);
+  }
+  const fs::path merged = work / "merged";
+  fs::create_directories(merged);
+  const Outcome merge = labrun_cli({"grade", "--merge", merged.string(), reports_root.string()});
+  CHECK(merge.status == labrun::exit_code::kOk);
+  check_markdown(merge.out, "the summary printed by --merge");
+  CHECK(check_written(merged) == 3);
+  CHECK(nlohmann::json::parse(labrun::read_file(merged / "summary.json")).size() == kHostile.size());
+
+  // A batch: folders named by a submission, each refused before any GPU is touched; its progress
+  // lines, its reports and its summary.
+  const fs::path batch = work / "batch";
+  folder = 0;
+  for (const std::string& hostile : kHostile) {
+    std::string name = std::to_string(10 + folder++) + "-" + hostile;
+    std::replace(name.begin(), name.end(), '/', '_');
+    fs::create_directories(batch / name);
+    labrun::write_file_atomically(batch / name / "halfway.cu", "#include \"/etc/hostname\"\n", false);
+    labrun::write_file_atomically(batch / name / "halfway.json",
+                                  "{" + nlohmann::json(labrun::valid_utf8(hostile)).dump() + ": 1}", false);
+  }
+  const fs::path out = work / "out";
+  const Outcome graded =
+      labrun_cli({"grade", "--batch", batch.string(), "--out", out.string(), "--jobs", "2"});
+  CHECK(graded.status == labrun::exit_code::kOk);
+  check_inert(graded.err, "progress lines");
+  check_markdown(graded.out, "the summary printed by --batch");
+  CHECK(check_written(out) == 3 * static_cast<int>(kHostile.size()) + 3);
+  fs::remove_all(work);
 }

@@ -157,11 +157,9 @@ TEST_CASE("a signal while labrun waits for the plot renderer leaves no scratch f
   }
 }
 
-// Needs process/'s forwarding to remove the temporaries before it ends labrun with the signal it
-// forwarded (remove_registered_temporaries(), base/temporary_files.hpp); until then SIGINT and
-// SIGTERM during a child's run leave the scratch folder.
-TEST_CASE("SIGINT and SIGTERM while labrun waits for the plot renderer leave no scratch folder",
-          "[.needs-forwarding-hook]") {
+// process/'s forwarding takes SIGINT and SIGTERM over while a child runs; it removes the temporaries
+// before it ends labrun with the signal it forwarded.
+TEST_CASE("SIGINT and SIGTERM while labrun waits for the plot renderer leave no scratch folder") {
   for (const int signal_number : {SIGINT, SIGTERM}) {
     check_no_scratch_folder_after(signal_number);
   }

@@ -189,6 +189,7 @@ TEST_CASE("text from a transcript cannot open a tag, a link, a code span or a ta
         "n * 4 B >= 8 x L2, a < b, &lt;!-- c -->");
   CHECK(labrun::escape_markdown("line\r\nnext\ttab") == "line  next tab");
   CHECK(labrun::escape_markdown("copy_floor *k*") == "copy_floor *k*");
+  CHECK(labrun::escape_markdown("&#x202E;&lt;b & c&d") == "\\&#x202E;\\&lt;b & c\\&d");
   CHECK(labrun::markdown_code_span("a`b\nc") == "`a'b c`");
 
   labrun::Transcript t = labrun::testing::sample_day48_transcript();

@@ -57,11 +57,11 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
     const std::string name = entry.path().filename().string();
     INFO(name);
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));
-    const std::string report_text = labrun::read_file(out / name / "report.json");
+    const std::string report_text = labrun::read_file(out / "submissions" / name / "report.json");
     CHECK(labrun::valid_utf8(report_text) == report_text);
     const auto report = nlohmann::json::parse(report_text);
-    CHECK(fs::exists(out / name / "results.json"));
-    CHECK(fs::exists(out / name / "report.md"));
+    CHECK(fs::exists(out / "submissions" / name / "results.json"));
+    CHECK(fs::exists(out / "submissions" / name / "report.md"));
     std::set<std::string> named;
     for (const auto& m : report.at("mistakes")) {
       named.insert(m.at("id").get<std::string>());

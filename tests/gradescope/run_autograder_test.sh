@@ -59,4 +59,33 @@ if command -v ssh >/dev/null 2>&1; then
 LABRUN_SSH_OPTIONS="-o BatchMode=yes -o ConnectTimeout=3 -p 1"' "$corpus/correct/halfway.cu")
   echo "$out" | grep -q "cannot reach the GPU grader" || fail "unreachable-host: expected the staff message"
 fi
+# A GPU host reached over ssh, played by this machine: fake ssh and scp run the command and copy
+# here. The submission's file name tries to run a command in the remote shell; it must be graded
+# as a file of that name and run nothing.
+fake="$work/fake-bin"
+mkdir -p "$fake"
+cat >"$fake/ssh" <<'SH'
+#!/bin/sh
+# ssh HOST COMMAND...: COMMAND run by a shell here, as the remote user's shell would, in $FAKE_HOME.
+shift
+cd "$FAKE_HOME" && exec sh -c "$*"
+SH
+cat >"$fake/scp" <<'SH'
+#!/bin/sh
+# scp [-q] [-r] FROM TO, where either may be HOST:PATH: copied here.
+while [ "${1#-}" != "$1" ]; do shift; done
+from=${1#*:}; to=${2#*:}
+case $to in */) mkdir -p "$to" ;; esac
+exec cp -r "$from" "$to"
+SH
+chmod +x "$fake/ssh" "$fake/scp"
+mkdir -p "$work/fake-home"
+hostile="$work/hostile-name"
+mkdir -p "$hostile"
+cp "$corpus/correct/halfway.cu" "$hostile/x;touch injected;'y'.cu"
+out=$(FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case hostile-file-name "LABRUN_GPU_HOST=grader@gpu
+LABRUN_REMOTE=$labrun" "$hostile/x;touch injected;'y'.cu")
+[ ! -e "$work/fake-home/injected" ] || fail "hostile-file-name: the file's name ran a command on the GPU host"
+echo "$out" | grep -q "not a mistake" || fail "hostile-file-name: expected labrun's own results.json (no GPU here)"
+
 echo "gradescope test: results.json written with output_format md in every case"

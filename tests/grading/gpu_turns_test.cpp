@@ -136,3 +136,53 @@ TEST_CASE("a lone timer starts the drain itself once it has waited long enough")
   timer.join();
   CHECK(timed.load());
 }
+
+TEST_CASE("no more gradings are resident than the memory holds, and one graded alone overlaps none") {
+  labrun::GpuTurns turns(4, 1, 0.0, 3);
+  std::atomic<int> resident{0};
+  std::atomic<int> most_resident{0};
+  std::atomic<int> alone{0};
+  std::atomic<bool> overlapped{false};
+  std::vector<std::thread> workers;
+  workers.reserve(8);
+  for (int w = 0; w < 8; ++w) {
+    workers.emplace_back([&, w] {
+      for (int round = 0; round < 15; ++round) {
+        if ((w + round) % 5 == 0) {
+          const labrun::AloneTurn turn(&turns);
+          if (alone.fetch_add(1) != 0 || resident.load() != 0) {
+            overlapped = true;
+          }
+          std::this_thread::sleep_for(200us);
+          alone.fetch_sub(1);
+        } else {
+          const labrun::ResidentTurn here(&turns);
+          const int now = resident.fetch_add(1) + 1;
+          int seen = most_resident.load();
+          while (now > seen && !most_resident.compare_exchange_weak(seen, now)) {
+          }
+          {
+            // A resident grading checks under a shared turn, then times under an exclusive one.
+            const labrun::SharedTurn check(&turns);
+            if (alone.load() != 0) {
+              overlapped = true;
+            }
+            std::this_thread::sleep_for(100us);
+          }
+          const labrun::ExclusiveTurn time(&turns);
+          if (alone.load() != 0) {
+            overlapped = true;
+          }
+          std::this_thread::sleep_for(100us);
+          resident.fetch_sub(1);
+        }
+      }
+    });
+  }
+  for (std::thread& t : workers) {
+    t.join();
+  }
+  CHECK_FALSE(overlapped.load());
+  CHECK(most_resident.load() <= 3);
+  CHECK(turns.sharers() == 0);
+}

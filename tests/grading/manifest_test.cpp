@@ -149,3 +149,50 @@ TEST_CASE("the skeleton's and the corpus's manifests are read") {
   }
   CHECK(manifests >= 25);
 }
+
+TEST_CASE("a key given twice, at any depth, is named by its pointer, not used, and the rest is read") {
+  labrun::Manifest m = parse(good_fields() + R"(, "launches": 3)");
+  REQUIRE(m.problems.size() == 1);
+  CHECK(m.problems.front() == "/launches: given more than once in its object; none of its values is used");
+  CHECK_FALSE(m.launches.has_value());
+  CHECK(m.bytes_per_element == 20.0);
+  CHECK(m.kernels.size() == 2);
+  m = parse(R"("student_id": "s1", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
+               "predicted_ratio_vs_fused": 1.67, "kernels": {"first": {"threads_per_block": 256,
+               "elements_per_thread": 4, "threads_per_block": 1024}, "second": {"threads_per_block": 512,
+               "grid_stride": true}})");
+  REQUIRE(m.problems.size() == 1);
+  CHECK_THAT(m.problems.front(), ContainsSubstring("/kernels/first/threads_per_block: given more than once"));
+  CHECK(m.kernels.count("first") == 0);
+  CHECK(m.kernels.count("second") == 1);
+  m = parse(good_fields() + R"(, "student_id": "someone else")");
+  REQUIRE(m.problems.size() == 1);
+  CHECK(m.student_id.empty());
+}
+
+TEST_CASE("a student id is 1 to 128 characters, none of them a control, format or invisible one") {
+  const std::string e_acute = "\xC3\xA9";  // 2 bytes, 1 character
+  std::string long_id;
+  for (int i = 0; i < 128; ++i) {
+    long_id += e_acute;
+  }
+  CHECK(parse(good_fields("student_id", "\"" + long_id + "\"")).student_id == long_id);
+  CHECK_THAT(only_problem(good_fields("student_id", "\"" + long_id + e_acute + "\"")),
+             ContainsSubstring("got 129 characters"));
+  for (const std::string hidden : {"\\u202e", "\\u2066", "\\u200b", "\\u00ad", "\\u061c", "\\ufeff",
+                                   "\\u0085", "\\u009b", "\\u001b", "\\ufff9", "\\udb40\\udc01", "\\u2028"}) {
+    INFO(hidden);
+    const std::string problem = only_problem(good_fields("student_id", "\"ab" + hidden + "c\""));
+    CHECK_THAT(problem, ContainsSubstring("printable"));
+    CHECK_THAT(problem, ContainsSubstring("character 3 is U+"));
+  }
+  CHECK(parse(good_fields("student_id", R"("Zo\u00eb O'Brien-\u5f20")")).problems.empty());
+}
+
+TEST_CASE("a long or strange key is shown cut, as one token of its pointer") {
+  const labrun::Manifest m = parse(good_fields() + ", \"" + std::string(5000, 'k') + "/~\": 1");
+  REQUIRE(m.problems.size() == 1);
+  CHECK(m.problems.front().size() < 200);
+  CHECK_THAT(m.problems.front(), ContainsSubstring("...: unknown field"));
+  CHECK(only_problem(good_fields() + R"(, "a/b~": 1)") == "/a~1b~0: unknown field");
+}

@@ -50,3 +50,27 @@ TEST_CASE("the JSON report adds mistakes and figures, the Markdown speaks to the
   CHECK_THAT(md, ContainsSubstring("- **tail-missed**: the last 3 elements were never written"));
   CHECK_THAT(md, ContainsSubstring("- FAILED (0/25) Correct: 3 elements wrong"));
 }
+
+TEST_CASE("each format gets text from outside as what it is: Markdown escaped, JSON plain, both inert") {
+  labrun::GradeReport report = two_tests();
+  report.student_id =
+      "s\xE2\x80\xAE"
+      "1";
+  report.tests[1].output = "got <img src=x> [a](b)\nline\x1b[2J";
+  report.mistakes = {{"manifest-invalid", "/<b>: unknown field\r\n| x |"}};
+  report.raw = {{"kernels_found",
+                 {"k\xC2\x9B"
+                  "1"}}};
+  const std::string r = "\xEF\xBF\xBD";
+  const auto results = labrun::gradescope_results(report);
+  CHECK(results["tests"][1]["output"] == "got &lt;img src=x> \\[a\\](b) line" + r + "\\[2J");
+  const auto json = labrun::report_json(report);
+  CHECK(json["tests"][1]["output"] == results["tests"][1]["output"]);  // Markdown, as output_format says
+  CHECK(json["student_id"] == "s" + r + "1");
+  CHECK(json["mistakes"][0]["explanation"] == "/<b>: unknown field  | x |");  // plain text, one line
+  CHECK(json["raw"]["kernels_found"][0] == "k" + r + "1");
+  const std::string md = labrun::report_markdown(report);
+  CHECK_THAT(md, ContainsSubstring("exercise: s" + r + "1"));
+  CHECK_THAT(md, ContainsSubstring("- **manifest-invalid**: /&lt;b>: unknown field  \\| x \\|"));
+  CHECK(md.find("<img") == std::string::npos);
+}

@@ -12,7 +12,8 @@ labrun::IncludePolicy policy() {
   labrun::IncludePolicy p;
   p.quoted = {"grading/submission.cuh", "stages.cuh"};
   p.angled = {"cstdint"};
-  p.angled_root = std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading";  // stands in for CUDA's include/
+  p.angled_roots = {std::filesystem::path(LABRUN_TEST_DATA_DIR) /
+                    "grading"};  // stands in for CUDA's include/
   return p;
 }
 
@@ -29,7 +30,7 @@ bool refused(const std::string& source) {
 TEST_CASE("the lab's and CUDA's headers may be included, literally") {
   CHECK(check("#include \"grading/submission.cuh\"\n#include <cstdint>\n__global__ void k() {}\n").empty());
   CHECK(check("  #  include   \"stages.cuh\"  // the stages\n").empty());
-  CHECK(check("#include <source_check_test.cpp>\n").empty());  // a file under angled_root
+  CHECK(check("#include <source_check_test.cpp>\n").empty());  // a file under angled_roots
   CHECK(check("int a = 1'000'000; // digit separators are numbers, not characters\n#include <cstdint>\n")
             .empty());
 }
@@ -78,4 +79,42 @@ TEST_CASE("splices and comments cannot hide a directive") {
   CHECK(refused("/*\n#include \"/etc/passwd\"\n*/\n"));
   // Text that only looks like a directive inside a string is not one.
   CHECK(check("const char* s = \"#include </etc/passwd>\";\n").empty());
+}
+
+TEST_CASE("every end of line the preprocessor knows ends a line for the check too") {
+  // A lone CR, CR LF, and a backslash before CR LF or before spaces and a newline (a splice to GCC).
+  CHECK(refused("int a;\r#include \"/etc/passwd\"\r"));
+  CHECK(refused("int a;\r\n#include \"/etc/passwd\"\r\n"));
+  CHECK(refused("#inc\\\r\nlude \"/etc/passwd\"\n"));
+  CHECK(refused("#inc\\   \nlude \"/etc/passwd\"\n"));
+  CHECK(refused("#inc\\\t \rlude \"/etc/passwd\"\n"));
+  const auto problems = check("int a;\r\rint b;\r#include \"/etc/passwd\"\r");
+  REQUIRE(problems.size() == 1);
+  CHECK(problems.front().line == 4);
+  CHECK(check("#include <cstdint>\r\n__global__ void k() {}\r\n").empty());
+}
+
+TEST_CASE("a byte-order mark does not hide the first directive") {
+  CHECK(refused("\xEF\xBB\xBF#include \"/etc/passwd\"\n"));
+  CHECK(check("\xEF\xBB\xBF#include <cstdint>\n").empty());
+}
+
+TEST_CASE("a GNU line marker is refused like #line") {
+  CHECK(refused("# 1 \"/etc/passwd\"\n"));
+  CHECK(refused("#1\n"));
+  CHECK_THAT(check("# 7 \"x.cu\" 2\n").front().message, ContainsSubstring("line marker"));
+}
+
+TEST_CASE("a refusal says what kind it is") {
+  CHECK(check("#include \"/etc/passwd\"\n").front().kind == labrun::kIncludeNotAllowed);
+  CHECK(check(std::string("int a;\0\n", 8)).front().kind == labrun::kSourceNotText);
+  CHECK(check(std::string(std::size_t{300} * 1024, ' ')).front().kind == labrun::kSourceTooLarge);
+}
+
+TEST_CASE("several folders of angled headers may be allowed") {
+  labrun::IncludePolicy p = policy();
+  p.angled_roots = {std::filesystem::path(LABRUN_TEST_DATA_DIR) / "nowhere",
+                    std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading"};
+  CHECK(labrun::check_submission_source("#include <source_check_test.cpp>\n", p).empty());
+  CHECK_FALSE(labrun::check_submission_source("#include <gpu_turns_test.cpp.missing>\n", p).empty());
 }

@@ -107,8 +107,13 @@ TEST_CASE("a descendant left running when the child exits is killed too") {
 
 TEST_CASE("a child gets a clean environment, only descriptors 0 to 2, and its limits") {
   ::setenv("LABRUN_TEST_SECRET", "do-not-pass", 1);
-  const int leaked = ::open("/dev/null", O_RDONLY);  // without O_CLOEXEC on purpose
-  REQUIRE(leaked >= 0);
+  // Without O_CLOEXEC on purpose, and far above 3: the shell's glob below opens the lowest free
+  // descriptor itself while it lists them, so a leaked 3 could not be told from its own.
+  const int opened = ::open("/dev/null", O_RDONLY);
+  REQUIRE(opened >= 0);
+  const int leaked = ::fcntl(opened, F_DUPFD, 100);
+  ::close(opened);
+  REQUIRE(leaked >= 100);
   labrun::SpawnOptions options;
   // The shell lists its own descriptors (a glob, no program that would open one of its own).
   options.argv = {"sh", "-c", "env; for f in /proc/$$/fd/*; do echo ${f##*/}; done; ulimit -c; ulimit -f"};
@@ -191,4 +196,53 @@ TEST_CASE("programs are found on PATH") {
   CHECK(labrun::find_on_path("no-such-program-labrun").empty());
   CHECK(labrun::current_executable().filename() == "labrun_host_tests");
   CHECK_FALSE(labrun::containment_program().empty());
+}
+
+TEST_CASE("a run budget is spent only while the child works, and can be capped") {
+  labrun::RunBudget budget(10.0);
+  budget.pause();
+  const double paused_at = budget.spent();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(budget.spent() == paused_at);
+  budget.resume();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(budget.spent() > paused_at);
+  CHECK_FALSE(budget.exhausted());
+  budget.cap_remaining(0.05);
+  CHECK(budget.limit() < 1.0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  CHECK(budget.exhausted());
+}
+
+TEST_CASE("a child waiting while its budget is paused is not killed for the wait") {
+  labrun::RunBudget budget(0.5);
+  labrun::SpawnOptions options;
+  options.argv = {"sh", "-c", "sleep 1.2; exit 0"};
+  options.budget = &budget;
+  std::thread pauser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    budget.pause();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    budget.resume();
+  });
+  const labrun::ProcessResult waited = labrun::run_contained(options);
+  pauser.join();
+  CHECK(waited.succeeded());
+  // The same wait with the budget running is past the limit.
+  labrun::RunBudget running(0.5);
+  options.budget = &running;
+  const labrun::ProcessResult killed = labrun::run_contained(options);
+  CHECK(killed.timed_out);
+  CHECK_THAT(killed.describe(), ContainsSubstring("timed out after 1 s"));
+}
+
+TEST_CASE("a child past its CPU seconds is ended, however long its wall clock") {
+  labrun::SpawnOptions options;
+  options.argv = {"sh", "-c", "while :; do :; done"};
+  options.limit_seconds = 30.0;
+  options.limits.cpu_seconds = 1;
+  const labrun::ProcessResult r = labrun::run_contained(options);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.signal != 0);
+  CHECK(r.wall_seconds < 20.0);
 }

@@ -192,7 +192,8 @@ Json to_json(const ChildResults& results) {
                {"guards", guards_to_json(p.guards)},
                {"input_elements_changed", p.input_elements_changed},
                {"staged_buffers_written", p.staged_buffers_written},
-               {"matches_chain_of_x", p.matches_chain_of_x}};
+               {"matches_chain_of_x", p.matches_chain_of_x},
+               {"launches_writing_outside", p.launches_writing_outside}};
     probes.push_back(probe);
   }
   Json timing = nullptr;
@@ -206,6 +207,7 @@ Json to_json(const ChildResults& results) {
         {"wrong_samples", t.wrong_samples},
         {"first_wrong_sample", t.first_wrong_sample ? output_to_json(*t.first_wrong_sample) : Json(nullptr)},
         {"guard_words_changed", t.guard_words_changed},
+        {"samples_writing_outside", t.samples_writing_outside},
         {"lab", to_json(t.lab)},
         {"lab_times_shared", t.lab_times_shared}};
   }
@@ -260,6 +262,7 @@ ChildResults child_results_from_json(const Json& j) {
       probe.input_elements_changed = p.at("input_elements_changed").get<std::uint64_t>();
       probe.staged_buffers_written = p.at("staged_buffers_written").get<std::vector<std::string>>();
       probe.matches_chain_of_x = p.at("matches_chain_of_x").get<std::uint64_t>();
+      probe.launches_writing_outside = p.at("launches_writing_outside").get<std::uint64_t>();
       results.probes.push_back(probe);
     }
     if (!j.at("timing").is_null()) {
@@ -274,6 +277,7 @@ ChildResults child_results_from_json(const Json& j) {
         timing.first_wrong_sample = output_from_json(t.at("first_wrong_sample"));
       }
       timing.guard_words_changed = t.at("guard_words_changed").get<std::uint64_t>();
+      timing.samples_writing_outside = t.at("samples_writing_outside").get<std::uint64_t>();
       timing.lab = lab_times_from_json(t.at("lab"));
       timing.lab_times_shared = t.at("lab_times_shared").get<bool>();
       results.timing = timing;

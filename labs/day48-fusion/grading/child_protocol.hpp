@@ -19,6 +19,14 @@ namespace day48::grading {
 inline constexpr std::size_t kRequestMaxBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kResultsMaxBytes = std::size_t{4} * 1024 * 1024;
 
+//! What a submission may take of the GPU's memory besides the buffers the child gives it, so that
+//! gradings side by side on one GPU cannot starve each other. Its global variables are bounded
+//! before it is loaded (grading/device_image.hpp); its local memory (the stack frame and spills of
+//! each thread, which the driver reserves for every thread the GPU can hold) is bounded here, per
+//! thread, before any launch; the device-side heap (malloc in a kernel) is set to this size.
+inline constexpr std::uint64_t kLocalBytesPerThreadMax = 2048;
+inline constexpr std::uint64_t kDeviceHeapBytes = std::uint64_t{8} << 20;
+
 //! The lab's own kernels timed cold at one size: medians of CUDA-event samples, milliseconds.
 struct LabTimes {
   std::uint64_t elements = 0;
@@ -49,8 +57,10 @@ struct ChildRequest {
   //! One launch longer than this is a hang: at the card-scaled size a correct pair's kernels take
   //! about a millisecond on an H200, so this is over a thousand times that.
   double kernel_time_limit_s = 2.0;
-  double timing_limit_s = 60.0;  //!< the whole timing phase longer than this is a hang
-  int timing_samples = 30;       //!< cold samples per timed case
+  //! The whole timing phase longer than this is a hang; each timed sample longer than
+  //! kernel_time_limit_s for each launch it holds is one too.
+  double timing_limit_s = 15.0;
+  int timing_samples = 30;  //!< cold samples per timed case
   //! Batch grading: before timing, create the file "ready-to-time" in the working folder and wait
   //! (at most turn_wait_limit_s) for labrun to create "may-time", which it does once this child
   //! has the GPU to itself (grading/gpu_turns.hpp).
@@ -118,6 +128,10 @@ struct ProbeResult {
   //! Planted only: outputs that match the chain computed from the replaced x instead of from the
   //! intermediate (the second kernel read x).
   std::uint64_t matches_chain_of_x = 0;
+  //! Launches of this call (0 to 2) after which memory the child owns outside that launch's output
+  //! (any buffer, guard, counter: everything but intermediate[0, n) for the first kernel and
+  //! y[0, n) for the second) had changed.
+  std::uint64_t launches_writing_outside = 0;
 };
 
 //! Cold samples at the large size: each sample on fresh inputs, the output of every submission
@@ -130,8 +144,10 @@ struct TimingResult {
   std::uint64_t wrong_samples = 0;  //!< timed calls whose output failed its check
   std::optional<OutputInspection> first_wrong_sample;
   std::uint64_t guard_words_changed = 0;  //!< around y and the intermediate, after every sample
-  LabTimes lab;                           //!< the lab's kernels, as the submission is compared with them
-  bool lab_times_shared = false;          //!< timed once for the batch on this GPU, not beside this pair
+  //! Timed calls after which memory the child owns outside intermediate[0, n) and y[0, n) had changed.
+  std::uint64_t samples_writing_outside = 0;
+  LabTimes lab;                   //!< the lab's kernels, as the submission is compared with them
+  bool lab_times_shared = false;  //!< timed once for the batch on this GPU, not beside this pair
 };
 
 struct KernelInfo {
@@ -150,7 +166,8 @@ struct ChildResults {
   bool pageable_memory_access = false;  //!< the GPU can address pageable host memory (HMM/ATS)
   bool completed = false;               //!< every step ran
   //! Why it stopped: "" (it did not), "load", "kernel-missing", "wrong-signature", "launch-shape",
-  //! "cuda-error", "hang".
+  //! "local-memory-too-large", "cuda-error", "hang", or "grader-out-of-memory" (the child could not
+  //! allocate its own buffers: not the submission's doing, and graded again).
   std::string error_kind;
   std::string error;        //!< what happened, for a student
   std::string failed_step;  //!< the step in progress, e.g. "halfway_stages_3_4 at n = 1049187 (alone)"

@@ -15,7 +15,9 @@ labrun::IncludePolicy include_policy(const std::filesystem::path& cuda_include_d
   policy.quoted = {"grading/submission.cuh", "stages.cuh", "chain_constants.hpp"};
   policy.angled = {"cstddef",     "cstdint", "climits",  "cfloat",   "cmath",
                    "type_traits", "limits",  "stddef.h", "stdint.h", "math.h"};
-  policy.angled_root = cuda_include_dir;
+  // CUDA's own headers, and the C++ libraries it ships under include/cccl (cuda/std, cub, thrust),
+  // which nvcc puts on the include path itself.
+  policy.angled_roots = {cuda_include_dir, cuda_include_dir / "cccl"};
   return policy;
 }
 

@@ -29,7 +29,7 @@ inline constexpr std::size_t kParameterBytes = 8;
 [[nodiscard]] labrun::LaunchShape default_launch_shape();
 
 //! What a submission may include: the lab's headers by name, a few standard headers that device code
-//! needs, and any header under CUDA's include folder.
+//! needs, and any header under CUDA's include folder or its include/cccl (cuda/std, cub, thrust).
 [[nodiscard]] labrun::IncludePolicy include_policy(const std::filesystem::path& cuda_include_dir);
 
 }  // namespace day48::grading

@@ -32,10 +32,12 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
+#include "base/format.hpp"
 #include "core/statistics.hpp"
 #include "grading/checks.hpp"
 #include "grading/child_protocol.hpp"
 #include "grading/contract.hpp"
+#include "grading/device_image.hpp"
 #include "grading/launch_plan.hpp"
 #include "grading/submission_kernels.hpp"
 #include "kernels.hpp"
@@ -54,7 +56,6 @@ using labrun::DeviceBuffer;
 // Poisoned floats before and after each of the submission's buffers: 2 MiB, a large page's worth,
 // so no plausible stray index hops it unseen; past it lies another allocation or unmapped memory.
 constexpr std::size_t kGuardFloats = std::size_t{512} * 1024;
-constexpr std::size_t kImageMaxBytes = std::size_t{64} * 1024 * 1024;
 constexpr double kTolerance = 1e-5;  // absolute and relative, as in the lab
 constexpr int kTimingWarmups = 2;
 
@@ -86,33 +87,66 @@ std::uint64_t mix64(std::uint64_t z) {
   return z ^ (z >> 31);
 }
 
-// Calls `expired` from its own thread when `seconds` pass before it is destroyed: for the timing
-// phase, where a kernel that never ends would block an event wait forever.
+// Calls `expired` from its own thread, with what was armed, when the deadline passes before it is
+// re-armed or destroyed: for the timing phase, where a kernel that never ends would block an event
+// wait forever. Armed once for the whole phase, and again for each sample.
 class Watchdog {
  public:
-  Watchdog(double seconds, std::function<void()> expired)
-      : thread_([this, seconds, expired = std::move(expired)] {
-          std::unique_lock<std::mutex> lock(mutex_);
-          if (!stopped_.wait_for(lock, std::chrono::duration<double>(seconds), [this] { return done_; })) {
-            expired();
-          }
-        }) {}
+  explicit Watchdog(std::function<void(const std::string&)> expired)
+      : expired_(std::move(expired)), thread_([this] { watch(); }) {}
   ~Watchdog() {
     {
       const std::lock_guard<std::mutex> lock(mutex_);
       done_ = true;
     }
-    stopped_.notify_all();
+    changed_.notify_all();
     thread_.join();
   }
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
+  //! From now, `seconds` until `what` is a hang (replacing the earlier deadline).
+  void arm(double seconds, std::string what) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      deadline_ =
+          std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                 std::chrono::duration<double>(seconds));
+      what_ = std::move(what);
+    }
+    changed_.notify_all();
+  }
+
  private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!done_) {
+      if (!deadline_) {
+        changed_.wait(lock);
+        continue;
+      }
+      const auto deadline = *deadline_;
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout && !done_ && deadline_ == deadline) {
+        expired_(what_);  // does not return: it ends the process
+      }
+    }
+  }
+
+  std::function<void(const std::string&)> expired_;
   std::mutex mutex_;
-  std::condition_variable stopped_;
+  std::condition_variable changed_;
   bool done_ = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+  std::string what_;
   std::thread thread_;
+};
+
+// Every allocation the child owns, as (first byte, bytes), so that memory a submission was not
+// given is checked after each of its launches: a keyed digest of all of it but the launch's own
+// output, taken before and after, must not change (memory_outside_changed below).
+struct OwnedRegion {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
 };
 
 // [guard | n floats, padded to 256 bytes | guard] in one allocation, poisoned; data() is 256-byte
@@ -128,6 +162,7 @@ class GuardedBuffer {
   void poison_elements(std::size_t n, cudaStream_t stream) const {
     LABRUN_CUDA_CHECK(cudaMemsetAsync(data(), 0xFF, n * sizeof(float), stream));
   }
+  [[nodiscard]] OwnedRegion region() const { return {storage_.data(), words_ * sizeof(float)}; }
   // Adds to *count the guard words (everything outside [0, n)) that no longer hold the poison.
   void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const {
     day48::grading::count_words_not(storage_.data(), guard_, kPoisonWord, count, stream);
@@ -159,12 +194,23 @@ struct Kernels {
 };
 
 Kernels load_kernels(const ChildRequest& request, ChildResults& results) {
-  day48::grading::LoadedKernels loaded =
-      day48::grading::load_submission_kernels(labrun::read_regular_file(request.image, kImageMaxBytes));
+  day48::grading::LoadedKernels loaded = day48::grading::load_submission_kernels(
+      labrun::read_regular_file(request.image, labrun::kDeviceImageMaxBytes));
   results.kernels = std::move(loaded.kernels);
   results.kernels_found = std::move(loaded.kernels_found);
   if (!loaded.problem_kind.empty()) {
     throw SubmissionStopped{loaded.problem_kind, loaded.problem};
+  }
+  // The driver reserves a kernel's local memory for every thread the GPU can hold: bounded per
+  // thread, so that no submission takes the memory of those graded beside it.
+  for (const day48::grading::KernelInfo& kernel : results.kernels) {
+    if (kernel.local_bytes > day48::grading::kLocalBytesPerThreadMax) {
+      throw SubmissionStopped{"local-memory-too-large",
+                              kernel.name + " uses " + std::to_string(kernel.local_bytes) +
+                                  " bytes of local memory per thread, more than the " +
+                                  std::to_string(day48::grading::kLocalBytesPerThreadMax) +
+                                  " a submission may"};
+    }
   }
   return Kernels{loaded.library, loaded.first, loaded.second};
 }
@@ -189,19 +235,23 @@ class Grading {
 
   void load() {
     phase_.set("loading the compiled submission");
+    // The device-side heap (malloc in a kernel) has a fixed, small size, set before any module loads.
+    LABRUN_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, day48::grading::kDeviceHeapBytes));
     kernels_ = load_kernels(request_, results_);
   }
 
-  // One unguarded run at a small size, for compute-sanitizer: any access outside [0, n) leaves its
-  // allocation.
+  // Unguarded runs for compute-sanitizer, at the small odd size and at the graded odd size, each
+  // in buffers of exactly n floats: any access outside [0, n) leaves its allocation.
   void sanitize_run() {
-    const std::size_t n = request_.sanitize_elements;
-    DeviceBuffer<float> x(n), residual(n), intermediate(n), y(n);
-    day48::grading::generate_inputs(x.data(), residual.data(), n, request_.seed, request_.seed, stream_);
-    LABRUN_CUDA_CHECK(cudaMemsetAsync(intermediate.data(), 0xFF, n * sizeof(float), stream_));
-    LABRUN_CUDA_CHECK(cudaMemsetAsync(y.data(), 0xFF, n * sizeof(float), stream_));
-    launch_first(x.data(), intermediate.data(), n, "sanitizer run");
-    launch_second(intermediate.data(), residual.data(), y.data(), n, "sanitizer run");
+    for (const std::size_t n : {static_cast<std::size_t>(request_.sanitize_elements),
+                                static_cast<std::size_t>(request_.odd_elements)}) {
+      DeviceBuffer<float> x(n), residual(n), intermediate(n), y(n);
+      day48::grading::generate_inputs(x.data(), residual.data(), n, request_.seed, request_.seed, stream_);
+      LABRUN_CUDA_CHECK(cudaMemsetAsync(intermediate.data(), 0xFF, n * sizeof(float), stream_));
+      LABRUN_CUDA_CHECK(cudaMemsetAsync(y.data(), 0xFF, n * sizeof(float), stream_));
+      launch_first(x.data(), intermediate.data(), n, "sanitizer run");
+      launch_second(intermediate.data(), residual.data(), y.data(), n, "sanitizer run");
+    }
   }
 
   void grade() {
@@ -226,8 +276,24 @@ class Grading {
     write();
   }
 
-  // The submission's guarded buffers, the staged chain's, the lab's own outputs and the counters.
+  // The submission's guarded buffers, the staged chain's, the lab's own outputs and the counters; a
+  // GPU without the memory for them stops the child with "grader-out-of-memory" (not the
+  // submission's doing: labrun grades it again).
   void allocate(std::size_t capacity) {
+    try {
+      allocate_all(capacity);
+    } catch (const labrun::CudaError& error) {
+      if (error.code() != cudaErrorMemoryAllocation) {
+        throw;
+      }
+      static_cast<void>(cudaGetLastError());
+      throw SubmissionStopped{"grader-out-of-memory",
+                              "the child's buffers for n = " + std::to_string(capacity) +
+                                  " did not fit in the GPU's free memory"};
+    }
+  }
+
+  void allocate_all(std::size_t capacity) {
     x_.emplace(capacity, kGuardFloats);
     residual_.emplace(capacity, kGuardFloats);
     intermediate_.emplace(capacity, kGuardFloats);
@@ -240,6 +306,12 @@ class Grading {
     tallies_ = DeviceBuffer<unsigned long long>(kTallies);
     lab_ = day48::ChainBuffers{x_->data(), residual_->data(), t1_.data(),          t2_.data(),
                                t3_.data(), lab_y_.data(),     lab_halfway_.data(), copy_out_.data()};
+    owned_ = {x_->region(), residual_->region(), intermediate_->region(), y_->region()};
+    for (const DeviceBuffer<float>* buffer : {&t1_, &t2_, &t3_, &lab_y_, &lab_halfway_, &copy_out_}) {
+      owned_.push_back({buffer->data(), buffer->bytes()});
+    }
+    owned_.push_back({output_counters_.data(), output_counters_.bytes()});
+    owned_.push_back({intermediate_counters_.data(), intermediate_counters_.bytes()});
   }
 
   // The lab's kernels alone, timed at the large size, for a batch to share (mode lab-times).
@@ -269,6 +341,7 @@ class Grading {
     kGuardResidual,
     kInputs,
     kStaged,
+    kOwned,
     kTallies
   };
 
@@ -276,14 +349,17 @@ class Grading {
     return std::string(kernel) + " at n = " + std::to_string(n) + " (" + what + ")";
   }
 
-  // Launches one kernel of the submission and waits for it, at most the kernel time limit.
+  // Launches one kernel of the submission and waits for it, at most the kernel time limit. With
+  // `output` given (the launch's only legitimate output), every other byte the child owns is
+  // digested before and after, and a change counted in outside_writes_.
   void launch(cudaKernel_t kernel, const labrun::LaunchShape& shape, void** arguments, std::size_t n,
-              const std::string& where) {
+              const std::string& where, std::optional<OwnedRegion> output = std::nullopt) {
     phase_.set(where);
     const day48::grading::LaunchPlan plan = plan_for(kernel, shape, n);
     if (!plan.problem.empty()) {
       throw SubmissionStopped{"launch-shape", where + ": " + plan.problem};
     }
+    const unsigned long long before = output ? digest_owned_except({*output}) : 0;
     const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(plan.blocks),
                                                   dim3(plan.threads), arguments, 0, stream_);
     if (launched != cudaSuccess) {
@@ -294,6 +370,9 @@ class Grading {
     while (true) {
       const cudaError_t state = cudaStreamQuery(stream_);
       if (state == cudaSuccess) {
+        if (output && digest_owned_except({*output}) != before) {
+          ++outside_writes_;
+        }
         return;
       }
       if (state != cudaErrorNotReady) {
@@ -312,15 +391,46 @@ class Grading {
     return day48::grading::plan_kernel_launch(kernel, shape, n, sm_count_);
   }
 
-  void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what) {
+  void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what,
+                    bool checked = false) {
     void* arguments[] = {&x, &intermediate, &n};
-    launch(kernels_.first, request_.first_shape, arguments, n, step(day48::grading::kFirstKernel, n, what));
+    launch(kernels_.first, request_.first_shape, arguments, n, step(day48::grading::kFirstKernel, n, what),
+           checked ? std::optional<OwnedRegion>(OwnedRegion{intermediate, n * sizeof(float)}) : std::nullopt);
   }
   void launch_second(const float* intermediate, const float* residual, float* y, std::size_t n,
-                     const std::string& what) {
+                     const std::string& what, bool checked = false) {
     void* arguments[] = {&intermediate, &residual, &y, &n};
-    launch(kernels_.second, request_.second_shape, arguments, n,
-           step(day48::grading::kSecondKernel, n, what));
+    launch(kernels_.second, request_.second_shape, arguments, n, step(day48::grading::kSecondKernel, n, what),
+           checked ? std::optional<OwnedRegion>(OwnedRegion{y, n * sizeof(float)}) : std::nullopt);
+  }
+
+  // A keyed digest of every byte the child owns (owned_) but the `allowed` regions (each inside one
+  // owned region, at most one per region), on the grading stream; the key is the child's own.
+  unsigned long long digest_owned_except(const std::vector<OwnedRegion>& allowed) {
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kOwned, 0, sizeof(unsigned long long), stream_));
+    const auto digest = [&](const unsigned char* begin, const unsigned char* end) {
+      if (end > begin) {
+        day48::grading::digest_words(begin, static_cast<std::size_t>(end - begin) / sizeof(std::uint32_t),
+                                     digest_key_ ^ reinterpret_cast<std::uintptr_t>(begin),
+                                     tallies_.data() + kOwned, stream_);
+      }
+    };
+    for (const OwnedRegion& region : owned_) {
+      const auto* begin = static_cast<const unsigned char*>(region.data);
+      const auto* end = begin + region.bytes;
+      const auto inside = std::find_if(allowed.begin(), allowed.end(), [&](const OwnedRegion& a) {
+        const auto* a_begin = static_cast<const unsigned char*>(a.data);
+        return a_begin >= begin && a_begin + a.bytes <= end;
+      });
+      if (inside == allowed.end()) {
+        digest(begin, end);
+      } else {
+        const auto* a_begin = static_cast<const unsigned char*>(inside->data);
+        digest(begin, a_begin);
+        digest(a_begin + inside->bytes, end);
+      }
+    }
+    return download_tallies()[kOwned];
   }
 
   std::uint64_t next_seed() { return mix64(request_.seed ^ mix64(++calls_)); }
@@ -392,7 +502,8 @@ class Grading {
         LABRUN_CUDA_CHECK(cudaMemsetAsync(staged->data(), 0xFF, n * sizeof(float), stream_));
       }
     }
-    launch_first(x_->data(), intermediate_->data(), n, probe);
+    outside_writes_ = 0;
+    launch_first(x_->data(), intermediate_->data(), n, probe, true);
     std::uint64_t seed_x = seed;
     std::uint64_t seed_replaced_x = 0;
     if (probe == "planted") {
@@ -408,7 +519,8 @@ class Grading {
       const auto counters = download_one(intermediate_counters_.data(), stream_);
       result.intermediate = day48::grading::IntermediateInspection{counters.unwritten, counters.mismatches};
     }
-    launch_second(intermediate_->data(), residual_->data(), y_->data(), n, probe);
+    launch_second(intermediate_->data(), residual_->data(), y_->data(), n, probe, true);
+    result.launches_writing_outside = outside_writes_;
     phase_.set("checking the output at n = " + std::to_string(n) + " (" + probe + ")");
     if (probe == "planted") {
       const day48::grading::OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
@@ -454,29 +566,54 @@ class Grading {
           (first ? first_plan_cache(n) : second_plan_cache(n)).describe() + " at n = " + std::to_string(n);
     }
     labrun::L2Flusher flusher(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+    owned_.push_back({flusher.data(), flusher.bytes()});  // read by the flush, written by nothing
     if (request_.wait_for_timing_turn) {
       wait_for_timing_turn();
     }
     phase_.set("timing at n = " + std::to_string(n));
-    const Watchdog watchdog(request_.timing_limit_s, [this, n] {
-      on_hang_("timing at n = " + std::to_string(n) + " had not finished after " +
-               std::to_string(static_cast<int>(request_.timing_limit_s)) + " s");
-    });
+    // The GPU is this child's alone now (in a batch): the phase as a whole, and each sample of the
+    // pair (two launches, each at most the kernel time limit), end at their limits, so that a pair
+    // that stalls gives the GPU back then.
+    const std::string phase_step = "timing at n = " + std::to_string(n);
+    const auto phase_end =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(request_.timing_limit_s));
+    Watchdog watchdog([this](const std::string& what) { on_hang_(what); });
+    watchdog.arm(request_.timing_limit_s, phase_step + " had not finished after " +
+                                              std::to_string(static_cast<int>(request_.timing_limit_s)) +
+                                              " s");
+    const double sample_limit = 2.0 * request_.kernel_time_limit_s;
     day48::grading::TimingResult timing;
     timing.elements = n;
     timing.samples = request_.timing_samples;
     std::uint64_t sample_seed = 0;
+    const std::vector<OwnedRegion> pair_outputs{{intermediate_->data(), n * sizeof(float)},
+                                                {y_->data(), n * sizeof(float)}};
+    unsigned long long outside_before = 0;
     const auto fresh_inputs = [&] {
       sample_seed = next_seed();
       day48::grading::generate_inputs(x_->data(), residual_->data(), n, sample_seed, sample_seed, stream_);
       intermediate_->poison_elements(n, stream_);
       y_->poison_elements(n, stream_);
+      outside_before = digest_owned_except(pair_outputs);
+      const double left = std::chrono::duration<double>(phase_end - std::chrono::steady_clock::now()).count();
+      if (left > sample_limit) {
+        watchdog.arm(sample_limit, phase_step + ": one call of the pair had not finished after " +
+                                       labrun::fixed(sample_limit, 1) + " s");
+      } else {
+        watchdog.arm(std::max(left, 0.0), phase_step + " had not finished after " +
+                                              std::to_string(static_cast<int>(request_.timing_limit_s)) +
+                                              " s");
+      }
     };
     for (const GuardedBuffer* b : {&*intermediate_, &*y_}) {
       b->poison(stream_);
     }
     const auto pair = [&] { launch_pair_unchecked(n); };
     const auto check = [&] {
+      if (digest_owned_except(pair_outputs) != outside_before) {
+        ++timing.samples_writing_outside;
+      }
       const day48::grading::OutputInspection o = inspect(n, sample_seed, sample_seed, false);
       if (!o.passed()) {
         ++timing.wrong_samples;
@@ -487,6 +624,10 @@ class Grading {
     };
     timing.pair_samples_ms = sample(pair, fresh_inputs, check, flusher);
     timing.pair_ms = labrun::median(timing.pair_samples_ms);
+    watchdog.arm(
+        std::max(std::chrono::duration<double>(phase_end - std::chrono::steady_clock::now()).count(), 0.0),
+        phase_step + " had not finished after " + std::to_string(static_cast<int>(request_.timing_limit_s)) +
+            " s");
     LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, sizeof(unsigned long long), stream_));
     y_->count_guard_changes(n, tallies_.data(), stream_);
     intermediate_->count_guard_changes(n, tallies_.data(), stream_);
@@ -498,6 +639,7 @@ class Grading {
       timing.lab = time_lab(n, flusher);
     }
     results_.timing = timing;
+    owned_.pop_back();  // the flusher goes with this scope
   }
 
   // The lab's kernels, timed the way the pair is: cold, each sample on fresh inputs.
@@ -599,6 +741,8 @@ class Grading {
   DeviceBuffer<unsigned long long> tallies_;
   day48::ChainBuffers lab_;
   std::optional<day48::grading::LaunchPlan> first_plan_, second_plan_;
+  std::vector<OwnedRegion> owned_;    // every allocation of the child's, for digest_owned_except
+  std::uint64_t outside_writes_ = 0;  // checked launches that changed memory outside their output
 };
 
 // As nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.

@@ -17,8 +17,8 @@
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
 #include "grading/child_protocol.hpp"
-#include "grading/compiler_messages.hpp"
 #include "grading/contract.hpp"
+#include "grading/device_image.hpp"
 #include "grading/judge.hpp"
 #include "grading/manifest.hpp"
 #include "grading/resource_usage.hpp"
@@ -38,9 +38,14 @@ constexpr std::uint64_t kOddElements = 1049187;
 constexpr std::uint64_t kSanitizerElements = 4099;  // small and odd
 constexpr std::uint64_t kLessonElements = 16777216;
 constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocates, guards included
+constexpr std::uint64_t kContextBytes = std::uint64_t{1}
+                                        << 30;  // a CUDA context and the child's small buffers
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
+// Seconds the grading holds the GPU to itself beyond the child's own timing limit: its lab-time
+// check and the end of the process. Past it labrun ends the child and gives the turn back.
+constexpr double kTimingTurnMarginSeconds = 5.0;
 
 // The grading child: the request's, $LABRUN_GRADE_CHILD, or the helper program installed with labrun
 // (libexec/labrun, or beside labrun in a build tree). Throws labrun::DataFileNotFound naming where it
@@ -55,37 +60,46 @@ fs::path child_program(const labrun::GradeRequest& request) {
   return labrun::find_helper_program(kChildProgram);
 }
 
-// The lab's headers a submission is compiled against, found as data files of labrun's (staged in
-// the build tree, installed under share/labrun). Throws labrun::DataFileNotFound.
-fs::path lab_headers() {
-  return labrun::find_data_file("labs/day48-fusion");
-}
-
-// What the grader needs of the GPU, read without creating a context (the child creates the only one).
-struct GradingDevice {
-  int major = 0;
-  int minor = 0;
-  std::uint64_t l2_bytes = 0;
-  std::uint64_t memory_bytes = 0;
-};
-
-GradingDevice read_grading_device(int device) {
+// What the grader needs of the GPU, read without creating a context (the child creates the only
+// one), or the request's simulated GPU.
+labrun::GradingGpu read_grading_gpu(const labrun::GradeRequest& request) {
+  if (request.simulated_gpu) {
+    return *request.simulated_gpu;
+  }
   cudaDeviceProp properties{};
-  if (const cudaError_t error = cudaGetDeviceProperties(&properties, device); error != cudaSuccess) {
+  if (const cudaError_t error = cudaGetDeviceProperties(&properties, request.device); error != cudaSuccess) {
     throw labrun::NoDeviceError("no usable CUDA device: " + labrun::describe_cuda_error(error));
   }
-  return GradingDevice{properties.major, properties.minor, static_cast<std::uint64_t>(properties.l2CacheSize),
-                       static_cast<std::uint64_t>(properties.totalGlobalMem)};
+  return labrun::GradingGpu{properties.major,
+                            properties.minor,
+                            static_cast<std::uint64_t>(properties.l2CacheSize),
+                            static_cast<std::uint64_t>(properties.totalGlobalMem),
+                            properties.multiProcessorCount,
+                            properties.maxThreadsPerMultiProcessor};
+}
+
+std::string architecture(const labrun::GradingGpu& gpu) {
+  return "sm_" + std::to_string(gpu.major) + std::to_string(gpu.minor);
 }
 
 // The card-scaled size when the card reports its L2 and the child's buffers fit, else the lesson's.
-std::uint64_t large_size(const GradingDevice& device) {
-  if (device.l2_bytes == 0) {
+std::uint64_t large_size(const labrun::GradingGpu& gpu) {
+  if (gpu.l2_bytes == 0) {
     return kLessonElements;
   }
-  const std::uint64_t card = labrun::card_scaled_elements(device.l2_bytes, 4, 8);
-  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, device.memory_bytes) ? card
-                                                                                      : kLessonElements;
+  const std::uint64_t card = labrun::card_scaled_elements(gpu.l2_bytes, 4, 8);
+  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, gpu.memory_bytes) ? card : kLessonElements;
+}
+
+// The most device memory one grading can hold: the child's buffers and context, and what the
+// submission may take besides (its global variables, the local memory reserved for every thread
+// the GPU holds at its per-thread bound, the device heap).
+std::uint64_t grading_memory_bytes(const labrun::GradingGpu& gpu) {
+  const std::uint64_t resident_threads =
+      static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
+      static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
+  return large_size(gpu) * 4 * kChildBuffers + kContextBytes + labrun::kStaticDeviceMemoryMaxBytes +
+         kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
 
 std::uint64_t fresh_seed() {
@@ -137,7 +151,9 @@ bool reports_no_errors(const std::string& summary) {
 }
 
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
-// output, which a kernel's printf could fill with anything.
+// output, which a kernel's printf could fill with anything. The child runs the pair once at each
+// of the request's sanitizer sizes (the small odd one and the graded odd one) in buffers of exactly
+// n floats.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
                       const fs::path& scratch, const ChildRequest& base, double limit,
                       const std::string& visible_devices) {
@@ -163,6 +179,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string summary = summary_lines(log);
   const bool reported_clean = reports_no_errors(summary);
   result.clean = run.succeeded() && reported_clean;
+  result.finished = !summary.empty();
   result.summary =
       labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
                                          : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
@@ -190,6 +207,13 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
                              request.submission.stem().string() + ".json or manifest.json)";
     return input;
   }
+  std::error_code link_error;
+  if (fs::is_symlink(manifest_path, link_error)) {
+    input.manifest_problem = manifest_path.filename().string() +
+                             " is a symbolic link, which the grader does not follow (it could name any "
+                             "file of the grading machine): submit the manifest itself";
+    return input;
+  }
   try {
     input.manifest = labrun::read_manifest(manifest_path, kernel_names());
   } catch (const labrun::ManifestError& error) {
@@ -198,31 +222,72 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
   return input;
 }
 
-// Runs the grading child. In a batch (turns given) it holds a shared turn on its GPU while it
-// checks, and when it says it is ready to time, trades it for an exclusive turn and lets it time.
-// Appends to `phases` the seconds spent waiting for each turn and running under it.
-labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::path& scratch,
-                                labrun::GpuTurns* turns,
+// The submission's source, or the problem that keeps it from being read, of the kind the report
+// names: a link (never followed: it could name any file of the grading machine), a file over the
+// size limit, anything but a regular file.
+std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>& problems) {
+  std::error_code error;
+  if (fs::is_symlink(path, error)) {
+    problems.push_back(
+        {0,
+         path.filename().string() +
+             " is a symbolic link, which the grader does not follow (it could name any file of "
+             "the grading machine): submit the source file itself",
+         labrun::kSourceIsLink});
+    return "";
+  }
+  const auto bytes = fs::file_size(path, error);
+  if (!error && bytes > labrun::kSubmissionMaxBytes) {
+    problems.push_back({0,
+                        "the source is " + std::to_string(bytes) + " bytes, more than the " +
+                            std::to_string(labrun::kSubmissionMaxBytes) + " a submission may have",
+                        labrun::kSourceTooLarge});
+    return "";
+  }
+  try {
+    return labrun::read_regular_file(path, labrun::kSubmissionMaxBytes);
+  } catch (const std::exception& failure) {
+    problems.push_back({0, labrun::valid_utf8(failure.what()), labrun::kSourceUnreadable});
+    return "";
+  }
+}
+
+// Runs the grading child with a budget of `run_limit` seconds of its own work. In a batch (turns
+// given, and the grading not alone) it holds a shared turn on its GPU while it checks; when it says
+// it is ready to time, the budget stops while labrun trades the shared turn for an exclusive one,
+// and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
+// while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
+// seconds spent waiting for each turn and running under it.
+labrun::ProcessResult run_child(labrun::SpawnOptions options, const fs::path& scratch,
+                                labrun::GpuTurns* turns, double run_limit, double timing_turn_limit,
                                 std::vector<std::pair<std::string, double>>& phases) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
+    labrun::RunBudget budget(run_limit);
+    options.budget = &budget;
     labrun::ProcessResult result = labrun::run_contained(options);
     phases.emplace_back("child", labrun::seconds_since(since));
     return result;
   }
+  const labrun::ResidentTurn resident(turns);
   labrun::SharedTurn shared(turns);
   phases.emplace_back("waiting to check", labrun::seconds_since(since));
   since = std::chrono::steady_clock::now();
+  labrun::RunBudget budget(run_limit);
+  options.budget = &budget;
   auto running = std::async(std::launch::async, [&] { return labrun::run_contained(options); });
   std::error_code missing;
   while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
     if (fs::exists(scratch / "ready-to-time", missing)) {
       phases.emplace_back("checking", labrun::seconds_since(since));
       since = std::chrono::steady_clock::now();
+      budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
       const labrun::ExclusiveTurn exclusive(turns);
       phases.emplace_back("waiting to time", labrun::seconds_since(since));
       since = std::chrono::steady_clock::now();
+      budget.resume();
+      budget.cap_remaining(timing_turn_limit);
       labrun::write_file_atomically(scratch / "may-time", "\n", true);
       labrun::ProcessResult result = running.get();
       phases.emplace_back("timing", labrun::seconds_since(since));
@@ -238,14 +303,15 @@ labrun::ProcessResult run_child(const labrun::SpawnOptions& options, const fs::p
 // it must. racecheck reports hazards on shared memory only, and the grader launches the kernels with
 // no dynamic shared memory, so a cubin in which cuobjdump finds no function with static shared
 // memory cannot give it anything to report (any shared access is then out of bounds, memcheck's
-// finding). Where cuobjdump is missing, fails or prints anything unreadable, racecheck runs.
-std::optional<std::string> racecheck_not_needed(const fs::path& scratch, double limit) {
-  const fs::path cuobjdump = fs::path(LABRUN_NVCC).parent_path() / "cuobjdump";
+// finding). Where cuobjdump is missing, fails or prints anything unreadable, racecheck runs. It
+// reads the image in the compiler's sandbox.
+std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const CompilerSetup& setup) {
+  const fs::path cuobjdump = setup.nvcc.parent_path() / "cuobjdump";
   if (!fs::exists(cuobjdump)) {
     return std::nullopt;
   }
-  const labrun::ProcessResult dump = labrun::run_contained(
-      contained({cuobjdump.string(), "-res-usage", kImageName}, limit, scratch, kCompilerFileSizeLimit));
+  const labrun::ProcessResult dump =
+      run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
   // All of the output must have been kept: a cut could hide a function.
   if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
       labrun::any_function_uses_shared_memory(dump.output) != false) {
@@ -256,14 +322,110 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, double 
       "racecheck checks");
 }
 
-// Every step after the source check; runs only where a GPU and the grader's programs exist.
-void compile_run_and_check(const labrun::GradeRequest& request, const std::string& source, JudgeInput& input,
+// Whether the grading ran beside others on its GPU when what went wrong happened, so that another
+// grading could have caused it: a CUDA error, a hang, a time-out or an early end outside the
+// timing phase (which holds the GPU alone), the child's own memory running short, or a sanitizer
+// run that ended without its verdict.
+std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
+  const ChildResults* results = input.results ? &*input.results : nullptr;
+  const std::string step =
+      results != nullptr && !results->failed_step.empty() ? results->failed_step : input.last_step;
+  const bool while_timing = step.rfind("timing", 0) == 0 || step.rfind("waiting for a turn to time", 0) == 0;
+  if (results != nullptr && results->error_kind == "grader-out-of-memory") {
+    return "the grading child could not allocate its buffers on the shared GPU";
+  }
+  const bool stopped =
+      (results != nullptr && (results->error_kind == "cuda-error" || results->error_kind == "hang")) ||
+      (input.child && !input.child->succeeded()) || results == nullptr ||
+      (results != nullptr && !results->completed);
+  if (stopped && !while_timing) {
+    return "its run stopped while other gradings shared the GPU (" +
+           (step.empty() ? std::string("at the start") : step) + ")";
+  }
+  for (const SanitizerRun& run : input.sanitizers) {
+    if (!run.finished) {
+      return "compute-sanitizer " + run.tool +
+             " ended without its verdict while other gradings shared the GPU";
+    }
+  }
+  return std::nullopt;
+}
+
+// Everything the grading child and compute-sanitizer do with a compiled submission. With `turns`
+// the child checks under a shared turn and times under an exclusive one; without, it runs as if
+// alone (a single grading, or one that holds the GPU to itself already).
+void run_and_check(const labrun::GradeRequest& request, const fs::path& child, const fs::path& scratch,
+                   const CompilerSetup& setup, ChildRequest child_request, labrun::GpuTurns* turns,
+                   JudgeInput& input, const std::function<void(const std::string&)>& progress) {
+  input.child.reset();
+  input.results.reset();
+  input.last_step.clear();
+  input.sanitizers.clear();
+  child_request.wait_for_timing_turn = turns != nullptr;
+  write_request(scratch / "request.json", child_request);
+  std::error_code ignored;
+  for (const char* signal_file : {"ready-to-time", "may-time", "results.json"}) {
+    fs::remove(scratch / signal_file, ignored);
+  }
+  progress("running it at n = " + std::to_string(kOddElements) + " and " +
+           std::to_string(child_request.card_elements) + " in the grading child (limit " +
+           std::to_string(static_cast<int>(request.run_limit_seconds)) + " s of its own time)");
+  input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                                    scratch, kChildFileSizeLimit, request.visible_devices),
+                          scratch, turns, request.run_limit_seconds,
+                          request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+  input.last_step = read_phase(scratch / child_request.phase);
+  try {
+    input.results = child_results_from_json(nlohmann::ordered_json::parse(
+        labrun::read_regular_file(scratch / child_request.results, kResultsMaxBytes)));
+  } catch (const std::exception& error) {
+    if (input.child->succeeded()) {
+      progress(std::string("the child's results could not be read: ") + error.what());
+    }
+  }
+  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
+  // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
+  // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
+  const bool checks_ran =
+      input.results && (input.results->completed || input.results->failed_step.rfind("timing", 0) == 0 ||
+                        input.last_step.rfind("timing", 0) == 0);
+  if (!input.sanitizer_available || !checks_ran) {
+    return;
+  }
+  // The two tools run side by side: each is mostly start-up, and the runs are small. racecheck
+  // checks shared memory only, so it runs only where a kernel of the submission has some.
+  const std::optional<std::string> no_shared_memory = racecheck_not_needed(scratch, setup);
+  progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
+           " at n = " + std::to_string(kSanitizerElements) + " and " + std::to_string(kOddElements));
+  auto since = std::chrono::steady_clock::now();
+  const labrun::SharedTurn turn(turns);
+  if (turns != nullptr) {
+    input.phase_seconds.emplace_back("waiting to sanitize", labrun::seconds_since(since));
+    since = std::chrono::steady_clock::now();
+  }
+  std::future<SanitizerRun> racecheck;
+  if (!no_shared_memory) {
+    racecheck = std::async(std::launch::async, [&] {
+      return sanitize(sanitizer, "racecheck", child, scratch, child_request, request.run_limit_seconds,
+                      request.visible_devices);
+    });
+  }
+  input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
+                                      request.run_limit_seconds, request.visible_devices));
+  input.sanitizers.push_back(racecheck.valid()
+                                 ? racecheck.get()
+                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
+  input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
+}
+
+// Every step after the checks before compiling; runs only where a GPU (or a simulated one) and the
+// grader's programs exist.
+void compile_run_and_check(const labrun::GradeRequest& request, const labrun::GradingGpu& gpu,
+                           const fs::path& scratch, const CompilerSetup& setup, JudgeInput& input,
                            const std::function<void(const std::string&)>& progress) {
   fs::path child;
-  fs::path headers;
   try {
     child = child_program(request);
-    headers = lab_headers();
   } catch (const labrun::DataFileNotFound& error) {
     input.grader_problem = std::string(error.what()) + " (build or install labrun's programs)";
     return;
@@ -273,28 +435,28 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
         "the grading child " + child.string() + " is missing (build or install labrun's programs)";
     return;
   }
-  if (labrun::containment_program().empty()) {
-    input.grader_problem = "labrun-contain is missing beside labrun (build or install labrun's programs)";
+  const std::string arch = architecture(gpu);
+  progress("compiling " + request.submission.string() + " to device code for " + arch);
+  const DeviceCompile compile = compile_to_cubin(scratch, setup, arch);
+  input.phase_seconds.emplace_back("compiling", compile.seconds);
+  if (!compile.include_problems.empty()) {
+    input.source_problems = compile.include_problems;
     return;
   }
-  const GradingDevice device = read_grading_device(request.device);
-  const ScratchFolder scratch_folder;
-  const fs::path& scratch = scratch_folder.path();
-  const std::string arch = "sm_" + std::to_string(device.major) + std::to_string(device.minor);
-  progress("compiling " + request.submission.string() + " to device code for " + arch);
-  const DeviceCompile compile =
-      compile_to_cubin(source, scratch, headers, arch, request.compile_limit_seconds);
-  input.phase_seconds.emplace_back("compiling", compile.seconds);
   input.compiled = compile.compiled;
   input.compiler_messages = compile.messages;
+  input.image_refusal = compile.image_refusal;
+  input.image_refusal_message = compile.image_refusal_message;
   if (!input.compiled) {
     return;
   }
   ChildRequest child_request;
   child_request.seed = request.seed;
   child_request.odd_elements = kOddElements;
-  child_request.card_elements = large_size(device);
+  child_request.card_elements = large_size(gpu);
   child_request.sanitize_elements = kSanitizerElements;
+  child_request.kernel_time_limit_s = request.kernel_time_limit_seconds;
+  child_request.timing_limit_s = request.timing_limit_seconds;
   const auto shape_of = [&](const char* name) {
     if (input.manifest) {
       if (const auto found = input.manifest->kernels.find(name); found != input.manifest->kernels.end()) {
@@ -306,53 +468,28 @@ void compile_run_and_check(const labrun::GradeRequest& request, const std::strin
   };
   child_request.first_shape = shape_of(kFirstKernel);
   child_request.second_shape = shape_of(kSecondKernel);
-  child_request.wait_for_timing_turn = request.turns != nullptr;
   if (request.shared.contains("lab_times")) {
     child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
   }
-  write_request(scratch / "request.json", child_request);
-  progress("running it at n = " + std::to_string(kOddElements) + " and " +
-           std::to_string(child_request.card_elements) + " in the grading child (limit " +
-           std::to_string(static_cast<int>(request.run_limit_seconds)) + " s)");
-  input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
-                                    scratch, kChildFileSizeLimit, request.visible_devices),
-                          scratch, request.turns, input.phase_seconds);
-  input.last_step = read_phase(scratch / child_request.phase);
-  try {
-    input.results = child_results_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(scratch / child_request.results, kResultsMaxBytes)));
-  } catch (const std::exception& error) {
-    if (input.child->succeeded()) {
-      progress(std::string("the child's results could not be read: ") + error.what());
-    }
+  run_and_check(request, child, scratch, setup, child_request, request.turns, input, progress);
+  if (request.turns == nullptr) {
+    return;
   }
-  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
-  if (input.sanitizer_available && input.results && input.results->completed) {
-    // The two tools run side by side: each is mostly start-up, and the run is tiny. racecheck checks
-    // shared memory only, so it runs only where a kernel of the submission has some.
-    const std::optional<std::string> no_shared_memory =
-        racecheck_not_needed(scratch, request.compile_limit_seconds);
-    progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
-             " at n = " + std::to_string(kSanitizerElements));
+  // A grading that shared its GPU when it went wrong is graded again with the GPU to itself, and
+  // that verdict stands: no other grading can have caused it.
+  if (const std::optional<std::string> why = shared_gpu_may_explain(input)) {
+    progress("grading it again with the GPU to itself: " + *why);
     auto since = std::chrono::steady_clock::now();
-    const labrun::SharedTurn turn(request.turns);
-    if (request.turns != nullptr) {
-      input.phase_seconds.emplace_back("waiting to sanitize", labrun::seconds_since(since));
-      since = std::chrono::steady_clock::now();
-    }
-    std::future<SanitizerRun> racecheck;
-    if (!no_shared_memory) {
-      racecheck = std::async(std::launch::async, [&] {
-        return sanitize(sanitizer, "racecheck", child, scratch, child_request, request.run_limit_seconds,
-                        request.visible_devices);
-      });
-    }
-    input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
-                                        request.run_limit_seconds, request.visible_devices));
-    input.sanitizers.push_back(racecheck.valid()
-                                   ? racecheck.get()
-                                   : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory});
-    input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
+    const labrun::AloneTurn alone(request.turns);
+    input.phase_seconds.emplace_back("waiting to grade alone", labrun::seconds_since(since));
+    input.graded_alone_because = *why;
+    run_and_check(request, child, scratch, setup, child_request, nullptr, input, progress);
+  }
+  if (input.results && input.results->error_kind == "grader-out-of-memory") {
+    input.grader_problem =
+        "the grading child could not allocate its buffers on the GPU, even with the GPU to "
+        "itself (" +
+        input.results->error + ")";
   }
 }
 
@@ -370,21 +507,43 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   input = read_manifest_into(request, std::move(input));
   // Known before anything else, so that every submission on this machine has the same maximum score.
   input.sanitizer_available = !labrun::find_on_path("compute-sanitizer").empty();
-  std::string source;
-  try {
-    source = labrun::read_regular_file(request.submission, labrun::kSubmissionMaxBytes);
-    input.source_problems = labrun::check_submission_source(source, include_policy(LABRUN_CUDA_INCLUDE_DIR));
-  } catch (const std::exception& error) {
-    input.source_problems.push_back({0, labrun::valid_utf8(error.what())});
-  }
+  const std::string source = read_source(request.submission, input.source_problems);
   labrun::GradeReport report;
   if (input.source_problems.empty()) {
     try {
-      if (const labrun::DeviceAvailability availability = labrun::probe_devices(); !availability.usable) {
-        input.grader_problem = "no usable CUDA device on the grading machine (" + availability.error + ")";
+      // The GPU's properties, read without a context; none on a machine without a GPU, where the
+      // include checks still run (for the oldest architecture) and refuse what they would refuse.
+      std::optional<labrun::GradingGpu> gpu;
+      std::string no_gpu_because;
+      if (request.simulated_gpu) {
+        gpu = request.simulated_gpu;
+      } else if (const labrun::DeviceAvailability availability = labrun::probe_devices();
+                 availability.usable) {
+        gpu = read_grading_gpu(request);
+      } else {
+        no_gpu_because = "no usable CUDA device on the grading machine (" + availability.error + ")";
+      }
+      if (labrun::containment_program().empty()) {
+        throw std::runtime_error(
+            "labrun-contain is missing beside labrun (build or install labrun's programs)");
+      }
+      const CompilerSetup setup = grader_compiler_setup(request.compile_limit_seconds);
+      const ScratchFolder scratch;
+      const SourceVerdict verdict = check_before_compiling(
+          source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
+      input.source_problems = verdict.problems;
+      if (!verdict.grader_problem.empty()) {
+        input.grader_problem = "the submission cannot be compiled safely here: " + verdict.grader_problem;
+        report.grader_problem_kind = "sandbox";
+      } else if (!input.source_problems.empty()) {
+        // refused: nothing else runs
+      } else if (!verdict.compiler_stopped.empty()) {
+        input.compiler_messages = verdict.compiler_stopped;  // a compile error, without compiling again
+      } else if (!gpu) {
+        input.grader_problem = no_gpu_because;
         report.grader_problem_kind = "no-device";
       } else {
-        compile_run_and_check(request, source, input, progress);
+        compile_run_and_check(request, *gpu, scratch.path(), setup, input, progress);
       }
     } catch (const labrun::NoDeviceError& error) {
       input.grader_problem = error.what();
@@ -402,6 +561,9 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   report.grader_problem_kind = problem_kind;
   report.execution_seconds = elapsed();
   report.phase_seconds = input.phase_seconds;
+  if (!input.graded_alone_because.empty()) {
+    report.figures.emplace_back("graded again with the GPU to itself", input.graded_alone_because);
+  }
   if (input.results) {
     report.raw = to_json(*input.results);
     report.device = input.results->device;
@@ -412,12 +574,12 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
 
 nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
                                        const std::function<void(const std::string&)>& progress) {
-  const GradingDevice device = read_grading_device(request.device);
+  const labrun::GradingGpu gpu = read_grading_gpu(request);
   const fs::path child = child_program(request);
   ChildRequest lab_request;
   lab_request.mode = "lab-times";
   lab_request.seed = fresh_seed();
-  lab_request.card_elements = large_size(device);
+  lab_request.card_elements = large_size(gpu);
   const ScratchFolder scratch_folder;
   const fs::path& scratch = scratch_folder.path();
   write_request(scratch / "request.json", lab_request);
@@ -439,10 +601,8 @@ nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
     throw std::runtime_error("timing the lab's kernels for the batch failed: " + results.error + " (" +
                              run.describe() + ")");
   }
-  // Each grading holds kChildBuffers buffers of the large size and a context: what fits in 85% of
-  // the card's memory runs at once.
-  const std::uint64_t per_grading = lab_request.card_elements * 4 * kChildBuffers + (std::uint64_t{1} << 30);
-  const std::uint64_t fits = device.memory_bytes / 100 * 85 / per_grading;
+  // Each grading holds at most grading_memory_bytes: what fits in 85% of the card's memory runs at once.
+  const std::uint64_t fits = gpu.memory_bytes / 100 * 85 / grading_memory_bytes(gpu);
   return nlohmann::ordered_json{{"lab_times", to_json(results.timing->lab)},
                                 {"max_concurrent", std::max<std::uint64_t>(1, fits)},
                                 {"device", results.device},

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "base/format.hpp"
 #include "grading/contract.hpp"
+#include "grading/rubric.hpp"
 
 namespace day48::grading {
 namespace {
@@ -12,8 +14,6 @@ namespace {
 using labrun::fixed;
 using labrun::GradeReport;
 using labrun::GradeTest;
-
-constexpr const char* kNotEarned = "not earned yet: it counts once the output is correct at both sizes";
 
 void add(GradeReport& report, const std::string& id, const std::string& explanation) {
   if (!report.has_mistake(id)) {
@@ -240,9 +240,44 @@ bool judge_buffers(GradeReport& report, const ChildResults& results, std::string
   if (results.timing) {
     outside(results.timing->guard_words_changed, "y or the intermediate", "during timing");
   }
+  // Everything else the grading child owns (its other buffers, their guards, its counters),
+  // digested before and after each launch: a store far past every guard lands there.
+  const auto elsewhere = [&](std::uint64_t launches, const std::string& at) {
+    if (launches > 0) {
+      inside = false;
+      add(report, "write-outside-buffers",
+          "device memory the kernels were not given changed (" + at +
+              "): a store landed outside every buffer passed to them, past their guards; every index a "
+              "kernel stores to must lie in [0, n) of its own output");
+    }
+  };
+  for (const ProbeResult& p : results.probes) {
+    elsewhere(p.launches_writing_outside, where(p));
+  }
+  if (results.timing) {
+    elsewhere(results.timing->samples_writing_outside,
+              "in " + std::to_string(results.timing->samples_writing_outside) + " timed calls");
+  }
   output = std::string(inside ? "nothing written outside [0, n)" : "a write outside [0, n)") + ", inputs " +
            (inputs ? "unchanged" : "modified");
   return inside && inputs;
+}
+
+// The mistake a refused source is named by: its first problem's kind (source_check.hpp), with a
+// sentence that says what happened.
+void add_source_refusal(GradeReport& report, const std::vector<labrun::SourceProblem>& problems) {
+  const std::string& kind = problems.front().kind;
+  if (kind == labrun::kSourceTooLarge) {
+    add(report, kind, problems.front().message + ": submit the two kernels' device code alone");
+  } else if (kind == labrun::kSourceNotText) {
+    add(report, kind, problems.front().message + " (a NUL byte): submit the .cu file as text");
+  } else if (kind == labrun::kSourceIsLink || kind == labrun::kSourceUnreadable) {
+    add(report, kind, problems.front().message);
+  } else {
+    add(report, labrun::kIncludeNotAllowed,
+        "the source pulls in something a submission may not (details under the first check): a submission is "
+        "device code that includes only grading/submission.cuh, the lab's headers and CUDA's headers");
+  }
 }
 
 // Why the grading run stopped early, as a named mistake; empty when it did not.
@@ -267,6 +302,11 @@ std::string judge_stop(GradeReport& report, const JudgeInput& in) {
               ": the parameters must be exactly those of grading/submission.cuh, pointers and std::size_t n");
     } else if (kind == "launch-shape") {
       add(report, "launch-shape-invalid", r->error);
+    } else if (kind == "local-memory-too-large") {
+      add(report, "local-memory-too-large",
+          r->error +
+              ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
+              "beside it need; keep arrays in registers (index them with constants) or in shared memory");
     } else if (kind == "hang") {
       add(report, "timeout",
           r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
@@ -294,95 +334,87 @@ std::string judge_stop(GradeReport& report, const JudgeInput& in) {
   return "";
 }
 
-void judge_manifest(GradeReport& report, const JudgeInput& in) {
-  GradeTest declared{"Worked answer: bytes per element and launches", false, 0.0, 5.0, "", "visible"};
-  GradeTest predicted{"Worked answer: predicted ratios", false, 0.0, 5.0, "", "visible"};
+// The worked answer, graded as an answer: each half right or not, and what to tell the student.
+struct WorkedAnswer {
+  bool declared_right = false;
+  bool predicted_right = false;
+  std::string declared_output;
+  std::string predicted_output;
+};
+
+WorkedAnswer judge_manifest(GradeReport& report, const JudgeInput& in) {
+  WorkedAnswer answer;
   if (!in.manifest) {
-    declared.output = predicted.output = "no manifest: " + in.manifest_problem;
+    answer.declared_output = answer.predicted_output = "no manifest: " + in.manifest_problem;
     add(report, in.manifest_missing ? "manifest-missing" : "manifest-invalid",
         (in.manifest_missing ? "no manifest: " : "the manifest cannot be read: ") + in.manifest_problem);
-  } else {
-    const labrun::Manifest& m = *in.manifest;
-    if (!m.problems.empty()) {
-      std::string listed;
-      for (std::size_t i = 0; i < m.problems.size() && i < 6; ++i) {
-        listed += (listed.empty() ? "" : "; ") + m.problems[i];
-      }
-      if (m.problems.size() > 6) {
-        listed += "; and " + std::to_string(m.problems.size() - 6) + " more";
-      }
-      add(report, "manifest-invalid", "the manifest has fields that cannot be used: " + listed);
-    }
-    const bool bytes_ok =
-        m.bytes_per_element && std::fabs(*m.bytes_per_element - kModelBytesPerElement) < 0.01;
-    const bool launches_ok = m.launches && *m.launches == kModelLaunches;
-    declared.passed = bytes_ok && launches_ok;
-    declared.output =
-        "declared " + (m.bytes_per_element ? fixed(*m.bytes_per_element, 1) : std::string("no")) +
-        " bytes and " + (m.launches ? std::to_string(*m.launches) : std::string("no")) +
-        " launches; the model is 20 bytes (x, the intermediate written and read back, the residual, "
-        "y: five floats) and 2 launches";
-    if (m.bytes_per_element && !bytes_ok) {
-      const double b = *m.bytes_per_element;
-      std::string hint =
-          "count the floats each kernel reads and writes: the first reads x and writes the intermediate, the "
-          "second reads the intermediate and the residual and writes y";
-      if (std::fabs(b - 36.0) < 0.01) {
-        hint = "36 is the staged chain's count, not the half-way pair's";
-      } else if (std::fabs(b - 12.0) < 0.01) {
-        hint =
-            "12 is the fully fused chain's count: the half-way pair still stores and reloads one "
-            "intermediate";
-      } else if (std::fabs(b - 16.0) < 0.01) {
-        hint = "16 leaves out the residual, the second kernel's second input";
-      }
-      add(report, "wrong-declared-bytes",
-          "declared " + fixed(b, 1) + " bytes per element, the model is 20: " + hint);
-    }
-    if (m.launches && !launches_ok) {
-      add(report, "wrong-declared-launches",
-          "declared " + std::to_string(*m.launches) + " launches; the half-way pair is 2 kernels");
-    }
-    const bool staged_ok =
-        m.predicted_ratio_vs_staged &&
-        std::fabs(*m.predicted_ratio_vs_staged - kModelRatioVsStaged) <= kPredictionTolerance;
-    const bool fused_ok = m.predicted_ratio_vs_fused &&
-                          std::fabs(*m.predicted_ratio_vs_fused - kModelRatioVsFused) <= kPredictionTolerance;
-    predicted.passed = staged_ok && fused_ok;
-    const auto ratio = [](const std::optional<double>& r) {
-      return r ? fixed(*r, 2) : std::string("nothing");
-    };
-    predicted.output = "predicted " + ratio(m.predicted_ratio_vs_staged) + " against staged and " +
-                       ratio(m.predicted_ratio_vs_fused) +
-                       " against fused; the byte model gives 36/20 = 1.80 and 20/12 = 1.67";
-    if (!predicted.passed && m.predicted_ratio_vs_staged && m.predicted_ratio_vs_fused) {
-      std::string hint = "divide the bytes of the slower version by the bytes of the faster one";
-      if (std::fabs(*m.predicted_ratio_vs_staged - 2.0) < 0.01 ||
-          std::fabs(*m.predicted_ratio_vs_fused - 2.0) < 0.01) {
-        hint =
-            "2.00 is the launch ratio (4/2 and 2/1): at the sizes that matter the time follows bytes, not "
-            "launches";
-      }
-      add(report, "wrong-predictions", predicted.output + ": " + hint);
-    }
+    return answer;
   }
-  declared.score = declared.passed ? declared.max_score : 0.0;
-  predicted.score = predicted.passed ? predicted.max_score : 0.0;
-  report.tests.push_back(declared);
-  report.tests.push_back(predicted);
+  const labrun::Manifest& m = *in.manifest;
+  if (!m.problems.empty()) {
+    std::string listed;
+    for (std::size_t i = 0; i < m.problems.size() && i < 6; ++i) {
+      listed += (listed.empty() ? "" : "; ") + m.problems[i];
+    }
+    if (m.problems.size() > 6) {
+      listed += "; and " + std::to_string(m.problems.size() - 6) + " more";
+    }
+    add(report, "manifest-invalid", "the manifest has fields that cannot be used: " + listed);
+  }
+  const bool bytes_ok = m.bytes_per_element && std::fabs(*m.bytes_per_element - kModelBytesPerElement) < 0.01;
+  const bool launches_ok = m.launches && *m.launches == kModelLaunches;
+  answer.declared_right = bytes_ok && launches_ok;
+  answer.declared_output =
+      "declared " + (m.bytes_per_element ? fixed(*m.bytes_per_element, 1) : std::string("no")) +
+      " bytes and " + (m.launches ? std::to_string(*m.launches) : std::string("no")) +
+      " launches; the model is 20 bytes (x, the intermediate written and read back, the residual, "
+      "y: five floats) and 2 launches";
+  if (m.bytes_per_element && !bytes_ok) {
+    const double b = *m.bytes_per_element;
+    std::string hint =
+        "count the floats each kernel reads and writes: the first reads x and writes the intermediate, the "
+        "second reads the intermediate and the residual and writes y";
+    if (std::fabs(b - 36.0) < 0.01) {
+      hint = "36 is the staged chain's count, not the half-way pair's";
+    } else if (std::fabs(b - 12.0) < 0.01) {
+      hint =
+          "12 is the fully fused chain's count: the half-way pair still stores and reloads one intermediate";
+    } else if (std::fabs(b - 16.0) < 0.01) {
+      hint = "16 leaves out the residual, the second kernel's second input";
+    }
+    add(report, "wrong-declared-bytes",
+        "declared " + fixed(b, 1) + " bytes per element, the model is 20: " + hint);
+  }
+  if (m.launches && !launches_ok) {
+    add(report, "wrong-declared-launches",
+        "declared " + std::to_string(*m.launches) + " launches; the half-way pair is 2 kernels");
+  }
+  const bool staged_ok =
+      m.predicted_ratio_vs_staged &&
+      std::fabs(*m.predicted_ratio_vs_staged - kModelRatioVsStaged) <= kPredictionTolerance;
+  const bool fused_ok = m.predicted_ratio_vs_fused &&
+                        std::fabs(*m.predicted_ratio_vs_fused - kModelRatioVsFused) <= kPredictionTolerance;
+  answer.predicted_right = staged_ok && fused_ok;
+  const auto ratio = [](const std::optional<double>& r) { return r ? fixed(*r, 2) : std::string("nothing"); };
+  answer.predicted_output = "predicted " + ratio(m.predicted_ratio_vs_staged) + " against staged and " +
+                            ratio(m.predicted_ratio_vs_fused) +
+                            " against fused; the byte model gives 36/20 = 1.80 and 20/12 = 1.67";
+  if (!answer.predicted_right && m.predicted_ratio_vs_staged && m.predicted_ratio_vs_fused) {
+    std::string hint = "divide the bytes of the slower version by the bytes of the faster one";
+    if (std::fabs(*m.predicted_ratio_vs_staged - 2.0) < 0.01 ||
+        std::fabs(*m.predicted_ratio_vs_fused - 2.0) < 0.01) {
+      hint =
+          "2.00 is the launch ratio (4/2 and 2/1): at the sizes that matter the time follows bytes, not "
+          "launches";
+    }
+    add(report, "wrong-predictions", answer.predicted_output + ": " + hint);
+  }
+  return answer;
 }
 
-GradeTest judge_speed(GradeReport& report, const ChildResults& results, bool correct) {
-  GradeTest speed{"Runs at the speed its bytes allow", false, 0.0, 15.0, "", "visible"};
-  if (!correct) {
-    speed.output = kNotEarned;
-    return speed;
-  }
-  if (!results.timing) {
-    speed.output = "not measured";
-    return speed;
-  }
-  const TimingResult& t = *results.timing;
+// The speed of a pair that was right in every timed call, against the lab's own pair and the copies
+// measured beside it; names slow and impossible-time. Fills the report's figures.
+SpeedVerdict judge_speed(GradeReport& report, const TimingResult& t, std::string& output) {
   const auto gbps = [&](double bytes, double ms) {
     return bytes * static_cast<double>(t.elements) / (ms * 1e6);
   };
@@ -404,25 +436,24 @@ GradeTest judge_speed(GradeReport& report, const ChildResults& results, bool cor
                     {"yours / fused", fixed(t.pair_ms / t.lab.fused_ms, 2) + " (model 1.67)"},
                     {"your GB/s at 20 B/element", fixed(yours, 1)},
                     {"best copy's GB/s here (8 B/element)", fixed(best_copy, 1)}};
-  speed.output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " +
-                 fixed(against_lab, 2) + "x the lab's own half-way pair; " + fixed(yours, 1) +
-                 " GB/s at 20 B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
+  output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
+           "x the lab's own half-way pair; " + fixed(yours, 1) +
+           " GB/s at 20 B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
   if (yours > kImpossibleMargin * best_copy) {
     add(report, "impossible-time",
         "the pair would have moved its 20 bytes per element at " + fixed(yours, 1) + " GB/s, more than " +
             fixed(kImpossibleMargin, 1) + " times the best copy measured beside it (" + fixed(best_copy, 1) +
             " GB/s): no correct pair can, so the time is not counted");
-  } else if (against_lab > kSlowFactor) {
+    return SpeedVerdict::kImpossible;
+  }
+  if (against_lab > kSlowFactor) {
     add(report, "slow",
         "correct but slow: " + fixed(against_lab, 2) +
             "x the time of the lab's own half-way pair. Look at the access pattern (consecutive threads "
-            "should touch "
-            "consecutive elements) and the launch shape");
-  } else {
-    speed.passed = true;
+            "should touch consecutive elements) and the launch shape");
+    return SpeedVerdict::kSlow;
   }
-  speed.score = speed.passed ? speed.max_score : 0.0;
-  return speed;
+  return SpeedVerdict::kFast;
 }
 
 GradeReport grader_problem_report(const JudgeInput& in) {
@@ -441,6 +472,216 @@ GradeReport grader_problem_report(const JudgeInput& in) {
   return report;
 }
 
+// Whether the grading run stopped in a timed call: it did not finish, and the step it was in (the
+// child's own record of where it stopped, else its phase file) is one of the timing steps ("timing at
+// n = ...", "timing the lab's kernels at n = ..."): a failure, a hang past a launch's limit (the
+// child's error kind "hang"), or a kill by the run's limit while timed.
+bool stopped_while_timed(const JudgeInput& in) {
+  if (!in.child || !in.results || in.results->completed) {
+    return false;
+  }
+  const std::string& step = !in.results->failed_step.empty() ? in.results->failed_step : in.last_step;
+  return step.rfind("timing", 0) == 0;
+}
+
+// The probes the child runs when nothing stops it: three at each of the two sizes.
+bool every_probe_ran(const ChildResults& results) {
+  for (const char* size : {"odd", "card-scaled"}) {
+    for (const char* probe : {"alone", "after-staged", "planted"}) {
+      if (probe_of(results, size, probe) == nullptr) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Why a row earned nothing although its own check may have passed.
+std::string not_earned(const RubricRow& row, const Outcome& outcome) {
+  if (outcome.escape_attempt) {
+    return "nothing is earned: the source tries to include a file a submission may not (include-not-allowed)";
+  }
+  return std::string("not earned yet: it counts once ") + row.prerequisite_text;
+}
+
+// What judge() has found so far: the verdicts the rubric reads, and what each row found, for the
+// student.
+struct Judgement {
+  Outcome outcome;
+  std::map<Check, std::string> output;
+  std::string stopped;  // why the grading run stopped early, "" when it did not
+  std::string not_run;  // what a row that was never measured says
+};
+
+// Builds as the contract asks: the source check, the compiler, the load and the contract's kernels.
+void judge_builds(GradeReport& report, const JudgeInput& in, const ChildResults& results, Judgement& j) {
+  std::string& builds = j.output[Check::kBuilds];
+  if (!in.source_problems.empty()) {
+    std::string listed;
+    for (const labrun::SourceProblem& p : in.source_problems) {
+      listed += (listed.empty() ? "" : "\n") + (p.line > 0 ? "line " + std::to_string(p.line) + ": " : "") +
+                p.message;
+    }
+    builds = "not compiled:\n" + listed;
+    add_source_refusal(report, in.source_problems);
+  } else if (!in.image_refusal.empty()) {
+    builds = "compiled, but not loaded: " + in.image_refusal_message;
+    add(report, in.image_refusal, in.image_refusal_message);
+  } else if (!in.compiled) {
+    builds = "nvcc refused it:\n" + in.compiler_messages;
+    add(report, "compile-error",
+        "the submission does not compile; the compiler's messages are under the first check");
+  } else {
+    builds = "compiled to device code for this GPU";
+  }
+  j.stopped = in.compiled ? judge_stop(report, in) : "";
+  j.not_run = !in.compiled         ? "not measured: it did not compile"
+              : !j.stopped.empty() ? "not measured: " + j.stopped
+                                   : "not measured";
+  const bool loaded = in.compiled && (results.error_kind.empty() || results.error_kind == "cuda-error" ||
+                                      results.error_kind == "hang");
+  j.outcome.builds = loaded && !results.kernels.empty();
+  if (j.outcome.builds) {
+    builds += "; both kernels found with the contract's signatures";
+    for (const KernelInfo& k : results.kernels) {
+      builds += "; " + k.name + ": " + std::to_string(k.registers) + " registers" +
+                (k.local_bytes > 0 ? ", " + std::to_string(k.local_bytes) + " bytes of local memory" : "") +
+                (k.launch.empty() ? "" : ", launched as " + k.launch);
+    }
+    if (in.default_launch_shapes) {
+      builds +=
+          "; launched with the default shape (256 threads, 1 element per thread): the manifest gives "
+          "none that can be used";
+    }
+  } else if (in.compiled && !j.stopped.empty()) {
+    builds += "; " + j.stopped;
+  }
+}
+
+// The output at both sizes in the calls that are not timed, the structure and the buffers. The
+// structure and the buffers are measured in every probe, and judged right only once every probe ran.
+void judge_probes(GradeReport& report, const ChildResults& results, Judgement& j) {
+  const ProbeResult* first = probe_of(results, "odd", "alone");
+  const bool first_call_right = first != nullptr && first->output.passed();
+  const SizeVerdict odd = judge_size(report, results, "odd", first_call_right);
+  const SizeVerdict card = judge_size(report, results, "card-scaled", first_call_right);
+  j.outcome.odd_right = odd.correct;
+  j.outcome.card_right = card.correct;
+  j.output[Check::kOddSize] = odd.measured ? odd.summary : j.not_run;
+  j.output[Check::kCardSize] = card.measured ? card.summary : j.not_run;
+  const bool probes_complete = every_probe_ran(results);
+  const std::string partly =
+      "not all measured: " + (j.stopped.empty() ? std::string("a probe is missing") : j.stopped);
+  const auto shown = [&](bool good, const std::string& found) {
+    return results.probes.empty() ? j.not_run : !probes_complete && good ? partly : found;
+  };
+  std::string structure;
+  const bool structure_good = !results.probes.empty() && judge_structure(report, results, structure);
+  j.outcome.structure_right = probes_complete && structure_good;
+  j.output[Check::kStructure] = shown(structure_good, structure);
+  std::string buffers;
+  const bool buffers_good = !results.probes.empty() && judge_buffers(report, results, buffers);
+  j.outcome.buffers_right = probes_complete && buffers_good;
+  j.output[Check::kBuffers] = shown(buffers_good, buffers);
+}
+
+void judge_sanitizers(GradeReport& report, const JudgeInput& in, Judgement& j) {
+  std::string& sanitizer = j.output[Check::kSanitizer];
+  if (!in.sanitizer_available) {
+    j.outcome.sanitizer = SanitizerVerdict::kAbsent;
+    sanitizer = "skipped: compute-sanitizer is not on this machine's PATH";
+    return;
+  }
+  if (in.sanitizers.empty()) {
+    j.outcome.sanitizer = SanitizerVerdict::kNotRun;
+    sanitizer = j.not_run;
+    return;
+  }
+  const bool clean =
+      std::all_of(in.sanitizers.begin(), in.sanitizers.end(), [](const SanitizerRun& r) { return r.clean; });
+  for (const SanitizerRun& r : in.sanitizers) {
+    sanitizer += (sanitizer.empty() ? "" : "; ") + r.tool + ": " + r.summary;
+  }
+  j.outcome.sanitizer = clean ? SanitizerVerdict::kClean : SanitizerVerdict::kErrors;
+  if (!clean) {
+    add(report, "sanitizer-errors",
+        "compute-sanitizer found errors in a run at n = 4099 with no guard around any buffer: " + sanitizer);
+  }
+}
+
+// The timed calls: every one is checked, and the timing must finish.
+void judge_timed(GradeReport& report, const JudgeInput& in, const ChildResults& results, Judgement& j) {
+  std::string& timed = j.output[Check::kTimed];
+  if (!results.timing) {
+    const bool failed = stopped_while_timed(in);
+    j.outcome.timed = failed ? TimedVerdict::kFailed : TimedVerdict::kNotReached;
+    timed = failed ? "the run stopped while timed: " +
+                         (j.stopped.empty() ? std::string("it did not finish") : j.stopped)
+                   : j.not_run;
+    return;
+  }
+  const TimingResult& t = *results.timing;
+  const bool all_right = t.wrong_samples == 0;
+  j.outcome.timed = all_right && results.completed ? TimedVerdict::kRight : TimedVerdict::kFailed;
+  timed = all_right
+              ? "all " + std::to_string(t.samples) + " timed calls right, each on new inputs"
+              : std::to_string(t.wrong_samples) + " of " + std::to_string(t.samples) + " timed calls wrong";
+  if (!all_right && j.outcome.card_right) {
+    add(report, "wrong-when-timed",
+        std::to_string(t.wrong_samples) + " of the " + std::to_string(t.samples) +
+            " timed runs, each on new inputs, gave a wrong output although the checked runs were right: the "
+            "kernels must compute the whole chain on every call");
+  }
+  if (all_right && !results.completed) {
+    timed += "; " + (j.stopped.empty() ? std::string("the run did not finish") : j.stopped);
+  }
+}
+
+// The correct row's finding: the whole contract held, or which parts of it failed.
+std::string describe_correct(const Outcome& o, bool compiled, const std::string& not_run) {
+  if (rubric_row(Check::kCorrect).own(o)) {
+    return std::string(
+               "right at both sizes, two kernels joined by the intermediate, nothing outside the buffers "
+               "changed, compute-sanitizer ") +
+           (o.sanitizer == SanitizerVerdict::kClean    ? "clean"
+            : o.sanitizer == SanitizerVerdict::kAbsent ? "not on this machine"
+                                                       : "not run: the run stopped in a timed call");
+  }
+  if (!o.builds) {
+    return "not correct: " + (compiled ? not_run : std::string("it did not compile"));
+  }
+  std::vector<std::string> failed;
+  for (const auto& [held, part] :
+       {std::pair{o.odd_right, "the output at the odd size"},
+        std::pair{o.card_right, "the output at the card-scaled size"},
+        std::pair{o.structure_right, "the two kernels' structure"}, std::pair{o.buffers_right, "the buffers"},
+        std::pair{o.sanitizer != SanitizerVerdict::kErrors, "compute-sanitizer"}}) {
+    if (!held) {
+      failed.emplace_back(part);
+    }
+  }
+  return "not correct: see " + labrun::join(failed, ", ") + " (the mistakes above say why)";
+}
+
+// One test per row of the rubric, in its order, with its points where it is earned.
+void apply_rubric(GradeReport& report, const Judgement& j) {
+  for (const RubricRow& row : rubric()) {
+    const auto found = j.output.find(row.check);
+    GradeTest test{row.name,
+                   earned(row, j.outcome),
+                   0.0,
+                   max_points(row, j.outcome),
+                   found == j.output.end() ? std::string() : found->second,
+                   "visible"};
+    test.score = test.passed ? test.max_score : 0.0;
+    const bool prerequisite_missing = j.outcome.escape_attempt || !row.prerequisite(j.outcome);
+    if (!test.passed && prerequisite_missing && row.check != Check::kBuilds) {
+      test.output = not_earned(row, j.outcome) + (test.output.empty() ? "" : " (" + test.output + ")");
+    }
+    report.tests.push_back(test);
+  }
+}
+
 }  // namespace
 
 labrun::GradeReport judge(const JudgeInput& in) {
@@ -452,122 +693,29 @@ labrun::GradeReport judge(const JudgeInput& in) {
   report.submission = in.submission;
   report.student_id = in.manifest && !in.manifest->student_id.empty() ? in.manifest->student_id : "unknown";
   report.execution_seconds = in.seconds;
-
-  // Builds as the contract asks: a gate worth no points of its own.
-  GradeTest builds{"Builds as the exercise's contract asks", false, 0.0, 0.0, "", "visible"};
-  if (!in.source_problems.empty()) {
-    std::string listed;
-    for (const labrun::SourceProblem& p : in.source_problems) {
-      listed += (listed.empty() ? "" : "\n") + (p.line > 0 ? "line " + std::to_string(p.line) + ": " : "") +
-                p.message;
-    }
-    builds.output = "not compiled:\n" + listed;
-    add(report, "include-not-allowed",
-        "the source pulls in something a submission may not (details under the first check): a submission is "
-        "device code that includes only grading/submission.cuh, the lab's headers and CUDA's headers");
-  } else if (!in.compiled) {
-    builds.output = "nvcc refused it:\n" + in.compiler_messages;
-    add(report, "compile-error",
-        "the submission does not compile; the compiler's messages are under the first check");
-  } else {
-    builds.output = "compiled to device code for this GPU";
-  }
   const ChildResults empty;
   const ChildResults& results = in.results ? *in.results : empty;
-  const std::string stopped = in.compiled ? judge_stop(report, in) : "";
-  const bool loaded = in.compiled && (results.error_kind.empty() || results.error_kind == "cuda-error" ||
-                                      results.error_kind == "hang");
-  builds.passed = loaded && !results.kernels.empty();
-  if (builds.passed) {
-    builds.output += "; both kernels found with the contract's signatures";
-    for (const KernelInfo& k : results.kernels) {
-      builds.output +=
-          "; " + k.name + ": " + std::to_string(k.registers) + " registers" +
-          (k.local_bytes > 0 ? ", " + std::to_string(k.local_bytes) + " bytes of local memory" : "") +
-          (k.launch.empty() ? "" : ", launched as " + k.launch);
-    }
-    if (in.default_launch_shapes) {
-      builds.output +=
-          "; launched with the default shape (256 threads, 1 element per thread): the manifest gives "
-          "none that can be used";
-    }
-  } else if (in.compiled && !stopped.empty()) {
-    builds.output += "; " + stopped;
+  Judgement j;
+  judge_builds(report, in, results, j);
+  judge_probes(report, results, j);
+  judge_sanitizers(report, in, j);
+  judge_timed(report, in, results, j);
+  // The speed counts only for a pair that is correct and right in every timed call.
+  if (rubric_row(Check::kCorrect).own(j.outcome) && j.outcome.timed == TimedVerdict::kRight) {
+    j.outcome.speed = results.timing ? judge_speed(report, *results.timing, j.output[Check::kSpeed])
+                                     : SpeedVerdict::kNotMeasured;
   }
-  report.tests.push_back(builds);
-
-  const std::string not_run = !in.compiled       ? "not measured: it did not compile"
-                              : !stopped.empty() ? "not measured: " + stopped
-                                                 : "not measured";
-  const ProbeResult* first = probe_of(results, "odd", "alone");
-  const bool first_call_right = first != nullptr && first->output.passed();
-  SizeVerdict odd = judge_size(report, results, "odd", first_call_right);
-  SizeVerdict card = judge_size(report, results, "card-scaled", first_call_right);
-  if (card.correct && results.timing && results.timing->wrong_samples > 0) {
-    card.correct = false;
-    card.summary += "; " + std::to_string(results.timing->wrong_samples) + " of " +
-                    std::to_string(results.timing->samples) + " timed runs wrong";
-    add(report, "wrong-when-timed",
-        std::to_string(results.timing->wrong_samples) + " of the " + std::to_string(results.timing->samples) +
-            " timed runs, each on new inputs, gave a wrong output although the checked runs were right: the "
-            "kernels must compute the whole chain on every call");
-  }
-  GradeTest odd_test{"Correct at the odd size 1,049,187, alone and after the staged chain",
-                     odd.correct,
-                     0.0,
-                     25.0,
-                     odd.measured ? odd.summary : not_run,
-                     "visible"};
-  GradeTest card_test{"Correct at the card-scaled size, alone, after the staged chain and in every timed run",
-                      card.correct,
-                      0.0,
-                      15.0,
-                      card.measured ? card.summary : not_run,
-                      "visible"};
-  const bool correct = odd.correct && card.correct;
-
-  GradeTest structure{"Two kernels with one intermediate between them", false, 0.0, 15.0, "", "visible"};
-  std::string structure_output;
-  const bool structure_good = !results.probes.empty() && judge_structure(report, results, structure_output);
-  structure.passed = correct && structure_good;
-  structure.output = results.probes.empty() ? not_run : correct ? structure_output : kNotEarned;
-
-  GradeTest buffers{
-      "Writes only inside its buffers, leaves its inputs alone", false, 0.0, 10.0, "", "visible"};
-  std::string buffers_output;
-  const bool buffers_good = !results.probes.empty() && judge_buffers(report, results, buffers_output);
-  buffers.passed = correct && buffers_good;
-  buffers.output = results.probes.empty() ? not_run : correct ? buffers_output : kNotEarned;
-
-  GradeTest sanitizer{"compute-sanitizer memcheck and racecheck", false, 0.0, 10.0, "", "visible"};
-  if (!in.sanitizer_available) {
-    sanitizer.max_score = 0.0;
-    sanitizer.passed = true;
-    sanitizer.output = "skipped: compute-sanitizer is not on this machine's PATH";
-  } else if (in.sanitizers.empty()) {
-    sanitizer.output = correct ? not_run : kNotEarned;
-  } else {
-    const bool clean = std::all_of(in.sanitizers.begin(), in.sanitizers.end(),
-                                   [](const SanitizerRun& r) { return r.clean; });
-    for (const SanitizerRun& r : in.sanitizers) {
-      sanitizer.output += (sanitizer.output.empty() ? "" : "; ") + r.tool + ": " + r.summary;
-    }
-    if (!clean) {
-      add(report, "sanitizer-errors",
-          "compute-sanitizer found errors in a run at n = 4099 with no guard around any buffer: " +
-              sanitizer.output);
-    }
-    sanitizer.passed = correct && clean;
-    if (!correct) {
-      sanitizer.output = std::string(kNotEarned) + " (" + sanitizer.output + ")";
-    }
-  }
-  for (GradeTest* test : {&odd_test, &card_test, &structure, &buffers, &sanitizer}) {
-    test->score = test->passed ? test->max_score : 0.0;
-    report.tests.push_back(*test);
-  }
-  judge_manifest(report, in);
-  report.tests.push_back(judge_speed(report, results, correct && structure_good));
+  const WorkedAnswer answer = judge_manifest(report, in);
+  j.outcome.declared_right = answer.declared_right;
+  j.outcome.predicted_right = answer.predicted_right;
+  j.output[Check::kDeclared] = answer.declared_output;
+  j.output[Check::kPredicted] = answer.predicted_output;
+  j.output[Check::kCorrect] = describe_correct(j.outcome, in.compiled, j.not_run);
+  // include-not-allowed is named above wherever the source was refused for it, by whichever check.
+  // Reaching for a file the submission may not (an include, or a source that is a link to one).
+  j.outcome.escape_attempt =
+      report.has_mistake(labrun::kIncludeNotAllowed) || report.has_mistake(labrun::kSourceIsLink);
+  apply_rubric(report, j);
   return report;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The verdict on a day-48 exercise submission, from what trusted code measured: the source check,
 // the compiler, the grading child (child_protocol.hpp) and compute-sanitizer. The manifest is the
-// student's worked answer and is graded as one; it is never taken as a fact about the code. Host
-// logic only: tested without a GPU.
+// student's worked answer and is graded as one; it is never taken as a fact about the code. judge()
+// reaches the verdicts rubric.hpp's table reads (an Outcome) and applies that table: the rubric
+// is declared there alone. Host logic only: tested without a GPU.
 
 #include <optional>
 #include <string>
@@ -37,7 +38,8 @@ inline constexpr double kCompositionMatchShare = 0.999;
 struct SanitizerRun {
   std::string tool;  //!< "memcheck", "racecheck"
   bool clean = false;
-  std::string summary;  //!< the tool's summary lines, or how the run ended
+  std::string summary;   //!< the tool's summary lines, or how the run ended
+  bool finished = true;  //!< it gave a verdict (its log has a summary), or it was not needed
 };
 
 struct JudgeInput {
@@ -47,7 +49,11 @@ struct JudgeInput {
   bool manifest_missing = false;                       //!< no manifest file at all
   std::vector<labrun::SourceProblem> source_problems;  //!< non-empty: not compiled
   bool compiled = false;
-  std::string compiler_messages;               //!< about the submission's own lines only
+  std::string compiler_messages;  //!< about the submission's own lines only
+  //! The compiled image may not be loaded: "image-too-large" or "device-memory-too-large", with the
+  //! sentence for the student (submission_build.hpp).
+  std::string image_refusal;
+  std::string image_refusal_message;
   std::optional<labrun::ProcessResult> child;  //!< how the grading child ended; absent when it did not run
   std::optional<ChildResults> results;         //!< what it measured, if it wrote anything
   std::string last_step;                       //!< the child's phase file when it ended
@@ -58,11 +64,16 @@ struct JudgeInput {
   double seconds = 0.0;  //!< grading wall time so far
   //! Wall seconds of each step that ran, in order ("compiling", "waiting to check", ...).
   std::vector<std::pair<std::string, double>> phase_seconds;
+  //! Non-empty when the grading shared its GPU when something went wrong and was graded again with
+  //! the GPU to itself; what it says is why. The verdict is the second grading's.
+  std::string graded_alone_because;
   //! Non-empty when grading could not run at all (no GPU, a missing grader program): a message for
   //! course staff; the submission scores 0 and no verdict is given on it.
   std::string grader_problem;
 };
 
+//! The report: one test per row of rubric(), in its order, and every mistake named. A submission
+//! whose source is refused with include-not-allowed earns nothing, its worked answer included.
 [[nodiscard]] labrun::GradeReport judge(const JudgeInput& input);
 
 }  // namespace day48::grading

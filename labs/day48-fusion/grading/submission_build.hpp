@@ -1,26 +1,35 @@
 #pragma once
 // Building a submission the grader's way: a private scratch folder, every program started through
-// labrun-contain with a clean environment (process/process.hpp), and nvcc compiling the source to
-// device code only (-cubin), so no host code of the submission is compiled into anything that
-// runs. `labrun grade` (grader.cpp) and `labrun run day48-fusion --submission DIR`
+// labrun-contain with a clean environment (process/process.hpp), the compiler inside a sandbox in
+// which only the allowed files exist (process/sandbox.hpp), the preprocessor's own list of the
+// files it opened checked against the allowed set (grading/included_files.hpp), and nvcc compiling
+// the source to device code only (-cubin), so no host code of the submission is compiled into
+// anything that runs. `labrun grade` (grader.cpp) and `labrun run day48-fusion --submission DIR`
 // (submission_case.cpp) both build through here. docs/grading.md states the threat model.
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "base/temporary_files.hpp"
+#include "grading/source_check.hpp"
 #include "process/process.hpp"
 
 namespace day48::grading {
 
-//! The source's and the image's names inside the scratch folder.
+//! The source's, the image's and the dependency list's names inside the scratch folder.
 inline constexpr const char* kSourceName = "submission.cu";
 inline constexpr const char* kImageName = "submission.cubin";
-//! Largest file nvcc may write (bytes).
-inline constexpr std::uint64_t kCompilerFileSizeLimit = 512ull * 1024 * 1024;
+inline constexpr const char* kDependencyName = "submission.d";
 
-//! A private temporary folder (mode 0700), removed with everything in it when it goes out of scope.
+//! The device architecture the include check preprocesses for when no GPU says which: the oldest
+//! this toolkit builds.
+inline constexpr const char* kArchitectureWithoutGpu = "sm_75";
+
+//! A private temporary folder (mode 0700), removed with everything in it when it goes out of scope,
+//! and by labrun's signal handlers should a signal end labrun first (base/temporary_files.hpp).
 //! Throws std::runtime_error when it cannot be created.
 class ScratchFolder {
  public:
@@ -32,6 +41,7 @@ class ScratchFolder {
 
  private:
   std::filesystem::path path_;
+  std::optional<labrun::RegisteredTemporary> registered_;
 };
 
 //! How labrun starts a program on a submission's behalf: in `scratch`, with a minimal environment
@@ -42,19 +52,69 @@ class ScratchFolder {
                                              std::uint64_t file_size_limit,
                                              const std::string& visible_devices = {});
 
+//! What compiling a submission reads, and its limits. The defaults are the grader's.
+struct CompilerSetup {
+  std::filesystem::path nvcc;          //!< nvcc (its toolkit is bound into the sandbox)
+  std::filesystem::path lab_headers;   //!< the lab's headers (staged: find_data_file("labs/day48-fusion"))
+  std::filesystem::path cuda_include;  //!< CUDA's include folder
+  //! The text check's policy (contract.hpp's include_policy for cuda_include); its quoted names,
+  //! found under lab_headers, are the lab's files preprocessing may open.
+  labrun::IncludePolicy policy;
+  double cpu_seconds = 60.0;    //!< CPU seconds of each compiler process (RLIMIT_CPU)
+  double wall_seconds = 180.0;  //!< wall clock of one compiler run, the whole tree killed past it
+  std::uint64_t memory_bytes = std::uint64_t{4} << 30;       //!< address space of each compiler process
+  std::uint64_t file_size_bytes = std::uint64_t{256} << 20;  //!< largest file the compiler may write
+};
+
+//! The grader's setup: this build's nvcc and CUDA include folder, the lab's staged headers and the
+//! exercise's include policy; each compiler process may use `cpu_seconds` of CPU, and a compile
+//! three times that of wall clock. Throws labrun::DataFileNotFound when the headers are not found.
+[[nodiscard]] CompilerSetup grader_compiler_setup(double cpu_seconds = 60.0);
+
+//! The checks before any compile, none of which needs a GPU: the text check (source_check.hpp),
+//! then, in the sandbox, `nvcc -M` for `arch` and the preprocessor's list of the files it opened
+//! against the allowed set. Writes `source` to scratch/kSourceName. Every problem names what
+//! happened and, where it can, the submission's line, never the contents of a file it reached.
+struct SourceVerdict {
+  std::vector<labrun::SourceProblem> problems;  //!< empty: it may be compiled
+  //! Non-empty when a check could not run (no sandbox: it names what to install or enable); the
+  //! submission must not be compiled, and is not at fault.
+  std::string grader_problem;
+  //! Non-empty when the preprocessor was stopped at one of the compiler's limits (CPU time, memory,
+  //! wall clock: a compile bomb): how it ended. The compile would end the same way, so it does not
+  //! run, and this is the submission's compile error.
+  std::string compiler_stopped;
+};
+[[nodiscard]] SourceVerdict check_before_compiling(const std::string& source,
+                                                   const std::filesystem::path& scratch,
+                                                   const CompilerSetup& setup, const std::string& arch);
+
 struct DeviceCompile {
-  bool compiled = false;  //!< nvcc succeeded and wrote scratch/kImageName
+  bool compiled = false;  //!< nvcc succeeded, wrote scratch/kImageName, and the image may be loaded
   //! The compiler's messages about the submission's own lines (or how the compiler ended when it
   //! said nothing about them); empty when it compiled cleanly.
   std::string messages;
+  //! Files the compile's own dependency list (-MD) names outside the allowed set (the same check
+  //! as before compiling, on the compile that made the image): the image is not used.
+  std::vector<labrun::SourceProblem> include_problems;
+  //! Why the image may not be loaded although it compiled ("image-too-large",
+  //! "device-memory-too-large"), with the sentence for the student; empty when it may.
+  std::string image_refusal;
+  std::string image_refusal_message;
   double seconds = 0.0;  //!< wall time of the compile
 };
 
-//! Writes `source` (which has passed the source check) to scratch/kSourceName and compiles it with
-//! this build's nvcc to scratch/kImageName for `arch` ("sm_90"), against the lab's staged headers
-//! (`headers`), within `limit_seconds`. Throws only when the compiler cannot be started.
-[[nodiscard]] DeviceCompile compile_to_cubin(const std::string& source, const std::filesystem::path& scratch,
-                                             const std::filesystem::path& headers, const std::string& arch,
-                                             double limit_seconds);
+//! Compiles scratch/kSourceName (written by check_before_compiling, which it must have passed) in
+//! the sandbox with nvcc to scratch/kImageName for `arch` ("sm_90"), checks the files it opened
+//! again, and the image's size and the device memory its variables take
+//! (grading/device_image.hpp). Throws only when the compiler cannot be started (the sandbox did
+//! not start: a grader's problem, not the submission's).
+[[nodiscard]] DeviceCompile compile_to_cubin(const std::filesystem::path& scratch, const CompilerSetup& setup,
+                                             const std::string& arch);
+
+//! Runs a tool of the toolkit (cuobjdump) on what scratch holds, in the sandbox as the compiler is.
+[[nodiscard]] labrun::ProcessResult run_toolkit_program(const std::vector<std::string>& argv,
+                                                        const std::filesystem::path& scratch,
+                                                        const CompilerSetup& setup);
 
 }  // namespace day48::grading

@@ -5,7 +5,15 @@
 #include <cmath>
 
 using Catch::Matchers::ContainsSubstring;
-using namespace day48::grading;
+// Names, not the namespace: this file shares a unity file with others, which name their own types.
+using day48::grading::child_results_from_json;
+using day48::grading::ChildRequest;
+using day48::grading::ChildResults;
+using day48::grading::IntermediateInspection;
+using day48::grading::ProbeResult;
+using day48::grading::request_from_json;
+using day48::grading::TimingResult;
+using day48::grading::to_json;
 
 TEST_CASE("a request survives its JSON, launch shapes included") {
   ChildRequest request;

@@ -3,6 +3,7 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
+#include <map>
 
 using Catch::Matchers::ContainsSubstring;
 using day48::grading::ChildResults;
@@ -144,7 +145,7 @@ TEST_CASE("the lesson's classic mistakes are named from the output") {
   }
   const labrun::GradeReport report = day48::grading::judge(tail);
   CHECK(report.has_mistake("tail-missed"));
-  CHECK(report.score() == 25.0);  // card-scaled correctness, worked answer
+  CHECK(report.score() == 15.0);  // card-scaled correctness, worked answer
 }
 
 TEST_CASE("structure is measured: a second kernel that reads x, or ignores the intermediate, is named") {
@@ -153,7 +154,7 @@ TEST_CASE("structure is measured: a second kernel that reads x, or ignores the i
   planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
   labrun::GradeReport report = day48::grading::judge(in);
   CHECK(report.has_mistake("second-kernel-reads-x"));
-  CHECK(report.score() == 70.0);  // structure, and the speed that needs it
+  CHECK(report.score() == 35.0);  // not correct: both sizes, buffers, sanitizer and the worked answer
   in = good_input();
   ProbeResult& ignored = find(*in.results, "odd", "planted");
   ignored.output.mismatches = 1000;
@@ -180,7 +181,7 @@ TEST_CASE("state kept between calls and work skipped while timed are named") {
   in.results->timing->wrong_samples = 28;
   const labrun::GradeReport timed = day48::grading::judge(in);
   CHECK(timed.has_mistake("wrong-when-timed"));
-  CHECK(timed.score() == 35.0);  // odd correctness and the worked answer only
+  CHECK(timed.score() == 70.0);  // correct, but not in every timed call: neither that row nor speed
   in = good_input();
   find(*in.results, "odd", "alone").output.mismatches = 3;
   CHECK(day48::grading::judge(in).has_mistake("depends-on-staged-chain"));
@@ -191,7 +192,7 @@ TEST_CASE("a write past a guard or into an input is named and costs its points")
   find(*in.results, "odd", "alone").guards.y = 1;
   labrun::GradeReport report = day48::grading::judge(in);
   CHECK(report.has_mistake("write-past-n"));
-  CHECK(report.score() == 90.0);
+  CHECK(report.score() == 35.0);  // not correct: it writes outside its buffers
   in = good_input();
   find(*in.results, "odd", "alone").input_elements_changed = 7;
   CHECK(day48::grading::judge(in).has_mistake("input-modified"));
@@ -245,6 +246,38 @@ TEST_CASE("every way the run can stop is a named mistake") {
   report = day48::grading::judge(refused);
   CHECK(report.has_mistake("include-not-allowed"));
   CHECK_THAT(report.tests.front().output, ContainsSubstring("line 3"));
+  CHECK(report.score() == 0.0);  // an escape attempt earns nothing, its right worked answer included
+  CHECK_THAT(report.tests.back().output, ContainsSubstring("nothing is earned"));
+}
+
+TEST_CASE("a pair that hangs or fails only while it is timed is correct, but scores below a slow one") {
+  JudgeInput hang = good_input();
+  hang.results->completed = false;
+  hang.results->timing.reset();
+  hang.results->error_kind = "hang";
+  hang.results->error = "timing at n = 134217728: a launch had not finished after 2 s";
+  hang.results->failed_step = "timing at n = 134217728";
+  hang.child->exit_code = 3;
+  hang.sanitizers.clear();  // the grader sanitizes only a run that finished
+  const labrun::GradeReport hung = day48::grading::judge(hang);
+  CHECK(hung.has_mistake("timeout"));
+  CHECK(hung.score() == 65.0);  // correct (sanitizer not run), worked answer; not timed, not fast
+  JudgeInput killed = good_input();
+  killed.results->completed = false;
+  killed.results->timing.reset();
+  killed.child = labrun::ProcessResult{true, true, -1, 9, 60.0, "", 0};
+  killed.last_step = "timing at n = 134217728";
+  killed.sanitizers.clear();
+  CHECK(day48::grading::judge(killed).score() == 65.0);
+  JudgeInput slow = good_input();
+  slow.results->timing->pair_ms = 1.5;
+  CHECK(day48::grading::judge(slow).has_mistake("slow"));
+  CHECK(day48::grading::judge(slow).score() == 85.0);
+  // A hang in a probe, before anything is timed, is not correct: the planted probe never finished.
+  JudgeInput probe_hang = hang;
+  probe_hang.results->failed_step = "halfway_stages_3_4 at n = 134217728 (planted)";
+  probe_hang.results->probes.pop_back();
+  CHECK(day48::grading::judge(probe_hang).score() == 25.0);  // both sizes and the worked answer
 }
 
 TEST_CASE("the worked answer is graded as an answer, with hints") {
@@ -270,4 +303,185 @@ TEST_CASE("a grader that cannot run scores 0 and says so for staff") {
   CHECK(report.max_score() == 100.0);
   CHECK(report.has_mistake("grader-error"));
   CHECK_THAT(report.tests.front().output, ContainsSubstring("not a mistake in the submission"));
+}
+
+namespace {
+
+// One measured outcome of each kind the grader can see, for the enumeration below.
+enum class OutputCase { kRight, kWrongInOneElement };
+enum class StructureCase { kRight, kSecondKernelReadsX, kUsesStagedBuffer };
+enum class BufferCase { kRight, kWritePastN, kInputModified };
+enum class SanitizerCase { kClean, kErrors, kAbsent };
+enum class TimingCase {
+  kRight,
+  kWrongWhenTimed,
+  kHangWhileTimed,
+  kCudaErrorWhileTimed,
+  kKilledWhileTimed,
+  kHangBeforeTiming
+};
+enum class SpeedCase { kFast, kSlow, kImpossible };
+
+struct Scenario {
+  OutputCase odd = OutputCase::kRight;
+  OutputCase card = OutputCase::kRight;
+  StructureCase structure = StructureCase::kRight;
+  BufferCase buffers = BufferCase::kRight;
+  SanitizerCase sanitizer = SanitizerCase::kClean;
+  TimingCase timing = TimingCase::kRight;
+  SpeedCase speed = SpeedCase::kFast;
+  bool declared_right = true;
+  bool predicted_right = true;
+};
+
+// What the child, the tools and the manifest would report for `s`.
+JudgeInput measured(const Scenario& s) {
+  JudgeInput in = good_input();
+  ChildResults& r = *in.results;
+  const auto wrong_in_one = [&](const std::string& size) {
+    for (const char* kind : {"alone", "after-staged"}) {
+      ProbeResult& p = find(r, size, kind);
+      p.output.mismatches = 1;
+      p.output.first_bad_index = 7;
+    }
+  };
+  if (s.odd == OutputCase::kWrongInOneElement) {
+    wrong_in_one("odd");
+  }
+  if (s.card == OutputCase::kWrongInOneElement) {
+    wrong_in_one("card-scaled");
+  }
+  if (s.structure == StructureCase::kSecondKernelReadsX) {
+    ProbeResult& planted = find(r, "card-scaled", "planted");
+    planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
+  } else if (s.structure == StructureCase::kUsesStagedBuffer) {
+    find(r, "odd", "after-staged").staged_buffers_written = {"t2"};
+  }
+  if (s.buffers == BufferCase::kWritePastN) {
+    find(r, "card-scaled", "alone").guards.y = 1;
+  } else if (s.buffers == BufferCase::kInputModified) {
+    find(r, "odd", "alone").input_elements_changed = 3;
+  }
+  if (s.sanitizer == SanitizerCase::kErrors) {
+    in.sanitizers.front() = {"memcheck", false, "ERROR SUMMARY: 1 error"};
+  } else if (s.sanitizer == SanitizerCase::kAbsent) {
+    in.sanitizer_available = false;
+    in.sanitizers.clear();
+  }
+  r.timing->pair_ms = s.speed == SpeedCase::kFast ? 0.90 : s.speed == SpeedCase::kSlow ? 1.50 : 0.40;
+  const auto stop = [&](const std::string& kind, const std::string& error, const std::string& step) {
+    r.completed = false;
+    r.timing.reset();
+    r.error_kind = kind;
+    r.error = error;
+    r.failed_step = step;
+    in.child->exit_code = 3;
+    in.sanitizers.clear();  // the grader sanitizes only a run that finished
+  };
+  switch (s.timing) {
+    case TimingCase::kRight: break;
+    case TimingCase::kWrongWhenTimed: r.timing->wrong_samples = 1; break;
+    case TimingCase::kHangWhileTimed:
+      stop("hang", "timing at n = 134217728: a launch had not finished after 2 s", "timing at n = 134217728");
+      break;
+    case TimingCase::kCudaErrorWhileTimed:
+      stop("cuda-error", "cudaErrorIllegalAddress (an illegal memory access was encountered)",
+           "timing at n = 134217728");
+      break;
+    case TimingCase::kKilledWhileTimed:
+      stop("", "", "");
+      in.child = labrun::ProcessResult{true, true, -1, 9, 60.0, "", 0};
+      in.last_step = "timing at n = 134217728";
+      break;
+    case TimingCase::kHangBeforeTiming:
+      stop("hang", "halfway_stages_3_4 at n = 134217728 (planted) had not finished after 2 s",
+           "halfway_stages_3_4 at n = 134217728 (planted)");
+      r.probes.pop_back();  // the card-scaled planted probe never finished
+      break;
+  }
+  if (!s.declared_right) {
+    in.manifest->bytes_per_element = 36.0;
+  }
+  if (!s.predicted_right) {
+    in.manifest->predicted_ratio_vs_staged = 2.0;
+  }
+  return in;
+}
+
+// The instructor's order, from what the scenario is: 1 correct and fast; 2 correct and slow (or
+// impossibly fast); 3 correct but failed, hung or wrong in a timed call; 4 not correct. Sanitizer
+// errors cannot be seen where the run stopped before compute-sanitizer ran.
+int instructor_tier(const Scenario& s) {
+  const bool stopped = s.timing != TimingCase::kRight && s.timing != TimingCase::kWrongWhenTimed;
+  const bool sanitizer_errors = s.sanitizer == SanitizerCase::kErrors && !stopped;
+  if (s.odd != OutputCase::kRight || s.card != OutputCase::kRight || s.structure != StructureCase::kRight ||
+      s.buffers != BufferCase::kRight || sanitizer_errors || s.timing == TimingCase::kHangBeforeTiming) {
+    return 4;
+  }
+  if (s.timing != TimingCase::kRight) {
+    return 3;
+  }
+  return s.speed == SpeedCase::kFast ? 1 : 2;
+}
+
+}  // namespace
+
+TEST_CASE("judge orders every combination of measured outcomes as an instructor would") {
+  // Per machine (with compute-sanitizer or without), per tier: the lowest and highest score.
+  std::map<bool, std::map<int, std::pair<double, double>>> tiers;
+  int graded = 0;
+  for (const OutputCase odd : {OutputCase::kRight, OutputCase::kWrongInOneElement}) {
+    for (const OutputCase card : {OutputCase::kRight, OutputCase::kWrongInOneElement}) {
+      for (const StructureCase structure :
+           {StructureCase::kRight, StructureCase::kSecondKernelReadsX, StructureCase::kUsesStagedBuffer}) {
+        for (const BufferCase buffers :
+             {BufferCase::kRight, BufferCase::kWritePastN, BufferCase::kInputModified}) {
+          for (const SanitizerCase sanitizer :
+               {SanitizerCase::kClean, SanitizerCase::kErrors, SanitizerCase::kAbsent}) {
+            for (const TimingCase timing : {TimingCase::kRight, TimingCase::kWrongWhenTimed,
+                                            TimingCase::kHangWhileTimed, TimingCase::kCudaErrorWhileTimed,
+                                            TimingCase::kKilledWhileTimed, TimingCase::kHangBeforeTiming}) {
+              for (const SpeedCase speed : {SpeedCase::kFast, SpeedCase::kSlow, SpeedCase::kImpossible}) {
+                for (const int answer : {0, 1, 2, 3}) {
+                  const Scenario s{odd,    card,  structure,         buffers,          sanitizer,
+                                   timing, speed, (answer & 1) != 0, (answer & 2) != 0};
+                  const double score = day48::grading::judge(measured(s)).score();
+                  const auto [at, fresh] = tiers[sanitizer == SanitizerCase::kAbsent].try_emplace(
+                      instructor_tier(s), std::pair{score, score});
+                  at->second = {std::min(at->second.first, score), std::max(at->second.second, score)};
+                  static_cast<void>(fresh);
+                  ++graded;
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  CHECK(graded == 2 * 2 * 3 * 3 * 3 * 6 * 3 * 4);
+  for (const auto& [absent, by_tier] : tiers) {
+    INFO("compute-sanitizer " << (absent ? "absent" : "present"));
+    REQUIRE(by_tier.size() == 4);
+    for (int tier = 1; tier < 4; ++tier) {
+      INFO("tier " << tier << ": " << by_tier.at(tier).first << " to " << by_tier.at(tier).second << "; tier "
+                   << tier + 1 << ": " << by_tier.at(tier + 1).first << " to "
+                   << by_tier.at(tier + 1).second);
+      CHECK(by_tier.at(tier).first > by_tier.at(tier + 1).second);
+    }
+    CHECK(by_tier.at(1).second == (absent ? 95.0 : 100.0));
+  }
+  // Refused before compiling, for an escape attempt: nothing at all, whatever the worked answer.
+  for (const int answer : {0, 1, 2, 3}) {
+    Scenario s;
+    s.declared_right = (answer & 1) != 0;
+    s.predicted_right = (answer & 2) != 0;
+    JudgeInput refused = measured(s);
+    refused.compiled = false;
+    refused.results.reset();
+    refused.child.reset();
+    refused.sanitizers.clear();
+    refused.source_problems = {{2, "#include \"/etc/hostname\" names a file outside the allowed headers"}};
+    CHECK(day48::grading::judge(refused).score() == 0.0);
+  }
 }

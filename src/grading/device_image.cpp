@@ -1,0 +1,136 @@
+#include "grading/device_image.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace labrun {
+namespace {
+
+// ELF64 layout (System V gABI): offsets in the file header, a section header and a symbol.
+constexpr std::size_t kHeaderBytes = 64;
+constexpr std::size_t kSectionOffsetField = 0x28;     // e_shoff
+constexpr std::size_t kSectionEntrySizeField = 0x3A;  // e_shentsize, e_shnum, e_shstrndx follow
+constexpr std::size_t kSectionHeaderBytes = 64;
+constexpr std::size_t kSymbolBytes = 24;
+constexpr std::uint32_t kSymbolTable = 2;  // SHT_SYMTAB
+constexpr std::uint64_t kAllocated = 0x2;  // SHF_ALLOC
+constexpr std::uint64_t kWritable = 0x1;   // SHF_WRITE
+constexpr std::size_t kMaxSections = 65535;
+
+template <typename T>
+bool read_at(std::string_view bytes, std::uint64_t offset, T& value) {
+  if (offset > bytes.size() || bytes.size() - offset < sizeof(T)) {
+    return false;
+  }
+  std::memcpy(&value, bytes.data() + offset, sizeof(T));
+  return true;
+}
+
+struct Section {
+  std::uint32_t name = 0;
+  std::uint32_t type = 0;
+  std::uint64_t flags = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::string label;
+};
+
+bool starts_with(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+}  // namespace
+
+std::optional<DeviceImageFootprint> device_image_footprint(std::string_view image, std::string& problem) {
+  if (image.size() < kHeaderBytes || image.compare(0, 4,
+                                                   "\x7f"
+                                                   "ELF") != 0) {
+    problem = "not an ELF file";
+    return std::nullopt;
+  }
+  if (image[4] != 2 || image[5] != 1) {
+    problem = "not a 64-bit little-endian ELF file";
+    return std::nullopt;
+  }
+  std::uint64_t section_table = 0;
+  std::uint16_t entry_size = 0;
+  std::uint16_t count = 0;
+  std::uint16_t names_index = 0;
+  if (!read_at(image, kSectionOffsetField, section_table) ||
+      !read_at(image, kSectionEntrySizeField, entry_size) ||
+      !read_at(image, kSectionEntrySizeField + 2, count) ||
+      !read_at(image, kSectionEntrySizeField + 4, names_index) || entry_size < kSectionHeaderBytes ||
+      count == 0 || count > kMaxSections || names_index >= count) {
+    problem = "its section table cannot be read";
+    return std::nullopt;
+  }
+  std::vector<Section> sections(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t at = section_table + i * static_cast<std::uint64_t>(entry_size);
+    Section& s = sections[i];
+    if (!read_at(image, at, s.name) || !read_at(image, at + 4, s.type) || !read_at(image, at + 8, s.flags) ||
+        !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size)) {
+      problem = "section " + std::to_string(i) + " lies outside the file";
+      return std::nullopt;
+    }
+  }
+  const Section& names = sections[names_index];
+  for (Section& s : sections) {
+    const std::uint64_t at = names.offset + s.name;
+    if (s.name >= names.size || at >= image.size()) {
+      problem = "a section's name lies outside the file";
+      return std::nullopt;
+    }
+    const std::size_t end = image.find('\0', static_cast<std::size_t>(at));
+    s.label = std::string(
+        image.substr(static_cast<std::size_t>(at),
+                     (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(at)));
+  }
+  const auto is_global_data = [](const Section& s) {
+    return (s.flags & kAllocated) != 0 && (s.flags & kWritable) != 0 && !starts_with(s.label, ".nv.shared") &&
+           !starts_with(s.label, ".nv.local");
+  };
+  // Per section, the furthest end of any variable placed in it.
+  std::vector<std::uint64_t> extent(count, 0);
+  for (std::size_t i = 0; i < count; ++i) {
+    extent[i] = is_global_data(sections[i]) ? sections[i].size : 0;
+  }
+  for (const Section& table : sections) {
+    if (table.type != kSymbolTable) {
+      continue;
+    }
+    if (table.offset > image.size() || table.size > image.size() - table.offset) {
+      problem = "the symbol table lies outside the file";
+      return std::nullopt;
+    }
+    for (std::uint64_t at = table.offset; at + kSymbolBytes <= table.offset + table.size;
+         at += kSymbolBytes) {
+      std::uint16_t section = 0;
+      std::uint64_t value = 0;
+      std::uint64_t size = 0;
+      if (!read_at(image, at + 6, section) || !read_at(image, at + 8, value) ||
+          !read_at(image, at + 16, size)) {
+        problem = "a symbol lies outside the file";
+        return std::nullopt;
+      }
+      if (section > 0 && section < count && is_global_data(sections[section])) {
+        extent[section] = std::max(extent[section], saturating_add(value, size));
+      }
+    }
+  }
+  DeviceImageFootprint footprint;
+  for (std::size_t i = 0; i < count; ++i) {
+    footprint.global_bytes = saturating_add(footprint.global_bytes, extent[i]);
+    if (starts_with(sections[i].label, ".nv.constant") && (sections[i].flags & kAllocated) != 0) {
+      footprint.constant_bytes = saturating_add(footprint.constant_bytes, sections[i].size);
+    }
+  }
+  return footprint;
+}
+
+}  // namespace labrun

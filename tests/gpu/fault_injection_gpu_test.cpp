@@ -1,0 +1,97 @@
+// Fault injection into the batch scheduler on a GPU: honest submissions of the public corpus,
+// graded in a batch beside the hostile ones of tests/grading/hostile (a pair that hangs once it is
+// timed, one that stalls on every launch, a static-memory hog, a local-memory hog, a compile
+// bomb), get exactly the score and mistakes each gets when graded alone. Skips without a GPU.
+// The same without a GPU, with a stand-in child, is tests/labs/day48-fusion/fault_injection_test.cpp.
+
+#include <unistd.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "base/atomic_file.hpp"
+#include "cli/command_support.hpp"
+#include "cli/grade_command.hpp"
+#include "grading/report.hpp"
+#include "support/grade_verdict.hpp"
+#include "support/require_gpu.hpp"
+#include "support/test_data.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {}  // namespace
+
+TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones") {
+  labrun::testing::require_gpu();
+  std::string pattern = (fs::temp_directory_path() / "labrun-fault-injection-gpu-XXXXXX").string();
+  REQUIRE(mkdtemp(pattern.data()) != nullptr);
+  const fs::path work = pattern;
+  const fs::path batch = work / "batch";
+  fs::create_directories(batch);
+  const fs::path corpus = labrun::testing::grading_corpus();
+  const fs::path hostile = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile";
+  const std::vector<std::string> honest{
+      "correct",          "correct-vectorised", "correct-grid-stride", "correct-shared-tile",
+      "correct-but-slow", "gelu-twice",         "tail-missed",         "correct-cuda-std"};
+  for (const std::string& name : honest) {
+    fs::copy(corpus / name, batch / ("honest-" + name), fs::copy_options::recursive);
+  }
+  std::map<std::string, std::set<std::string>> hostile_expected;
+  for (const auto& entry : fs::directory_iterator(hostile)) {
+    if (entry.is_directory()) {
+      const std::string name = entry.path().filename().string();
+      fs::copy(entry.path(), batch / ("hostile-" + name), fs::copy_options::recursive);
+      for (const auto& id :
+           nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json")).at("mistakes")) {
+        hostile_expected[name].insert(id.get<std::string>());
+      }
+    }
+  }
+  ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
+  labrun::GradeRequest request;
+  request.compile_limit_seconds = 10.0;  // the bomb's limit; an honest compile takes about a second
+  const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
+
+  std::map<std::string, labrun::testing::GradeVerdict> alone;
+  for (const std::string& name : honest) {
+    labrun::GradeRequest one = request;
+    one.submission = batch / ("honest-" + name) / "halfway.cu";
+    alone[name] =
+        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+  }
+
+  labrun::GradeCommand command;
+  command.batch = batch.string();
+  command.out = (work / "out").string();
+  command.jobs = 16;
+  command.request = request;
+  std::ostringstream printed;
+  const int status = labrun::run_grade_command(
+      lab, command, [](const std::string& line) { std::cerr << line << "\n"; }, printed);
+  CHECK(status == 0);
+  const auto report_of = [&](const std::string& folder) {
+    return nlohmann::json::parse(labrun::read_file(work / "out" / "submissions" / folder / "report.json"));
+  };
+  for (const std::string& name : honest) {
+    INFO(name);
+    const labrun::testing::GradeVerdict in_batch =
+        labrun::testing::verdict_of_report(report_of("honest-" + name));
+    INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " +
+         labrun::testing::describe_verdict(in_batch));
+    CHECK(in_batch == alone.at(name));
+  }
+  for (const auto& [name, mistakes] : hostile_expected) {
+    INFO(name);
+    const labrun::testing::GradeVerdict got =
+        labrun::testing::verdict_of_report(report_of("hostile-" + name));
+    for (const std::string& mistake : mistakes) {
+      CHECK(got.mistakes.count(mistake) == 1);
+    }
+  }
+  fs::remove_all(work);
+}

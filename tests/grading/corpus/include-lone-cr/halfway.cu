@@ -1,0 +1,25 @@
+// Grading corpus: include-lone-cr. Hides an include of an outside file after a lone CR, which ends
+// a line for the preprocessor but not for a check that splits lines at LF alone: refused before
+// compiling.
+
+#include "grading/submission.cuh"
+int unused_before_include;#include "/etc/passwd"
+
+// Stages 1 and 2: intermediate = gelu(x * g + b).
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
+  }
+}
+
+// Stages 3 and 4: y = clamp(intermediate + residual).
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
+  }
+}

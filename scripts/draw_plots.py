@@ -10,14 +10,17 @@ src/plots/plot_spec.hpp:
      "plots": [{"id", "title", "file",
                 "panels": [{"kind": "line" | "bar" | "matrix", "x_label", "y_label", "x_log", "y_log",
                             "value_decimals",
-                            "lines": [{"label", "x": [..], "y": [..]}],
+                            "lines": [{"label", "x": [..], "y": [..], "style", "point_labels": [..]}],
                             "categories": [..], "bar_values": [..], "bar_low": [..], "bar_high": [..],
                             "columns": [..], "cells": [..], "cell_labels": [..],
                             "reference_lines": [{"label", "y"}],
                             "vertical_lines": [{"label", "x"}]}]}]}
 
 Each figure stacks its panels vertically and is written to its "file" (through a temporary file in
-the same folder, then a rename). Line panels: x base-2 log when x_log, y base-10 log when y_log.
+the same folder, then a rename). Line panels: x base-2 log when x_log, y base-10 log when y_log;
+a series' style is "line" (a line through markers), "points" (markers alone), "plain" (a line
+alone) or "dashed" (a dashed line alone), and point_labels (empty, or one per point) are small texts
+beside its points.
 Bar panels are drawn horizontally, one bar per category, first category on top: the bars' values
 are the panel's y quantity, so y_label names the value axis (drawn across), x_label the categories,
 y_log makes the value axis base-10 log, and a reference line marks its value across the bars.
@@ -123,7 +126,14 @@ def read_panel(node, where):
         x, y = number_list(series, "x", at), number_list(series, "y", at)
         if len(x) != len(y):
             raise BadInput("%s: %d x and %d y values" % (at, len(x), len(y)))
-        panel["lines"].append({"label": field(series, "label", str, at), "x": x, "y": y})
+        style = field(series, "style", str, at) if "style" in series else "line"
+        if style not in ("line", "points", "plain", "dashed"):
+            raise BadInput("%s.style: '%s' is not one of line, points, plain, dashed" % (at, style))
+        labels = text_list(series, "point_labels", at) if "point_labels" in series else []
+        if labels and len(labels) != len(x):
+            raise BadInput("%s.point_labels: %d labels for %d points" % (at, len(labels), len(x)))
+        panel["lines"].append({"label": field(series, "label", str, at), "x": x, "y": y, "style": style,
+                               "point_labels": labels})
     if kind != "matrix" and len(panel["categories"]) != len(panel["bar_values"]):
         raise BadInput("%s: %d bar values for %d categories"
                        % (where, len(panel["bar_values"]), len(panel["categories"])))
@@ -191,8 +201,14 @@ def panel_height(panel):
 def draw_line_panel(axes, panel):
     color = 0
     for series in panel["lines"]:
-        axes.plot(series["x"], series["y"], marker="o", markersize=4, linewidth=1.5,
-                  color="C%d" % (color % 10), label=series["label"])
+        shape = {"line": {"marker": "o", "markersize": 4, "linewidth": 1.5},
+                 "points": {"marker": "o", "markersize": 6, "linestyle": "none"},
+                 "plain": {"linewidth": 2.0},
+                 "dashed": {"linewidth": 1.2, "linestyle": "--"}}[series["style"]]
+        axes.plot(series["x"], series["y"], color="C%d" % (color % 10), label=series["label"], **shape)
+        for x, y, text in zip(series["x"], series["y"], series["point_labels"]):
+            if math.isfinite(x) and math.isfinite(y):
+                axes.annotate(text, (x, y), textcoords="offset points", xytext=(4, 3), fontsize="x-small")
         color += 1
     if panel["x_log"]:
         axes.set_xscale("log", base=2)

@@ -30,6 +30,13 @@ BufferId LabDeclaration::output(std::string name) {
   return BufferId(buffers_.size() - 1);
 }
 
+ByteBufferId LabDeclaration::byte_output(std::string name) {
+  Buffer buffer{std::move(name), false, 0, 0.0f, 0.0f};
+  buffer.bytes = true;
+  buffers_.push_back(std::move(buffer));
+  return ByteBufferId(buffers_.size() - 1);
+}
+
 BufferId LabDeclaration::output(std::string name, std::function<std::size_t()> elements) {
   if (!elements) {
     throw std::invalid_argument(lab_name_ + " declares the output '" + name + "' with no element count");
@@ -112,10 +119,19 @@ struct CapturedGraph {
 
 // The session every declared lab gets: buffers of the run's largest n, inputs filled from the
 // seed on opening, and the declaration's versions and cases run against them.
+// One declared buffer on the device: floats, or bytes (LabDeclaration::byte_output).
+struct SessionBuffer {
+  DeviceBuffer<float> floats;
+  DeviceBuffer<std::uint8_t> bytes;
+};
+
 class DeclaredSession final : public LabSession, private RegionContext {
  public:
   DeclaredSession(std::shared_ptr<const LabDeclaration> declaration, const SessionConfig& config)
-      : declaration_(std::move(declaration)), capacity_(config.max_elements), seed_(config.seed) {
+      : declaration_(std::move(declaration)),
+        capacity_(config.max_elements),
+        seed_(config.seed),
+        correctness_shape_(config.correctness_shape) {
     allocate_buffers();
   }
 
@@ -136,10 +152,13 @@ class DeclaredSession final : public LabSession, private RegionContext {
                          std::vector<BitwiseComparison>& bitwise) override {
     require_capacity(elements);
     const std::size_t n = elements;
+    const ShapeScope scope(*this, correctness_shape_ && correctness_shape_->elements() == elements
+                                      ? correctness_shape_
+                                      : std::nullopt);
     std::map<std::size_t, std::vector<float>> inputs;
     for (std::size_t b = 0; b < buffers_.size(); ++b) {
       if (declaration_->buffers()[b].input) {
-        inputs.emplace(b, download(buffers_[b].data(), n));
+        inputs.emplace(b, download(buffers_[b].floats.data(), n));
       }
     }
     const HostInputs host_inputs(std::move(inputs));
@@ -162,8 +181,7 @@ class DeclaredSession final : public LabSession, private RegionContext {
         }
         expected = &found->second;
       }
-      std::vector<float> got =
-          download(buffers_.at(check.output.index()).data(), compared_elements(check, expected->size(), n));
+      std::vector<float> got = download_output(check.output.index(), compared_elements(check, expected->size(), n));
       checks.push_back(compare_with_reference(version, got, *expected, check.tolerance));
       outputs[index] = std::move(got);
     }
@@ -189,6 +207,7 @@ class DeclaredSession final : public LabSession, private RegionContext {
     if (found == cases.end()) {
       throw std::invalid_argument(declaration_->lab_name() + " has no case named '" + spec.name + "'");
     }
+    const ShapeScope scope(*this, shape_at(spec, elements));
     CaseRegion region;
     region.run = found->region(*this, elements);
     if (found->attributes) {
@@ -198,8 +217,26 @@ class DeclaredSession final : public LabSession, private RegionContext {
   }
 
  private:
-  float* operator[](BufferId buffer) const override { return buffers_.at(buffer.index()).data(); }
+  float* operator[](BufferId buffer) const override { return buffers_.at(buffer.index()).floats.data(); }
+  std::uint8_t* operator[](ByteBufferId buffer) const override { return buffers_.at(buffer.index()).bytes.data(); }
+  std::optional<Shape> shape() const override { return shape_; }
   cudaStream_t stream() const override { return stream_; }
+
+  // The image regions are built for while it lives (RegionContext::shape), restored after.
+  class ShapeScope {
+   public:
+    ShapeScope(DeclaredSession& session, std::optional<Shape> shape)
+        : session_(session), previous_(std::exchange(session.shape_, shape)) {}
+    ~ShapeScope() { session_.shape_ = previous_; }
+    ShapeScope(const ShapeScope&) = delete;
+    ShapeScope& operator=(const ShapeScope&) = delete;
+    ShapeScope(ShapeScope&&) = delete;
+    ShapeScope& operator=(ShapeScope&&) = delete;
+
+   private:
+    DeclaredSession& session_;
+    std::optional<Shape> previous_;
+  };
 
   cudaGraphExec_t graph(const std::string& key, std::uint64_t n,
                         const std::function<void(cudaStream_t)>& enqueue) override {
@@ -252,12 +289,24 @@ class DeclaredSession final : public LabSession, private RegionContext {
     return host;
   }
 
-  // The first n floats of every max_elements buffer, and the whole of every sized one.
+  // A check's output as floats: a byte output's bytes become the numbers 0 to 255, exactly.
+  std::vector<float> download_output(std::size_t buffer, std::size_t n) const {
+    if (!declaration_->buffers().at(buffer).bytes) {
+      return download(buffers_.at(buffer).floats.data(), n);
+    }
+    std::vector<std::uint8_t> bytes(n);
+    LABRUN_CUDA_CHECK(cudaMemcpy(bytes.data(), buffers_.at(buffer).bytes.data(), n, cudaMemcpyDeviceToHost));
+    return std::vector<float>(bytes.begin(), bytes.end());
+  }
+
+  // The first n elements of every max_elements buffer, and the whole of every sized one.
   void poison_outputs(std::size_t n) {
     for (std::size_t b = 0; b < buffers_.size(); ++b) {
       const LabDeclaration::Buffer& buffer = declaration_->buffers()[b];
-      if (!buffer.input) {
-        poison(buffers_[b].data(), buffer.elements ? buffers_[b].size() : n, stream_);
+      if (buffer.bytes) {
+        poison(buffers_[b].bytes.data(), n, stream_);
+      } else if (!buffer.input) {
+        poison(buffers_[b].floats.data(), buffer.elements ? buffers_[b].floats.size() : n, stream_);
       }
     }
   }
@@ -279,10 +328,10 @@ class DeclaredSession final : public LabSession, private RegionContext {
     if (!declaration_->buffers().at(output).elements) {
       return n;
     }
-    if (reference_elements > buffers_.at(output).size()) {
+    if (reference_elements > buffers_.at(output).floats.size()) {
       throw std::invalid_argument(check.name + "'s reference has " + std::to_string(reference_elements) +
                                   " elements, its output '" + declaration_->buffers()[output].name + "' " +
-                                  std::to_string(buffers_[output].size()));
+                                  std::to_string(buffers_[output].floats.size()));
     }
     return reference_elements;
   }
@@ -291,10 +340,15 @@ class DeclaredSession final : public LabSession, private RegionContext {
   void allocate_buffers() {
     buffers_.reserve(declaration_->buffers().size());
     for (const LabDeclaration::Buffer& buffer : declaration_->buffers()) {
-      buffers_.emplace_back(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
+      SessionBuffer& allocated = buffers_.emplace_back();
+      if (buffer.bytes) {
+        allocated.bytes = DeviceBuffer<std::uint8_t>(capacity_);
+      } else {
+        allocated.floats = DeviceBuffer<float>(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
+      }
       if (buffer.input) {
-        fill_seeded_uniform(buffers_.back().data(), capacity_, seed_, buffer.seed_stream, buffer.low,
-                            buffer.high, stream_);
+        fill_seeded_uniform(allocated.floats.data(), capacity_, seed_, buffer.seed_stream, buffer.low, buffer.high,
+                            stream_);
       }
     }
     prime();
@@ -312,7 +366,9 @@ class DeclaredSession final : public LabSession, private RegionContext {
   std::uint64_t seed_;
   // Held while a renewed round's buffers are allocated, and until the next renewal (renew_buffers).
   std::optional<DeviceBuffer<unsigned char>> placement_offset_;
-  std::vector<DeviceBuffer<float>> buffers_;
+  std::vector<SessionBuffer> buffers_;
+  std::optional<Shape> correctness_shape_;
+  std::optional<Shape> shape_;  // while a region is built (ShapeScope)
   cudaStream_t stream_ = nullptr;                                          // the legacy default stream
   std::map<std::pair<std::string, std::uint64_t>, CapturedGraph> graphs_;  // destroyed before the buffers
 };
@@ -324,6 +380,40 @@ std::function<std::unique_ptr<LabSession>(const SessionConfig&)> LabDeclaration:
   return [shared](const SessionConfig& config) -> std::unique_ptr<LabSession> {
     return std::make_unique<DeclaredSession>(shared, config);
   };
+}
+
+Lab declared(Lab lab, const LabDeclaration& declaration) {
+  lab.cases = declaration.case_specs();
+  lab.open_session = declaration.session_factory();
+  lab.buffers_at_max_size = static_cast<int>(
+      std::count_if(declaration.buffers().begin(), declaration.buffers().end(),
+                    [](const LabDeclaration::Buffer& buffer) { return !buffer.elements; }));
+  return lab;
+}
+
+std::vector<Fact> compiled_kernel_facts(const void* kernel, int threads_per_block) {
+  cudaFuncAttributes attributes{};
+  LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return compiled_kernel_facts(attributes.binaryVersion, attributes.ptxVersion, threads_per_block);
+}
+
+KernelResources kernel_resources(const void* kernel, int threads_per_block) {
+  cudaFuncAttributes attributes{};
+  LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  KernelResources resources;
+  resources.registers = attributes.numRegs;
+  resources.local_bytes = attributes.localSizeBytes;
+  resources.binary_version = attributes.binaryVersion;
+  LABRUN_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resources.blocks_per_sm, kernel, threads_per_block, 0));
+  int device = 0;
+  int max_threads_per_sm = 0;
+  LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  resources.theoretical_occupancy =
+      max_threads_per_sm > 0 ? static_cast<double>(resources.blocks_per_sm * threads_per_block) / max_threads_per_sm
+                             : 0.0;
+  return resources;
 }
 
 std::vector<Fact> compiled_kernel_facts(int binary_version, int ptx_version, int threads_per_block) {

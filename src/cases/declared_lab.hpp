@@ -10,7 +10,13 @@
 //
 // Host code only; the lab's kernels stay behind launchers in its .cu files. Every buffer holds
 // floats, the run's largest n of them (SessionConfig::max_elements), unless it is an output
-// declared with its own element count (a reduction's partial sums, its one result).
+// declared with its own element count (a reduction's partial sums, its one result) or a byte
+// output (a mask: one byte per element).
+//
+// What every lab writes is here too: regions that call a launcher with the case's buffers
+// (linear_region, image_region), the compiled-kernel facts from a kernel pointer
+// (compiled_kernel_facts, kernel_resources), and case specs from a part and a name
+// (registry/lab.hpp: case_name, case_spec).
 
 #include <cuda_runtime_api.h>
 
@@ -20,10 +26,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
+#include "core/sizes.hpp"
 #include "core/transcript.hpp"
 #include "registry/lab.hpp"
 #include "verify/compare.hpp"
@@ -38,6 +47,29 @@ class BufferId {
  private:
   friend class LabDeclaration;
   explicit BufferId(std::size_t index) : index_(index) {}
+  std::size_t index_;
+};
+
+//! A declared byte buffer (one byte per element: a mask). Only LabDeclaration makes one.
+class ByteBufferId {
+ public:
+  [[nodiscard]] std::size_t index() const { return index_; }
+
+ private:
+  friend class LabDeclaration;
+  explicit ByteBufferId(std::size_t index) : index_(index) {}
+  std::size_t index_;
+};
+
+//! A correctness version's output: a float buffer or a byte buffer. Implicit, so that a check
+//! names its output as the buffer was declared.
+class OutputId {
+ public:
+  OutputId(BufferId buffer) : index_(buffer.index()) {}
+  OutputId(ByteBufferId buffer) : index_(buffer.index()) {}
+  [[nodiscard]] std::size_t index() const { return index_; }
+
+ private:
   std::size_t index_;
 };
 
@@ -58,6 +90,12 @@ class RegionContext {
   virtual ~RegionContext() = default;
   //! The device pointer of a declared buffer (max_elements floats, or the count it was declared with).
   [[nodiscard]] virtual float* operator[](BufferId buffer) const = 0;
+  //! The device pointer of a declared byte buffer (max_elements bytes).
+  [[nodiscard]] virtual std::uint8_t* operator[](ByteBufferId buffer) const = 0;
+  //! The image the region is built for: the case's size as registry/lab.hpp's shape_at gives it
+  //! (while a case is prepared), or the lab's correctness image (while a version is checked);
+  //! nullopt for a 1-D size.
+  [[nodiscard]] virtual std::optional<Shape> shape() const = 0;
   //! The stream every region enqueues on: the legacy default stream.
   [[nodiscard]] virtual cudaStream_t stream() const = 0;
   //! `enqueue` (which launches its work on the stream it is given) captured once per (key, n) as a
@@ -93,7 +131,7 @@ class HostInputs {
 struct CheckDeclaration {
   std::string name;  //!< recorded in the transcript's correctness checks and cases' verified_by
   RegionBuilder region;
-  BufferId output;
+  OutputId output;  //!< a float buffer, or a byte buffer (its bytes compared as numbers)
   //! The expected output in float64, n elements (or, for an output of its own element count, as
   //! many as are compared, at most that count), from the inputs alone.
   std::function<std::vector<double>(const HostInputs& inputs, std::uint64_t n)> reference;
@@ -117,6 +155,57 @@ struct CaseDeclaration {
 //! "kernel_binary_version", "kernel_ptx_version", "threads_per_block".
 [[nodiscard]] std::vector<Fact> compiled_kernel_facts(int binary_version, int ptx_version,
                                                       int threads_per_block);
+//! The same facts read from one of the lab's kernels on the current device
+//! (cudaFuncGetAttributes): `kernel` is the kernel's address as a `const void*`, which the lab's .cu
+//! file hands out (`reinterpret_cast<const void*>(&my_kernel)`). Throws labrun::CudaError.
+[[nodiscard]] std::vector<Fact> compiled_kernel_facts(const void* kernel, int threads_per_block);
+
+//! What the runtime says about a kernel's resources on the current device (no profiler needed).
+struct KernelResources {
+  int registers = 0;            //!< cudaFuncAttributes::numRegs
+  std::size_t local_bytes = 0;  //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
+  int blocks_per_sm = 0;        //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at threads_per_block
+  int binary_version = 0;       //!< the machine code the kernel runs as (90 for sm_90)
+  double theoretical_occupancy = 0.0;  //!< blocks_per_sm x threads_per_block / resident threads per SM
+};
+//! `kernel` as compiled_kernel_facts takes it, launched with `threads_per_block` and no dynamic
+//! shared memory. Throws labrun::CudaError.
+[[nodiscard]] KernelResources kernel_resources(const void* kernel, int threads_per_block);
+
+//! A region that calls `launch(ctx[buffers]..., n, ctx.stream())` once per execution: the shape of
+//! most elementwise launchers, `void launch_copy(const float* in, float* out, std::size_t n,
+//! cudaStream_t stream)`. `buffers` are BufferIds and ByteBufferIds, in the launcher's order.
+template <typename Launcher, typename... Buffers>
+[[nodiscard]] RegionBuilder linear_region(Launcher launch, Buffers... buffers) {
+  return [launch, buffers...](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const cudaStream_t stream = ctx.stream();
+    const std::size_t elements = n;
+    return [launch, pointers = std::make_tuple(ctx[buffers]...), elements, stream] {
+      std::apply([&](auto... pointer) { launch(pointer..., elements, stream); }, pointers);
+    };
+  };
+}
+
+//! A region that calls `launch(ctx[buffers]..., width, height, ctx.stream())` on the image the
+//! region is built for (RegionContext::shape): `void launch_sobel(const float* image, float*
+//! magnitude, std::size_t width, std::size_t height, cudaStream_t stream)`. Throws
+//! std::invalid_argument, as the region is built, for a 1-D size.
+template <typename Launcher, typename... Buffers>
+[[nodiscard]] RegionBuilder image_region(Launcher launch, Buffers... buffers) {
+  return [launch, buffers...](RegionContext& ctx, std::uint64_t n) -> std::function<void()> {
+    const std::optional<Shape> shape = ctx.shape();
+    if (!shape || shape->elements() != n) {
+      throw std::invalid_argument("an image region is built at " + std::to_string(n) +
+                                  " elements, which is not an image size of its case");
+    }
+    const cudaStream_t stream = ctx.stream();
+    const std::size_t width = shape->width;
+    const std::size_t height = shape->height;
+    return [launch, pointers = std::make_tuple(ctx[buffers]...), width, height, stream] {
+      std::apply([&](auto... pointer) { launch(pointer..., width, height, stream); }, pointers);
+    };
+  };
+}
 
 //! A lab's buffers, versions and cases. Build it once, in the lab's declaration file.
 class LabDeclaration {
@@ -128,6 +217,9 @@ class LabDeclaration {
   BufferId input(std::string name, std::uint64_t seed_stream, float low, float high);
   //! An output or intermediate, poisoned (NaN) before each correctness version runs.
   BufferId output(std::string name);
+  //! An output or intermediate of one byte per element (max_elements bytes), poisoned to 255
+  //! before each correctness version runs; a check compares its bytes as numbers.
+  ByteBufferId byte_output(std::string name);
   //! An output or intermediate of `elements()` floats instead of max_elements, whatever n is: a
   //! reduction's partial sums (one per block of its grid) or its single result. `elements` is
   //! called once as a session opens, on the session's device, so it may query the device (an
@@ -160,6 +252,7 @@ class LabDeclaration {
     float low = 0.0f;
     float high = 0.0f;
     std::function<std::size_t()> elements = {};  //!< empty: max_elements floats
+    bool bytes = false;                          //!< one byte per element (byte_output)
   };
   [[nodiscard]] const std::vector<Buffer>& buffers() const { return buffers_; }
   [[nodiscard]] const std::vector<CheckDeclaration>& checks() const { return checks_; }
@@ -177,5 +270,10 @@ class LabDeclaration {
   RegionBuilder prime_;
   std::function<std::vector<Fact>()> facts_;
 };
+
+//! `lab` with what its declaration gives it: its cases (case_specs), its session (session_factory)
+//! and buffers_at_max_size (each buffer of max_elements, a byte buffer counted as a float one, so
+//! the runner's check that the card-scaled size fits errs on the safe side).
+[[nodiscard]] Lab declared(Lab lab, const LabDeclaration& declaration);
 
 }  // namespace labrun

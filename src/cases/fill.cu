@@ -32,4 +32,8 @@ void poison(float* out, std::size_t n, cudaStream_t stream) {
   LABRUN_CUDA_CHECK(cudaMemsetAsync(out, 0xFF, n * sizeof(float), stream));
 }
 
+void poison(std::uint8_t* out, std::size_t n, cudaStream_t stream) {
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(out, 0xFF, n, stream));
+}
+
 }  // namespace labrun

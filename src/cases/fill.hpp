@@ -17,5 +17,8 @@ void fill_seeded_uniform(float* out, std::size_t n, std::uint64_t seed, std::uin
 //! Every bit of out[0, n) set: each float becomes a NaN, so an element no kernel wrote, or a read of
 //! a buffer another version left behind, cannot pass a comparison. Enqueued on `stream`.
 void poison(float* out, std::size_t n, cudaStream_t stream);
+//! Every bit of out[0, n) set: each byte becomes 255, which no byte output of a lab takes as a value
+//! (a mask is 0 or 1). Enqueued on `stream`.
+void poison(std::uint8_t* out, std::size_t n, cudaStream_t stream);
 
 }  // namespace labrun

@@ -47,6 +47,10 @@ struct ClaimSpec {
   double high = 0.0;
   bool expected_to_fail = false;                                  //!< the lesson hedges on this one
   std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
+  //! kRatioNear: `expected` is the byte ratio of the two cases' models (byte_ratio_claim,
+  //! registry/lab.hpp), checked again when the lab registers; false where the lesson's own figure is
+  //! meant and typed in.
+  bool expected_from_byte_models = false;
 };
 
 // The one way a lab declares a claim: a builder per kind, whose parameters are the fields that kind
@@ -54,6 +58,8 @@ struct ClaimSpec {
 // fractions (0.1 is 10%).
 
 //! kRatioNear: central(slower_case) / central(faster_case) at size_label within tolerance of expected.
+//! `expected` is typed in: use it where the lesson's own figure is meant; a ratio the byte models
+//! predict is byte_ratio_claim's (registry/lab.hpp), derived from the models it names.
 [[nodiscard]] ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
                                          std::string faster_case, std::string size_label, double expected,
                                          double tolerance);

@@ -26,6 +26,7 @@
 #include "cli/validate_command.hpp"
 #include "cli/version.hpp"
 #include "registry/lab.hpp"
+#include "registry/registry.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace labrun {
@@ -125,6 +126,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return status == 0 ? exit_code::kOk : exit_code::kUsage;
   }
 
+  // A lab whose declaration has a mistake is left out of the build's registry (registry/registry.hpp):
+  // every command says so in one line, and every other lab still works.
+  for (const LeftOutLab& left_out : registered_labs().left_out()) {
+    err << left_out_line(left_out) << "\n";
+  }
   auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(err);
   spdlog::logger log("labrun", sink);
   log.set_pattern("labrun [%H:%M:%S] %v");

@@ -7,6 +7,7 @@
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/roofline.hpp"
 #include "evidence/transcript_file.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
@@ -41,13 +42,15 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
   }
   const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
   const Lab* lab = registered_labs().find(transcript.lab_name);
-  if (lab == nullptr || !lab->plots) {
-    throw UsageError("lab " + transcript.lab_name + " draws no plots in this build");
+  // The lab's plots and, from any transcript that has its figures, the roofline.
+  const std::vector<PlotSpec> specs = transcript_plots(transcript, lab);
+  if (specs.empty()) {
+    throw UsageError("lab " + transcript.lab_name +
+                     " draws no plots in this build, and the transcript has no roofline to draw");
   }
   const std::filesystem::path json_path(request.file);
   const std::filesystem::path dir = json_path.parent_path().empty() ? "." : json_path.parent_path();
   const std::string stem = json_path.stem().string();
-  const std::vector<PlotSpec> specs = lab->plots(transcript);
   if (!request.overwrite) {
     if (const std::optional<std::filesystem::path> existing =
             first_existing(plot_files(specs, dir, stem, request.format))) {

@@ -17,6 +17,21 @@ std::uint64_t card_scaled_elements(std::uint64_t l2_bytes, std::uint64_t element
   return elements;
 }
 
+std::string shape_text(const Shape& shape) {
+  return std::to_string(shape.width) + "x" + std::to_string(shape.height);
+}
+
+std::optional<Shape> power_of_two_image(std::uint64_t elements) {
+  if (elements == 0 || (elements & (elements - 1)) != 0) {
+    return std::nullopt;
+  }
+  int k = 0;
+  while ((std::uint64_t{1} << k) < elements) {
+    ++k;
+  }
+  return Shape{std::uint64_t{1} << ((k + 1) / 2), std::uint64_t{1} << (k / 2)};
+}
+
 bool fits_in_device_memory(std::uint64_t needed_bytes, std::uint64_t free_bytes) {
   return needed_bytes <= free_bytes / 10 * 9;
 }

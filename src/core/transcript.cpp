@@ -64,6 +64,10 @@ double CaseResult::gb_per_s() const {
   return effective_gb_per_s(model, elements, central_ms());
 }
 
+std::optional<double> CaseResult::gflop_per_s() const {
+  return effective_gflop_per_s(model, elements, central_ms());
+}
+
 const char* verdict_name(Verdict verdict) {
   switch (verdict) {
     case Verdict::kHeld: return "held";

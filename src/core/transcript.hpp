@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/byte_model.hpp"
+#include "core/sizes.hpp"
 #include "core/statistics.hpp"
 
 namespace labrun {
@@ -28,7 +29,11 @@ namespace labrun {
 //! own), the 95% intervals from between-round variation of every case's median, every predicted
 //! ratio measured and every claim's figure, the claim's bound and the verdict "inconclusive";
 //! older transcripts are read as one round, their verdicts as they were recorded.
-inline constexpr const char* kTranscriptSchemaVersion = "1.6.0";
+//! 1.7.0 added the flop model beside the byte model (each case's flops per element), image sizes
+//! (each case's and size's width x height), the roofline's ceiling cases, and the FP32 instructions
+//! Nsight Compute counted per profiled case; older transcripts are read with none declared, and
+//! draw no roofline.
+inline constexpr const char* kTranscriptSchemaVersion = "1.7.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -62,6 +67,8 @@ struct SizeRecord {
   std::optional<std::uint64_t> elements;
   std::string rule;            //!< how it was chosen
   std::string unknown_reason;  //!< why it was not used, when elements is empty
+  //! 1.7.0: the image the size is, for a lab of image cases (width x height == elements).
+  std::optional<Shape> shape = {};
 };
 
 //! A predicted ratio measured at one size (1.6.0): the slower case's median over the faster's.
@@ -134,6 +141,8 @@ struct CaseResult {
   std::string label;       //!< the row label, as the lesson writes it
   std::string size_label;  //!< "lesson", "card-scaled", "sweep"
   std::uint64_t elements = 0;
+  //! 1.7.0: the image this case ran on, width x height == elements; nullopt for a 1-D size.
+  std::optional<Shape> shape = {};
   ByteModel model;
   int launches_per_sample = 1;  //!< region executions per sample (part 1 uses 1000)
   int warmups = 0;
@@ -170,6 +179,9 @@ struct CaseResult {
   [[nodiscard]] double central_ms() const;
   //! Effective bandwidth in GB/s: the byte model's bytes at `elements` over central_ms().
   [[nodiscard]] double gb_per_s() const;
+  //! Throughput in GFLOP/s: the flop model's operations at `elements` over central_ms(); nullopt
+  //! when no flops are declared or the case has no time.
+  [[nodiscard]] std::optional<double> gflop_per_s() const;
 };
 
 //! How a run sampled its cases (1.2.0).
@@ -207,6 +219,17 @@ struct TimingRecord {
   std::string clock_lock = {};   //!< --lock-clocks: what was asked and done, in words; "off" when not asked
 };
 
+//! FP32 instructions Nsight Compute counted, summed over threads (1.7.0):
+//! smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum.
+struct Fp32Instructions {
+  double fadd = 0.0;
+  double fmul = 0.0;
+  double ffma = 0.0;
+
+  //! Floating-point operations they performed: an add or multiply is one, a fused multiply-add two.
+  [[nodiscard]] double flops() const { return fadd + fmul + 2.0 * ffma; }
+};
+
 //! One case's kernels as Nsight Compute counted them, at one size.
 struct ProfiledCase {
   std::string name;
@@ -216,6 +239,8 @@ struct ProfiledCase {
   double dram_read_bytes = 0.0;          //!< dram__bytes_read.sum over those kernels
   double dram_write_bytes = 0.0;         //!< dram__bytes_write.sum over those kernels
   double model_bytes_per_element = 0.0;  //!< the case's byte model, for comparison
+  //! 1.7.0: the FP32 instructions of those kernels; nullopt when not counted (before 1.7.0).
+  std::optional<Fp32Instructions> fp32 = {};
 
   [[nodiscard]] double dram_bytes_per_element() const {
     return elements > 0 ? (dram_read_bytes + dram_write_bytes) / static_cast<double>(elements) : 0.0;
@@ -306,6 +331,14 @@ struct ClaimResult {
   [[nodiscard]] bool has_bound() const { return bound_low.has_value() || bound_high.has_value(); }
 };
 
+//! Which cases give a roofline's ceilings (1.7.0), as the lab declared them (Lab::roofline).
+struct RooflineRecord {
+  //! The memory ceiling is the best GB/s among these (copies) at the roofline's size.
+  std::vector<std::string> memory_ceiling_cases;
+  //! The compute ceiling is this case's GFLOP/s (a kernel of fused multiply-adds and no traffic).
+  std::string compute_ceiling_case;
+};
+
 //! The same case timed a second time at the end of the run.
 struct StabilityCheck {
   std::string case_name;
@@ -353,6 +386,9 @@ struct Transcript {
   bool rounds_recorded = true;
   std::optional<ProfileRecord> profile;    //!< only from `labrun profile`
   std::optional<TimelineRecord> timeline;  //!< only from `labrun run --timeline` (1.5.0)
+  //! 1.7.0: the cases behind the roofline's ceilings; nullopt for a lab that declares none and for
+  //! every transcript before 1.7.0 (no roofline is drawn for them).
+  std::optional<RooflineRecord> roofline;
   //! Environment groups and facts an older transcript lacks that 1.4.0 requires, added as not
   //! recorded when it was read: "device/memory_peak_gb_per_s", or "host" for a whole group.
   std::vector<std::string> not_recorded;

@@ -9,6 +9,7 @@
 #include "core/byte_model.hpp"
 #include "core/rounds.hpp"
 #include "core/statistics.hpp"
+#include "evidence/roofline.hpp"
 #include "plots/draw_plots.hpp"
 
 namespace labrun {
@@ -604,6 +605,13 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
         << "rendered; every case is listed instead.\n";
     append_section(out, generic_cases_table(t));
   }
+  // 1.7.0 on, for a lab that declares one: the roofline, or why it cannot be drawn.
+  const RooflineOutcome roofline = roofline_of(t);
+  if (roofline.figures) {
+    append_section(out, roofline_table(*roofline.figures));
+  } else if (!roofline.not_drawn.empty()) {
+    out << "\n## Roofline\n\nNot drawn: " << escape_markdown(roofline.not_drawn) << ".\n";
+  }
   out << plots_section;
   if (const Table ratios = measured_ratios_table(t); !ratios.rows.empty()) {
     append_section(out, ratios);
@@ -638,12 +646,12 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
 
 std::string plots_section_beside(const Transcript& transcript, const Lab* lab,
                                  const std::filesystem::path& json_file) {
-  if (lab == nullptr || !lab->plots) {
+  const std::vector<PlotSpec> specs = transcript_plots(transcript, lab);
+  if (specs.empty()) {
     return "";
   }
   const std::filesystem::path dir = json_file.parent_path().empty() ? "." : json_file.parent_path();
-  return plot_links_markdown(
-      existing_plots(lab->plots(transcript), dir, json_file.stem().string(), kPlotsBesideFormat), dir);
+  return plot_links_markdown(existing_plots(specs, dir, json_file.stem().string(), kPlotsBesideFormat), dir);
 }
 
 std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,

@@ -176,7 +176,9 @@ Json fact_value_to_json(const Fact::Value& value) {
 Json model_to_json(const ByteModel& model) {
   return Json{{"read_bytes_per_element", model.read_bytes_per_element},
               {"write_bytes_per_element", model.write_bytes_per_element},
-              {"launches", model.launches}};
+              {"launches", model.launches},
+              {"flops_per_element",
+               model.flops_per_element ? Json(*model.flops_per_element) : Json(nullptr)}};
 }
 
 ByteModel model_from(const Reader& reader) {
@@ -184,7 +186,22 @@ ByteModel model_from(const Reader& reader) {
   model.read_bytes_per_element = reader.number("read_bytes_per_element");
   model.write_bytes_per_element = reader.number("write_bytes_per_element");
   model.launches = reader.integer("launches");
+  if (reader.has("flops_per_element")) {  // 1.7.0
+    model.flops_per_element = reader.number("flops_per_element");
+  }
   return model;
+}
+
+Json shape_to_json(const std::optional<Shape>& shape) {
+  return shape ? Json{{"width", shape->width}, {"height", shape->height}} : Json(nullptr);
+}
+
+std::optional<Shape> shape_from(const Reader& parent) {
+  if (!parent.has("shape")) {  // 1.7.0; null for a 1-D size
+    return std::nullopt;
+  }
+  const Reader shape = parent.child("shape");
+  return Shape{shape.count("width"), shape.count("height")};
 }
 
 Json summary_to_json(const SampleSummary& summary) {
@@ -268,7 +285,10 @@ Json profile_to_json(const ProfileRecord& profile) {
                          {"dram_read_bytes", c.dram_read_bytes},
                          {"dram_write_bytes", c.dram_write_bytes},
                          {"dram_bytes_per_element", c.dram_bytes_per_element()},
-                         {"model_bytes_per_element", c.model_bytes_per_element}});
+                         {"model_bytes_per_element", c.model_bytes_per_element},
+                         {"fp32_instructions",
+                          c.fp32 ? Json{{"fadd", c.fp32->fadd}, {"fmul", c.fp32->fmul}, {"ffma", c.fp32->ffma}}
+                                 : Json(nullptr)}});
   }
   return Json{{"status", profile.status},
               {"detail", profile.detail},
@@ -352,6 +372,7 @@ Json transcript_to_json(const Transcript& t) {
     if (!size.elements) {
       entry["unknown"] = size.unknown_reason;
     }
+    entry["shape"] = shape_to_json(size.shape);
     sizes.push_back(entry);
   }
   document["sizes"] = sizes;
@@ -406,6 +427,7 @@ Json transcript_to_json(const Transcript& t) {
                {"label", c.label},
                {"size_label", c.size_label},
                {"elements", c.elements},
+               {"shape", shape_to_json(c.shape)},
                {"model", model_to_json(c.model)},
                {"launches_per_sample", c.launches_per_sample},
                {"warmups", c.warmups},
@@ -479,6 +501,9 @@ Json transcript_to_json(const Transcript& t) {
   document["timing"] = t.timing ? timing_to_json(*t.timing) : Json(nullptr);
   document["profile"] = t.profile ? profile_to_json(*t.profile) : Json(nullptr);
   document["timeline"] = t.timeline ? timeline_to_json(*t.timeline) : Json(nullptr);
+  document["roofline"] = t.roofline ? Json{{"memory_ceiling_cases", t.roofline->memory_ceiling_cases},
+                                           {"compute_ceiling_case", t.roofline->compute_ceiling_case}}
+                                    : Json(nullptr);
   return document;
 }
 
@@ -577,6 +602,7 @@ CaseResult read_case(const Reader& c, bool transcribed) {
   result.label = c.text("label");
   result.size_label = c.text("size_label");
   result.elements = c.count("elements");
+  result.shape = shape_from(c);
   result.model = model_from(c.child("model"));
   result.launches_per_sample = c.integer("launches_per_sample");
   if (!transcribed || c.has("warmups")) {
@@ -744,6 +770,10 @@ ProfileRecord read_profile(const Reader& r) {
     profiled.dram_read_bytes = c.number("dram_read_bytes");
     profiled.dram_write_bytes = c.number("dram_write_bytes");
     profiled.model_bytes_per_element = c.number("model_bytes_per_element");
+    if (c.has("fp32_instructions")) {  // 1.7.0
+      const Reader fp32 = c.child("fp32_instructions");
+      profiled.fp32 = Fp32Instructions{fp32.number("fadd"), fp32.number("fmul"), fp32.number("ffma")};
+    }
     profile.cases.push_back(profiled);
   }
   return profile;
@@ -850,7 +880,7 @@ bool from_1_6(const std::string& version) {
 
 const std::vector<std::string>& readable_schema_versions() {
   static const std::vector<std::string> versions{
-      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", kTranscriptSchemaVersion};
+      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -910,6 +940,7 @@ Transcript transcript_from_json(const Json& document) {
       } else {
         record.unknown_reason = size.text("unknown");
       }
+      record.shape = shape_from(size);
       t.sizes.push_back(record);
     }
   }
@@ -975,6 +1006,10 @@ Transcript transcript_from_json(const Json& document) {
   }
   if (root.has("timeline")) {  // 1.5.0
     t.timeline = read_timeline(root.child("timeline"));
+  }
+  if (root.has("roofline")) {  // 1.7.0
+    const Reader roofline = root.child("roofline");
+    t.roofline = RooflineRecord{roofline.texts("memory_ceiling_cases"), roofline.text("compute_ceiling_case")};
   }
   if (!from_1_6(t.schema_version)) {
     migrate_rounds(t);

@@ -109,8 +109,21 @@ Json panel_to_json(const PlotPanel& panel, const std::string& where) {
                                   std::to_string(series.x.size()) + " x and " +
                                   std::to_string(series.y.size()) + " y values");
     }
-    node["lines"].push_back(
-        Json{{"label", series.label}, {"x", numbers(series.x)}, {"y", numbers(series.y)}});
+    if (series.style != "line" && series.style != "points" && series.style != "plain" &&
+        series.style != "dashed") {
+      throw std::invalid_argument(where + ": series '" + series.label + "' has the style '" + series.style +
+                                  "', not one of line, points, plain, dashed");
+    }
+    if (!series.point_labels.empty() && series.point_labels.size() != series.x.size()) {
+      throw std::invalid_argument(where + ": series '" + series.label + "' labels " +
+                                  std::to_string(series.point_labels.size()) + " of its " +
+                                  std::to_string(series.x.size()) + " points");
+    }
+    node["lines"].push_back(Json{{"label", series.label},
+                                 {"x", numbers(series.x)},
+                                 {"y", numbers(series.y)},
+                                 {"style", series.style},
+                                 {"point_labels", series.point_labels}});
   }
   node["categories"] = panel.categories;
   node["bar_values"] = numbers(panel.bar_values);

@@ -38,7 +38,8 @@ struct PlotOutcome {
 //! panel's fields named as in PlotPanel, each file plot_file_path(dir, stem, id, format) made
 //! absolute. Non-finite numbers are written null (JSON has no NaN) and drawn as gaps (grey cells).
 //! Throws std::invalid_argument for an invalid format or id, a repeated id, a panel kind other than
-//! "line", "bar" or "matrix", a series whose x and y differ in length, bar values or ranges that do
+//! "line", "bar" or "matrix", a series whose x and y differ in length (or whose style or point labels
+//! are not as LineSeries says), bar values or ranges that do
 //! not match the categories, cells that do not fill rows x columns, or vertical lines on a bar or
 //! matrix panel.
 [[nodiscard]] std::string plot_specs_to_json(const std::vector<PlotSpec>& specs,

@@ -12,6 +12,11 @@ struct LineSeries {
   std::string label;
   std::vector<double> x;
   std::vector<double> y;  //!< same length as x
+  //! "line": a line through markers; "points": markers alone (a scatter); "plain": a line alone (a
+  //! ceiling); "dashed": a dashed line alone (a theoretical one).
+  std::string style = "line";
+  //! Empty, or one per point: a short text drawn beside each point (a roofline's case names).
+  std::vector<std::string> point_labels = {};
 };
 
 //! A horizontal reference line across a panel ("measured ceiling", "byte ratio 3.00").

@@ -1,6 +1,7 @@
 #include "profile/ncu_results.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -83,6 +84,16 @@ double metric_bytes(const NcuKernelRow& row, const std::string& metric) {
     throw std::runtime_error("ncu reported " + metric + " in '" + unit->second + "', not a byte unit");
   }
   return value->second * scale;
+}
+
+// An instruction count ncu reported, or nullopt when it reported none for this kernel (an older ncu,
+// a metric the card lacks): the case's FP32 counts are then left out, never taken as zero.
+std::optional<double> metric_count(const NcuKernelRow& row, const std::string& metric) {
+  const auto value = row.metrics.find(metric);
+  if (value == row.metrics.end()) {
+    return std::nullopt;
+  }
+  return value->second;
 }
 
 }  // namespace
@@ -174,10 +185,25 @@ std::vector<ProfiledCase> assign_rows_to_cases(const std::vector<NcuKernelRow>& 
     profiled.size_label = items[item].size_label;
     profiled.elements = items[item].elements;
     profiled.model_bytes_per_element = items[item].model_bytes_per_element;
+    Fp32Instructions fp32;
+    bool fp32_counted = true;
     for (std::size_t r = markers[2 * item] + 1; r < markers[2 * item + 1]; ++r) {
       profiled.dram_read_bytes += metric_bytes(rows[r], kDramReadMetric);
       profiled.dram_write_bytes += metric_bytes(rows[r], kDramWriteMetric);
+      const std::optional<double> fadd = metric_count(rows[r], kFp32AddMetric);
+      const std::optional<double> fmul = metric_count(rows[r], kFp32MulMetric);
+      const std::optional<double> ffma = metric_count(rows[r], kFp32FmaMetric);
+      if (fadd && fmul && ffma) {
+        fp32.fadd += *fadd;
+        fp32.fmul += *fmul;
+        fp32.ffma += *ffma;
+      } else {
+        fp32_counted = false;
+      }
       ++profiled.kernels;
+    }
+    if (fp32_counted && profiled.kernels > 0) {
+      profiled.fp32 = fp32;
     }
     if (profiled.kernels == 0) {
       skipped.push_back(profiled.name);

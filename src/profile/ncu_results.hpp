@@ -13,6 +13,11 @@ namespace labrun {
 //! The metrics `labrun profile` collects, in the order they are requested.
 inline constexpr const char* kDramReadMetric = "dram__bytes_read.sum";
 inline constexpr const char* kDramWriteMetric = "dram__bytes_write.sum";
+//! FP32 instructions executed, summed over threads (predicated-off lanes not counted): the
+//! roofline sets them beside the flop model (core/transcript.hpp: Fp32Instructions).
+inline constexpr const char* kFp32AddMetric = "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum";
+inline constexpr const char* kFp32MulMetric = "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum";
+inline constexpr const char* kFp32FmaMetric = "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum";
 //! The kernel the profiling pass launches just before and just after every case's region.
 inline constexpr const char* kProfileMarkerKernel = "labrun_profile_marker";
 

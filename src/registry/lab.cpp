@@ -1,13 +1,105 @@
 #include "registry/lab.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "base/format.hpp"
+
 namespace labrun {
+
+SizeRequest image_size(std::string label, std::uint64_t width, std::uint64_t height) {
+  return SizeRequest{std::move(label), width * height, Shape{width, height}};
+}
+
+SizeRequest card_scaled_image() {
+  return SizeRequest{"card-scaled", 0, Shape{0, 0}};
+}
 
 std::string CaseSpec::describe_sizes() const {
   std::string text;
   for (const SizeRequest& size : sizes) {
-    text += (text.empty() ? "" : ", ") + (size.elements == 0 ? size.label : std::to_string(size.elements));
+    std::string one = size.label;
+    if (size.is_card_scaled()) {
+      one += size.is_image() ? " image" : "";
+    } else {
+      one += " " + (size.is_image() ? shape_text(*size.shape) : std::to_string(size.elements));
+    }
+    text += (text.empty() ? "" : ", ") + one;
   }
   return text;
+}
+
+bool CaseSpec::declares_size(const std::string& size_label) const {
+  return std::any_of(sizes.begin(), sizes.end(),
+                     [&](const SizeRequest& size) { return size.label == size_label; });
+}
+
+std::string case_name(const std::string& lab, const std::string& part, const std::string& name) {
+  return lab + "/" + part + "/" + name;
+}
+
+CaseSpec case_spec(const std::string& name, std::string label, ByteModel model, std::vector<SizeRequest> sizes,
+                   int launches_per_sample) {
+  const std::size_t first = name.find('/');
+  const std::size_t last = name.rfind('/');
+  if (first == std::string::npos || first == last || first == 0 || last + 1 == name.size() ||
+      last == first + 1 || name.find('/', first + 1) != last) {
+    throw std::invalid_argument("case name '" + name + "' is not <lab>/<part>/<name>");
+  }
+  CaseSpec spec;
+  spec.name = name;
+  spec.part = name.substr(first + 1, last - first - 1);
+  spec.label = std::move(label);
+  spec.model = model;
+  spec.sizes = std::move(sizes);
+  spec.launches_per_sample = launches_per_sample;
+  return spec;
+}
+
+std::optional<Shape> shape_at(const CaseSpec& spec, std::uint64_t elements) {
+  bool images = false;
+  for (const SizeRequest& size : spec.sizes) {
+    if (size.is_image()) {
+      images = true;
+      if (!size.is_card_scaled() && size.elements == elements) {
+        return size.shape;
+      }
+    }
+  }
+  return images ? power_of_two_image(elements) : std::nullopt;
+}
+
+std::string with_ratios(std::string statement, const PredictedRatios& ratios) {
+  for (const auto& [placeholder, value] : {std::pair<std::string, double>{"{byte_ratio}", ratios.bytes},
+                                           std::pair<std::string, double>{"{launch_ratio}", ratios.launches}}) {
+    for (std::size_t at = statement.find(placeholder); at != std::string::npos;
+         at = statement.find(placeholder, at)) {
+      const std::string text = fixed(value, 2);
+      statement.replace(at, placeholder.size(), text);
+      at += text.size();
+    }
+  }
+  return statement;
+}
+
+ClaimSpec byte_ratio_claim(std::string id, const std::string& statement, const std::vector<CaseSpec>& cases,
+                           const std::string& slower_case, const std::string& faster_case, std::string size_label,
+                           double tolerance) {
+  const auto model_of = [&](const std::string& name) {
+    const auto found =
+        std::find_if(cases.begin(), cases.end(), [&](const CaseSpec& spec) { return spec.name == name; });
+    if (found == cases.end()) {
+      throw std::invalid_argument("claim '" + id + "' names the case '" + name +
+                                  "', which the lab does not declare");
+    }
+    return found->model;
+  };
+  const PredictedRatios ratios = predicted_ratios(model_of(slower_case), model_of(faster_case));
+  ClaimSpec spec = ratio_near_claim(std::move(id), with_ratios(statement, ratios), slower_case, faster_case,
+                                    std::move(size_label), ratios.bytes, tolerance);
+  spec.expected_from_byte_models = true;
+  return spec;
 }
 
 const CaseSpec* Lab::find_case(const std::string& case_name) const {

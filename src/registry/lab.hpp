@@ -8,12 +8,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "claims/claims.hpp"
 #include "core/byte_model.hpp"
+#include "core/sizes.hpp"
 #include "core/transcript.hpp"
 #include "grading/grade_request.hpp"
 #include "grading/report.hpp"
@@ -22,30 +24,85 @@
 namespace labrun {
 
 //! A size a case runs at. elements == 0 with label "card-scaled" asks the runner for the size
-//! scaled to the card's L2 (core/sizes.hpp).
+//! scaled to the card's L2 (core/sizes.hpp). An image (2-D) size carries its shape: width x height
+//! elements (image_size); the card-scaled image (card_scaled_image) is laid out as
+//! power_of_two_image of the card-scaled element count.
 struct SizeRequest {
-  std::string label;  //!< "lesson", "card-scaled", "sweep"
+  std::string label;  //!< "lesson", "card-scaled", "sweep": lower-case letters, digits and '-'
   std::uint64_t elements = 0;
+  //! An image: width x height == elements; for the card-scaled image {0, 0} (chosen at run time).
+  std::optional<Shape> shape = std::nullopt;
+
+  [[nodiscard]] bool is_image() const { return shape.has_value(); }
+  [[nodiscard]] bool is_card_scaled() const { return elements == 0; }
 };
+
+//! An image of width x height elements at `label`.
+[[nodiscard]] SizeRequest image_size(std::string label, std::uint64_t width, std::uint64_t height);
+//! The card-scaled size as an image: power_of_two_image of the card-scaled element count.
+[[nodiscard]] SizeRequest card_scaled_image();
 
 struct CaseSpec {
   std::string name;   //!< stable, "<lab>/<part>/<case>"
   std::string part;   //!< "part1" .. for grouping into tables
   std::string label;  //!< the row label
-  ByteModel model;
+  ByteModel model;    //!< bytes, launches and (optionally) flops per element
   std::string verified_by;  //!< correctness version covering this case's kernels; "" for none
   std::vector<SizeRequest> sizes;
   int launches_per_sample = 1;  //!< region executions inside one timed sample
 
-  //! The declared sizes as text: "16777216, card-scaled".
+  //! The declared sizes with their labels: "lesson 16777216, sweep 1024, card-scaled",
+  //! "lesson 4096x4096, card-scaled image".
   [[nodiscard]] std::string describe_sizes() const;
+  //! Whether the case declares a size with this label.
+  [[nodiscard]] bool declares_size(const std::string& size_label) const;
 };
+
+//! "<lab>/<part>/<name>": a case's full name from its parts.
+[[nodiscard]] std::string case_name(const std::string& lab, const std::string& part, const std::string& name);
+
+//! A case's spec from its full name ("<lab>/<part>/<name>"; its part is taken from it), row label,
+//! model, sizes and launches per sample. Throws std::invalid_argument for a name that is not three
+//! parts joined by '/'.
+[[nodiscard]] CaseSpec case_spec(const std::string& name, std::string label, ByteModel model,
+                                 std::vector<SizeRequest> sizes, int launches_per_sample = 1);
+
+//! A claim that the time ratio of two of `cases` at `size_label` follows the byte ratio of their
+//! models within `tolerance` (a fraction): a kRatioNear claim (claims/claims.hpp) whose expectation
+//! is derived, never typed, and checked again when the lab registers. In `statement`,
+//! "{byte_ratio}" and "{launch_ratio}" become the two models' ratios to two decimals ("3.00").
+//! Throws std::invalid_argument when `cases` lacks either case.
+[[nodiscard]] ClaimSpec byte_ratio_claim(std::string id, const std::string& statement,
+                                         const std::vector<CaseSpec>& cases, const std::string& slower_case,
+                                         const std::string& faster_case, std::string size_label,
+                                         double tolerance);
+
+//! `statement` with "{byte_ratio}" and "{launch_ratio}" replaced by `ratios`, two decimals each.
+[[nodiscard]] std::string with_ratios(std::string statement, const PredictedRatios& ratios);
+
+//! The image a case runs on at `elements`: the declared image size of that many elements, or, for
+//! a case that declares image sizes, power_of_two_image(elements) (its card-scaled size, a size
+//! capped for a smoke run); nullopt for a case of 1-D sizes. The runner records it and the session
+//! builds the case's region with it (RegionContext::shape), from this one function.
+[[nodiscard]] std::optional<Shape> shape_at(const CaseSpec& spec, std::uint64_t elements);
 
 //! A ratio the byte model predicts between two of the lab's cases.
 struct Prediction {
   std::string description;
   std::string slower_case;  //!< numerator
   std::string faster_case;  //!< denominator
+};
+
+//! Which of a lab's cases give its roofline's ceilings (evidence/roofline.hpp), measured in the same
+//! run as the cases placed under them. Empty: the lab draws no roofline.
+struct RooflineCases {
+  //! Copies: the memory ceiling is the best GB/s among them at the roofline's size.
+  std::vector<std::string> memory_ceiling_cases;
+  //! A kernel of independent fused multiply-adds (cases/reference_cases.hpp: add_peak_fma_case):
+  //! its GFLOP/s is the compute ceiling.
+  std::string compute_ceiling_case;
+
+  [[nodiscard]] bool empty() const { return memory_ceiling_cases.empty() && compute_ceiling_case.empty(); }
 };
 
 //! Which of a lab's cases give the figures `labrun aggregate` puts in each card's row
@@ -121,6 +178,8 @@ inline constexpr int kSubmissionExitStatus = 7;
 struct SessionConfig {
   std::uint64_t max_elements = 0;  //!< the largest size any selected case runs at
   std::uint64_t seed = 0;
+  //! The image the correctness check runs on (Lab::correctness_shape); nullopt for a 1-D lab.
+  std::optional<Shape> correctness_shape = std::nullopt;
 };
 
 struct Lab {
@@ -131,6 +190,9 @@ struct Lab {
   std::uint64_t card_scaled_l2_multiple = 8;
   int buffers_at_max_size = 1;  //!< device buffers of max_elements a session allocates
   std::uint64_t correctness_elements = 0;
+  //! A lab of image cases checks correctness on this image (odd width and height, so that every
+  //! bounds check of a 2-D grid fires); width x height must be correctness_elements.
+  std::optional<Shape> correctness_shape;
   std::vector<CaseSpec> cases;
   std::vector<Prediction> predictions;
   std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
@@ -157,6 +219,8 @@ struct Lab {
   std::function<std::vector<PlotSpec>(const Transcript&)> plots;
   //! The cases behind each card's row in `labrun aggregate`.
   CardFigures card_figures;
+  //! The cases behind the roofline's ceilings; empty: no roofline.
+  RooflineCases roofline;
 
   [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
 };

@@ -1,77 +1,289 @@
 #include "registry/registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
-#include <stdexcept>
 
+#include "base/format.hpp"
 #include "registry/pattern.hpp"
 
 namespace labrun {
 namespace {
 
-// A name the lab's claims, predictions or card figures use must be one of its cases: a misspelt
-// name fails when the lab is registered (every test and command), not as an empty row of a run.
-void require_declared(const std::set<std::string>& cases, const std::string& name, const std::string& user) {
-  if (cases.count(name) == 0) {
-    throw std::invalid_argument(user + " names the case '" + name + "', which the lab does not declare");
-  }
+// Lower-case letters, digits and '-', not empty: a lab's name, a size label, a claim's id.
+bool is_plain_name(const std::string& text) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';
+  });
 }
 
-}  // namespace
+std::string number_text(double value) {
+  return std::isfinite(value) ? compact_number(value) : (std::isnan(value) ? "nan" : "inf");
+}
 
-void LabRegistry::add(Lab lab) {
-  if (find(lab.name) != nullptr) {
-    throw std::invalid_argument("lab registered twice: " + lab.name);
+// Builds the message of a mistake in one lab: "lab 'x': <field>: <problem>".
+class Checker {
+ public:
+  explicit Checker(const Lab& lab) : lab_(lab) {
+    for (const CaseSpec& spec : lab.cases) {
+      if (!spec.verified_by.empty()) {
+        versions_.insert(spec.verified_by);
+      }
+    }
   }
-  std::set<std::string> names;
-  for (const CaseSpec& spec : lab.cases) {
-    if (spec.name.rfind(lab.name + "/", 0) != 0) {
-      throw std::invalid_argument("case '" + spec.name + "' must start with '" + lab.name + "/'");
+
+  [[noreturn]] void fail(const std::string& field, const std::string& problem) const {
+    throw LabDeclarationError("lab '" + lab_.name + "': " + field + ": " + problem);
+  }
+
+  // A name the lab's claims, predictions or figures use must be one of its cases: a misspelt name
+  // fails when the lab registers (every test and command), not as an empty row of a run.
+  const CaseSpec& declared(const std::string& field, const std::string& name) const {
+    const CaseSpec* spec = lab_.find_case(name);
+    if (spec == nullptr) {
+      fail(field, "names the case '" + name + "', which the lab does not declare");
     }
-    if (!names.insert(spec.name).second) {
-      throw std::invalid_argument("case declared twice: " + spec.name);
+    return *spec;
+  }
+
+  void check_name() const {
+    if (!is_plain_name(lab_.name)) {
+      throw LabDeclarationError("lab '" + lab_.name +
+                                "': name: a lab's name is lower-case letters, digits and '-'");
     }
+  }
+
+  void check_correctness_size() const {
+    if (lab_.correctness_elements % 2 == 0) {
+      fail("correctness_elements", std::to_string(lab_.correctness_elements) +
+                                       " is even; an odd size makes every bounds check fire");
+    }
+    if (const std::optional<Shape>& shape = lab_.correctness_shape) {
+      if (shape->width % 2 == 0 || shape->height % 2 == 0 || shape->elements() != lab_.correctness_elements) {
+        fail("correctness_shape", shape_text(*shape) + " must be an odd width and height whose area is " +
+                                      "correctness_elements (" + std::to_string(lab_.correctness_elements) +
+                                      ")");
+      }
+    }
+  }
+
+  void check_case(std::size_t index, std::set<std::string>& seen) const {
+    const CaseSpec& spec = lab_.cases[index];
+    const std::string field = "cases[" + std::to_string(index) + "] '" + spec.name + "'";
+    const std::string prefix = lab_.name + "/" + spec.part + "/";
+    if (!is_plain_name(spec.part) || spec.name.rfind(prefix, 0) != 0 ||
+        !is_plain_name(spec.name.substr(prefix.size()))) {
+      fail(field + ": name", "a case is named " + lab_.name + "/<part>/<name> (lower-case letters, digits and '-'), its "
+                                 "part '" + spec.part + "' in the middle");
+    }
+    if (!seen.insert(spec.name).second) {
+      fail(field, "declared twice");
+    }
+    const ByteModel& model = spec.model;
+    for (const auto& [what, bytes] : {std::pair<const char*, double>{"read_bytes_per_element",
+                                                                     model.read_bytes_per_element},
+                                      std::pair<const char*, double>{"write_bytes_per_element",
+                                                                     model.write_bytes_per_element}}) {
+      if (!std::isfinite(bytes) || bytes < 0.0) {
+        fail(field + ": model: " + what, number_text(bytes) + " bytes per element (it must be finite and >= 0)");
+      }
+    }
+    if (model.launches < 1) {
+      fail(field + ": model: launches",
+           std::to_string(model.launches) +
+               " launches per execution (a case launches at least one kernel or copy; every launch ratio "
+               "divides by it)");
+    }
+    if (model.flops_per_element && (!std::isfinite(*model.flops_per_element) || *model.flops_per_element < 0.0)) {
+      fail(field + ": model: flops_per_element",
+           number_text(*model.flops_per_element) + " (declared flops are finite and >= 0)");
+    }
+    if (spec.launches_per_sample < 1) {
+      fail(field + ": launches_per_sample", std::to_string(spec.launches_per_sample) + " (at least 1)");
+    }
+    check_sizes(spec, field);
+  }
+
+  void check_sizes(const CaseSpec& spec, const std::string& field) const {
     if (spec.sizes.empty()) {
-      throw std::invalid_argument("case '" + spec.name + "' declares no size");
+      fail(field + ": sizes", "the case declares no size");
+    }
+    std::size_t images = 0;
+    for (std::size_t s = 0; s < spec.sizes.size(); ++s) {
+      const SizeRequest& size = spec.sizes[s];
+      const std::string at = field + ": sizes[" + std::to_string(s) + "]";
+      if (!is_plain_name(size.label)) {
+        fail(at + ": label", "'" + size.label + "' (a size label is lower-case letters, digits and '-')");
+      }
+      if (size.is_card_scaled() && size.label != "card-scaled") {
+        fail(at, "0 elements asks for the card-scaled size, so its label must be 'card-scaled', not '" +
+                     size.label + "'");
+      }
+      if (size.is_image()) {
+        ++images;
+        const bool chosen_at_run_time = size.is_card_scaled() && size.shape->width == 0 && size.shape->height == 0;
+        if (!chosen_at_run_time && (size.shape->width == 0 || size.shape->height == 0 ||
+                                    size.shape->elements() != size.elements)) {
+          fail(at, "the image " + shape_text(*size.shape) + " is not " + std::to_string(size.elements) +
+                       " elements");
+        }
+        for (std::size_t other = 0; other < s; ++other) {
+          const SizeRequest& earlier = spec.sizes[other];
+          if (!size.is_card_scaled() && earlier.elements == size.elements && earlier.shape != size.shape) {
+            fail(at, "two images of " + std::to_string(size.elements) +
+                         " elements with different shapes: the shape of a size must follow from its "
+                         "elements");
+          }
+        }
+      }
+    }
+    if (images != 0 && images != spec.sizes.size()) {
+      fail(field + ": sizes", "some sizes are images and some are not: a case's sizes are all images or none");
     }
   }
-  std::set<std::string> claim_ids;
-  for (const ClaimSpec& claim : lab.claims) {
-    if (!claim_ids.insert(claim.id).second) {
-      throw std::invalid_argument("claim declared twice: " + claim.id);
+
+  void check_claim(std::size_t index, std::set<std::string>& ids) const {
+    const ClaimSpec& claim = lab_.claims[index];
+    const std::string field = "claims[" + std::to_string(index) + "] '" + claim.id + "'";
+    if (!is_plain_name(claim.id)) {
+      fail(field + ": id", "a claim's id is lower-case letters, digits and '-'");
+    }
+    if (!ids.insert(claim.id).second) {
+      fail(field, "declared twice");
+    }
+    if (claim.statement.find("{byte_ratio}") != std::string::npos ||
+        claim.statement.find("{launch_ratio}") != std::string::npos) {
+      fail(field + ": statement", "a ratio placeholder is left in it (only byte_ratio_claim fills them)");
+    }
+    if (!(claim.tolerance >= 0.0) || !std::isfinite(claim.tolerance)) {
+      fail(field + ": tolerance", number_text(claim.tolerance) + " (a fraction, >= 0)");
     }
     if (claim.kind == ClaimKind::kCustom) {
       if (!claim.evaluate) {
-        throw std::invalid_argument("claim '" + claim.id + "' is custom but declares no rule");
+        fail(field, "custom, but declares no rule");
       }
     } else if (claim.cases.size() < 2) {
-      throw std::invalid_argument("claim '" + claim.id + "' names fewer than two cases");
+      fail(field + ": cases", "fewer than two cases");
     }
-    // A bitwise claim names correctness versions; every other names the lab's cases.
-    if (claim.kind != ClaimKind::kBitwiseEqual) {
-      for (const std::string& name : claim.cases) {
-        require_declared(names, name, "claim '" + claim.id + "'");
+    if (claim.kind == ClaimKind::kBitwiseEqual) {
+      for (const std::string& version : claim.cases) {
+        if (versions_.count(version) == 0) {
+          fail(field, "names the correctness version '" + version + "', which verifies none of the lab's cases");
+        }
+      }
+      return;
+    }
+    std::vector<const CaseSpec*> specs;
+    for (const std::string& name : claim.cases) {
+      specs.push_back(&declared(field, name));
+    }
+    const bool reads_size = claim.kind == ClaimKind::kRatioNear || claim.kind == ClaimKind::kBandwidthBand ||
+                            claim.kind == ClaimKind::kNotFaster;
+    if (reads_size) {
+      for (const CaseSpec* spec : specs) {
+        if (!spec->declares_size(claim.size_label)) {
+          fail(field + ": size_label", "'" + claim.size_label + "' is not a size of " + spec->name +
+                                           " (it declares: " + spec->describe_sizes() +
+                                           "); the claim would never be measured");
+        }
+      }
+    }
+    if (claim.kind == ClaimKind::kRatioNear) {
+      if (!(claim.expected > 0.0) || !std::isfinite(claim.expected)) {
+        fail(field + ": expected", number_text(claim.expected) + " (a ratio is above 0)");
+      }
+      if (claim.expected_from_byte_models) {
+        const double ratio = predicted_ratios(specs[0]->model, specs[1]->model).bytes;
+        if (ratio != claim.expected) {
+          fail(field + ": expected", number_text(claim.expected) + ", where the byte models of its cases give " +
+                                         number_text(ratio) + " (byte_ratio_claim derives it from them)");
+        }
       }
     }
   }
-  for (const Prediction& prediction : lab.predictions) {
-    require_declared(names, prediction.slower_case, "prediction '" + prediction.description + "'");
-    require_declared(names, prediction.faster_case, "prediction '" + prediction.description + "'");
-  }
-  if (!lab.stability_case.empty()) {
-    require_declared(names, lab.stability_case, "the stability case");
-  }
-  const CardFigures& figures = lab.card_figures;
-  for (const std::string* name : {&figures.copy_floor_case, &figures.launch_case, &figures.sweep_slower_case,
-                                  &figures.sweep_faster_case}) {
-    if (!name->empty()) {
-      require_declared(names, *name, "the card figures");
+
+  void check_references() const {
+    for (std::size_t i = 0; i < lab_.predictions.size(); ++i) {
+      const Prediction& p = lab_.predictions[i];
+      const std::string field = "predictions[" + std::to_string(i) + "] '" + p.description + "'";
+      declared(field, p.slower_case);
+      const CaseSpec& faster = declared(field, p.faster_case);
+      if (!(faster.model.bytes_per_element() > 0.0)) {
+        fail(field, "its faster case " + faster.name + " moves no bytes, so the byte ratio has no value");
+      }
+    }
+    if (!lab_.stability_case.empty()) {
+      declared("stability_case", lab_.stability_case);
+    }
+    const CardFigures& figures = lab_.card_figures;
+    for (const std::string* name : {&figures.copy_floor_case, &figures.launch_case, &figures.sweep_slower_case,
+                                    &figures.sweep_faster_case}) {
+      if (!name->empty()) {
+        declared("card_figures", *name);
+      }
+    }
+    for (const std::string& name : figures.ceiling_cases) {
+      declared("card_figures", name);
+    }
+    const RooflineCases& roofline = lab_.roofline;
+    if (roofline.empty()) {
+      return;
+    }
+    if (roofline.memory_ceiling_cases.empty() || roofline.compute_ceiling_case.empty()) {
+      fail("roofline", "a roofline names both its memory ceiling cases and its compute ceiling case");
+    }
+    for (const std::string& name : roofline.memory_ceiling_cases) {
+      const CaseSpec& spec = declared("roofline: memory_ceiling_cases", name);
+      if (!(spec.model.bytes_per_element() > 0.0)) {
+        fail("roofline: memory_ceiling_cases", spec.name + " moves no bytes");
+      }
+    }
+    const CaseSpec& compute = declared("roofline: compute_ceiling_case", roofline.compute_ceiling_case);
+    if (!compute.model.flops_per_element || !(*compute.model.flops_per_element > 0.0)) {
+      fail("roofline: compute_ceiling_case", compute.name + " declares no flops");
     }
   }
-  for (const std::string& name : figures.ceiling_cases) {
-    require_declared(names, name, "the card figures");
+
+ private:
+  const Lab& lab_;
+  std::set<std::string> versions_;  // the correctness versions the lab's cases are verified by
+};
+
+}  // namespace
+
+void check_lab(const Lab& lab) {
+  const Checker checker(lab);
+  checker.check_name();
+  checker.check_correctness_size();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < lab.cases.size(); ++i) {
+    checker.check_case(i, names);
   }
+  std::set<std::string> ids;
+  for (std::size_t i = 0; i < lab.claims.size(); ++i) {
+    checker.check_claim(i, ids);
+  }
+  checker.check_references();
+}
+
+std::string left_out_line(const LeftOutLab& left_out) {
+  return "labrun: lab '" + left_out.name + "' left out of this build: " + left_out.reason;
+}
+
+void LabRegistry::add(Lab lab) {
+  if (find(lab.name) != nullptr) {
+    throw LabDeclarationError("lab '" + lab.name + "': registered twice");
+  }
+  check_lab(lab);
   labs_.push_back(std::move(lab));
+}
+
+void LabRegistry::add_or_leave_out(const std::string& name, const std::function<Lab()>& make) {
+  try {
+    add(make());
+  } catch (const std::exception& error) {
+    left_out_.push_back(LeftOutLab{name, error.what()});
+  }
 }
 
 const Lab* LabRegistry::find(const std::string& name) const {

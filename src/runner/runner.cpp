@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -17,6 +18,7 @@
 #include "core/statistics.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
+#include "evidence/roofline.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "evidence/writer.hpp"
@@ -214,6 +216,7 @@ std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec, const std::optiona
     const bool duplicate = std::any_of(resolved.begin(), resolved.end(),
                                        [&](const ResolvedSize& s) { return s.elements == size.elements; });
     if (!duplicate) {
+      size.shape = shape_at(spec, size.elements);
       resolved.push_back(size);
     }
   }
@@ -309,19 +312,34 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
                                   const DeviceSizing& sizing, Transcript& t) {
   const SizeRecord card = card_scaled_record(lab, sizing, options.smoke);
   std::set<std::pair<std::string, std::uint64_t>> declared;
+  std::map<std::pair<std::string, std::uint64_t>, Shape> shapes;
+  bool images = false;
   for (const CaseSpec* spec : checked.selected) {
     for (const SizeRequest& request : spec->sizes) {
+      images = images || request.is_image();
       if (request.elements != 0 && request.label != "sweep") {
         declared.insert({request.label, request.elements});
+        if (request.is_image()) {
+          shapes.emplace(std::make_pair(request.label, request.elements), *request.shape);
+        }
       }
     }
   }
   for (const auto& [label, elements] : declared) {
-    t.sizes.push_back(SizeRecord{label, elements, "declared by the lab", ""});
+    const auto shape = shapes.find({label, elements});
+    t.sizes.push_back(SizeRecord{label, elements, "declared by the lab", "",
+                                 shape != shapes.end() ? std::optional<Shape>(shape->second) : std::nullopt});
   }
   t.sizes.push_back(card);
-  t.sizes.push_back(
-      SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", ""});
+  if (images && card.elements) {
+    t.sizes.back().shape = power_of_two_image(*card.elements);
+    t.sizes.back().rule += ", as an image of " + shape_text(*t.sizes.back().shape);
+  }
+  t.sizes.push_back(SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", "",
+                               lab.correctness_shape});
+  if (!lab.roofline.empty()) {
+    t.roofline = RooflineRecord{lab.roofline.memory_ceiling_cases, lab.roofline.compute_ceiling_case};
+  }
   std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
   t.timing = timing_record(checked.rule, checked.rounds, options, sizing);
   for (const Prediction& p : lab.predictions) {
@@ -344,7 +362,8 @@ std::set<std::string> check_correctness(const Lab& lab, LabSession& session,
   const std::vector<std::string> versions = versions_to_check(selected);
   if (!versions.empty()) {
     progress("checking " + std::to_string(versions.size()) +
-             " versions against the float64 reference at n = " + std::to_string(lab.correctness_elements));
+             " versions against the float64 reference at n = " + std::to_string(lab.correctness_elements) +
+             (lab.correctness_shape ? " (" + shape_text(*lab.correctness_shape) + ")" : ""));
     session.check_correctness(versions, lab.correctness_elements, seed, t.correctness, t.bitwise);
   }
   std::set<std::string> failed_versions;
@@ -504,6 +523,7 @@ CaseResult case_record(const SampledCase& first, const CaseSampling& sampling, i
   result.label = item.spec->label;
   result.size_label = item.size.label;
   result.elements = item.size.elements;
+  result.shape = item.size.shape;
   result.model = item.spec->model;
   result.launches_per_sample = item.spec->launches_per_sample;
   result.warmups = warmups;
@@ -641,7 +661,7 @@ void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& s
   progress("timing " + largest->name + " again at n=" + std::to_string(largest->elements) +
            " for the stability check");
   const PlannedCase again_item{lab.find_case(largest->name),
-                               ResolvedSize{largest->size_label, largest->elements}};
+                               ResolvedSize{largest->size_label, largest->elements, largest->shape}};
   const NvtxRange range(largest->name + " (stability)");
   SampledCase again = sampling.start(session, again_item);
   sampling.sample(again, false, run_rule);
@@ -761,7 +781,7 @@ RunReport write_run_files(const Lab& lab, Transcript t, const std::optional<Time
   RunReport report;
   report.json_path = path_of(*find_transcript_writer("json"));
   report.markdown_path = path_of(*find_transcript_writer("md"));
-  const std::vector<PlotSpec> plots = lab.plots ? lab.plots(written) : std::vector<PlotSpec>{};
+  const std::vector<PlotSpec> plots = transcript_plots(written, &lab);
   const bool traced = timeline && !timeline->record.trace_file.empty();
   if (!overwrite) {
     std::vector<std::filesystem::path> targets;
@@ -878,7 +898,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     t.timing->clock_lock = clocks.lock.record;
     progress("clocks: " + clocks.lock.record);
   }
-  std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
+  std::unique_ptr<LabSession> session =
+      lab.open_session(SessionConfig{max_elements, options.seed, lab.correctness_shape});
   t.environment.push_back(FactGroup{"lab", session->facts()});
   // Pinned once the device is open, so that CUDA's own threads, started with its context, keep the
   // CPUs they were given: only the thread that launches every sample is pinned.

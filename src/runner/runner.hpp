@@ -111,6 +111,7 @@ using ProgressSink = std::function<void(const std::string&)>;
 struct ResolvedSize {
   std::string label;
   std::uint64_t elements = 0;
+  std::optional<Shape> shape = std::nullopt;  //!< registry/lab.hpp's shape_at: the image, for image cases
 };
 [[nodiscard]] std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec,
                                                       const std::optional<std::uint64_t>& card_scaled,

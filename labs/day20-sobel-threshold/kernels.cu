@@ -34,13 +34,15 @@ __device__ __forceinline__ float sobel_at(const float* __restrict__ image, std::
   const float* above = image + (y > 0 ? y - 1 : 0) * width;
   const float* row = image + y * width;
   const float* below = image + (y + 1 < height ? y + 1 : y) * width;
-  const float gx = (above[right] + 2.0f * row[right] + below[right]) - (above[left] + 2.0f * row[left] + below[left]);
-  const float gy = (below[left] + 2.0f * below[x] + below[right]) - (above[left] + 2.0f * above[x] + above[right]);
+  const float gx =
+      (above[right] + 2.0f * row[right] + below[right]) - (above[left] + 2.0f * row[left] + below[left]);
+  const float gy =
+      (below[left] + 2.0f * below[x] + below[right]) - (above[left] + 2.0f * above[x] + above[right]);
   return sqrtf(gx * gx + gy * gy);
 }
 
-__global__ void sobel_magnitude(const float* __restrict__ image, float* __restrict__ magnitude, std::size_t width,
-                                std::size_t height) {
+__global__ void sobel_magnitude(const float* __restrict__ image, float* __restrict__ magnitude,
+                                std::size_t width, std::size_t height) {
   const std::size_t x = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   const std::size_t y = blockIdx.y * static_cast<std::size_t>(blockDim.y) + threadIdx.y;
   if (x < width && y < height) {
@@ -48,8 +50,8 @@ __global__ void sobel_magnitude(const float* __restrict__ image, float* __restri
   }
 }
 
-__global__ void threshold_mask(const float* __restrict__ magnitude, std::uint8_t* __restrict__ mask, std::size_t n,
-                               float threshold) {
+__global__ void threshold_mask(const float* __restrict__ magnitude, std::uint8_t* __restrict__ mask,
+                               std::size_t n, float threshold) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i < n) {
     mask[i] = magnitude[i] > threshold ? 1 : 0;
@@ -67,12 +69,13 @@ __global__ void sobel_threshold_fused(const float* __restrict__ image, std::uint
 
 }  // namespace
 
-void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height, cudaStream_t stream) {
+void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height,
+                  cudaStream_t stream) {
   if (width == 0 || height == 0) {
     return;
   }
-  sobel_magnitude<<<image_grid(width, height), dim3(kBlockWidth, kBlockHeight), 0, stream>>>(image, magnitude, width,
-                                                                                               height);
+  sobel_magnitude<<<image_grid(width, height), dim3(kBlockWidth, kBlockHeight), 0, stream>>>(image, magnitude,
+                                                                                             width, height);
   LABRUN_CHECK_LAUNCH("sobel_magnitude");
 }
 
@@ -86,8 +89,8 @@ void launch_threshold(const float* magnitude, std::uint8_t* mask, std::size_t n,
   LABRUN_CHECK_LAUNCH("threshold_mask");
 }
 
-void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height, float threshold,
-                  cudaStream_t stream) {
+void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height,
+                  float threshold, cudaStream_t stream) {
   if (width == 0 || height == 0) {
     return;
   }

@@ -19,11 +19,12 @@
 namespace day20 {
 
 // kernels.cu
-void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height, cudaStream_t stream);
+void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height,
+                  cudaStream_t stream);
 void launch_threshold(const float* magnitude, std::uint8_t* mask, std::size_t n, float threshold,
                       cudaStream_t stream);
-void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height, float threshold,
-                  cudaStream_t stream);
+void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height,
+                  float threshold, cudaStream_t stream);
 const void* fused_kernel();
 const void* sobel_kernel();
 // reference.cpp
@@ -92,22 +93,21 @@ Declared declare() {
   const labrun::BufferId copy_out = lab.output("copy-out");
 
   const labrun::RegionBuilder staged = labrun::image_region(
-      [](const float* in, float* between, std::uint8_t* out, std::size_t width, std::size_t height, cudaStream_t s) {
+      [](const float* in, float* between, std::uint8_t* out, std::size_t width, std::size_t height,
+         cudaStream_t s) {
         launch_sobel(in, between, width, height, s);
         launch_threshold(between, out, width * height, kEdgeThreshold, s);
       },
       image, magnitude, mask);
-  const labrun::RegionBuilder fused = labrun::image_region(
-      [](const float* in, std::uint8_t* out, std::size_t width, std::size_t height, cudaStream_t s) {
-        launch_fused(in, out, width, height, kEdgeThreshold, s);
-      },
-      image, mask);
+  const labrun::RegionBuilder fused =
+      labrun::image_region([](const float* in, std::uint8_t* out, std::size_t width, std::size_t height,
+                              cudaStream_t s) { launch_fused(in, out, width, height, kEdgeThreshold, s); },
+                           image, mask);
   const labrun::RegionBuilder sobel = labrun::image_region(launch_sobel, image, magnitude);
-  const labrun::RegionBuilder threshold = labrun::linear_region(
-      [](const float* in, std::uint8_t* out, std::size_t n, cudaStream_t s) {
-        launch_threshold(in, out, n, kEdgeThreshold, s);
-      },
-      magnitude, mask);
+  const labrun::RegionBuilder threshold =
+      labrun::linear_region([](const float* in, std::uint8_t* out, std::size_t n,
+                               cudaStream_t s) { launch_threshold(in, out, n, kEdgeThreshold, s); },
+                            magnitude, mask);
 
   const auto mask_expected = [image](const labrun::HostInputs& inputs, std::uint64_t /*n*/) {
     return mask_reference(inputs[image], kCorrectnessImage.width, kCorrectnessImage.height, kEdgeThreshold,
@@ -115,28 +115,33 @@ Declared declare() {
   };
   // 0.5 absolute: a mask value is 0 or 1, so only an ambiguous pixel's 0.5 accepts either.
   const labrun::Tolerance mask_tolerance{0.5, 0.0};
-  const labrun::CheckId staged_check = lab.check({"staged", staged, mask, mask_expected, mask_tolerance, "mask"});
-  const labrun::CheckId fused_check = lab.check({"fused", fused, mask, mask_expected, mask_tolerance, "mask"});
-  const labrun::CheckId sobel_check = lab.check(
-      {"sobel", sobel, magnitude,
-       [image](const labrun::HostInputs& inputs, std::uint64_t /*n*/) {
-         return sobel_reference(inputs[image], kCorrectnessImage.width, kCorrectnessImage.height);
-       },
-       labrun::Tolerance{1e-5, 1e-5}});
+  const labrun::CheckId staged_check =
+      lab.check({"staged", staged, mask, mask_expected, mask_tolerance, "mask"});
+  const labrun::CheckId fused_check =
+      lab.check({"fused", fused, mask, mask_expected, mask_tolerance, "mask"});
+  const labrun::CheckId sobel_check =
+      lab.check({"sobel", sobel, magnitude,
+                 [image](const labrun::HostInputs& inputs, std::uint64_t /*n*/) {
+                   return sobel_reference(inputs[image], kCorrectnessImage.width, kCorrectnessImage.height);
+                 },
+                 labrun::Tolerance{1e-5, 1e-5}});
   lab.compare_bitwise(fused_check, staged_check);
 
-  lab.add_case({labrun::case_spec(kStaged, "staged: Sobel, then threshold", kStagedModel, image_sizes()), staged_check,
-                staged, kernel_attributes(sobel_kernel())});
-  lab.add_case({labrun::case_spec(kFused, "fused: Sobel and threshold", kFusedModel, image_sizes()), fused_check, fused,
-                kernel_attributes(fused_kernel())});
+  lab.add_case({labrun::case_spec(kStaged, "staged: Sobel, then threshold", kStagedModel, image_sizes()),
+                staged_check, staged, kernel_attributes(sobel_kernel())});
+  lab.add_case({labrun::case_spec(kFused, "fused: Sobel and threshold", kFusedModel, image_sizes()),
+                fused_check, fused, kernel_attributes(fused_kernel())});
   lab.add_case({labrun::case_spec(kSobel, "Sobel alone", kSobelModel, image_sizes()), sobel_check, sobel,
                 kernel_attributes(sobel_kernel())});
   // It reads the magnitude the last staged or Sobel execution wrote (primed below).
-  lab.add_case({labrun::case_spec(kThreshold, "threshold alone", kThresholdModel, image_sizes()), staged_check,
-                threshold, {}});
+  lab.add_case({labrun::case_spec(kThreshold, "threshold alone", kThresholdModel, image_sizes()),
+                staged_check,
+                threshold,
+                {}});
 
-  d.copies = labrun::add_copy_cases(lab, "card", image, copy_out,
-                                    {labrun::SizeRequest{"lesson", kLessonSide * kLessonSide}, {"card-scaled", 0}});
+  d.copies =
+      labrun::add_copy_cases(lab, "card", image, copy_out,
+                             {labrun::SizeRequest{"lesson", kLessonSide * kLessonSide}, {"card-scaled", 0}});
   d.peak_fma_case = labrun::add_peak_fma_case(lab, "card");
   d.launch_case = labrun::add_launch_cost_case(lab, "card");
 
@@ -156,8 +161,8 @@ Declared declare() {
 // (the empty kernel's time per launch) over staged minus fused. Held under 5%.
 void launch_cost_is_negligible(const std::string& launch_case, const labrun::Transcript& t,
                                labrun::ClaimResult& result) {
-  result.figures = "the median times of " + kStaged + " and " + kFused + " at the lesson size, and the time per launch of " +
-                   launch_case;
+  result.figures = "the median times of " + kStaged + " and " + kFused +
+                   " at the lesson size, and the time per launch of " + launch_case;
   result.tolerance = "at most 5% of the time fusion saves";
   const labrun::CaseResult* staged = t.find_case(kStaged, "lesson");
   const labrun::CaseResult* fused = t.find_case(kFused, "lesson");
@@ -197,11 +202,12 @@ labrun::Lab make_lab() {
   lab.stability_case = kFused;
   const std::string launch_case = d.launch_case;
   lab.claims = {
-      labrun::byte_ratio_claim("speedup-follows-traffic",
-                               "At the card-scaled size, where the L2 cannot hold the intermediate image, staged "
-                               "over fused follows the byte ratio {byte_ratio} (13 B against 5 B a pixel), not the "
-                               "launch ratio {launch_ratio}",
-                               lab.cases, kStaged, kFused, "card-scaled", 0.15),
+      labrun::byte_ratio_claim(
+          "speedup-follows-traffic",
+          "At the card-scaled size, where the L2 cannot hold the intermediate image, staged "
+          "over fused follows the byte ratio {byte_ratio} (13 B against 5 B a pixel), not the "
+          "launch ratio {launch_ratio}",
+          lab.cases, kStaged, kFused, "card-scaled", 0.15),
       labrun::custom_claim("launch-cost-is-negligible",
                            "At the lesson's image size, the launch fusion removes costs under 5% of the time "
                            "fusion saves: the saving is bytes, not launches",
@@ -209,8 +215,8 @@ labrun::Lab make_lab() {
                            [launch_case](const labrun::Transcript& t, labrun::ClaimResult& result) {
                              launch_cost_is_negligible(launch_case, t, result);
                            }),
-      labrun::bitwise_equal_claim("fused-and-staged-masks-agree", "The fused and staged masks agree bit for bit",
-                                  "fused", "staged", false),
+      labrun::bitwise_equal_claim("fused-and-staged-masks-agree",
+                                  "The fused and staged masks agree bit for bit", "fused", "staged", false),
   };
   lab.roofline = {{d.copies.copy, d.copies.memcpy}, d.peak_fma_case};
   lab.card_figures.copy_floor_case = d.copies.copy;

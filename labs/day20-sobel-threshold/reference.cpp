@@ -13,8 +13,8 @@ namespace day20 {
 //! The Sobel magnitude of every pixel of a row-major width x height image, in float64.
 std::vector<double> sobel_reference(const std::vector<float>& image, std::size_t width, std::size_t height) {
   if (image.size() < width * height) {
-    throw std::invalid_argument("the Sobel reference needs " + std::to_string(width * height) + " pixels, got " +
-                                std::to_string(image.size()));
+    throw std::invalid_argument("the Sobel reference needs " + std::to_string(width * height) +
+                                " pixels, got " + std::to_string(image.size()));
   }
   const auto at = [&](std::size_t x, std::size_t y) { return static_cast<double>(image[y * width + x]); };
   std::vector<double> magnitude(width * height);

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "case_names.hpp"
+#include "cases/reference_cases.hpp"
 #include "chain_constants.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
@@ -27,10 +28,14 @@ constexpr double kFloat = 4.0;  // bytes per element of one float buffer
 const SizeRequest kLesson{"lesson", kLessonElements};
 const SizeRequest kCardScaled{"card-scaled", 0};
 
-// Reads and writes as counts of float buffers touched per element.
-labrun::ByteModel floats(int reads, int writes, int launches) {
-  return labrun::ByteModel{reads * kFloat, writes * kFloat, launches};
+// Reads and writes as counts of float buffers touched per element, and the flops per element the
+// case's kernels do, counted from chain_math.hpp's stages as core/byte_model.hpp counts them:
+// scale-bias 2 (a fused multiply-add), GELU 5 (two multiplies, a scale, an add and erf), the residual
+// 1 (an add), the clamp 0 (a min and a max): 8 for the whole chain.
+labrun::ByteModel floats(int reads, int writes, int launches, double flops) {
+  return labrun::with_flops(labrun::ByteModel{reads * kFloat, writes * kFloat, launches}, flops);
 }
+constexpr double kChainFlops = 8.0;
 
 std::vector<SizeRequest> sweep_sizes() {
   std::vector<SizeRequest> sizes;
@@ -125,20 +130,6 @@ labrun::AttributesBuilder single_thread_attributes() {
   };
 }
 
-// The part, within-part name and label of a case; its sizes and launches per sample.
-CaseSpec spec(const std::string& name, std::string label, labrun::ByteModel model,
-              std::vector<SizeRequest> sizes, int launches_per_sample = 1) {
-  CaseSpec spec;
-  spec.name = name;
-  const std::size_t first = name.find('/');
-  spec.part = name.substr(first + 1, name.rfind('/') - first - 1);
-  spec.label = std::move(label);
-  spec.model = model;
-  spec.sizes = std::move(sizes);
-  spec.launches_per_sample = launches_per_sample;
-  return spec;
-}
-
 // A chain version's check: its output y against the float64 chain, within 1e-5 absolute and
 // relative.
 labrun::CheckDeclaration chain_check_of(const ChainIds& ids, std::string version, RegionBuilder region) {
@@ -204,62 +195,72 @@ ChainDeclaration declare_chain() {
         CaseDeclaration{std::move(case_spec), verified_by, std::move(region), std::move(attributes)});
   };
   // Part 1: empty kernels. The single-launch row times one launch per sample (its latency).
-  add(spec(cases::kEmptySingleThread, "doNothing, 1 block of 1 thread", floats(0, 0, 1), {{"single", 1}},
-           kLaunchesPerPart1Sample),
+  add(labrun::case_spec(cases::kEmptySingleThread, "doNothing, 1 block of 1 thread", floats(0, 0, 1, 0.0),
+                        {{"single", 1}}, kLaunchesPerPart1Sample),
       std::nullopt, empty_region(1, 1), single_thread_attributes());
-  add(spec(cases::kEmptySingleLaunch, "doNothing, one launch per sample (latency)", floats(0, 0, 1),
-           {{"single", 1}}),
+  add(labrun::case_spec(cases::kEmptySingleLaunch, "doNothing, one launch per sample (latency)",
+                        floats(0, 0, 1, 0.0), {{"single", 1}}),
       std::nullopt, empty_region(1, 1), single_thread_attributes());
-  add(spec(cases::kEmptyChainGrid, "doNothing, the chain's own grid", floats(0, 0, 1), {kLesson},
-           kLaunchesPerPart1Sample),
+  add(labrun::case_spec(cases::kEmptyChainGrid, "doNothing, the chain's own grid", floats(0, 0, 1, 0.0),
+                        {kLesson}, kLaunchesPerPart1Sample),
       std::nullopt, empty_chain_grid_region(), grid_attributes(0));
 
   // Part 2. The stages read the intermediates the staged chain primes (LabDeclaration::prime).
   const std::vector<SizeRequest> part2{kLesson, kCardScaled};
-  add(spec(cases::kCopyFloor, "copyFloor", floats(1, 1, 1), part2), copy_floor,
+  add(labrun::case_spec(cases::kCopyFloor, "copyFloor", floats(1, 1, 1, 0.0), part2), copy_floor,
       copy_region(ids, launch_copy_floor), grid_attributes(0));
-  add(spec(cases::kCopyVectorized, "ceiling: vectorised grid-stride copy", floats(1, 1, 1), part2),
+  add(labrun::case_spec(cases::kCopyVectorized, "ceiling: vectorised grid-stride copy", floats(1, 1, 1, 0.0),
+                        part2),
       copy_vectorized, copy_region(ids, launch_copy_vectorized), grid_attributes(0));
-  add(spec(cases::kCopyMemcpy, "ceiling: cudaMemcpy device to device", floats(1, 1, 1), part2), copy_memcpy,
-      copy_region(ids, launch_copy_memcpy), grid_attributes(0));
-  add(spec(cases::kStageScaleBias, "stage 1: applyScaleBias", floats(1, 1, 1), part2), staged,
-      chain_region(ids, launch_stage_scale_bias), grid_attributes(0));
-  add(spec(cases::kStageGelu, "stage 2: applyGelu", floats(1, 1, 1), part2), staged,
+  add(labrun::case_spec(cases::kCopyMemcpy, "ceiling: cudaMemcpy device to device", floats(1, 1, 1, 0.0),
+                        part2),
+      copy_memcpy, copy_region(ids, launch_copy_memcpy), grid_attributes(0));
+  add(labrun::case_spec(cases::kStageScaleBias, "stage 1: applyScaleBias", floats(1, 1, 1, 2.0), part2),
+      staged, chain_region(ids, launch_stage_scale_bias), grid_attributes(0));
+  add(labrun::case_spec(cases::kStageGelu, "stage 2: applyGelu", floats(1, 1, 1, 5.0), part2), staged,
       chain_region(ids, launch_stage_gelu), grid_attributes(0));
-  add(spec(cases::kStageAddResidual, "stage 3: applyAddResidual", floats(2, 1, 1), part2), staged,
-      chain_region(ids, launch_stage_add_residual), grid_attributes(0));
-  add(spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1), part2), staged,
-      chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
-  add(spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4), part2), staged,
-      chain_region(ids, launch_staged_chain), grid_attributes(0));
-  add(spec(cases::kFusedChain, "chainFused", floats(2, 1, 1), part2), fused,
+  add(labrun::case_spec(cases::kStageAddResidual, "stage 3: applyAddResidual", floats(2, 1, 1, 1.0), part2),
+      staged, chain_region(ids, launch_stage_add_residual), grid_attributes(0));
+  add(labrun::case_spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1, 0.0), part2),
+      staged, chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
+  add(labrun::case_spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4, kChainFlops),
+                        part2),
+      staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
+  add(labrun::case_spec(cases::kFusedChain, "chainFused", floats(2, 1, 1, kChainFlops), part2), fused,
       chain_region(ids, launch_fused_chain), grid_attributes(0));
-  add(spec(cases::kHalfwayPair, "half-way pair (the exercise)", floats(3, 2, 2), part2), halfway,
-      chain_region(ids, launch_halfway_pair), grid_attributes(0));
+  add(labrun::case_spec(cases::kHalfwayPair, "half-way pair (the exercise)", floats(3, 2, 2, kChainFlops),
+                        part2),
+      halfway, chain_region(ids, launch_halfway_pair), grid_attributes(0));
 
   // Part 3: the two chains swept over n.
-  add(spec(cases::kSweepStagedChain, "staged chain", floats(5, 4, 4), sweep_sizes()), staged,
-      chain_region(ids, launch_staged_chain), grid_attributes(0));
-  add(spec(cases::kSweepFusedChain, "chainFused", floats(2, 1, 1), sweep_sizes()), fused,
-      chain_region(ids, launch_fused_chain), grid_attributes(0));
+  add(labrun::case_spec(cases::kSweepStagedChain, "staged chain", floats(5, 4, 4, kChainFlops),
+                        sweep_sizes()),
+      staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
+  add(labrun::case_spec(cases::kSweepFusedChain, "chainFused", floats(2, 1, 1, kChainFlops), sweep_sizes()),
+      fused, chain_region(ids, launch_fused_chain), grid_attributes(0));
 
   // Part 4: the fused chain widened; same work and bytes.
   for (const int width : kWidths) {
-    add(spec(cases::fused_wide(width), "chainFusedWide<" + std::to_string(width) + ">", floats(2, 1, 1),
-             {kLesson, kCardScaled}),
+    add(labrun::case_spec(cases::fused_wide(width), "chainFusedWide<" + std::to_string(width) + ">",
+                          floats(2, 1, 1, kChainFlops), {kLesson, kCardScaled}),
         wide.at(width), wide_region(ids, width), grid_attributes(width));
   }
 
   // Part 5: launch cost against bytes. The staged chain replayed as a CUDA graph keeps its four
   // kernels and its 36 B per element but pays the launch overhead once per graph.
   const std::vector<SizeRequest> part5{{"small", kPart5SmallElements}, kLesson};
-  add(spec(cases::kLaunchStagedChain, "staged chain, four launches on a stream", floats(5, 4, 4), part5),
+  add(labrun::case_spec(cases::kLaunchStagedChain, "staged chain, four launches on a stream",
+                        floats(5, 4, 4, kChainFlops), part5),
       staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
-  add(spec(cases::kLaunchStagedChainGraph, "staged chain, replayed as one CUDA graph", floats(5, 4, 4),
-           part5),
+  add(labrun::case_spec(cases::kLaunchStagedChainGraph, "staged chain, replayed as one CUDA graph",
+                        floats(5, 4, 4, kChainFlops), part5),
       graph, graph_region(ids), grid_attributes(0));
-  add(spec(cases::kLaunchFusedChain, "chainFused, one launch", floats(2, 1, 1), part5), fused,
-      chain_region(ids, launch_fused_chain), grid_attributes(0));
+  add(labrun::case_spec(cases::kLaunchFusedChain, "chainFused, one launch", floats(2, 1, 1, kChainFlops),
+                        part5),
+      fused, chain_region(ids, launch_fused_chain), grid_attributes(0));
+
+  // The roofline's compute ceiling (evidence/roofline.hpp): the harness's peak-FMA case.
+  labrun::add_peak_fma_case(lab, "roofline");
 
   // The per-stage cases read the staged chain's intermediates (and the exercise's): keep them real
   // numbers whenever the session opens or the correctness checks have poisoned them.
@@ -271,10 +272,7 @@ ChainDeclaration declare_chain() {
       launch_halfway_pair(b, capacity, s);
     };
   });
-  lab.facts([] {
-    const CompiledVersions versions = compiled_versions();
-    return labrun::compiled_kernel_facts(versions.binary_version, versions.ptx_version, kThreadsPerBlock);
-  });
+  lab.facts([] { return labrun::compiled_kernel_facts(fused_chain_kernel(), kThreadsPerBlock); });
   return ChainDeclaration{std::move(lab), ids, staged};
 }
 

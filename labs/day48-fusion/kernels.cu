@@ -251,10 +251,8 @@ void launch_fused_wide(int width, const ChainBuffers& b, std::size_t n, cudaStre
   LABRUN_CHECK_LAUNCH("chain_fused_wide");
 }
 
-CompiledVersions compiled_versions() {
-  cudaFuncAttributes attributes{};
-  LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, chain_fused));
-  return CompiledVersions{attributes.binaryVersion, attributes.ptxVersion};
+const void* fused_chain_kernel() {
+  return reinterpret_cast<const void*>(&chain_fused);
 }
 
 KernelResources fused_wide_resources(int width) {

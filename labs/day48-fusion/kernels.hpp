@@ -61,12 +61,8 @@ struct KernelResources {
 };
 [[nodiscard]] KernelResources fused_wide_resources(int width);
 
-//! cudaFuncAttributes::binaryVersion and ::ptxVersion of the fused chain kernel (90 = 9.0): the
-//! machine code and PTX this build runs as on the current device.
-struct CompiledVersions {
-  int binary_version = 0;
-  int ptx_version = 0;
-};
-[[nodiscard]] CompiledVersions compiled_versions();
+//! The fused chain kernel, for labrun::compiled_kernel_facts (cases/declared_lab.hpp): the machine
+//! code and PTX this build runs as on the current device.
+[[nodiscard]] const void* fused_chain_kernel();
 
 }  // namespace day48

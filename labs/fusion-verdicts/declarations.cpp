@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "case_names.hpp"
+#include "cases/reference_cases.hpp"
 #include "constants.hpp"
 #include "kernels.hpp"
 #include "lab.hpp"
@@ -128,6 +129,10 @@ labrun::AttributesBuilder reuse_attributes(unsigned reuse_shift) {
   };
 }
 
+// The flop model of the pair (core/byte_model.hpp): a multiply (scale) and an add (bias) per element,
+// in either version. The lab's other cases declare no flops and are not placed on the roofline.
+constexpr double kPairFlops = 2.0;
+
 // ---- a case and its own correctness version ---------------------------------------------------
 
 using Reference = std::function<std::vector<double>(const HostInputs&, std::uint64_t)>;
@@ -148,14 +153,9 @@ struct VersionedCase {
 };
 
 CheckId declare(labrun::LabDeclaration& lab, VersionedCase declared) {
-  const std::size_t first = declared.name.find('/');
   const std::size_t last = declared.name.rfind('/');
-  labrun::CaseSpec spec;
-  spec.name = declared.name;
-  spec.part = declared.name.substr(first + 1, last - first - 1);
-  spec.label = std::move(declared.label);
-  spec.model = declared.model;
-  spec.sizes = std::move(declared.sizes);
+  labrun::CaseSpec spec =
+      labrun::case_spec(declared.name, std::move(declared.label), declared.model, std::move(declared.sizes));
   const CheckId check =
       lab.check({version_name(spec.part, declared.name.substr(last + 1)), declared.region, declared.output,
                  std::move(declared.reference), declared.tolerance, std::move(declared.reference_key)});
@@ -214,7 +214,7 @@ labrun::LabDeclaration declare_lab() {
   // The practical ceiling the eliminated traffic is judged against: one read and one write.
   declare(lab, {.name = cases::kCopy,
                 .label = "copy floor: y = x",
-                .model = ByteModel{kFloat, kFloat, 1},
+                .model = labrun::with_flops(ByteModel{kFloat, kFloat, 1}, 0.0),
                 .sizes = both,
                 .region = region(ids, launch_copy_floor),
                 .output = ids.y,
@@ -231,26 +231,28 @@ labrun::LabDeclaration declare_lab() {
   const Reference scale_bias = [x_of](const HostInputs& in, std::uint64_t) {
     return scale_bias_reference(x_of(in));
   };
-  const CheckId pair_two_passes = declare(lab, {.name = cases::kPairTwoPasses,
-                                                .label = "scale, then bias: two passes",
-                                                .model = ByteModel{2 * kFloat, 2 * kFloat, 2},
-                                                .sizes = pair_sizes(),
-                                                .region = region(ids, launch_pair_two_passes),
-                                                .output = ids.y,
-                                                .reference = scale_bias,
-                                                .tolerance = kPairTolerance,
-                                                .attributes = elementwise_attributes(),
-                                                .reference_key = "scale-bias"});
-  const CheckId pair_fused = declare(lab, {.name = cases::kPairFused,
-                                           .label = "scale and bias fused",
-                                           .model = ByteModel{kFloat, kFloat, 1},
-                                           .sizes = pair_sizes(),
-                                           .region = region(ids, launch_pair_fused),
-                                           .output = ids.y,
-                                           .reference = scale_bias,
-                                           .tolerance = kPairTolerance,
-                                           .attributes = elementwise_attributes(),
-                                           .reference_key = "scale-bias"});
+  const CheckId pair_two_passes =
+      declare(lab, {.name = cases::kPairTwoPasses,
+                    .label = "scale, then bias: two passes",
+                    .model = labrun::with_flops(ByteModel{2 * kFloat, 2 * kFloat, 2}, kPairFlops),
+                    .sizes = pair_sizes(),
+                    .region = region(ids, launch_pair_two_passes),
+                    .output = ids.y,
+                    .reference = scale_bias,
+                    .tolerance = kPairTolerance,
+                    .attributes = elementwise_attributes(),
+                    .reference_key = "scale-bias"});
+  const CheckId pair_fused =
+      declare(lab, {.name = cases::kPairFused,
+                    .label = "scale and bias fused",
+                    .model = labrun::with_flops(ByteModel{kFloat, kFloat, 1}, kPairFlops),
+                    .sizes = pair_sizes(),
+                    .region = region(ids, launch_pair_fused),
+                    .output = ids.y,
+                    .reference = scale_bias,
+                    .tolerance = kPairTolerance,
+                    .attributes = elementwise_attributes(),
+                    .reference_key = "scale-bias"});
 
   // Elementwise then reduction: t = x^2 then sum(t). Two kernels: the square reads x and writes
   // t, the grid-stride sum reads t (8 + 4 B); folded: the sum squares x as it loads it (4 + 0 B).
@@ -398,11 +400,12 @@ labrun::LabDeclaration declare_lab() {
     }
   }
 
+  // The roofline's compute ceiling (evidence/roofline.hpp): the harness's peak-FMA case.
+  labrun::add_peak_fma_case(lab, "roofline");
+
   lab.facts([] {
-    const CompiledVersions versions = compiled_versions();
     const ReductionGrid grid = reduction_grid();
-    std::vector<labrun::Fact> facts =
-        labrun::compiled_kernel_facts(versions.binary_version, versions.ptx_version, kThreadsPerBlock);
+    std::vector<labrun::Fact> facts = labrun::compiled_kernel_facts(fused_pair_kernel(), kThreadsPerBlock);
     facts.push_back(labrun::Fact::known("stencil_tile", std::int64_t{kStencilTile}));
     facts.push_back(labrun::Fact::known("reduction_grid_blocks", static_cast<std::int64_t>(grid.blocks)));
     facts.push_back(

@@ -83,11 +83,8 @@ void launch_materialise(bool expensive, unsigned reuse_shift, const Workspace& w
 //! Groups of 2^reuse_shift elements covering n: the values the materialising version computes.
 [[nodiscard]] std::size_t groups_for(std::size_t n, unsigned reuse_shift);
 
-//! cudaFuncAttributes::binaryVersion and ::ptxVersion of the fused pair's kernel (90 = 9.0).
-struct CompiledVersions {
-  int binary_version = 0;
-  int ptx_version = 0;
-};
-[[nodiscard]] CompiledVersions compiled_versions();
+//! The fused pair's kernel, for labrun::compiled_kernel_facts (cases/declared_lab.hpp): the machine
+//! code and PTX this build runs as on the current device.
+[[nodiscard]] const void* fused_pair_kernel();
 
 }  // namespace verdicts

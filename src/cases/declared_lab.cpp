@@ -181,7 +181,8 @@ class DeclaredSession final : public LabSession, private RegionContext {
         }
         expected = &found->second;
       }
-      std::vector<float> got = download_output(check.output.index(), compared_elements(check, expected->size(), n));
+      std::vector<float> got =
+          download_output(check.output.index(), compared_elements(check, expected->size(), n));
       checks.push_back(compare_with_reference(version, got, *expected, check.tolerance));
       outputs[index] = std::move(got);
     }
@@ -218,7 +219,9 @@ class DeclaredSession final : public LabSession, private RegionContext {
 
  private:
   float* operator[](BufferId buffer) const override { return buffers_.at(buffer.index()).floats.data(); }
-  std::uint8_t* operator[](ByteBufferId buffer) const override { return buffers_.at(buffer.index()).bytes.data(); }
+  std::uint8_t* operator[](ByteBufferId buffer) const override {
+    return buffers_.at(buffer.index()).bytes.data();
+  }
   std::optional<Shape> shape() const override { return shape_; }
   cudaStream_t stream() const override { return stream_; }
 
@@ -347,8 +350,8 @@ class DeclaredSession final : public LabSession, private RegionContext {
         allocated.floats = DeviceBuffer<float>(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
       }
       if (buffer.input) {
-        fill_seeded_uniform(allocated.floats.data(), capacity_, seed_, buffer.seed_stream, buffer.low, buffer.high,
-                            stream_);
+        fill_seeded_uniform(allocated.floats.data(), capacity_, seed_, buffer.seed_stream, buffer.low,
+                            buffer.high, stream_);
       }
     }
     prime();
@@ -368,8 +371,8 @@ class DeclaredSession final : public LabSession, private RegionContext {
   std::optional<DeviceBuffer<unsigned char>> placement_offset_;
   std::vector<SessionBuffer> buffers_;
   std::optional<Shape> correctness_shape_;
-  std::optional<Shape> shape_;  // while a region is built (ShapeScope)
-  cudaStream_t stream_ = nullptr;                                          // the legacy default stream
+  std::optional<Shape> shape_;     // while a region is built (ShapeScope)
+  cudaStream_t stream_ = nullptr;  // the legacy default stream
   std::map<std::pair<std::string, std::uint64_t>, CapturedGraph> graphs_;  // destroyed before the buffers
 };
 
@@ -385,9 +388,9 @@ std::function<std::unique_ptr<LabSession>(const SessionConfig&)> LabDeclaration:
 Lab declared(Lab lab, const LabDeclaration& declaration) {
   lab.cases = declaration.case_specs();
   lab.open_session = declaration.session_factory();
-  lab.buffers_at_max_size = static_cast<int>(
-      std::count_if(declaration.buffers().begin(), declaration.buffers().end(),
-                    [](const LabDeclaration::Buffer& buffer) { return !buffer.elements; }));
+  lab.buffers_at_max_size =
+      static_cast<int>(std::count_if(declaration.buffers().begin(), declaration.buffers().end(),
+                                     [](const LabDeclaration::Buffer& buffer) { return !buffer.elements; }));
   return lab;
 }
 
@@ -409,10 +412,12 @@ KernelResources kernel_resources(const void* kernel, int threads_per_block) {
   int device = 0;
   int max_threads_per_sm = 0;
   LABRUN_CUDA_CHECK(cudaGetDevice(&device));
-  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  LABRUN_CUDA_CHECK(
+      cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
   resources.theoretical_occupancy =
-      max_threads_per_sm > 0 ? static_cast<double>(resources.blocks_per_sm * threads_per_block) / max_threads_per_sm
-                             : 0.0;
+      max_threads_per_sm > 0
+          ? static_cast<double>(resources.blocks_per_sm * threads_per_block) / max_threads_per_sm
+          : 0.0;
   return resources;
 }
 

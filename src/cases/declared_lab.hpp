@@ -162,10 +162,10 @@ struct CaseDeclaration {
 
 //! What the runtime says about a kernel's resources on the current device (no profiler needed).
 struct KernelResources {
-  int registers = 0;            //!< cudaFuncAttributes::numRegs
-  std::size_t local_bytes = 0;  //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
-  int blocks_per_sm = 0;        //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at threads_per_block
-  int binary_version = 0;       //!< the machine code the kernel runs as (90 for sm_90)
+  int registers = 0;                   //!< cudaFuncAttributes::numRegs
+  std::size_t local_bytes = 0;         //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
+  int blocks_per_sm = 0;               //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at threads_per_block
+  int binary_version = 0;              //!< the machine code the kernel runs as (90 for sm_90)
   double theoretical_occupancy = 0.0;  //!< blocks_per_sm x threads_per_block / resident threads per SM
 };
 //! `kernel` as compiled_kernel_facts takes it, launched with `threads_per_block` and no dynamic

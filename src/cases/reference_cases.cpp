@@ -57,16 +57,17 @@ std::string add_peak_fma_case(LabDeclaration& lab, const std::string& part) {
     const cudaStream_t stream = ctx.stream();
     return [target, count, stream] { launch_peak_fma(target, count, stream); };
   };
-  const CheckId check = lab.check(CheckDeclaration{
-      "peak-fma", region, out,
-      [elements](const HostInputs& /*inputs: it reads none*/, std::uint64_t n) {
-        return peak_fma_references(elements(n));
-      },
-      Tolerance{0.0, 1e-4}});
+  const CheckId check =
+      lab.check(CheckDeclaration{"peak-fma", region, out,
+                                 [elements](const HostInputs& /*inputs: it reads none*/, std::uint64_t n) {
+                                   return peak_fma_references(elements(n));
+                                 },
+                                 Tolerance{0.0, 1e-4}});
   const std::string name = case_name(lab.lab_name(), part, "peak-fma");
   lab.add_case(CaseDeclaration{
-      case_spec(name, "peak FMA: " + std::to_string(kPeakFmaChains) + " chains of " +
-                          std::to_string(kPeakFmaSteps) + " fused multiply-adds per thread",
+      case_spec(name,
+                "peak FMA: " + std::to_string(kPeakFmaChains) + " chains of " +
+                    std::to_string(kPeakFmaSteps) + " fused multiply-adds per thread",
                 with_flops(ByteModel{0.0, 4.0, 1}, kPeakFmaFlopsPerElement), {{"fixed", kPeakFmaElements}}),
       check, region, [](std::uint64_t /*n*/) {
         const KernelResources resources = kernel_resources(peak_fma_kernel(), 256);
@@ -84,12 +85,13 @@ CopyCases add_copy_cases(LabDeclaration& lab, const std::string& part, BufferId 
   };
   CopyCases names{case_name(lab.lab_name(), part, "copy"), case_name(lab.lab_name(), part, "copy-memcpy")};
   const ByteModel copy_model = with_flops(ByteModel{4.0, 4.0, 1}, 0.0);
-  const CopyVersion versions[] = {{names.copy, "copy", "copy, one element per thread", launch_copy},
-                                  {names.memcpy, "copy-memcpy", "copy: cudaMemcpy device to device",
-                                   launch_copy_memcpy}};
+  const CopyVersion versions[] = {
+      {names.copy, "copy", "copy, one element per thread", launch_copy},
+      {names.memcpy, "copy-memcpy", "copy: cudaMemcpy device to device", launch_copy_memcpy}};
   for (const CopyVersion& copy : versions) {
     const RegionBuilder region = linear_region(copy.launch, from, to);
-    const CheckId check = lab.check(CheckDeclaration{copy.version, region, to, exact_copy, Tolerance{0.0, 0.0}});
+    const CheckId check =
+        lab.check(CheckDeclaration{copy.version, region, to, exact_copy, Tolerance{0.0, 0.0}});
     lab.add_case(CaseDeclaration{case_spec(copy.name, copy.label, copy_model, sizes), check, region, {}});
   }
   return names;
@@ -101,10 +103,12 @@ std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part, i
     const cudaStream_t stream = ctx.stream();
     return [stream] { launch_empty(stream); };
   };
-  lab.add_case(CaseDeclaration{case_spec(name, "empty kernel, 1 block of 1 thread",
-                                         with_flops(ByteModel{0.0, 0.0, 1}, 0.0), {{"single", 1}},
-                                         launches_per_sample),
-                               std::nullopt, region, {}});
+  lab.add_case(CaseDeclaration{
+      case_spec(name, "empty kernel, 1 block of 1 thread", with_flops(ByteModel{0.0, 0.0, 1}, 0.0),
+                {{"single", 1}}, launches_per_sample),
+      std::nullopt,
+      region,
+      {}});
   return name;
 }
 

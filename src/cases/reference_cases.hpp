@@ -42,7 +42,8 @@ CopyCases add_copy_cases(LabDeclaration& lab, const std::string& part, BufferId 
 //! Declares "<lab>/<part>/empty-launch": an empty kernel of one block of one thread,
 //! `launches_per_sample` launches back to back per sample (size "single", 1 element). Model: no
 //! bytes, 1 launch, 0 flops. Returns the case's name.
-std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part, int launches_per_sample = 1000);
+std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part,
+                                 int launches_per_sample = 1000);
 
 //! The float64 value of peak-fma's element i: its chains' sums, as the kernel computes them.
 [[nodiscard]] double peak_fma_reference(std::uint64_t i);

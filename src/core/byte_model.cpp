@@ -60,8 +60,7 @@ std::optional<int> fp32_lanes_per_sm(const std::string& compute_capability) {
   const std::string major_text = compute_capability.substr(0, dot);
   const std::string minor_text = compute_capability.substr(dot + 1);
   const auto digits = [](const std::string& text) {
-    return !text.empty() && text.size() <= 3 &&
-           text.find_first_not_of("0123456789") == std::string::npos;
+    return !text.empty() && text.size() <= 3 && text.find_first_not_of("0123456789") == std::string::npos;
   };
   if (!digits(major_text) || !digits(minor_text)) {
     return std::nullopt;
@@ -71,8 +70,8 @@ std::optional<int> fp32_lanes_per_sm(const std::string& compute_capability) {
   if (major == 7 || (major == 8 && minor == 0)) {
     return 64;
   }
-  if ((major == 8 && (minor == 6 || minor == 7 || minor == 9)) || (major == 9 && minor == 0) ||
-      major == 10 || major == 11 || major == 12) {
+  if ((major == 8 && (minor == 6 || minor == 7 || minor == 9)) || (major == 9 && minor == 0) || major == 10 ||
+      major == 11 || major == 12) {
     return 128;
   }
   return std::nullopt;

@@ -14,7 +14,9 @@ struct Shape {
   std::uint64_t height = 0;
 
   [[nodiscard]] std::uint64_t elements() const { return width * height; }
-  friend bool operator==(const Shape& a, const Shape& b) { return a.width == b.width && a.height == b.height; }
+  friend bool operator==(const Shape& a, const Shape& b) {
+    return a.width == b.width && a.height == b.height;
+  }
   friend bool operator!=(const Shape& a, const Shape& b) { return !(a == b); }
 };
 

@@ -121,8 +121,8 @@ struct BitwiseComparison {
 
 //! A figure published by a source instead of raw samples (a transcribed reference).
 struct PublishedFigure {
-  std::string statistic = "mean";  //!< "mean" or "median"
-  int runs = 0;                    //!< how many runs the statistic summarises
+  std::string statistic = "mean";  //!< "mean" or "median"; 1.7.0: "not stated" when the source does not say
+  int runs = 0;                    //!< how many runs the statistic summarises; 0 when not stated
   double value_ms = 0.0;           //!< per sample, as this harness defines a sample for the case
 };
 

@@ -58,16 +58,19 @@ Fact memory_peak_fact(const std::vector<Fact>& device_facts, int bus_width_bits)
 
 // The theoretical FP32 peak, for the roofline's dashed ceiling: SMs x FP32 lanes per SM (from the
 // compute capability) x 2 flops per fused multiply-add x the peak SM clock.
-Fact fp32_peak_fact(const std::vector<Fact>& device_facts, const std::string& compute_capability, int sm_count) {
+Fact fp32_peak_fact(const std::vector<Fact>& device_facts, const std::string& compute_capability,
+                    int sm_count) {
   const std::string key = "fp32_peak_gflop_per_s";
   const std::optional<int> lanes = fp32_lanes_per_sm(compute_capability);
   if (!lanes) {
-    return Fact::unknown(key, "FP32 lanes per SM of compute capability " + compute_capability + " are not known to labrun");
+    return Fact::unknown(
+        key, "FP32 lanes per SM of compute capability " + compute_capability + " are not known to labrun");
   }
   for (const Fact& fact : device_facts) {
     if (fact.key == "sm_clock_peak_khz" && fact.is_known()) {
-      const double peak = theoretical_peak_gflop_per_s(static_cast<double>(sm_count), static_cast<double>(*lanes),
-                                                       static_cast<double>(std::get<std::int64_t>(*fact.value)));
+      const double peak =
+          theoretical_peak_gflop_per_s(static_cast<double>(sm_count), static_cast<double>(*lanes),
+                                       static_cast<double>(std::get<std::int64_t>(*fact.value)));
       if (peak > 0.0) {
         return Fact::known(key, peak);
       }
@@ -291,9 +294,9 @@ std::vector<FactGroup> collect_environment() {
     device.facts.push_back(attribute_fact("memory_clock_khz", cudaDevAttrMemoryClockRate, index));
     device.facts.push_back(attribute_fact("sm_clock_peak_khz", cudaDevAttrClockRate, index));
     device.facts.push_back(memory_peak_fact(device.facts, properties.memoryBusWidth));
-    device.facts.push_back(fp32_peak_fact(device.facts,
-                                          std::to_string(properties.major) + "." + std::to_string(properties.minor),
-                                          properties.multiProcessorCount));
+    device.facts.push_back(fp32_peak_fact(
+        device.facts, std::to_string(properties.major) + "." + std::to_string(properties.minor),
+        properties.multiProcessorCount));
     device.facts.push_back(
         Fact::known("max_threads_per_sm", static_cast<std::int64_t>(properties.maxThreadsPerMultiProcessor)));
     device.facts.push_back(Fact::known("ecc_enabled", properties.ECCEnabled != 0));

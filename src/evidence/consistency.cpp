@@ -123,7 +123,14 @@ std::optional<SchemaProblem> published_problem(const CaseResult& c, const std::s
     return SchemaProblem{at + "/published/value_ms", figure_text(c.published->value_ms) +
                                                          " is not a time (a published figure is above 0)"};
   }
-  if (c.published->runs < 1) {
+  // 1.7.0: a source that does not say how its figure summarised its runs records "not stated", 0 runs.
+  const bool runs_not_stated = c.published->statistic == "not stated";
+  if (runs_not_stated && c.published->runs != 0) {
+    return SchemaProblem{
+        at + "/published/runs",
+        std::to_string(c.published->runs) + " runs where the statistic is not stated (then runs is 0)"};
+  }
+  if (!runs_not_stated && c.published->runs < 1) {
     return SchemaProblem{at + "/published/runs", std::to_string(c.published->runs) +
                                                      " runs: a published figure summarises at least one"};
   }
@@ -198,6 +205,14 @@ std::optional<SchemaProblem> model_problem(const CaseResult& c, const std::strin
                                                  " declares " + figure_text(values.second) + " for " +
                                                  c.name};
     }
+  }
+  // 1.7.0: the flop model, which every GFLOP/s figure and the roofline divide by the time. A transcript
+  // older than the lab's flop model declares none, and is read as it was written.
+  if (c.model.flops_per_element && spec->model.flops_per_element &&
+      !agree(*c.model.flops_per_element, *spec->model.flops_per_element)) {
+    return SchemaProblem{at + "/model/flops_per_element",
+                         figure_text(*c.model.flops_per_element) + ", where " + lab->name + " declares " +
+                             figure_text(*spec->model.flops_per_element) + " for " + c.name};
   }
   return std::nullopt;
 }

@@ -14,7 +14,8 @@ std::optional<double> counted_flops(const Transcript& t, const CaseResult& c) {
     return std::nullopt;
   }
   for (const ProfiledCase& profiled : t.profile->cases) {
-    if (profiled.name == c.name && profiled.elements == c.elements && profiled.fp32 && profiled.elements > 0) {
+    if (profiled.name == c.name && profiled.elements == c.elements && profiled.fp32 &&
+        profiled.elements > 0) {
       return profiled.fp32->flops() / static_cast<double>(profiled.elements);
     }
   }
@@ -58,7 +59,8 @@ RooflineOutcome roofline_of(const Transcript& t) {
     }
   }
   if (figures.memory_case.empty()) {
-    outcome.not_drawn = "no memory ceiling case (" + join(t.roofline->memory_ceiling_cases, ", ") + ") was timed";
+    outcome.not_drawn =
+        "no memory ceiling case (" + join(t.roofline->memory_ceiling_cases, ", ") + ") was timed";
     return outcome;
   }
   const CaseResult* compute = roofline_size_of(t, t.roofline->compute_ceiling_case);
@@ -108,19 +110,22 @@ Table roofline_table(const RooflineFigures& f) {
     return value && *value > 0.0 ? fixed(*value, 1) + " " + unit : std::string("unknown");
   };
   table.notes = {
-      "Each case with a flop model, at its card-scaled size (else the lesson's, else its largest), as a point "
+      "Each case with a flop model, at its card-scaled size (else the lesson's, else its largest), as a "
+      "point "
       "at its arithmetic intensity (flops over bytes per element, from its models) and its throughput (its "
       "flops over its median time); no counters are needed.",
       "Memory ceiling: " + fixed(f.memory_gb_per_s, 1) + " GB/s, " + f.memory_case + " at the " +
           f.memory_size_label + " size, the best of the lab's copies (theoretical peak " +
-          peak(f.theoretical_memory_gb_per_s, "GB/s") + "). Compute ceiling: " + fixed(f.compute_gflop_per_s, 1) +
-          " GFLOP/s, " + f.compute_case + " at n = " + std::to_string(f.compute_elements) +
-          " (theoretical FP32 peak " + peak(f.theoretical_compute_gflop_per_s, "GFLOP/s") +
+          peak(f.theoretical_memory_gb_per_s, "GB/s") +
+          "). Compute ceiling: " + fixed(f.compute_gflop_per_s, 1) + " GFLOP/s, " + f.compute_case +
+          " at n = " + std::to_string(f.compute_elements) + " (theoretical FP32 peak " +
+          peak(f.theoretical_compute_gflop_per_s, "GFLOP/s") +
           ": SMs x FP32 lanes x 2 x peak SM clock). Ridge point: " + fixed(f.ridge(), 2) + " flops per byte.",
-      "roof is the ceiling at the case's intensity, the lower of the two; a case left of the ridge is bound by "
+      "roof is the ceiling at the case's intensity, the lower of the two; a case left of the ridge is bound "
+      "by "
       "memory, right of it by compute."};
-  table.headers = {"case", "size", "n", "flop/B", "flop/elem", "GFLOP/s", "GB/s", "roof GFLOP/s", "% of roof",
-                   "bound by"};
+  table.headers = {"case", "size",         "n",         "flop/B",  "flop/elem", "GFLOP/s",
+                   "GB/s", "roof GFLOP/s", "% of roof", "bound by"};
   table.right_aligned = {false, false, true, true, true, true, true, true, true, false};
   const bool counted = std::any_of(f.points.begin(), f.points.end(), [](const RooflinePoint& p) {
     return p.counted_flops_per_element.has_value();
@@ -130,8 +135,10 @@ Table roofline_table(const RooflineFigures& f) {
     table.right_aligned.insert(table.right_aligned.begin() + 5, true);
     table.notes.push_back(
         "ncu flop/elem: the FP32 operations Nsight Compute counted per element in `labrun profile` (FADD + "
-        "FMUL + 2 x FFMA instructions over threads), beside the flop model: a library call (sqrtf, erff, expf) "
-        "runs several instructions, a comparison none, and the index arithmetic of a kernel may be FP32 too.");
+        "FMUL + 2 x FFMA instructions over threads), beside the flop model: a library call (sqrtf, erff, "
+        "expf) "
+        "runs several instructions, a comparison none, and the index arithmetic of a kernel may be FP32 "
+        "too.");
   }
   for (const RooflinePoint& p : f.points) {
     const double intensity = p.intensity();
@@ -165,9 +172,10 @@ Table roofline_table(const RooflineFigures& f) {
                                  share,
                                  bound};
     if (counted) {
-      row.insert(row.begin() + 5, p.counted_flops_per_element
-                                      ? fixed(*p.counted_flops_per_element, *p.counted_flops_per_element < 100.0 ? 1 : 0)
-                                      : "-");
+      row.insert(row.begin() + 5,
+                 p.counted_flops_per_element
+                     ? fixed(*p.counted_flops_per_element, *p.counted_flops_per_element < 100.0 ? 1 : 0)
+                     : "-");
     }
     table.rows.push_back(std::move(row));
   }
@@ -214,11 +222,11 @@ PlotSpec roofline_plot(const RooflineFigures& f, const std::string& device_name)
     line.y = {memory * line.x[0], compute, compute};
     return line;
   };
-  panel.lines.push_back(roof("measured: " + fixed(f.memory_gb_per_s, 0) + " GB/s, " +
-                                 fixed(f.compute_gflop_per_s, 0) + " GFLOP/s",
-                             f.memory_gb_per_s, f.compute_gflop_per_s, "plain"));
-  if (f.theoretical_memory_gb_per_s && f.theoretical_compute_gflop_per_s && *f.theoretical_memory_gb_per_s > 0.0 &&
-      *f.theoretical_compute_gflop_per_s > 0.0) {
+  panel.lines.push_back(roof(
+      "measured: " + fixed(f.memory_gb_per_s, 0) + " GB/s, " + fixed(f.compute_gflop_per_s, 0) + " GFLOP/s",
+      f.memory_gb_per_s, f.compute_gflop_per_s, "plain"));
+  if (f.theoretical_memory_gb_per_s && f.theoretical_compute_gflop_per_s &&
+      *f.theoretical_memory_gb_per_s > 0.0 && *f.theoretical_compute_gflop_per_s > 0.0) {
     panel.lines.push_back(roof("theoretical peaks: " + fixed(*f.theoretical_memory_gb_per_s, 0) + " GB/s, " +
                                    fixed(*f.theoretical_compute_gflop_per_s, 0) + " GFLOP/s",
                                *f.theoretical_memory_gb_per_s, *f.theoretical_compute_gflop_per_s, "dashed"));
@@ -237,7 +245,8 @@ std::vector<PlotSpec> transcript_plots(const Transcript& t, const Lab* lab) {
   if (roofline.figures) {
     const FactGroup* device = t.group("device");
     const Fact* name = device != nullptr ? device->find("name") : nullptr;
-    specs.push_back(roofline_plot(*roofline.figures, name != nullptr && name->is_known() ? name->display() : "?"));
+    specs.push_back(
+        roofline_plot(*roofline.figures, name != nullptr && name->is_known() ? name->display() : "?"));
   }
   return specs;
 }

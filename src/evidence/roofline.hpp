@@ -45,10 +45,10 @@ struct RooflineFigures {
   double compute_gflop_per_s = 0.0;  //!< the peak-FMA case's GFLOP/s
   std::string compute_case;
   std::uint64_t compute_elements = 0;
-  std::optional<double> theoretical_memory_gb_per_s;    //!< device fact memory_peak_gb_per_s
+  std::optional<double> theoretical_memory_gb_per_s;      //!< device fact memory_peak_gb_per_s
   std::optional<double> theoretical_compute_gflop_per_s;  //!< device fact fp32_peak_gflop_per_s
-  std::vector<RooflinePoint> points;     //!< in run order, one per case
-  std::vector<std::string> undeclared;  //!< timed cases without a flop model, not placed
+  std::vector<RooflinePoint> points;                      //!< in run order, one per case
+  std::vector<std::string> undeclared;                    //!< timed cases without a flop model, not placed
 
   //! The intensity at which the memory ceiling meets the compute ceiling (flops per byte).
   [[nodiscard]] double ridge() const {

@@ -174,11 +174,11 @@ Json fact_value_to_json(const Fact::Value& value) {
 }
 
 Json model_to_json(const ByteModel& model) {
-  return Json{{"read_bytes_per_element", model.read_bytes_per_element},
-              {"write_bytes_per_element", model.write_bytes_per_element},
-              {"launches", model.launches},
-              {"flops_per_element",
-               model.flops_per_element ? Json(*model.flops_per_element) : Json(nullptr)}};
+  return Json{
+      {"read_bytes_per_element", model.read_bytes_per_element},
+      {"write_bytes_per_element", model.write_bytes_per_element},
+      {"launches", model.launches},
+      {"flops_per_element", model.flops_per_element ? Json(*model.flops_per_element) : Json(nullptr)}};
 }
 
 ByteModel model_from(const Reader& reader) {
@@ -278,17 +278,18 @@ Json timing_to_json(const TimingRecord& timing) {
 Json profile_to_json(const ProfileRecord& profile) {
   Json cases = Json::array();
   for (const ProfiledCase& c : profile.cases) {
-    cases.push_back(Json{{"name", c.name},
-                         {"size_label", c.size_label},
-                         {"elements", c.elements},
-                         {"kernels", c.kernels},
-                         {"dram_read_bytes", c.dram_read_bytes},
-                         {"dram_write_bytes", c.dram_write_bytes},
-                         {"dram_bytes_per_element", c.dram_bytes_per_element()},
-                         {"model_bytes_per_element", c.model_bytes_per_element},
-                         {"fp32_instructions",
-                          c.fp32 ? Json{{"fadd", c.fp32->fadd}, {"fmul", c.fp32->fmul}, {"ffma", c.fp32->ffma}}
-                                 : Json(nullptr)}});
+    cases.push_back(
+        Json{{"name", c.name},
+             {"size_label", c.size_label},
+             {"elements", c.elements},
+             {"kernels", c.kernels},
+             {"dram_read_bytes", c.dram_read_bytes},
+             {"dram_write_bytes", c.dram_write_bytes},
+             {"dram_bytes_per_element", c.dram_bytes_per_element()},
+             {"model_bytes_per_element", c.model_bytes_per_element},
+             {"fp32_instructions",
+              c.fp32 ? Json{{"fadd", c.fp32->fadd}, {"fmul", c.fp32->fmul}, {"ffma", c.fp32->ffma}}
+                     : Json(nullptr)}});
   }
   return Json{{"status", profile.status},
               {"detail", profile.detail},
@@ -879,8 +880,8 @@ bool from_1_6(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{
-      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", "1.3.0",
+                                                 "1.4.0", "1.5.0", "1.6.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -1009,7 +1010,8 @@ Transcript transcript_from_json(const Json& document) {
   }
   if (root.has("roofline")) {  // 1.7.0
     const Reader roofline = root.child("roofline");
-    t.roofline = RooflineRecord{roofline.texts("memory_ceiling_cases"), roofline.text("compute_ceiling_case")};
+    t.roofline =
+        RooflineRecord{roofline.texts("memory_ceiling_cases"), roofline.text("compute_ceiling_case")};
   }
   if (!from_1_6(t.schema_version)) {
     migrate_rounds(t);

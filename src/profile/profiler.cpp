@@ -17,8 +17,8 @@ namespace {
 constexpr std::size_t kOutputCap = 8u << 20;
 
 std::string metric_list() {
-  return std::string(kDramReadMetric) + "," + kDramWriteMetric + "," + kFp32AddMetric + "," + kFp32MulMetric + "," +
-         kFp32FmaMetric;
+  return std::string(kDramReadMetric) + "," + kDramWriteMetric + "," + kFp32AddMetric + "," + kFp32MulMetric +
+         "," + kFp32FmaMetric;
 }
 
 std::string first_line_of_version(const std::string& output) {

@@ -39,8 +39,8 @@ std::string case_name(const std::string& lab, const std::string& part, const std
   return lab + "/" + part + "/" + name;
 }
 
-CaseSpec case_spec(const std::string& name, std::string label, ByteModel model, std::vector<SizeRequest> sizes,
-                   int launches_per_sample) {
+CaseSpec case_spec(const std::string& name, std::string label, ByteModel model,
+                   std::vector<SizeRequest> sizes, int launches_per_sample) {
   const std::size_t first = name.find('/');
   const std::size_t last = name.rfind('/');
   if (first == std::string::npos || first == last || first == 0 || last + 1 == name.size() ||
@@ -71,8 +71,9 @@ std::optional<Shape> shape_at(const CaseSpec& spec, std::uint64_t elements) {
 }
 
 std::string with_ratios(std::string statement, const PredictedRatios& ratios) {
-  for (const auto& [placeholder, value] : {std::pair<std::string, double>{"{byte_ratio}", ratios.bytes},
-                                           std::pair<std::string, double>{"{launch_ratio}", ratios.launches}}) {
+  for (const auto& [placeholder, value] :
+       {std::pair<std::string, double>{"{byte_ratio}", ratios.bytes},
+        std::pair<std::string, double>{"{launch_ratio}", ratios.launches}}) {
     for (std::size_t at = statement.find(placeholder); at != std::string::npos;
          at = statement.find(placeholder, at)) {
       const std::string text = fixed(value, 2);
@@ -84,8 +85,8 @@ std::string with_ratios(std::string statement, const PredictedRatios& ratios) {
 }
 
 ClaimSpec byte_ratio_claim(std::string id, const std::string& statement, const std::vector<CaseSpec>& cases,
-                           const std::string& slower_case, const std::string& faster_case, std::string size_label,
-                           double tolerance) {
+                           const std::string& slower_case, const std::string& faster_case,
+                           std::string size_label, double tolerance) {
   const auto model_of = [&](const std::string& name) {
     const auto found =
         std::find_if(cases.begin(), cases.end(), [&](const CaseSpec& spec) { return spec.name == name; });

@@ -43,10 +43,10 @@ struct SizeRequest {
 [[nodiscard]] SizeRequest card_scaled_image();
 
 struct CaseSpec {
-  std::string name;   //!< stable, "<lab>/<part>/<case>"
-  std::string part;   //!< "part1" .. for grouping into tables
-  std::string label;  //!< the row label
-  ByteModel model;    //!< bytes, launches and (optionally) flops per element
+  std::string name;         //!< stable, "<lab>/<part>/<case>"
+  std::string part;         //!< "part1" .. for grouping into tables
+  std::string label;        //!< the row label
+  ByteModel model;          //!< bytes, launches and (optionally) flops per element
   std::string verified_by;  //!< correctness version covering this case's kernels; "" for none
   std::vector<SizeRequest> sizes;
   int launches_per_sample = 1;  //!< region executions inside one timed sample

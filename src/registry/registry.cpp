@@ -55,8 +55,8 @@ class Checker {
 
   void check_correctness_size() const {
     if (lab_.correctness_elements % 2 == 0) {
-      fail("correctness_elements", std::to_string(lab_.correctness_elements) +
-                                       " is even; an odd size makes every bounds check fire");
+      fail("correctness_elements",
+           std::to_string(lab_.correctness_elements) + " is even; an odd size makes every bounds check fire");
     }
     if (const std::optional<Shape>& shape = lab_.correctness_shape) {
       if (shape->width % 2 == 0 || shape->height % 2 == 0 || shape->elements() != lab_.correctness_elements) {
@@ -73,19 +73,21 @@ class Checker {
     const std::string prefix = lab_.name + "/" + spec.part + "/";
     if (!is_plain_name(spec.part) || spec.name.rfind(prefix, 0) != 0 ||
         !is_plain_name(spec.name.substr(prefix.size()))) {
-      fail(field + ": name", "a case is named " + lab_.name + "/<part>/<name> (lower-case letters, digits and '-'), its "
-                                 "part '" + spec.part + "' in the middle");
+      fail(field + ": name", "a case is named " + lab_.name +
+                                 "/<part>/<name> (lower-case letters, digits and '-'), its "
+                                 "part '" +
+                                 spec.part + "' in the middle");
     }
     if (!seen.insert(spec.name).second) {
       fail(field, "declared twice");
     }
     const ByteModel& model = spec.model;
-    for (const auto& [what, bytes] : {std::pair<const char*, double>{"read_bytes_per_element",
-                                                                     model.read_bytes_per_element},
-                                      std::pair<const char*, double>{"write_bytes_per_element",
-                                                                     model.write_bytes_per_element}}) {
+    for (const auto& [what, bytes] :
+         {std::pair<const char*, double>{"read_bytes_per_element", model.read_bytes_per_element},
+          std::pair<const char*, double>{"write_bytes_per_element", model.write_bytes_per_element}}) {
       if (!std::isfinite(bytes) || bytes < 0.0) {
-        fail(field + ": model: " + what, number_text(bytes) + " bytes per element (it must be finite and >= 0)");
+        fail(field + ": model: " + what,
+             number_text(bytes) + " bytes per element (it must be finite and >= 0)");
       }
     }
     if (model.launches < 1) {
@@ -94,7 +96,8 @@ class Checker {
                " launches per execution (a case launches at least one kernel or copy; every launch ratio "
                "divides by it)");
     }
-    if (model.flops_per_element && (!std::isfinite(*model.flops_per_element) || *model.flops_per_element < 0.0)) {
+    if (model.flops_per_element &&
+        (!std::isfinite(*model.flops_per_element) || *model.flops_per_element < 0.0)) {
       fail(field + ": model: flops_per_element",
            number_text(*model.flops_per_element) + " (declared flops are finite and >= 0)");
     }
@@ -121,9 +124,10 @@ class Checker {
       }
       if (size.is_image()) {
         ++images;
-        const bool chosen_at_run_time = size.is_card_scaled() && size.shape->width == 0 && size.shape->height == 0;
-        if (!chosen_at_run_time && (size.shape->width == 0 || size.shape->height == 0 ||
-                                    size.shape->elements() != size.elements)) {
+        const bool chosen_at_run_time =
+            size.is_card_scaled() && size.shape->width == 0 && size.shape->height == 0;
+        if (!chosen_at_run_time &&
+            (size.shape->width == 0 || size.shape->height == 0 || size.shape->elements() != size.elements)) {
           fail(at, "the image " + shape_text(*size.shape) + " is not " + std::to_string(size.elements) +
                        " elements");
         }
@@ -138,7 +142,8 @@ class Checker {
       }
     }
     if (images != 0 && images != spec.sizes.size()) {
-      fail(field + ": sizes", "some sizes are images and some are not: a case's sizes are all images or none");
+      fail(field + ": sizes",
+           "some sizes are images and some are not: a case's sizes are all images or none");
     }
   }
 
@@ -168,7 +173,8 @@ class Checker {
     if (claim.kind == ClaimKind::kBitwiseEqual) {
       for (const std::string& version : claim.cases) {
         if (versions_.count(version) == 0) {
-          fail(field, "names the correctness version '" + version + "', which verifies none of the lab's cases");
+          fail(field,
+               "names the correctness version '" + version + "', which verifies none of the lab's cases");
         }
       }
       return;
@@ -195,8 +201,9 @@ class Checker {
       if (claim.expected_from_byte_models) {
         const double ratio = predicted_ratios(specs[0]->model, specs[1]->model).bytes;
         if (ratio != claim.expected) {
-          fail(field + ": expected", number_text(claim.expected) + ", where the byte models of its cases give " +
-                                         number_text(ratio) + " (byte_ratio_claim derives it from them)");
+          fail(field + ": expected", number_text(claim.expected) +
+                                         ", where the byte models of its cases give " + number_text(ratio) +
+                                         " (byte_ratio_claim derives it from them)");
         }
       }
     }
@@ -216,8 +223,8 @@ class Checker {
       declared("stability_case", lab_.stability_case);
     }
     const CardFigures& figures = lab_.card_figures;
-    for (const std::string* name : {&figures.copy_floor_case, &figures.launch_case, &figures.sweep_slower_case,
-                                    &figures.sweep_faster_case}) {
+    for (const std::string* name : {&figures.copy_floor_case, &figures.launch_case,
+                                    &figures.sweep_slower_case, &figures.sweep_faster_case}) {
       if (!name->empty()) {
         declared("card_figures", *name);
       }

@@ -335,8 +335,8 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
     t.sizes.back().shape = power_of_two_image(*card.elements);
     t.sizes.back().rule += ", as an image of " + shape_text(*t.sizes.back().shape);
   }
-  t.sizes.push_back(SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", "",
-                               lab.correctness_shape});
+  t.sizes.push_back(SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires",
+                               "", lab.correctness_shape});
   if (!lab.roofline.empty()) {
     t.roofline = RooflineRecord{lab.roofline.memory_ceiling_cases, lab.roofline.compute_ceiling_case};
   }

@@ -28,3 +28,26 @@ TEST_CASE("predicted ratios come from the same bytes and launches") {
   CHECK(labrun::predicted_ratios(staged, nothing).bytes == 0.0);
   CHECK(labrun::predicted_ratios(staged, nothing).launches == 0.0);
 }
+
+TEST_CASE("the flop model beside the byte model: throughput, intensity and the FP32 peak") {
+  const ByteModel bytes_only{4.0, 1.0, 1};
+  CHECK_FALSE(labrun::effective_gflop_per_s(bytes_only, 1000, 1.0).has_value());
+  CHECK_FALSE(labrun::arithmetic_intensity(bytes_only).has_value());
+  const ByteModel fused = labrun::with_flops(bytes_only, 18.0);
+  CHECK(fused.bytes_per_element() == 5.0);
+  // 18 flops a pixel over 16,777,216 pixels in 1.323 ms: 228.3 GFLOP/s.
+  CHECK(*labrun::effective_gflop_per_s(fused, 16777216, 1.323) == Catch::Approx(228.26).margin(0.01));
+  CHECK_FALSE(labrun::effective_gflop_per_s(fused, 16777216, 0.0).has_value());
+  CHECK(*labrun::arithmetic_intensity(fused) == Catch::Approx(3.6));
+  CHECK_FALSE(labrun::arithmetic_intensity(labrun::with_flops(ByteModel{0.0, 0.0, 1}, 4.0)).has_value());
+  // H200: 132 SMs x 128 lanes x 2 x 1980 MHz = 66.9 TFLOP/s; T4: 40 x 64 x 2 x 1590 MHz = 8.1.
+  CHECK(labrun::fp32_lanes_per_sm("9.0") == 128);
+  CHECK(labrun::fp32_lanes_per_sm("7.5") == 64);
+  CHECK(labrun::fp32_lanes_per_sm("8.0") == 64);
+  CHECK(labrun::fp32_lanes_per_sm("8.6") == 128);
+  CHECK_FALSE(labrun::fp32_lanes_per_sm("6.1").has_value());
+  CHECK_FALSE(labrun::fp32_lanes_per_sm("nine").has_value());
+  CHECK(labrun::theoretical_peak_gflop_per_s(132, 128, 1980000) == Catch::Approx(66908.16));
+  CHECK(labrun::theoretical_peak_gflop_per_s(40, 64, 1590000) == Catch::Approx(8140.8));
+  CHECK(labrun::theoretical_peak_gflop_per_s(0, 128, 1980000) == 0.0);
+}

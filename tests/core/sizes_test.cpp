@@ -24,3 +24,14 @@ TEST_CASE("card-scaled size rejects zero arguments") {
   CHECK_THROWS_AS(labrun::card_scaled_elements(1024, 0, 8), std::invalid_argument);
   CHECK_THROWS_AS(labrun::card_scaled_elements(1024, 4, 0), std::invalid_argument);
 }
+
+TEST_CASE("an image size: its text, and the image a power-of-two count is laid out as") {
+  CHECK(labrun::shape_text(labrun::Shape{4096, 4096}) == "4096x4096");
+  CHECK(labrun::Shape{1001, 999}.elements() == 999999);
+  // H200's card-scaled 2^27 floats: 16384 x 8192, as square as a power of two allows.
+  CHECK(labrun::power_of_two_image(std::uint64_t{1} << 27) == labrun::Shape{16384, 8192});
+  CHECK(labrun::power_of_two_image(std::uint64_t{1} << 24) == labrun::Shape{4096, 4096});
+  CHECK(labrun::power_of_two_image(1) == labrun::Shape{1, 1});
+  CHECK_FALSE(labrun::power_of_two_image(0).has_value());
+  CHECK_FALSE(labrun::power_of_two_image(999999).has_value());
+}

@@ -9,6 +9,7 @@
 #include "base/atomic_file.hpp"
 #include "core/environment_contract.hpp"
 #include "evidence/markdown.hpp"
+#include "evidence/roofline.hpp"
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "plots/draw_plots.hpp"
@@ -80,10 +81,18 @@ TEST_CASE("every registered lab runs in the smoke configuration and its transcri
       for (const fs::path& file : report.plot_files) {
         CHECK(fs::file_size(file) > 0);
       }
-      if (lab.plots) {
-        CHECK(labrun::existing_plots(lab.plots(back), report.json_path.parent_path(),
-                                     report.json_path.stem().string(), labrun::kPlotsBesideFormat)
+      // The lab's plots and the roofline (evidence/roofline.hpp), as `labrun plot` draws them.
+      const std::vector<labrun::PlotSpec> specs = labrun::transcript_plots(back, &lab);
+      if (!specs.empty()) {
+        CHECK(labrun::existing_plots(specs, report.json_path.parent_path(), report.json_path.stem().string(),
+                                     labrun::kPlotsBesideFormat)
                   .size() == report.plot_files.size());
+      }
+      // Every lab of this build declares a roofline, and the smoke run times its ceilings.
+      if (!lab.roofline.empty()) {
+        const labrun::RooflineOutcome roofline = labrun::roofline_of(back);
+        INFO(roofline.not_drawn);
+        CHECK(roofline.figures.has_value());
       }
 
       // A second run into the same file names is refused rather than overwriting.

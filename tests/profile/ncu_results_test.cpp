@@ -140,3 +140,43 @@ TEST_CASE("a real profile of the day-48 lab on an H200 is read and split by case
   CHECK(cases[10].dram_bytes_per_element() > 11.5);
   CHECK(cases[10].dram_bytes_per_element() < 12.5);
 }
+
+TEST_CASE("a case's FP32 instructions are summed over its kernels, and left out when ncu counted none") {
+  // A header with the three FP32 counts after the DRAM bytes (as `labrun profile` asks for them).
+  std::string csv = std::string(kHeader);
+  csv.pop_back();
+  csv +=
+      ",\"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum\","
+      "\"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum\"\n";
+  const auto counted = [](int id, const std::string& kernel, const std::string& fadd,
+                          const std::string& ffma) {
+    std::string line = row(id, kernel, "400", "100");
+    line.pop_back();
+    return line + ",\"" + fadd + "\",\"0\",\"" + ffma + "\"\n";
+  };
+  int id = 0;
+  csv += counted(id++, kMarker, "0", "0");
+  csv += counted(id++, "sobel_magnitude", "700", "500");
+  csv += counted(id++, "threshold_mask", "0", "0");
+  csv += counted(id++, kMarker, "0", "0");
+  const std::vector<labrun::ProfileItem> items{{"lab/p/staged", "lesson", 100, 13.0}};
+  std::vector<std::string> skipped;
+  const auto cases = labrun::assign_rows_to_cases(labrun::parse_ncu_raw_csv(csv), items, skipped);
+  REQUIRE(cases.size() == 1);
+  REQUIRE(cases[0].fp32.has_value());
+  CHECK(cases[0].fp32->fadd == 700.0);
+  CHECK(cases[0].fp32->ffma == 500.0);
+  CHECK(cases[0].fp32->flops() == 1700.0);
+
+  // The DRAM-only header of an older profile: no counts, never zeros.
+  std::string old = kHeader;
+  id = 0;
+  old += row(id++, kMarker, "0", "0");
+  old += row(id++, "copy_floor", "400", "400");
+  old += row(id++, kMarker, "0", "0");
+  const auto uncounted = labrun::assign_rows_to_cases(labrun::parse_ncu_raw_csv(old),
+                                                      {{"lab/p/copy", "lesson", 100, 8.0}}, skipped);
+  REQUIRE(uncounted.size() == 1);
+  CHECK_FALSE(uncounted[0].fp32.has_value());
+}

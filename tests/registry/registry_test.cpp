@@ -112,8 +112,9 @@ TEST_CASE("a byte model of no launch or negative bytes is refused, naming the la
                                "launches per execution"));
   labrun::Lab negative = tiny_lab("mu");
   negative.cases[0].model.write_bytes_per_element = -4.0;
-  CHECK_THAT(mistake_in(negative),
-             ContainsSubstring("lab 'mu': cases[0] 'mu/part1/a': model: write_bytes_per_element: -4 bytes"));
+  CHECK_THAT(
+      mistake_in(negative),
+      ContainsSubstring("lab 'mu': cases[0] 'mu/part1/a': model: write_bytes_per_element: -4.00 bytes"));
   labrun::Lab flops = tiny_lab("nu");
   flops.cases[2].model = labrun::with_flops(flops.cases[2].model, -1.0);
   CHECK_THAT(mistake_in(flops), ContainsSubstring("model: flops_per_element"));
@@ -170,8 +171,8 @@ TEST_CASE("a ratio claim derived from the byte models says their ratio, and one 
   CHECK(mistake_in(lab).empty());
   lab.claims[0].expected = 2.5;  // typed over the derived figure
   CHECK_THAT(mistake_in(lab),
-             ContainsSubstring("claims[0] 'traffic': expected: 2.5, where the byte models of its "
-                               "cases give 2.6"));
+             ContainsSubstring("claims[0] 'traffic': expected: 2.50, where the byte models of its "
+                               "cases give 2.60"));
   CHECK_THROWS_WITH(
       labrun::byte_ratio_claim("x", "", lab.cases, "alpha/part2/b", "alpha/part9/z", "lesson", 0.1),
       ContainsSubstring("'alpha/part9/z', which the lab does not declare"));

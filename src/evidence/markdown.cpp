@@ -599,6 +599,11 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
     for (const Table& table : lab->render_tables(t)) {
       append_section(out, table);
     }
+  } else if (lab != nullptr) {
+    // A lab may leave its tables out (Lab::render_tables is optional): the generic one serves it.
+    out << "\nLab " << markdown_code_span(t.lab_name)
+        << " declares no tables of its own; every case is listed.\n";
+    append_section(out, generic_cases_table(t));
   } else {
     out << "\nLab " << markdown_code_span(t.lab_name)
         << " is not part of this build, so its own tables are not "

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "claims/claims.hpp"
+#include "evidence/markdown.hpp"
 #include "evidence/transcript_file.hpp"
 #include "registry/registry.hpp"
 
@@ -127,5 +128,10 @@ TEST_CASE("day 20's T4 figures are transcribed, not measured, and judged by the 
   // The lesson's speedup, 1.94, against its models' 2.60.
   CHECK(staged->central_ms() / fused->central_ms() == Catch::Approx(1.94).margin(0.01));
   const std::vector<labrun::ClaimResult> claims = labrun::claims_for(t, &day20_lab().claims);
-  CHECK_FALSE(claims.empty());
+  CHECK(claims.size() == day20_lab().claims.size());
+  // A lab without tables of its own is reported with every case listed, not as missing from the build.
+  const std::string markdown = labrun::render_markdown(t, &day20_lab(), "");
+  CHECK_THAT(markdown,
+             Catch::Matchers::ContainsSubstring("declares no tables of its own; every case is listed"));
+  CHECK_THAT(markdown, Catch::Matchers::ContainsSubstring("transcribed, not measured by labrun"));
 }

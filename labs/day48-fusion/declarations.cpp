@@ -107,17 +107,12 @@ labrun::AttributesBuilder grid_attributes(int width) {
     attributes["blocks"] = blocks_for(n, width > 0 ? width : 1);
     attributes["threads_per_block"] = kThreadsPerBlock;
     if (width > 0) {
-      int device = 0;
-      int max_threads_per_sm = 0;
-      LABRUN_CUDA_CHECK(cudaGetDevice(&device));
-      LABRUN_CUDA_CHECK(
-          cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-      const KernelResources resources = fused_wide_resources(width);
+      const labrun::KernelResources resources =
+          labrun::kernel_resources(fused_wide_kernel(width), kThreadsPerBlock);
       attributes["registers"] = resources.registers;
       attributes["local_bytes_per_thread"] = static_cast<double>(resources.local_bytes);
       attributes["blocks_per_sm"] = resources.blocks_per_sm;
-      attributes["theoretical_occupancy"] =
-          static_cast<double>(resources.blocks_per_sm * kThreadsPerBlock) / max_threads_per_sm;
+      attributes["theoretical_occupancy"] = resources.theoretical_occupancy;
       attributes["binary_version"] = resources.binary_version;
     }
     return attributes;

@@ -52,14 +52,9 @@ void launch_halfway_pair(const ChainBuffers& b, std::size_t n, cudaStream_t stre
 //! for any other width.
 void launch_fused_wide(int width, const ChainBuffers& b, std::size_t n, cudaStream_t stream);
 
-//! What the runtime says about a kernel's resources (no profiler or counters needed).
-struct KernelResources {
-  int registers = 0;            //!< cudaFuncAttributes::numRegs
-  std::size_t local_bytes = 0;  //!< cudaFuncAttributes::localSizeBytes (spills, local arrays)
-  int blocks_per_sm = 0;        //!< cudaOccupancyMaxActiveBlocksPerMultiprocessor at kThreadsPerBlock
-  int binary_version = 0;       //!< SASS version the kernel runs as (90 for sm_90)
-};
-[[nodiscard]] KernelResources fused_wide_resources(int width);
+//! The fused chain kernel of `width` elements per thread (one of kWidths), for
+//! labrun::kernel_resources (cases/declared_lab.hpp); throws std::invalid_argument for any other width.
+[[nodiscard]] const void* fused_wide_kernel(int width);
 
 //! The fused chain kernel, for labrun::compiled_kernel_facts (cases/declared_lab.hpp): the machine
 //! code and PTX this build runs as on the current device.

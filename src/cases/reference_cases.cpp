@@ -63,7 +63,7 @@ std::string add_peak_fma_case(LabDeclaration& lab, const std::string& part) {
                                    return peak_fma_references(elements(n));
                                  },
                                  Tolerance{0.0, 1e-4}});
-  const std::string name = case_name(lab.lab_name(), part, "peak-fma");
+  std::string name = case_name(lab.lab_name(), part, "peak-fma");
   lab.add_case(CaseDeclaration{
       case_spec(name,
                 "peak FMA: " + std::to_string(kPeakFmaChains) + " chains of " +
@@ -98,7 +98,7 @@ CopyCases add_copy_cases(LabDeclaration& lab, const std::string& part, BufferId 
 }
 
 std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part, int launches_per_sample) {
-  const std::string name = case_name(lab.lab_name(), part, "empty-launch");
+  std::string name = case_name(lab.lab_name(), part, "empty-launch");
   const RegionBuilder region = [](RegionContext& ctx, std::uint64_t /*n*/) -> std::function<void()> {
     const cudaStream_t stream = ctx.stream();
     return [stream] { launch_empty(stream); };

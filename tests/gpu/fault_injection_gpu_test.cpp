@@ -55,7 +55,8 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   labrun::GradeRequest request;
   request.compile_limit_seconds = 10.0;  // the bomb's limit; an honest compile takes about a second
-  const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
+  const std::string lab_name = "day48-fusion";
+  const labrun::Lab& lab = labrun::find_lab_or_throw(lab_name);
 
   std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {

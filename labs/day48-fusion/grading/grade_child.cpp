@@ -350,16 +350,19 @@ class Grading {
   }
 
   // Launches one kernel of the submission and waits for it, at most the kernel time limit. With
-  // `output` given (the launch's only legitimate output), every other byte the child owns is
-  // digested before and after, and a change counted in outside_writes_.
+  // `given` (the buffers passed to the launch), every byte the child owns outside the allocations
+  // that hold them is digested before and after, and a change counted in outside_writes_. The given
+  // allocations, guards included, are checked on their own: the guards (write-past-n), the inputs
+  // (input-modified) and the output.
   void launch(cudaKernel_t kernel, const labrun::LaunchShape& shape, void** arguments, std::size_t n,
-              const std::string& where, std::optional<OwnedRegion> output = std::nullopt) {
+              const std::string& where, const std::vector<const void*>& given = {}) {
     phase_.set(where);
     const day48::grading::LaunchPlan plan = plan_for(kernel, shape, n);
     if (!plan.problem.empty()) {
       throw SubmissionStopped{"launch-shape", where + ": " + plan.problem};
     }
-    const unsigned long long before = output ? digest_owned_except({*output}) : 0;
+    const bool checked = !given.empty();
+    const unsigned long long before = checked ? digest_owned_except(given) : 0;
     const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernel), dim3(plan.blocks),
                                                   dim3(plan.threads), arguments, 0, stream_);
     if (launched != cudaSuccess) {
@@ -370,7 +373,7 @@ class Grading {
     while (true) {
       const cudaError_t state = cudaStreamQuery(stream_);
       if (state == cudaSuccess) {
-        if (output && digest_owned_except({*output}) != before) {
+        if (checked && digest_owned_except(given) != before) {
           ++outside_writes_;
         }
         return;
@@ -395,18 +398,18 @@ class Grading {
                     bool checked = false) {
     void* arguments[] = {&x, &intermediate, &n};
     launch(kernels_.first, request_.first_shape, arguments, n, step(day48::grading::kFirstKernel, n, what),
-           checked ? std::optional<OwnedRegion>(OwnedRegion{intermediate, n * sizeof(float)}) : std::nullopt);
+           checked ? std::vector<const void*>{x, intermediate} : std::vector<const void*>{});
   }
   void launch_second(const float* intermediate, const float* residual, float* y, std::size_t n,
                      const std::string& what, bool checked = false) {
     void* arguments[] = {&intermediate, &residual, &y, &n};
     launch(kernels_.second, request_.second_shape, arguments, n, step(day48::grading::kSecondKernel, n, what),
-           checked ? std::optional<OwnedRegion>(OwnedRegion{y, n * sizeof(float)}) : std::nullopt);
+           checked ? std::vector<const void*>{intermediate, residual, y} : std::vector<const void*>{});
   }
 
-  // A keyed digest of every byte the child owns (owned_) but the `allowed` regions (each inside one
-  // owned region, at most one per region), on the grading stream; the key is the child's own.
-  unsigned long long digest_owned_except(const std::vector<OwnedRegion>& allowed) {
+  // A keyed digest of every byte the child owns (owned_) but the allocations that hold one of the
+  // `given` addresses, on the grading stream; the key is the child's own.
+  unsigned long long digest_owned_except(const std::vector<const void*>& given) {
     LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data() + kOwned, 0, sizeof(unsigned long long), stream_));
     const auto digest = [&](const unsigned char* begin, const unsigned char* end) {
       if (end > begin) {
@@ -418,16 +421,12 @@ class Grading {
     for (const OwnedRegion& region : owned_) {
       const auto* begin = static_cast<const unsigned char*>(region.data);
       const auto* end = begin + region.bytes;
-      const auto inside = std::find_if(allowed.begin(), allowed.end(), [&](const OwnedRegion& a) {
-        const auto* a_begin = static_cast<const unsigned char*>(a.data);
-        return a_begin >= begin && a_begin + a.bytes <= end;
+      const bool holds_given = std::any_of(given.begin(), given.end(), [&](const void* address) {
+        const auto* at = static_cast<const unsigned char*>(address);
+        return at >= begin && at < end;
       });
-      if (inside == allowed.end()) {
+      if (!holds_given) {
         digest(begin, end);
-      } else {
-        const auto* a_begin = static_cast<const unsigned char*>(inside->data);
-        digest(begin, a_begin);
-        digest(a_begin + inside->bytes, end);
       }
     }
     return download_tallies()[kOwned];
@@ -587,15 +586,16 @@ class Grading {
     timing.elements = n;
     timing.samples = request_.timing_samples;
     std::uint64_t sample_seed = 0;
-    const std::vector<OwnedRegion> pair_outputs{{intermediate_->data(), n * sizeof(float)},
-                                                {y_->data(), n * sizeof(float)}};
+    // The pair's four buffers, whose guards and contents the timed calls' own checks cover.
+    const std::vector<const void*> pair_buffers{x_->data(), residual_->data(), intermediate_->data(),
+                                                y_->data()};
     unsigned long long outside_before = 0;
     const auto fresh_inputs = [&] {
       sample_seed = next_seed();
       day48::grading::generate_inputs(x_->data(), residual_->data(), n, sample_seed, sample_seed, stream_);
       intermediate_->poison_elements(n, stream_);
       y_->poison_elements(n, stream_);
-      outside_before = digest_owned_except(pair_outputs);
+      outside_before = digest_owned_except(pair_buffers);
       const double left = std::chrono::duration<double>(phase_end - std::chrono::steady_clock::now()).count();
       if (left > sample_limit) {
         watchdog.arm(sample_limit, phase_step + ": one call of the pair had not finished after " +
@@ -611,7 +611,7 @@ class Grading {
     }
     const auto pair = [&] { launch_pair_unchecked(n); };
     const auto check = [&] {
-      if (digest_owned_except(pair_outputs) != outside_before) {
+      if (digest_owned_except(pair_buffers) != outside_before) {
         ++timing.samples_writing_outside;
       }
       const day48::grading::OutputInspection o = inspect(n, sample_seed, sample_seed, false);

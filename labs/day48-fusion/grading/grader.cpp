@@ -506,7 +506,8 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   input.run_limit_seconds = request.run_limit_seconds;
   input = read_manifest_into(request, std::move(input));
   // Known before anything else, so that every submission on this machine has the same maximum score.
-  input.sanitizer_available = !labrun::find_on_path("compute-sanitizer").empty();
+  // A simulated GPU (tests of the scheduler) has no device for compute-sanitizer to watch.
+  input.sanitizer_available = !request.simulated_gpu && !labrun::find_on_path("compute-sanitizer").empty();
   const std::string source = read_source(request.submission, input.source_problems);
   labrun::GradeReport report;
   if (input.source_problems.empty()) {

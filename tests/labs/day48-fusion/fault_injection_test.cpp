@@ -94,7 +94,8 @@ TEST_CASE(
   request.run_limit_seconds = 10.0;
   request.kernel_time_limit_seconds = 0.4;
   request.timing_limit_seconds = 1.5;
-  const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
+  const std::string lab_name = "day48-fusion";
+  const labrun::Lab& lab = labrun::find_lab_or_throw(lab_name);
 
   // Alone: one at a time, nothing beside them, no turns.
   std::map<std::string, labrun::testing::GradeVerdict> alone;

@@ -16,6 +16,10 @@ class LabRegistry {
   //! prediction, stability case or card figure that names a case the lab does not declare.
   void add(Lab lab);
   [[nodiscard]] const Lab* find(const std::string& name) const;
+  //! The exercise named "LAB/NAME", or "NAME" alone when one lab has it; nullptr when none does.
+  [[nodiscard]] const LabExercise* find_exercise(const std::string& name) const;
+  //! Every exercise of every lab, in lab order.
+  [[nodiscard]] std::vector<const LabExercise*> exercises() const;
   [[nodiscard]] const std::vector<Lab>& labs() const { return labs_; }
 
  private:

@@ -94,7 +94,7 @@ TEST_CASE(
   request.run_limit_seconds = 10.0;
   request.kernel_time_limit_seconds = 0.4;
   request.timing_limit_seconds = 1.5;
-  const labrun::Lab& lab = labrun::find_lab_or_throw("day48-fusion");
+  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise("day48-fusion/halfway-pair");
 
   // Alone: one at a time, nothing beside them, no turns.
   std::map<std::string, labrun::testing::GradeVerdict> alone;
@@ -102,7 +102,7 @@ TEST_CASE(
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
     alone[name] =
-        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+        labrun::testing::verdict_of_report(labrun::report_json(halfway.grade(one, [](const std::string&) {})));
   }
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);
@@ -117,7 +117,7 @@ TEST_CASE(
   std::ostringstream printed;
   std::string progress_lines;
   const int status = labrun::run_grade_command(
-      lab, command, [&](const std::string& line) { progress_lines += line + "\n"; }, printed);
+      command, [&](const std::string& line) { progress_lines += line + "\n"; }, printed);
   INFO(progress_lines);
   CHECK(status == 0);
   const auto report_of = [&](const std::string& name) {

@@ -1,12 +1,11 @@
-#include "grading/submission_kernels.hpp"
+#include "exercise/submission_kernels.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "grading/contract.hpp"
 #include "timing/cuda_check.hpp"
 
-namespace day48::grading {
+namespace labrun {
 namespace {
 
 // Every kernel's name in the library, for telling a student what was found instead.
@@ -57,7 +56,7 @@ KernelInfo describe_kernel(cudaKernel_t kernel, const std::string& name) {
 
 }  // namespace
 
-LoadedKernels load_submission_kernels(const std::string& image) {
+LoadedKernels load_submission_kernels(const std::string& image, const std::vector<ContractKernel>& contract) {
   LoadedKernels loaded;
   const cudaError_t status =
       cudaLibraryLoadData(&loaded.library, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0);
@@ -65,19 +64,21 @@ LoadedKernels load_submission_kernels(const std::string& image) {
     static_cast<void>(cudaGetLastError());
     loaded.library = nullptr;
     loaded.problem_kind = "load";
-    loaded.problem = "the compiled submission could not be loaded: " + labrun::describe_cuda_error(status);
+    loaded.problem = "the compiled submission could not be loaded: " + describe_cuda_error(status);
     return loaded;
   }
-  const std::pair<const char*, std::size_t> wanted[] = {{kFirstKernel, kFirstKernelParameters},
-                                                        {kSecondKernel, kSecondKernelParameters}};
+  constexpr std::uint64_t kParameterBytes = 8;  // a pointer or a std::size_t
   std::string missing;
   std::string signature;
-  for (const auto& [name, parameters] : wanted) {
+  for (const ContractKernel& wanted : contract) {
+    const std::string& name = wanted.name;
+    const std::size_t parameters = wanted.parameters;
     cudaKernel_t kernel = nullptr;
-    if (cudaLibraryGetKernel(&kernel, loaded.library, name) != cudaSuccess) {
+    if (cudaLibraryGetKernel(&kernel, loaded.library, name.c_str()) != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
       loaded.kernels.push_back({name, false, {}, 0, 0, 0, ""});
-      missing += (missing.empty() ? "" : " and ") + std::string(name);
+      loaded.handles.push_back(nullptr);
+      missing += (missing.empty() ? "" : " and ") + name;
       continue;
     }
     KernelInfo info = describe_kernel(kernel, name);
@@ -89,13 +90,13 @@ LoadedKernels load_submission_kernels(const std::string& image) {
       for (const std::uint64_t b : info.parameter_bytes) {
         sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
       }
-      signature += (signature.empty() ? "" : "; ") + std::string(name) + " takes " +
+      signature += (signature.empty() ? "" : "; ") + name + " takes " +
                    std::to_string(info.parameter_bytes.size()) + " parameters of " +
                    (sizes.empty() ? "no" : sizes) + " bytes, the contract " + std::to_string(parameters) +
                    " of 8 bytes";
     }
     loaded.kernels.push_back(info);
-    (std::string(name) == kFirstKernel ? loaded.first : loaded.second) = kernel;
+    loaded.handles.push_back(kernel);
   }
   if (!missing.empty()) {
     loaded.kernels_found = kernel_names_in(loaded.library);
@@ -108,10 +109,13 @@ LoadedKernels load_submission_kernels(const std::string& image) {
   return loaded;
 }
 
-LaunchPlan plan_kernel_launch(cudaKernel_t kernel, const labrun::LaunchShape& shape, std::uint64_t n,
-                              int sm_count) {
+LaunchPlan plan_kernel_launch(cudaKernel_t kernel, const ContractKernel& contract, const LaunchShape& shape,
+                              std::uint64_t n, int sm_count) {
   cudaFuncAttributes attributes{};
   LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
+  if (contract.one_block) {
+    return plan_one_block(shape, attributes.maxThreadsPerBlock);
+  }
   int per_sm = 0;
   if (shape.threads_per_block <= attributes.maxThreadsPerBlock) {
     LABRUN_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -121,4 +125,4 @@ LaunchPlan plan_kernel_launch(cudaKernel_t kernel, const labrun::LaunchShape& sh
                      static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(sm_count));
 }
 
-}  // namespace day48::grading
+}  // namespace labrun

@@ -1,13 +1,13 @@
 #pragma once
 // The grid the grader launches a submission's kernel with, from the launch shape its manifest
-// declares (grading/submission.cuh explains the shapes). Host logic only.
+// declares (docs/grading.md, "A submission", explains the shapes). Host logic only.
 
 #include <cstdint>
 #include <string>
 
 #include "grading/manifest.hpp"
 
-namespace day48::grading {
+namespace labrun {
 
 struct LaunchPlan {
   unsigned blocks = 0;
@@ -20,7 +20,11 @@ struct LaunchPlan {
 //! `max_threads_per_block`: the kernel's own limit (cudaFuncAttributes, lower than 1024 when it uses
 //! many registers); `resident_blocks`: blocks of this size the whole card holds at once (SM count
 //! times the kernel's occupancy), used for grid-stride shapes. n must be positive.
-[[nodiscard]] LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n,
-                                     int max_threads_per_block, std::uint64_t resident_blocks);
+[[nodiscard]] LaunchPlan plan_launch(const LaunchShape& shape, std::uint64_t n, int max_threads_per_block,
+                                     std::uint64_t resident_blocks);
 
-}  // namespace day48::grading
+//! One block of the shape's threads, whatever n: a contract's finishing step (exercise.hpp's
+//! ContractKernel::one_block). Only the thread limit can refuse it.
+[[nodiscard]] LaunchPlan plan_one_block(const LaunchShape& shape, int max_threads_per_block);
+
+}  // namespace labrun

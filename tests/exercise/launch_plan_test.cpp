@@ -1,10 +1,10 @@
-#include "grading/launch_plan.hpp"
+#include "exercise/launch_plan.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 
 using Catch::Matchers::ContainsSubstring;
-using day48::grading::plan_launch;
+using labrun::plan_launch;
 
 TEST_CASE("a fixed number of elements per thread covers n with whole blocks") {
   const auto plan = plan_launch({256, 1, false}, 1049187, 1024, 0);
@@ -27,4 +27,13 @@ TEST_CASE("a shape the kernel cannot run is refused with a reason") {
   CHECK_THAT(plan_launch({256, 1, true}, 100, 1024, 0).problem, ContainsSubstring("occupancy is zero"));
   CHECK_THAT(plan_launch({32, 1, false}, 1ull << 40, 1024, 0).problem,
              ContainsSubstring("more than a grid may have"));
+}
+
+TEST_CASE("a finishing step is one block of the shape's threads, whatever n") {
+  const auto plan = labrun::plan_one_block({512, 4, false}, 1024);
+  CHECK(plan.problem.empty());
+  CHECK(plan.blocks == 1);
+  CHECK(plan.threads == 512);
+  CHECK(plan.describe() == "1 block of 512 threads");
+  CHECK_THAT(labrun::plan_one_block({1024, 1, true}, 512).problem, ContainsSubstring("more than this kernel can run"));
 }

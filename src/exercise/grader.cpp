@@ -1,4 +1,4 @@
-#include "grading/grader.hpp"
+#include "exercise/grader.hpp"
 
 #include <cuda_runtime_api.h>
 #include <sys/stat.h>
@@ -16,28 +16,23 @@
 #include "core/sizes.hpp"
 #include "core/wall_clock.hpp"
 #include "device/device_info.hpp"
-#include "grading/child_protocol.hpp"
-#include "grading/contract.hpp"
+#include "exercise/child_protocol.hpp"
+#include "exercise/judge.hpp"
+#include "exercise/submission_build.hpp"
 #include "grading/device_image.hpp"
-#include "grading/judge.hpp"
 #include "grading/manifest.hpp"
 #include "grading/resource_usage.hpp"
 #include "grading/source_check.hpp"
-#include "grading/submission_build.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
 #include "runner/runner.hpp"
 #include "timing/cuda_check.hpp"
 
-namespace day48::grading {
+namespace labrun {
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uint64_t kOddElements = 1049187;
-constexpr std::uint64_t kSanitizerElements = 4099;  // small and odd
-constexpr std::uint64_t kLessonElements = 16777216;
-constexpr int kChildBuffers = 11;  // buffers of the largest n the child allocates, guards included
 constexpr std::uint64_t kContextBytes = std::uint64_t{1}
                                         << 30;  // a CUDA context and the child's small buffers
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
@@ -48,29 +43,29 @@ constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
 constexpr double kTimingTurnMarginSeconds = 5.0;
 
 // The grading child: the request's, $LABRUN_GRADE_CHILD, or the helper program installed with labrun
-// (libexec/labrun, or beside labrun in a build tree). Throws labrun::DataFileNotFound naming where it
+// (libexec/labrun, or beside labrun in a build tree). Throws DataFileNotFound naming where it
 // looked.
-fs::path child_program(const labrun::GradeRequest& request) {
+fs::path child_program(const GradeRequest& request) {
   if (!request.child.empty()) {
     return request.child;
   }
   if (const char* from_environment = std::getenv("LABRUN_GRADE_CHILD")) {
     return from_environment;
   }
-  return labrun::find_helper_program(kChildProgram);
+  return find_helper_program(kGradeChildProgram);
 }
 
 // What the grader needs of the GPU, read without creating a context (the child creates the only
 // one), or the request's simulated GPU.
-labrun::GradingGpu read_grading_gpu(const labrun::GradeRequest& request) {
+GradingGpu read_grading_gpu(const GradeRequest& request) {
   if (request.simulated_gpu) {
     return *request.simulated_gpu;
   }
   cudaDeviceProp properties{};
   if (const cudaError_t error = cudaGetDeviceProperties(&properties, request.device); error != cudaSuccess) {
-    throw labrun::NoDeviceError("no usable CUDA device: " + labrun::describe_cuda_error(error));
+    throw NoDeviceError("no usable CUDA device: " + describe_cuda_error(error));
   }
-  return labrun::GradingGpu{properties.major,
+  return GradingGpu{properties.major,
                             properties.minor,
                             static_cast<std::uint64_t>(properties.l2CacheSize),
                             static_cast<std::uint64_t>(properties.totalGlobalMem),
@@ -78,27 +73,30 @@ labrun::GradingGpu read_grading_gpu(const labrun::GradeRequest& request) {
                             properties.maxThreadsPerMultiProcessor};
 }
 
-std::string architecture(const labrun::GradingGpu& gpu) {
+std::string architecture(const GradingGpu& gpu) {
   return "sm_" + std::to_string(gpu.major) + std::to_string(gpu.minor);
 }
 
 // The card-scaled size when the card reports its L2 and the child's buffers fit, else the lesson's.
-std::uint64_t large_size(const labrun::GradingGpu& gpu) {
+std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
   if (gpu.l2_bytes == 0) {
-    return kLessonElements;
+    return ex.lesson_elements;
   }
-  const std::uint64_t card = labrun::card_scaled_elements(gpu.l2_bytes, 4, 8);
-  return labrun::fits_in_device_memory(card * 4 * kChildBuffers, gpu.memory_bytes) ? card : kLessonElements;
+  const std::uint64_t card = card_scaled_elements(gpu.l2_bytes, 4, 8);
+  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers);
+  return fits_in_device_memory(card * 4 * buffers, gpu.memory_bytes) ? card : ex.lesson_elements;
 }
 
 // The most device memory one grading can hold: the child's buffers and context, and what the
-// submission may take besides (its global variables, the local memory reserved for every thread
-// the GPU holds at its per-thread bound, the device heap).
-std::uint64_t grading_memory_bytes(const labrun::GradingGpu& gpu) {
+// submission may take besides (its global variables, and the child's copy of them where it watches
+// them; the local memory reserved for every thread the GPU holds at its per-thread bound; the
+// device heap).
+std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
   const std::uint64_t resident_threads =
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
-  return large_size(gpu) * 4 * kChildBuffers + kContextBytes + labrun::kStaticDeviceMemoryMaxBytes +
+  const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
+  return large_size(ex, gpu) * 4 * static_cast<std::uint64_t>(ex.child_buffers) + kContextBytes + globals +
          kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
 
@@ -108,7 +106,7 @@ std::uint64_t fresh_seed() {
 }
 
 void write_request(const fs::path& path, const ChildRequest& request) {
-  labrun::write_file_atomically(path, to_json(request).dump(2) + "\n", true);
+  write_file_atomically(path, to_json(request).dump(2) + "\n", true);
   ::chmod(path.c_str(), 0600);
 }
 
@@ -151,9 +149,9 @@ bool reports_no_errors(const std::string& summary) {
 }
 
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
-// output, which a kernel's printf could fill with anything. The child runs the pair once at each
-// of the request's sanitizer sizes (the small odd one and the graded odd one) in buffers of exactly
-// n floats.
+// output, which a kernel's printf could fill with anything. The child runs the submission's kernels
+// once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
+// buffers of exactly n elements.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
                       const fs::path& scratch, const ChildRequest& base, double limit,
                       const std::string& visible_devices) {
@@ -164,7 +162,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string request_file = "request-" + tool + ".json";
   write_request(scratch / request_file, request);
   const std::string log_file = "sanitizer-" + tool + ".log";
-  const labrun::ProcessResult run = labrun::run_contained(contained(
+  const ProcessResult run = run_contained(contained(
       {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
        "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
       limit, scratch, kChildFileSizeLimit, visible_devices));
@@ -172,7 +170,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   result.tool = tool;
   std::string log;
   try {
-    log = labrun::read_regular_file(scratch / log_file, kSanitizerLogMaxBytes);
+    log = read_regular_file(scratch / log_file, kSanitizerLogMaxBytes);
   } catch (const std::exception&) {
     log.clear();
   }
@@ -181,26 +179,26 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   result.clean = run.succeeded() && reported_clean;
   result.finished = !summary.empty();
   result.summary =
-      labrun::valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
+      valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
                                          : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
   return result;
 }
 
 std::string read_phase(const fs::path& path) {
   try {
-    std::string text = labrun::read_regular_file(path, kPhaseMaxBytes);
+    std::string text = read_regular_file(path, kPhaseMaxBytes);
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
       text.pop_back();
     }
-    return labrun::valid_utf8(text);
+    return valid_utf8(text);
   } catch (const std::exception&) {
     return "";
   }
 }
 
-JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput input) {
+JudgeInput read_manifest_into(const Exercise& ex, const GradeRequest& request, JudgeInput input) {
   const fs::path manifest_path =
-      request.manifest.empty() ? labrun::manifest_beside(request.submission) : request.manifest;
+      request.manifest.empty() ? manifest_beside(request.submission) : request.manifest;
   if (manifest_path.empty()) {
     input.manifest_missing = true;
     input.manifest_problem = "none given and none beside the submission (" +
@@ -215,9 +213,9 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
     return input;
   }
   try {
-    input.manifest = labrun::read_manifest(manifest_path, kernel_names());
-  } catch (const labrun::ManifestError& error) {
-    input.manifest_problem = labrun::valid_utf8(error.what());
+    input.manifest = read_manifest(manifest_path, ex.manifest_schema());
+  } catch (const ManifestError& error) {
+    input.manifest_problem = valid_utf8(error.what());
   }
   return input;
 }
@@ -225,7 +223,7 @@ JudgeInput read_manifest_into(const labrun::GradeRequest& request, JudgeInput in
 // The submission's source, or the problem that keeps it from being read, of the kind the report
 // names: a link (never followed: it could name any file of the grading machine), a file over the
 // size limit, anything but a regular file.
-std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>& problems) {
+std::string read_source(const fs::path& path, std::vector<SourceProblem>& problems) {
   std::error_code error;
   if (fs::is_symlink(path, error)) {
     problems.push_back(
@@ -233,21 +231,21 @@ std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>
          path.filename().string() +
              " is a symbolic link, which the grader does not follow (it could name any file of "
              "the grading machine): submit the source file itself",
-         labrun::kSourceIsLink});
+         kSourceIsLink});
     return "";
   }
   const auto bytes = fs::file_size(path, error);
-  if (!error && bytes > labrun::kSubmissionMaxBytes) {
+  if (!error && bytes > kSubmissionMaxBytes) {
     problems.push_back({0,
                         "the source is " + std::to_string(bytes) + " bytes, more than the " +
-                            std::to_string(labrun::kSubmissionMaxBytes) + " a submission may have",
-                        labrun::kSourceTooLarge});
+                            std::to_string(kSubmissionMaxBytes) + " a submission may have",
+                        kSourceTooLarge});
     return "";
   }
   try {
-    return labrun::read_regular_file(path, labrun::kSubmissionMaxBytes);
+    return read_regular_file(path, kSubmissionMaxBytes);
   } catch (const std::exception& failure) {
-    problems.push_back({0, labrun::valid_utf8(failure.what()), labrun::kSourceUnreadable});
+    problems.push_back({0, valid_utf8(failure.what()), kSourceUnreadable});
     return "";
   }
 }
@@ -258,44 +256,44 @@ std::string read_source(const fs::path& path, std::vector<labrun::SourceProblem>
 // and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
 // while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
 // seconds spent waiting for each turn and running under it.
-labrun::ProcessResult run_child(labrun::SpawnOptions options, const fs::path& scratch,
-                                labrun::GpuTurns* turns, double run_limit, double timing_turn_limit,
+ProcessResult run_child(SpawnOptions options, const fs::path& scratch,
+                                GpuTurns* turns, double run_limit, double timing_turn_limit,
                                 std::vector<std::pair<std::string, double>>& phases) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
-    labrun::RunBudget budget(run_limit);
+    RunBudget budget(run_limit);
     options.budget = &budget;
-    labrun::ProcessResult result = labrun::run_contained(options);
-    phases.emplace_back("child", labrun::seconds_since(since));
+    ProcessResult result = run_contained(options);
+    phases.emplace_back("child", seconds_since(since));
     return result;
   }
-  const labrun::ResidentTurn resident(turns);
-  labrun::SharedTurn shared(turns);
-  phases.emplace_back("waiting to check", labrun::seconds_since(since));
+  const ResidentTurn resident(turns);
+  SharedTurn shared(turns);
+  phases.emplace_back("waiting to check", seconds_since(since));
   since = std::chrono::steady_clock::now();
-  labrun::RunBudget budget(run_limit);
+  RunBudget budget(run_limit);
   options.budget = &budget;
-  auto running = std::async(std::launch::async, [&] { return labrun::run_contained(options); });
+  auto running = std::async(std::launch::async, [&] { return run_contained(options); });
   std::error_code missing;
   while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
     if (fs::exists(scratch / "ready-to-time", missing)) {
-      phases.emplace_back("checking", labrun::seconds_since(since));
+      phases.emplace_back("checking", seconds_since(since));
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
-      const labrun::ExclusiveTurn exclusive(turns);
-      phases.emplace_back("waiting to time", labrun::seconds_since(since));
+      const ExclusiveTurn exclusive(turns);
+      phases.emplace_back("waiting to time", seconds_since(since));
       since = std::chrono::steady_clock::now();
       budget.resume();
       budget.cap_remaining(timing_turn_limit);
-      labrun::write_file_atomically(scratch / "may-time", "\n", true);
-      labrun::ProcessResult result = running.get();
-      phases.emplace_back("timing", labrun::seconds_since(since));
+      write_file_atomically(scratch / "may-time", "\n", true);
+      ProcessResult result = running.get();
+      phases.emplace_back("timing", seconds_since(since));
       return result;
     }
   }
-  labrun::ProcessResult result = running.get();
-  phases.emplace_back("checking", labrun::seconds_since(since));
+  ProcessResult result = running.get();
+  phases.emplace_back("checking", seconds_since(since));
   return result;
 }
 
@@ -310,11 +308,11 @@ std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const C
   if (!fs::exists(cuobjdump)) {
     return std::nullopt;
   }
-  const labrun::ProcessResult dump =
+  const ProcessResult dump =
       run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
   // All of the output must have been kept: a cut could hide a function.
   if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
-      labrun::any_function_uses_shared_memory(dump.output) != false) {
+      any_function_uses_shared_memory(dump.output) != false) {
     return std::nullopt;
   }
   return std::string(
@@ -354,9 +352,9 @@ std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
 // Everything the grading child and compute-sanitizer do with a compiled submission. With `turns`
 // the child checks under a shared turn and times under an exclusive one; without, it runs as if
 // alone (a single grading, or one that holds the GPU to itself already).
-void run_and_check(const labrun::GradeRequest& request, const fs::path& child, const fs::path& scratch,
-                   const CompilerSetup& setup, ChildRequest child_request, labrun::GpuTurns* turns,
-                   JudgeInput& input, const std::function<void(const std::string&)>& progress) {
+void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::path& child,
+                   const fs::path& scratch, const CompilerSetup& setup, ChildRequest child_request,
+                   GpuTurns* turns, JudgeInput& input, const std::function<void(const std::string&)>& progress) {
   input.child.reset();
   input.results.reset();
   input.last_step.clear();
@@ -367,7 +365,7 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
   for (const char* signal_file : {"ready-to-time", "may-time", "results.json"}) {
     fs::remove(scratch / signal_file, ignored);
   }
-  progress("running it at n = " + std::to_string(kOddElements) + " and " +
+  progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s of its own time)");
   input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
@@ -376,14 +374,15 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
                           request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
   input.last_step = read_phase(scratch / child_request.phase);
   try {
-    input.results = child_results_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(scratch / child_request.results, kResultsMaxBytes)));
+    input.results = child_results_from_json(
+        nlohmann::ordered_json::parse(read_regular_file(scratch / child_request.results, kResultsMaxBytes)),
+        ex.record_checks);
   } catch (const std::exception& error) {
     if (input.child->succeeded()) {
       progress(std::string("the child's results could not be read: ") + error.what());
     }
   }
-  const fs::path sanitizer = labrun::find_on_path("compute-sanitizer");
+  const fs::path sanitizer = find_on_path("compute-sanitizer");
   // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
   // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
   const bool checks_ran =
@@ -396,11 +395,11 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
   // checks shared memory only, so it runs only where a kernel of the submission has some.
   const std::optional<std::string> no_shared_memory = racecheck_not_needed(scratch, setup);
   progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
-           " at n = " + std::to_string(kSanitizerElements) + " and " + std::to_string(kOddElements));
+           " at n = " + std::to_string(ex.sanitize_elements) + " and " + std::to_string(ex.odd_elements));
   auto since = std::chrono::steady_clock::now();
-  const labrun::SharedTurn turn(turns);
+  const SharedTurn turn(turns);
   if (turns != nullptr) {
-    input.phase_seconds.emplace_back("waiting to sanitize", labrun::seconds_since(since));
+    input.phase_seconds.emplace_back("waiting to sanitize", seconds_since(since));
     since = std::chrono::steady_clock::now();
   }
   std::future<SanitizerRun> racecheck;
@@ -415,18 +414,18 @@ void run_and_check(const labrun::GradeRequest& request, const fs::path& child, c
   input.sanitizers.push_back(racecheck.valid()
                                  ? racecheck.get()
                                  : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
-  input.phase_seconds.emplace_back("sanitizing", labrun::seconds_since(since));
+  input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
 }
 
 // Every step after the checks before compiling; runs only where a GPU (or a simulated one) and the
 // grader's programs exist.
-void compile_run_and_check(const labrun::GradeRequest& request, const labrun::GradingGpu& gpu,
+void compile_run_and_check(const Exercise& ex, const GradeRequest& request, const GradingGpu& gpu,
                            const fs::path& scratch, const CompilerSetup& setup, JudgeInput& input,
                            const std::function<void(const std::string&)>& progress) {
   fs::path child;
   try {
     child = child_program(request);
-  } catch (const labrun::DataFileNotFound& error) {
+  } catch (const DataFileNotFound& error) {
     input.grader_problem = std::string(error.what()) + " (build or install labrun's programs)";
     return;
   }
@@ -451,27 +450,31 @@ void compile_run_and_check(const labrun::GradeRequest& request, const labrun::Gr
     return;
   }
   ChildRequest child_request;
+  child_request.lab = ex.lab;
+  child_request.exercise = ex.name;
   child_request.seed = request.seed;
-  child_request.odd_elements = kOddElements;
-  child_request.card_elements = large_size(gpu);
-  child_request.sanitize_elements = kSanitizerElements;
+  child_request.odd_elements = ex.odd_elements;
+  child_request.card_elements = large_size(ex, gpu);
+  child_request.sanitize_elements = ex.sanitize_elements;
   child_request.kernel_time_limit_s = request.kernel_time_limit_seconds;
   child_request.timing_limit_s = request.timing_limit_seconds;
-  const auto shape_of = [&](const char* name) {
-    if (input.manifest) {
-      if (const auto found = input.manifest->kernels.find(name); found != input.manifest->kernels.end()) {
-        return found->second;
-      }
+  for (const ContractKernel& kernel : ex.kernels) {
+    const auto found = input.manifest ? input.manifest->kernels.find(kernel.name)
+                                      : std::map<std::string, LaunchShape>::const_iterator{};
+    if (input.manifest && found != input.manifest->kernels.end()) {
+      child_request.shapes.push_back(found->second);
+    } else {
+      input.default_launch_shapes = true;
+      child_request.shapes.push_back(ex.default_shape);
     }
-    input.default_launch_shapes = true;
-    return default_launch_shape();
-  };
-  child_request.first_shape = shape_of(kFirstKernel);
-  child_request.second_shape = shape_of(kSecondKernel);
+  }
+  if (ex.watch_own_memory) {
+    child_request.image_globals = compile.globals;
+  }
   if (request.shared.contains("lab_times")) {
     child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
   }
-  run_and_check(request, child, scratch, setup, child_request, request.turns, input, progress);
+  run_and_check(ex, request, child, scratch, setup, child_request, request.turns, input, progress);
   if (request.turns == nullptr) {
     return;
   }
@@ -480,10 +483,10 @@ void compile_run_and_check(const labrun::GradeRequest& request, const labrun::Gr
   if (const std::optional<std::string> why = shared_gpu_may_explain(input)) {
     progress("grading it again with the GPU to itself: " + *why);
     auto since = std::chrono::steady_clock::now();
-    const labrun::AloneTurn alone(request.turns);
-    input.phase_seconds.emplace_back("waiting to grade alone", labrun::seconds_since(since));
+    const AloneTurn alone(request.turns);
+    input.phase_seconds.emplace_back("waiting to grade alone", seconds_since(since));
     input.graded_alone_because = *why;
-    run_and_check(request, child, scratch, setup, child_request, nullptr, input, progress);
+    run_and_check(ex, request, child, scratch, setup, child_request, nullptr, input, progress);
   }
   if (input.results && input.results->error_kind == "grader-out-of-memory") {
     input.grader_problem =
@@ -495,39 +498,39 @@ void compile_run_and_check(const labrun::GradeRequest& request, const labrun::Gr
 
 }  // namespace
 
-labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
-                                     const std::function<void(const std::string&)>& progress) {
+GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
+                             const std::function<void(const std::string&)>& progress) {
   const auto start = std::chrono::steady_clock::now();
   const auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   JudgeInput input;
-  input.submission = labrun::valid_utf8(request.submission.string());
+  input.submission = valid_utf8(request.submission.string());
   input.run_limit_seconds = request.run_limit_seconds;
-  input = read_manifest_into(request, std::move(input));
+  input = read_manifest_into(ex, request, std::move(input));
   // Known before anything else, so that every submission on this machine has the same maximum score.
-  input.sanitizer_available = !labrun::find_on_path("compute-sanitizer").empty();
+  input.sanitizer_available = !find_on_path("compute-sanitizer").empty();
   const std::string source = read_source(request.submission, input.source_problems);
-  labrun::GradeReport report;
+  GradeReport report;
   if (input.source_problems.empty()) {
     try {
       // The GPU's properties, read without a context; none on a machine without a GPU, where the
       // include checks still run (for the oldest architecture) and refuse what they would refuse.
-      std::optional<labrun::GradingGpu> gpu;
+      std::optional<GradingGpu> gpu;
       std::string no_gpu_because;
       if (request.simulated_gpu) {
         gpu = request.simulated_gpu;
-      } else if (const labrun::DeviceAvailability availability = labrun::probe_devices();
+      } else if (const DeviceAvailability availability = probe_devices();
                  availability.usable) {
         gpu = read_grading_gpu(request);
       } else {
         no_gpu_because = "no usable CUDA device on the grading machine (" + availability.error + ")";
       }
-      if (labrun::containment_program().empty()) {
+      if (containment_program().empty()) {
         throw std::runtime_error(
             "labrun-contain is missing beside labrun (build or install labrun's programs)");
       }
-      const CompilerSetup setup = grader_compiler_setup(request.compile_limit_seconds);
+      const CompilerSetup setup = grader_compiler_setup(ex, request.compile_limit_seconds);
       const ScratchFolder scratch;
       const SourceVerdict verdict = check_before_compiling(
           source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
@@ -543,9 +546,9 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
         input.grader_problem = no_gpu_because;
         report.grader_problem_kind = "no-device";
       } else {
-        compile_run_and_check(request, *gpu, scratch.path(), setup, input, progress);
+        compile_run_and_check(ex, request, *gpu, scratch.path(), setup, input, progress);
       }
-    } catch (const labrun::NoDeviceError& error) {
+    } catch (const NoDeviceError& error) {
       input.grader_problem = error.what();
       report.grader_problem_kind = "no-device";
     } catch (const std::exception& error) {
@@ -557,7 +560,7 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   }
   input.seconds = elapsed();
   const std::string problem_kind = report.grader_problem_kind;
-  report = judge(input);
+  report = judge(ex, input);
   report.grader_problem_kind = problem_kind;
   report.execution_seconds = elapsed();
   report.phase_seconds = input.phase_seconds;
@@ -572,27 +575,29 @@ labrun::GradeReport grade_submission(const labrun::GradeRequest& request,
   return report;
 }
 
-nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
+nlohmann::ordered_json prepare_grading(const Exercise& ex, const GradeRequest& request,
                                        const std::function<void(const std::string&)>& progress) {
-  const labrun::GradingGpu gpu = read_grading_gpu(request);
+  const GradingGpu gpu = read_grading_gpu(request);
   const fs::path child = child_program(request);
   ChildRequest lab_request;
+  lab_request.lab = ex.lab;
+  lab_request.exercise = ex.name;
   lab_request.mode = "lab-times";
   lab_request.seed = fresh_seed();
-  lab_request.card_elements = large_size(gpu);
+  lab_request.card_elements = large_size(ex, gpu);
   const ScratchFolder scratch_folder;
   const fs::path& scratch = scratch_folder.path();
   write_request(scratch / "request.json", lab_request);
   progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
            ", once for the batch, on GPU " + std::to_string(request.device));
-  const labrun::ExclusiveTurn turn(request.turns);
-  const labrun::ProcessResult run = labrun::run_contained(
+  const ExclusiveTurn turn(request.turns);
+  const ProcessResult run = run_contained(
       contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
                 kChildFileSizeLimit, request.visible_devices));
   ChildResults results;
   try {
     results = child_results_from_json(nlohmann::ordered_json::parse(
-        labrun::read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
+        read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
   } catch (const std::exception& error) {
     throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
                              "): " + error.what());
@@ -602,11 +607,11 @@ nlohmann::ordered_json prepare_grading(const labrun::GradeRequest& request,
                              run.describe() + ")");
   }
   // Each grading holds at most grading_memory_bytes: what fits in 85% of the card's memory runs at once.
-  const std::uint64_t fits = gpu.memory_bytes / 100 * 85 / grading_memory_bytes(gpu);
+  const std::uint64_t fits = gpu.memory_bytes / 100 * 85 / grading_memory_bytes(ex, gpu);
   return nlohmann::ordered_json{{"lab_times", to_json(results.timing->lab)},
                                 {"max_concurrent", std::max<std::uint64_t>(1, fits)},
                                 {"device", results.device},
                                 {"device_uuid", results.device_uuid}};
 }
 
-}  // namespace day48::grading
+}  // namespace labrun

@@ -1,9 +1,9 @@
-// The rubric as a table: it orders every possible outcome the way an instructor would (each tier
-// strictly above the next, whatever else it got right or wrong), an escape attempt earns nothing,
-// and docs/grading.md's Verdicts table is this table. judge_test.cpp proves the same ordering from
-// what the grading child measured.
+// Every exercise's rubric as a table: it orders every possible outcome the way an instructor would
+// (each tier strictly above the next, whatever else it got right or wrong), an escape attempt earns
+// nothing, and docs/grading.md's Verdicts table for the exercise is its table. The labs' judge
+// tests prove the same ordering from what the grading child measured.
 
-#include "grading/rubric.hpp"
+#include "exercise/rubric.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
@@ -12,15 +12,28 @@
 
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
+#include "exercise/exercise.hpp"
+#include "exercise/exercise_entry.hpp"
+#include "fusion-verdicts/grading/exercise.hpp"
+#include "grading/exercise.hpp"
+#include "registry/registry.hpp"
 
-using day48::grading::SanitizerVerdict;
-using day48::grading::SpeedVerdict;
-using day48::grading::TimedVerdict;
+using labrun::SanitizerVerdict;
+using labrun::SpeedVerdict;
+using labrun::TimedVerdict;
 
 namespace {
 
 // Not Outcome: cli tests share a unity file with this one and name their own.
-using RubricOutcome = day48::grading::Outcome;
+using RubricOutcome = labrun::Outcome;
+
+// Every exercise of the build, bound to its lab, with the heading of its section of docs/grading.md.
+std::vector<std::pair<labrun::Exercise, std::string>> every_exercise() {
+  const labrun::LabRegistry& labs = labrun::registered_labs();
+  return {{labrun::bound_exercise(*labs.find("day48-fusion"), day48::grading::halfway_exercise()), "## Verdicts"},
+          {labrun::bound_exercise(*labs.find("fusion-verdicts"), verdicts::grading::sum_of_squares_exercise()),
+           "### Verdicts of sum-of-squares"}};
+}
 
 // The instructor's order, from the outcome alone: 1 correct and fast, 2 correct and slow (or a time
 // no copy allows), 3 correct but failed, hung or was wrong in a timed call, 4 not correct; 0 an
@@ -84,12 +97,14 @@ void every_outcome(Visit visit) {
 
 }  // namespace
 
-TEST_CASE("the rubric puts every tier strictly above the next, for every outcome, and an escape at 0") {
+TEST_CASE("every exercise's rubric puts every tier strictly above the next, for every outcome, and an escape at 0") {
+  for (const auto& [exercise, heading] : every_exercise()) {
+  INFO(exercise.name);
   // Machines with and without compute-sanitizer are ranked apart: their maximum scores differ.
   std::map<bool, std::map<int, Range>> tiers;
   int outcomes = 0;
   every_outcome([&](const RubricOutcome& o) {
-    const double score = day48::grading::score(o);
+    const double score = labrun::score(exercise.rubric, o);
     Range& range = tiers[o.sanitizer == SanitizerVerdict::kAbsent][instructor_tier(o)];
     range.low = std::min(range.low, score);
     range.high = std::max(range.high, score);
@@ -110,51 +125,57 @@ TEST_CASE("the rubric puts every tier strictly above the next, for every outcome
     CHECK(by_tier.at(1).high == (absent ? 95.0 : 100.0));
     CHECK(by_tier.at(4).low == 0.0);
   }
+  }
 }
 
-TEST_CASE("the rubric's rows add up to 100, and each row's prerequisite is named") {
+TEST_CASE("every exercise's rubric rows add up to 100, and each row's prerequisite is named") {
+  for (const auto& [exercise, heading] : every_exercise()) {
+  INFO(exercise.name);
   double total = 0.0;
-  for (const day48::grading::RubricRow& row : day48::grading::rubric()) {
+  for (const labrun::RubricRow& row : exercise.rubric) {
     INFO(row.name);
     total += row.points;
-    CHECK(std::string(row.passes_when).size() > 10);
+    CHECK(row.passes_when.size() > 10);
     RubricOutcome all;
     all.builds = all.odd_right = all.card_right = all.structure_right = all.buffers_right = true;
     all.declared_right = all.predicted_right = true;
     all.sanitizer = SanitizerVerdict::kClean;
     all.timed = TimedVerdict::kRight;
     all.speed = SpeedVerdict::kFast;
-    CHECK(day48::grading::earned(row, all));
-    CHECK(row.prerequisite(all));
+    CHECK(labrun::earned(row, all));
+    CHECK(labrun::prerequisite_met(row, all));
     RubricOutcome none;
-    CHECK(row.prerequisite(none) == std::string(row.prerequisite_text).empty());
+    CHECK(labrun::prerequisite_met(row, none) == row.needs_text.empty());
   }
   CHECK(total == 100.0);
-  CHECK(day48::grading::rubric().front().check == day48::grading::Check::kBuilds);
+  CHECK(exercise.rubric.front().check == labrun::Check::kBuilds);
+  }
 }
 
-TEST_CASE("docs/grading.md's Verdicts table is the rubric, row for row") {
+TEST_CASE("docs/grading.md's Verdicts table of each exercise is its rubric, row for row") {
   const std::filesystem::path doc =
       std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "docs" / "grading.md";
-  std::istringstream text(labrun::read_file(doc));
-  std::string line;
-  bool in_verdicts = false;
-  std::vector<std::string> rows;
-  while (std::getline(text, line)) {
-    if (line.rfind("## ", 0) == 0) {
-      in_verdicts = line == "## Verdicts";
-      continue;
+  for (const auto& [exercise, heading] : every_exercise()) {
+    INFO(heading);
+    std::istringstream text(labrun::read_file(doc));
+    std::string line;
+    bool in_verdicts = false;
+    std::vector<std::string> rows;
+    while (std::getline(text, line)) {
+      if (line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0) {
+        in_verdicts = line == heading;
+        continue;
+      }
+      if (in_verdicts && line.rfind("| ", 0) == 0) {
+        rows.push_back(line);
+      }
     }
-    if (in_verdicts && line.rfind("| ", 0) == 0) {
-      rows.push_back(line);
+    std::vector<std::string> expected{"| check | points | passes when | counts once |",
+                                      "| --- | ---: | --- | --- |"};
+    for (const labrun::RubricRow& row : exercise.rubric) {
+      expected.push_back("| " + row.name + " | " + labrun::fixed(row.points, 0) + " | " + row.passes_when + " | " +
+                         (row.needs_text.empty() ? "-" : row.needs_text) + " |");
     }
+    CHECK(rows == expected);
   }
-  std::vector<std::string> expected{"| check | points | passes when | counts once |",
-                                    "| --- | ---: | --- | --- |"};
-  for (const day48::grading::RubricRow& row : day48::grading::rubric()) {
-    const std::string once = row.prerequisite_text;
-    expected.push_back("| " + std::string(row.name) + " | " + labrun::fixed(row.points, 0) + " | " +
-                       row.passes_when + " | " + (once.empty() ? "-" : once) + " |");
-  }
-  CHECK(rows == expected);
 }

@@ -1,24 +1,44 @@
-#include "grading/launch_plan.hpp"
+#include "exercise/launch_plan.hpp"
 
 #include <algorithm>
 #include <limits>
 
-namespace day48::grading {
+namespace labrun {
 
 std::string LaunchPlan::describe() const {
   return std::to_string(blocks) + (blocks == 1 ? " block" : " blocks") + " of " + std::to_string(threads) +
          " threads";
 }
 
-LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n, int max_threads_per_block,
-                       std::uint64_t resident_blocks) {
-  LaunchPlan plan;
+namespace {
+
+// The thread limit every shape meets; false (with the plan's problem set) when it does not.
+bool within_thread_limit(const LaunchShape& shape, int max_threads_per_block, LaunchPlan& plan) {
   plan.threads = static_cast<unsigned>(shape.threads_per_block);
   if (shape.threads_per_block > max_threads_per_block) {
     plan.problem = std::to_string(shape.threads_per_block) +
                    " threads per block is more than this kernel can run (" +
                    std::to_string(max_threads_per_block) +
                    ", limited by its registers): declare fewer threads per block";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+LaunchPlan plan_one_block(const LaunchShape& shape, int max_threads_per_block) {
+  LaunchPlan plan;
+  if (within_thread_limit(shape, max_threads_per_block, plan)) {
+    plan.blocks = 1;
+  }
+  return plan;
+}
+
+LaunchPlan plan_launch(const LaunchShape& shape, std::uint64_t n, int max_threads_per_block,
+                       std::uint64_t resident_blocks) {
+  LaunchPlan plan;
+  if (!within_thread_limit(shape, max_threads_per_block, plan)) {
     return plan;
   }
   const std::uint64_t threads = static_cast<std::uint64_t>(shape.threads_per_block);
@@ -44,4 +64,4 @@ LaunchPlan plan_launch(const labrun::LaunchShape& shape, std::uint64_t n, int ma
   return plan;
 }
 
-}  // namespace day48::grading
+}  // namespace labrun

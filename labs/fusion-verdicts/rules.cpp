@@ -54,6 +54,8 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
   result.tolerance = "the speedup stays within " + percent_text(rule.tolerance) +
                      " of the byte ratio from a size n x 4 B between " + fixed(rule.low_l2_multiple, 2) +
                      " and " + fixed(rule.high_l2_multiple, 2) + " x L2 on";
+  result.bound_low = rule.low_l2_multiple;
+  result.bound_high = rule.high_l2_multiple;
   const std::optional<double> l2 = l2_bytes(t);
   if (!l2) {
     not_measured(result, "the transcript records no L2 size for the device");
@@ -115,6 +117,7 @@ void judge_at_least_byte_ratio(const AtLeastByteRatioRule& rule, const Transcrip
   }
   result.expected = p->byte_ratio;
   result.measured = p->speedup;
+  result.bound_low = (1.0 - rule.shortfall) * p->byte_ratio;
   result.verdict = p->speedup >= (1.0 - rule.shortfall) * p->byte_ratio ? Verdict::kHeld : Verdict::kFailed;
   result.detail = fixed(p->unfused_ms, 4) + " ms / " + fixed(p->fused_ms, 4) +
                   " ms = " + fixed(p->speedup, 2) + ", " + signed_percent(p->speedup / p->byte_ratio - 1.0) +
@@ -128,6 +131,10 @@ void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcrip
   result.expected = 1.0;
   result.tolerance =
       "every pair between " + fixed(rule.low, 2) + " and " + fixed(rule.high, 2) + " x the copy floor";
+  // The figure is the pair furthest from 1 as a ratio; the band is as wide either way as a ratio
+  // (0.8 and 1.25), so that pair is the first to leave it, and the band bounds the figure.
+  result.bound_low = rule.low;
+  result.bound_high = rule.high;
   const std::optional<double> copy = case_gb_per_s(t, rule.copy_floor, rule.size_label);
   if (!copy || !(*copy > 0.0)) {
     not_measured(result, "the copy floor was not timed at the " + rule.size_label + " size");
@@ -172,6 +179,7 @@ void judge_cheap_reuse(const CheapReuseRule& rule, const Transcript& t, ClaimRes
   result.expected = 1.0;
   result.tolerance = "no ratio below " + fixed(1.0 - rule.tolerance, 2) +
                      " (recompute never slower by more than " + percent_text(rule.tolerance) + ")";
+  result.bound_low = 1.0 - rule.tolerance;
   const std::vector<ReusePoint> points = reuse_sweep(t, false);
   if (points.empty()) {
     not_measured(result, "no R of the cheap value was timed in both versions");

@@ -207,6 +207,8 @@ CardRow summarise_card(const std::vector<UsedRun>& runs, const LabDeclarations& 
         ++tally.not_measured;
       } else if (found->verdict == Verdict::kHeld) {
         ++tally.held;
+      } else if (found->verdict == Verdict::kInconclusive) {
+        ++tally.inconclusive;
       } else {
         ++tally.failed;
       }
@@ -236,19 +238,41 @@ RunSpread spread_of(std::vector<double> values) {
   return spread;
 }
 
+std::size_t ClaimTally::measured() const {
+  return held + failed + inconclusive;
+}
+
 std::string ClaimTally::verdict() const {
-  if (held + failed == 0) {
+  if (measured() == 0) {
     return "not measured";
   }
-  if (failed == 0) {
+  if (held == measured()) {
     return "held";
   }
-  return held == 0 ? "failed" : "mixed";
+  if (failed == measured()) {
+    return "failed";
+  }
+  return inconclusive == measured() ? "inconclusive" : "mixed";
 }
 
 std::string ClaimTally::summary() const {
-  const std::string measured = std::to_string(held + failed);
+  const std::string measured = std::to_string(this->measured());
   std::string v = verdict();
+  if (inconclusive > 0) {
+    // Schema 1.6.0 on: every verdict counted, the ones no run reached left out.
+    if (v == "inconclusive") {
+      return "inconclusive " + std::to_string(inconclusive) + "/" + measured;
+    }
+    std::string counts;
+    for (const auto& [count, name] : {std::pair<std::size_t, const char*>{held, "held"},
+                                      {failed, "failed"},
+                                      {inconclusive, "inconclusive"}}) {
+      if (count > 0) {
+        counts += (counts.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count);
+      }
+    }
+    return "mixed: " + counts + " of " + measured;
+  }
   if (v == "held") {
     return "held " + std::to_string(held) + "/" + measured;
   }
@@ -288,7 +312,7 @@ std::size_t CardRow::claims_held() const {
 
 std::size_t CardRow::claims_measured() const {
   return static_cast<std::size_t>(
-      std::count_if(claims.begin(), claims.end(), [](const ClaimTally& c) { return c.held + c.failed > 0; }));
+      std::count_if(claims.begin(), claims.end(), [](const ClaimTally& c) { return c.measured() > 0; }));
 }
 
 std::size_t Aggregate::used() const {

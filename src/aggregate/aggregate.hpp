@@ -20,7 +20,8 @@
 namespace labrun {
 
 //! Version of the aggregate's JSON output (semantic versioning), written in its "format_version".
-inline constexpr const char* kAggregateFormatVersion = "1.0.0";
+//! 1.1.0 added each claim's count of inconclusive runs (transcript schema 1.6.0).
+inline constexpr const char* kAggregateFormatVersion = "1.1.0";
 
 //! One file given to aggregate, and what became of it.
 struct AggregateInput {
@@ -63,10 +64,15 @@ struct ClaimTally {
   bool expected_to_fail = false;
   std::size_t held = 0;
   std::size_t failed = 0;
+  std::size_t inconclusive = 0;  //!< runs whose verdict was inconclusive (schema 1.6.0 on)
   std::size_t not_measured = 0;  //!< runs that did not measure it, or whose transcript lacks the claim
-  //! "held" (every run that measured it held it), "failed" (none held it), "mixed", "not measured".
+  //! Runs that measured it: held, failed or inconclusive.
+  [[nodiscard]] std::size_t measured() const;
+  //! "held" (every run that measured it held it), "failed" (every one failed it), "inconclusive"
+  //! (every one was inconclusive), "mixed", "not measured".
   [[nodiscard]] std::string verdict() const;
-  //! "held 3/3", "failed 2/2", "mixed: held 1 of 3", "not measured".
+  //! "held 3/3", "failed 2/2", "inconclusive 2/2", "mixed: held 1 of 3" (no run inconclusive),
+  //! "mixed: held 2, inconclusive 1 of 3", "not measured".
   [[nodiscard]] std::string summary() const;
 };
 

@@ -30,6 +30,7 @@ Json card_json(const CardRow& card) {
                           {"verdict", c.verdict()},
                           {"held", c.held},
                           {"failed", c.failed},
+                          {"inconclusive", c.inconclusive},
                           {"not_measured", c.not_measured},
                           {"expected_to_fail", c.expected_to_fail}});
   }

@@ -84,8 +84,9 @@ Table ratios_table(const LabAggregate& lab) {
 Table claims_table(const LabAggregate& lab) {
   Table table;
   table.notes = {
-      "Per card, how many of the runs that measured a claim held it. A claim the lesson itself hedges on is "
-      "marked (expected to fail)."};
+      "Per card, how many of the runs that measured a claim held it (and, from transcript schema 1.6.0 on, "
+      "how many were inconclusive: the claim's interval straddled its bound). A claim the lesson itself "
+      "hedges on is marked (expected to fail)."};
   table.headers = {"claim"};
   table.right_aligned = {false};
   for (const CardRow& card : lab.cards) {

@@ -79,7 +79,7 @@ std::optional<PlotSpec> claims_plot(const LabAggregate& lab) {
   for (std::size_t row = 0; row < panel.categories.size(); ++row) {
     for (const CardRow& card : lab.cards) {
       const ClaimTally& tally = card.claims.at(row);
-      const std::size_t measured = tally.held + tally.failed;
+      const std::size_t measured = tally.measured();
       panel.cells.push_back(measured > 0 ? static_cast<double>(tally.held) / static_cast<double>(measured)
                                          : kUnknown);
       panel.cell_labels.push_back(measured > 0 ? std::to_string(tally.held) + "/" + std::to_string(measured)

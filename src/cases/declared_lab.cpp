@@ -115,15 +115,19 @@ struct CapturedGraph {
 class DeclaredSession final : public LabSession, private RegionContext {
  public:
   DeclaredSession(std::shared_ptr<const LabDeclaration> declaration, const SessionConfig& config)
-      : declaration_(std::move(declaration)), capacity_(config.max_elements) {
-    for (const LabDeclaration::Buffer& buffer : declaration_->buffers()) {
-      buffers_.emplace_back(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
-      if (buffer.input) {
-        fill_seeded_uniform(buffers_.back().data(), capacity_, config.seed, buffer.seed_stream, buffer.low,
-                            buffer.high, stream_);
-      }
+      : declaration_(std::move(declaration)), capacity_(config.max_elements), seed_(config.seed) {
+    allocate_buffers();
+  }
+
+  void renew_buffers(std::size_t placement_offset_bytes) override {
+    LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+    graphs_.clear();  // they launch on the buffers about to be freed
+    buffers_.clear();
+    placement_offset_.reset();
+    if (placement_offset_bytes > 0) {
+      placement_offset_.emplace(placement_offset_bytes);
     }
-    prime();
+    allocate_buffers();
   }
 
   void check_correctness(const std::vector<std::string>& versions, std::uint64_t elements,
@@ -283,6 +287,19 @@ class DeclaredSession final : public LabSession, private RegionContext {
     return reference_elements;
   }
 
+  // Every declared buffer, inputs filled from the seed, then primed.
+  void allocate_buffers() {
+    buffers_.reserve(declaration_->buffers().size());
+    for (const LabDeclaration::Buffer& buffer : declaration_->buffers()) {
+      buffers_.emplace_back(buffer.elements ? sized_buffer_elements(buffer) : capacity_);
+      if (buffer.input) {
+        fill_seeded_uniform(buffers_.back().data(), capacity_, seed_, buffer.seed_stream, buffer.low,
+                            buffer.high, stream_);
+      }
+    }
+    prime();
+  }
+
   void prime() {
     if (declaration_->priming()) {
       declaration_->priming()(*this, capacity_)();
@@ -292,6 +309,9 @@ class DeclaredSession final : public LabSession, private RegionContext {
 
   std::shared_ptr<const LabDeclaration> declaration_;
   std::size_t capacity_;
+  std::uint64_t seed_;
+  // Held while a renewed round's buffers are allocated, and until the next renewal (renew_buffers).
+  std::optional<DeviceBuffer<unsigned char>> placement_offset_;
   std::vector<DeviceBuffer<float>> buffers_;
   cudaStream_t stream_ = nullptr;                                          // the legacy default stream
   std::map<std::pair<std::string, std::uint64_t>, CapturedGraph> graphs_;  // destroyed before the buffers

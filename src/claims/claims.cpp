@@ -7,6 +7,7 @@
 
 #include "base/format.hpp"
 #include "core/byte_model.hpp"
+#include "core/rounds.hpp"
 
 namespace labrun {
 namespace {
@@ -16,6 +17,7 @@ ClaimResult start(const ClaimSpec& spec) {
   result.id = spec.id;
   result.statement = spec.statement;
   result.expected_to_fail = spec.expected_to_fail;
+  result.verdict_basis = "point";
   return result;
 }
 
@@ -55,6 +57,8 @@ ClaimResult ratio_near(const ClaimSpec& spec, const Transcript& t) {
                    spec.size_label + " size";
   result.expected = spec.expected;
   result.tolerance = "within " + percent_text(spec.tolerance) + " of " + fixed(spec.expected, 2);
+  result.bound_low = spec.expected * (1.0 - spec.tolerance);
+  result.bound_high = spec.expected * (1.0 + spec.tolerance);
   const CaseResult* slower = timed(t, spec.cases[0], spec.size_label);
   const CaseResult* faster = timed(t, spec.cases[1], spec.size_label);
   if (slower == nullptr || faster == nullptr) {
@@ -76,6 +80,10 @@ ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
       "GB/s of each row over the GB/s of " + spec.cases.at(0) + " at the " + spec.size_label + " size";
   result.expected = 1.0;
   result.tolerance = "every row between " + fixed(spec.low, 2) + " and " + fixed(spec.high, 2);
+  // The figure is the row furthest from 1; with a band as wide on both sides, it is the first row
+  // to leave the band, so the band bounds it.
+  result.bound_low = spec.low;
+  result.bound_high = spec.high;
   const CaseResult* reference = timed(t, spec.cases[0], spec.size_label);
   if (reference == nullptr) {
     return not_measured(result, missing(spec.cases[0], spec.size_label));
@@ -110,6 +118,8 @@ ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
                    " over its sizes, over the per-launch time of " + spec.cases.at(1);
   result.expected = 1.0;
   result.tolerance = "within " + percent_text(spec.tolerance);
+  result.bound_low = 1.0 - spec.tolerance;
+  result.bound_high = 1.0 + spec.tolerance;
   // The floor the per-launch time falls to as n shrinks: the lowest over the sizes timed.
   const CaseResult* smallest = nullptr;
   const auto per_launch = [](const CaseResult* c) {
@@ -146,6 +156,7 @@ ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t) {
                    " at the " + spec.size_label + " size";
   result.expected = 1.0;
   result.tolerance = "no case faster by more than " + percent_text(spec.tolerance);
+  result.bound_low = 1.0 - spec.tolerance;
   const CaseResult* baseline = timed(t, spec.cases[0], spec.size_label);
   if (baseline == nullptr) {
     return not_measured(result, missing(spec.cases[0], spec.size_label));
@@ -173,6 +184,8 @@ ClaimResult bitwise_equal(const ClaimSpec& spec, const Transcript& t) {
   result.figures = "bitwise comparison of " + spec.cases.at(0) + " and " + spec.cases.at(1);
   result.expected = 0.0;
   result.tolerance = "no element differs";
+  result.bound_low = 0.0;
+  result.bound_high = 0.0;
   for (const BitwiseComparison& b : t.bitwise) {
     if (b.first == spec.cases[0] && b.second == spec.cases[1]) {
       result.measured = static_cast<double>(b.differing);
@@ -195,6 +208,7 @@ ClaimResult custom(const ClaimSpec& spec, const Transcript& t) {
     return not_measured(result, "the claim declares no rule (a lab bug)");
   }
   spec.evaluate(t, result);
+  result.verdict_basis = "point";
   result.id = spec.id;
   result.statement = spec.statement;
   result.expected_to_fail = spec.expected_to_fail;
@@ -221,7 +235,78 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
   for (const ClaimSpec& spec : specs) {
     results.push_back(evaluate_claim(spec, transcript));
   }
+  const std::size_t rounds = round_count(transcript);
+  if (rounds < 2) {
+    return results;
+  }
+  std::vector<Transcript> views;
+  views.reserve(rounds);
+  for (std::size_t r = 0; r < rounds; ++r) {
+    views.push_back(round_view(transcript, r));
+  }
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    std::vector<ClaimResult> per_round;
+    per_round.reserve(rounds);
+    for (const Transcript& view : views) {
+      per_round.push_back(evaluate_claim(specs[i], view));
+    }
+    judge_with_rounds(results[i], per_round);
+  }
   return results;
+}
+
+Verdict verdict_from_interval(const Interval& interval, const std::optional<double>& low,
+                              const std::optional<double>& high) {
+  const bool below = low && interval.high < *low;
+  const bool above = high && interval.low > *high;
+  if (below || above) {
+    return Verdict::kFailed;
+  }
+  const bool inside = (!low || interval.low >= *low) && (!high || interval.high <= *high);
+  return inside ? Verdict::kHeld : Verdict::kInconclusive;
+}
+
+void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round) {
+  if (per_round.size() < 2 || claim.verdict == Verdict::kNotMeasured) {
+    return;
+  }
+  std::vector<double> figures;
+  bool every_round_measured = claim.measured.has_value();
+  for (const ClaimResult& round : per_round) {
+    if (round.measured) {
+      figures.push_back(*round.measured);
+    } else {
+      every_round_measured = false;
+    }
+  }
+  if (every_round_measured) {
+    claim.measured_interval = between_round_interval(*claim.measured, figures);
+  }
+  if (claim.has_bound() && claim.measured_interval) {
+    claim.verdict = verdict_from_interval(*claim.measured_interval, claim.bound_low, claim.bound_high);
+    claim.verdict_basis = "interval";
+    return;
+  }
+  // No figure against a bound: the run's verdict stands when every round reached it.
+  std::size_t agreeing = 0;
+  std::vector<std::pair<Verdict, std::size_t>> counts;
+  for (const ClaimResult& round : per_round) {
+    agreeing += round.verdict == claim.verdict ? 1 : 0;
+    const auto same = std::find_if(counts.begin(), counts.end(),
+                                   [&](const auto& count) { return count.first == round.verdict; });
+    if (same == counts.end()) {
+      counts.emplace_back(round.verdict, 1);
+    } else {
+      ++same->second;
+    }
+  }
+  std::string tally;
+  for (const auto& [verdict, count] : counts) {
+    tally += (tally.empty() ? "" : ", ") + std::string(verdict_name(verdict)) + " " + std::to_string(count);
+  }
+  claim.detail += "; rounds: " + tally;
+  claim.verdict = agreeing == per_round.size() ? claim.verdict : Verdict::kInconclusive;
+  claim.verdict_basis = "rounds";
 }
 
 std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vector<ClaimSpec>* specs) {

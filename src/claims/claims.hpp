@@ -1,9 +1,12 @@
 #pragma once
 // A lesson's claims as data: what is predicted, from which figures of a transcript, with what
 // tolerance. Evaluating them needs only a transcript, so claims are checked the same way on a
-// fresh run, an old transcript or a transcribed reference.
+// fresh run, an old transcript or a transcribed reference. A transcript of several rounds
+// (core/rounds.hpp) gives each claim's figure a 95% interval, and its verdict three values: held,
+// failed or inconclusive (docs/measurement.md, "Rounds and intervals").
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,10 +77,31 @@ struct ClaimSpec {
 [[nodiscard]] ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
                                      std::function<void(const Transcript&, ClaimResult&)> evaluate);
 
-//! Evaluates one claim; a figure the transcript lacks gives "not measured" with the reason.
+//! Evaluates one claim on the transcript's figures as they stand (each case's median over all its
+//! samples): held or failed, with its figure and bound; a figure the transcript lacks gives "not
+//! measured" with the reason. Its verdict_basis is "point".
 [[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
+//! Evaluates every claim (evaluate_claim); on a transcript of 2 or more rounds (round_count), each
+//! claim is also evaluated on every round alone (round_view) and judged with judge_with_rounds.
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
+
+//! The three-valued verdict of a figure's interval against the bound [low, high] (an open end:
+//! nullopt): held when the whole interval lies inside, failed when the whole of it lies outside,
+//! inconclusive when it straddles an end.
+[[nodiscard]] Verdict verdict_from_interval(const Interval& interval, const std::optional<double>& low,
+                                            const std::optional<double>& high);
+
+//! Turns a claim evaluated on the whole run (`claim`, from evaluate_claim) into its verdict over the
+//! rounds, given the same claim evaluated on each round alone (`per_round`, 2 or more):
+//! - its figure's 95% interval (between_round_interval of the run's figure over the rounds'), when the
+//!   run and every round measured it;
+//! - with an interval and a bound, verdict_from_interval (basis "interval");
+//! - otherwise (a rule of several conditions, a round that did not measure the figure): the run's
+//!   verdict when every round reached it too, else inconclusive (basis "rounds"), with the rounds'
+//!   verdicts counted in the detail.
+//! A claim not measured on the run stays not measured. Fewer than 2 rounds change nothing.
+void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round);
 
 //! A transcript's claims: those it records, or, for one that records none (schema 1.0.0, a
 //! transcribed reference), `specs` evaluated on its figures (none when `specs` is null).

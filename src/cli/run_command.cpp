@@ -21,6 +21,40 @@ const char* const kNsysHelp =
     "With --timeline: also run the traced cases under Nsight Systems (nsys profile --trace=cuda,nvtx) and "
     "keep its <timestamp>.nsys-rep beside the transcript; needs nsys on PATH";
 
+namespace {
+
+// `--lock-clocks MHZ`: `nvidia-smi -i BUS -lgc MHZ,MHZ` on the run's device, and `-rgc` after it. A
+// refusal (not root, no nvidia-smi, a clock the card does not take) is recorded, never fatal: the
+// run goes on with the clocks as they are.
+std::function<ClockLock(const std::string&)> nvidia_smi_clock_lock(int mhz) {
+  return [mhz](const std::string& pci_bus_id) {
+    ClockLock lock;
+    const std::string asked = "asked for " + std::to_string(mhz) + " MHz";
+    const std::filesystem::path smi = find_on_path("nvidia-smi");
+    if (smi.empty()) {
+      lock.record = asked + "; not locked: nvidia-smi is not on PATH";
+      return lock;
+    }
+    const std::string range = std::to_string(mhz) + "," + std::to_string(mhz);
+    const std::string command = "nvidia-smi -i " + pci_bus_id + " -lgc " + range;
+    const ProcessResult locked = run_with_limit({smi.string(), "-i", pci_bus_id, "-lgc", range}, 30.0);
+    if (!locked.succeeded()) {
+      const std::string why = last_output_line(locked.output);
+      lock.record =
+          asked + "; not locked: `" + command + "` " + locked.describe() + (why.empty() ? "" : ": " + why);
+      return lock;
+    }
+    lock.record = "locked to " + std::to_string(mhz) + " MHz by `" + command + "`, reset by `nvidia-smi -i " +
+                  pci_bus_id + " -rgc` after the run";
+    lock.release = [smi, pci_bus_id] {
+      static_cast<void>(run_with_limit({smi.string(), "-i", pci_bus_id, "-rgc"}, 30.0));
+    };
+    return lock;
+  };
+}
+
+}  // namespace
+
 void add_run_options(CLI::App* command, RunArguments& arguments) {
   RunOptions& options = arguments.options;
   command->add_option("lab", options.lab_name, "Lab name, as `labrun list` shows it")->required();
@@ -42,13 +76,16 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->allow_extra_args(false);
   command
       ->add_option("--reps", options.repetitions,
-                   "Minimum timed samples per case and size (exactly this many with --target-ci 0)")
+                   "Minimum timed samples per case and size, over all its rounds (exactly this many with "
+                   "--target-ci 0)")
       ->check(whole_number_from(1, 100000))
       ->capture_default_str();
   command->add_option("--warmups", options.warmups, "Untimed executions before a case's first sample")
       ->check(whole_number_from(0, 1000))
       ->capture_default_str();
-  command->add_option("--max-samples", options.max_samples, "Most timed samples per case and size")
+  command
+      ->add_option("--max-samples", options.max_samples,
+                   "Most timed samples per case and size, over all its rounds")
       ->check(whole_number_from(1, 1000000))
       ->capture_default_str();
   command
@@ -60,7 +97,8 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->capture_default_str();
   command
       ->add_option("--case-time-limit", options.case_time_limit_s,
-                   "Seconds one case may spend sampling before it stops unconverged (it still takes --reps)")
+                   "Seconds one case may spend sampling, over all its rounds, before it stops unconverged "
+                   "(it still takes --reps)")
       ->check(positive_number())
       ->capture_default_str();
   command
@@ -78,12 +116,42 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
           "samples from every case in turn, so drift does not favour one case")
       ->check(CLI::IsMember({"declared", "shuffle", "interleave"}))
       ->capture_default_str();
-  command->add_option("--seed", options.seed, "Seed of the random inputs (and of --order shuffle)")
+  command
+      ->add_option("--rounds", options.rounds,
+                   "Measure every case this many times, each round on freshly allocated buffers and in a "
+                   "case order of its own drawn from --seed; --reps, --max-samples and --case-time-limit "
+                   "are shared between the rounds, and every figure a prediction or claim reads gets a 95% "
+                   "interval from the rounds' spread (1: one round, no interval)")
+      ->check(whole_number_from(1, 1000))
       ->capture_default_str();
+  command
+      ->add_option("--seed", options.seed,
+                   "Seed of the random inputs (and of --order shuffle and each round's case order)")
+      ->capture_default_str();
+  command
+      ->add_option("--small-case-batch", options.small_case_batch,
+                   "Precision experiment, off at 1: time this many samples of a case of one execution per "
+                   "sample and at most 262144 elements between one pair of events, recording their time "
+                   "over this count (launch latency is then shared between them)")
+      ->check(whole_number_from(1, 64))
+      ->capture_default_str();
+  command
+      ->add_option("--pin-cpu", options.pin_cpu,
+                   "Precision experiment: pin the thread that launches every sample to this CPU")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--device-warmup", options.device_warmup_s,
+                   "Precision experiment: keep the GPU busy this many seconds before the first sample")
+      ->check(number_from(0.0, 60.0))
+      ->capture_default_str();
+  command->add_option(
+      "--lock-clocks", arguments.lock_clocks_mhz,
+      "Precision experiment, opt-in: lock the SM clock to MHZ with nvidia-smi -lgc for the run (needs root) "
+      "and reset it after; what was done, or why not, is recorded in the transcript");
   command->add_flag(
       "--smoke", options.smoke,
-      "Tiny sizes (n <= 65536), at most 3 samples, no adaptive sampling: checks the lab runs; the "
-      "files are marked smoke");
+      "Tiny sizes (n <= 65536), at most 3 samples (in at most 3 rounds), no adaptive sampling: checks the "
+      "lab runs; the files are marked smoke");
   command->add_flag("--force", options.overwrite, "Replace existing evidence files of the same name");
   command->add_flag("--quiet", arguments.quiet, "No progress lines");
 }
@@ -160,6 +228,9 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
   }
   if (kind == RunCommandKind::kProfile) {
     options.profiler = ncu_profiler(registered, arguments, info, warn);
+  }
+  if (arguments.lock_clocks_mhz) {
+    options.lock_clocks = nvidia_smi_clock_lock(*arguments.lock_clocks_mhz);
   }
   // The lab as this run declares it: with a student's submission, one more case (and its check,
   // predictions and facts); the lab's own cases are unchanged.

@@ -22,11 +22,12 @@ struct RunArguments {
   bool quiet = false;
   std::string timing_mode = "hot";
   std::string case_order = "declared";
-  std::optional<int> device;  //!< --device N
-  bool nsys = false;          //!< --nsys (with --timeline)
-  std::string submission;     //!< `run --submission DIR`: a student's exercise as one more case
-  std::string profile_dir;    //!< `profile`: where the .ncu-rep goes
-  std::string ncu_path;       //!< `profile`: the ncu executable
+  std::optional<int> device;           //!< --device N
+  bool nsys = false;                   //!< --nsys (with --timeline)
+  std::string submission;              //!< `run --submission DIR`: a student's exercise as one more case
+  std::string profile_dir;             //!< `profile`: where the .ncu-rep goes
+  std::string ncu_path;                //!< `profile`: the ncu executable
+  std::optional<int> lock_clocks_mhz;  //!< --lock-clocks MHZ (opt-in; needs root)
 };
 
 //! Which command asked for the run.
@@ -37,7 +38,8 @@ extern const char* const kRunDeviceHelp;
 extern const char* const kNsysHelp;
 
 //! Adds the options `run`, `timeline` and `profile` share (the lab, --case, --out, sampling,
-//! --timing, --order, --seed, --smoke, --force, --quiet) to `command`.
+//! --timing, --order, --rounds, --seed, the small-n precision options, --smoke, --force, --quiet) to
+//! `command`.
 void add_run_options(CLI::App* command, RunArguments& arguments);
 
 //! Adds the subcommand and its options to `app`, filling `arguments` when parsed.

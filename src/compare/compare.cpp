@@ -1,10 +1,12 @@
 #include "compare/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include "base/format.hpp"
 #include "core/byte_model.hpp"
+#include "core/rounds.hpp"
 #include "core/statistics.hpp"
 #include "evidence/markdown.hpp"
 
@@ -40,6 +42,16 @@ CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const Comp
   row.candidate_gb_per_s = effective_gb_per_s(b.model, b.elements, row.candidate_ms);
   const double difference = std::fabs(row.time_ratio - 1.0);
   bool differs = false;
+  if (a.has_samples() && b.has_samples() && a.rounds.size() >= 2 && b.rounds.size() >= 2) {
+    row.time_ratio_interval = between_run_ratio_interval(row.time_ratio, round_medians(b), round_medians(a));
+  }
+  if (row.time_ratio_interval) {
+    row.change = change_from_interval(*row.time_ratio_interval, rules.sampled_threshold);
+    row.basis = "time ratio's 95% interval " + fixed(row.time_ratio_interval->low, 3) + " to " +
+                fixed(row.time_ratio_interval->high, 3) + " over " + std::to_string(a.rounds.size()) +
+                " and " + std::to_string(b.rounds.size()) + " rounds";
+    return row;
+  }
   if (a.has_samples() && b.has_samples()) {
     const double a_low = quantile(a.samples_ms, 0.25);
     const double a_high = quantile(a.samples_ms, 0.75);
@@ -81,10 +93,29 @@ std::string verdict_text(const std::optional<ClaimResult>& claim) {
     return "not declared";
   }
   std::string text = verdict_name(claim->verdict);
-  if (claim->measured) {
+  if (claim->measured && claim->measured_interval) {
+    // 1.6.0 on: the figure with its interval, against the bound it was judged by.
+    text += " (" + compact_number(*claim->measured) + "; 95% " + fixed(claim->measured_interval->low, 3) +
+            " to " + fixed(claim->measured_interval->high, 3);
+    if (claim->bound_low && claim->bound_high) {
+      text += "; bound " + fixed(*claim->bound_low, 3) + " to " + fixed(*claim->bound_high, 3);
+    } else if (claim->bound_low) {
+      text += "; at least " + fixed(*claim->bound_low, 3);
+    } else if (claim->bound_high) {
+      text += "; at most " + fixed(*claim->bound_high, 3);
+    }
+    text += ")";
+  } else if (claim->measured) {
     text += " (" + compact_number(*claim->measured) + ")";
   }
   return text;
+}
+
+// Whether any case of the comparison was judged by its interval (both sides of 2 rounds or more):
+// only then do the renderings show intervals, so a comparison of older transcripts reads as before.
+bool any_interval(const TranscriptComparison& c) {
+  return std::any_of(c.cases.begin(), c.cases.end(),
+                     [](const CaseComparison& row) { return row.time_ratio_interval.has_value(); });
 }
 
 }  // namespace
@@ -94,8 +125,22 @@ const char* case_change_name(CaseChange change) {
     case CaseChange::kSame: return "same";
     case CaseChange::kFaster: return "faster";
     case CaseChange::kSlower: return "slower";
+    case CaseChange::kAmbiguous: return "ambiguous";
   }
   return "same";
+}
+
+CaseChange change_from_interval(const Interval& time_ratio, double margin) {
+  if (time_ratio.low >= 1.0 - margin && time_ratio.high <= 1.0 + margin) {
+    return CaseChange::kSame;
+  }
+  if (time_ratio.low > 1.0) {
+    return CaseChange::kSlower;
+  }
+  if (time_ratio.high < 1.0) {
+    return CaseChange::kFaster;
+  }
+  return CaseChange::kAmbiguous;
 }
 
 bool ClaimComparison::differs() const {
@@ -179,17 +224,35 @@ std::string comparison_to_markdown(const TranscriptComparison& c) {
       << fixed(c.rules.sampled_threshold * 100.0, 0)
       << "%; against a published figure (no samples), the figures must differ by more than "
       << fixed(c.rules.published_threshold * 100.0, 0) << "%. time ratio = candidate / baseline.\n\n";
+  const bool intervals = any_interval(c);
+  if (intervals) {
+    out << "With two rounds or more on both sides, the verdict is from the 95% interval of the time ratio "
+           "over both runs' rounds instead: same when the whole interval lies within "
+        << fixed(c.rules.sampled_threshold * 100.0, 0)
+        << "% of 1, slower or faster when the whole of it lies above or below 1, and ambiguous when it "
+           "holds 1 and reaches further; --fail-on-regression acts on slower alone.\n\n";
+  }
   out << "## Cases both ran\n\n";
   Table cases;
   cases.headers = {"case",           "n",       "baseline ms", "candidate ms", "time ratio", "baseline GB/s",
                    "candidate GB/s", "verdict", "basis"};
   cases.right_aligned = {false, true, true, true, true, true, true, false, false};
+  if (intervals) {
+    cases.headers.insert(cases.headers.begin() + 5, "ratio 95% interval");
+    cases.right_aligned.insert(cases.right_aligned.begin() + 5, true);
+  }
   for (const CaseComparison& row : c.cases) {
     const auto bandwidth = [](double gbps) { return gbps > 0.0 ? fixed(gbps, 1) : std::string("-"); };
     cases.rows.push_back({row.name, std::to_string(row.elements), fixed(row.baseline_ms, 4),
                           fixed(row.candidate_ms, 4), fixed(row.time_ratio, 3),
                           bandwidth(row.baseline_gb_per_s), bandwidth(row.candidate_gb_per_s),
                           case_change_name(row.change), row.basis});
+    if (intervals) {
+      cases.rows.back().insert(cases.rows.back().begin() + 5,
+                               row.time_ratio_interval ? fixed(row.time_ratio_interval->low, 3) + " to " +
+                                                             fixed(row.time_ratio_interval->high, 3)
+                                                       : std::string("-"));
+    }
   }
   out << render_table(cases);
   if (!c.predictions.empty()) {
@@ -229,6 +292,7 @@ std::string comparison_to_markdown(const TranscriptComparison& c) {
 
 nlohmann::ordered_json comparison_to_json(const TranscriptComparison& c) {
   using Json = nlohmann::ordered_json;
+  const bool intervals = any_interval(c);
   Json cases = Json::array();
   for (const CaseComparison& row : c.cases) {
     cases.push_back(Json{{"name", row.name},
@@ -242,6 +306,12 @@ nlohmann::ordered_json comparison_to_json(const TranscriptComparison& c) {
                          {"candidate_gb_per_s", row.candidate_gb_per_s},
                          {"verdict", case_change_name(row.change)},
                          {"basis", row.basis}});
+    if (intervals) {
+      cases.back()["time_ratio_interval"] =
+          row.time_ratio_interval
+              ? Json{{"low", row.time_ratio_interval->low}, {"high", row.time_ratio_interval->high}}
+              : Json(nullptr);
+    }
   }
   Json predictions = Json::array();
   for (const PredictionComparison& p : c.predictions) {
@@ -258,6 +328,11 @@ nlohmann::ordered_json comparison_to_json(const TranscriptComparison& c) {
   const auto measured = [](const std::optional<ClaimResult>& claim) {
     return claim && claim->measured ? Json(*claim->measured) : Json(nullptr);
   };
+  const auto interval = [](const std::optional<ClaimResult>& claim) {
+    return claim && claim->measured_interval
+               ? Json{{"low", claim->measured_interval->low}, {"high", claim->measured_interval->high}}
+               : Json(nullptr);
+  };
   Json claims = Json::array();
   for (const ClaimComparison& row : c.claims) {
     claims.push_back(Json{{"id", row.id},
@@ -267,11 +342,21 @@ nlohmann::ordered_json comparison_to_json(const TranscriptComparison& c) {
                           {"baseline_measured", measured(row.baseline)},
                           {"candidate_measured", measured(row.candidate)},
                           {"differs", row.differs()}});
+    if (intervals) {
+      claims.back()["baseline_interval"] = interval(row.baseline);
+      claims.back()["candidate_interval"] = interval(row.candidate);
+    }
+  }
+  Json rules{{"sampled_threshold", c.rules.sampled_threshold},
+             {"published_threshold", c.rules.published_threshold}};
+  if (intervals) {
+    rules["interval_rule"] =
+        "with rounds on both sides: same when the time ratio's 95% interval lies within sampled_threshold of "
+        "1, slower or faster when it lies above or below 1, ambiguous otherwise";
   }
   return Json{{"baseline", c.baseline_label},
               {"candidate", c.candidate_label},
-              {"rules", Json{{"sampled_threshold", c.rules.sampled_threshold},
-                             {"published_threshold", c.rules.published_threshold}}},
+              {"rules", rules},
               {"cases", cases},
               {"predictions", predictions},
               {"claims", claims}};

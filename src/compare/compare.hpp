@@ -12,13 +12,17 @@
 
 namespace labrun {
 
-enum class CaseChange { kSame, kFaster, kSlower };
-[[nodiscard]] const char* case_change_name(CaseChange change);  //!< "same", "faster", "slower"
+//! kAmbiguous (both transcripts of 2 rounds or more): the time ratio's 95% interval holds 1 and
+//! reaches beyond the threshold, so the two runs cannot tell whether the case changed.
+enum class CaseChange { kSame, kFaster, kSlower, kAmbiguous };
+//! "same", "faster", "slower", "ambiguous"
+[[nodiscard]] const char* case_change_name(CaseChange change);
 
 //! Thresholds of the per-case verdict.
 struct CompareRules {
   //! With samples on both sides, a difference counts only when the interquartile ranges do not
-  //! overlap and the medians differ by more than this fraction.
+  //! overlap and the medians differ by more than this fraction. With rounds on both sides, the
+  //! margin around 1 of the time ratio's interval instead: within it on both ends is the same.
   double sampled_threshold = 0.01;
   //! With a published figure on either side (no samples), the figures must differ by more than
   //! this fraction.
@@ -37,6 +41,9 @@ struct CaseComparison {
   double candidate_gb_per_s = 0.0;
   CaseChange change = CaseChange::kSame;
   std::string basis;  //!< how the verdict was decided
+  //! With 2 rounds or more on both sides: the time ratio's 95% interval (between_run_ratio_interval
+  //! over each side's round medians), which decides the verdict.
+  std::optional<Interval> time_ratio_interval;
 };
 
 struct PredictionComparison {
@@ -72,7 +79,13 @@ struct TranscriptComparison {
                                                        const std::vector<ClaimSpec>* claims,
                                                        const CompareRules& rules = {});
 
-//! The cases slower by more than `percent` percent.
+//! The verdict of a time ratio's 95% interval with `margin` (a fraction): same when the whole
+//! interval lies within [1 - margin, 1 + margin]; otherwise slower when the whole of it lies above 1,
+//! faster when below; ambiguous when it holds 1.
+[[nodiscard]] CaseChange change_from_interval(const Interval& time_ratio, double margin);
+
+//! The cases whose verdict is slower (a definite slower: never an ambiguous one) by more than
+//! `percent` percent.
 [[nodiscard]] std::vector<const CaseComparison*> regressions(const TranscriptComparison& comparison,
                                                              double percent);
 

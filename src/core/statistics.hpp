@@ -2,6 +2,7 @@
 // Summaries of raw timing samples. Units are whatever the samples carry (the harness uses
 // milliseconds from CUDA events).
 
+#include <optional>
 #include <vector>
 
 namespace labrun {
@@ -32,5 +33,36 @@ struct SampleSummary {
 
 //! |a - b| / ((a + b) / 2): relative difference of two positive figures; 0 when both are 0.
 [[nodiscard]] double relative_difference(double a, double b);
+
+//! A closed interval [low, high] around a figure, in the figure's unit.
+struct Interval {
+  double low = 0.0;
+  double high = 0.0;
+  [[nodiscard]] bool contains(double value) const { return low <= value && value <= high; }
+};
+
+//! The 0.975 quantile of Student's t distribution with `degrees_of_freedom` (at least 1): the
+//! factor of a two-sided 95% interval from that many degrees of freedom. Exact to 6 decimals from a
+//! table up to 30, the Cornish-Fisher expansion beyond (within 2e-6 of the exact value).
+[[nodiscard]] double student_t_975(int degrees_of_freedom);
+
+//! The 95% interval of a figure from its value in each of R independent rounds (`per_round`),
+//! centred on `point`, the figure of the whole run: point x exp(+-t s / sqrt(R)), with s the
+//! standard deviation of log(per_round) and t = student_t_975(R - 1), when `point` and every round
+//! are positive (times and ratios of times: their spread is relative); point +- t s / sqrt(R),
+//! with s the standard deviation of per_round itself, otherwise. nullopt below 2 rounds, or when a
+//! value is not finite.
+[[nodiscard]] std::optional<Interval> between_round_interval(double point,
+                                                             const std::vector<double>& per_round);
+
+//! The 95% interval of a ratio of two runs' figures, numerator over denominator, from each run's
+//! rounds (`numerator_rounds`, `denominator_rounds`: the figure in each round of that run, 2 or more
+//! each, all positive): point x exp(+-t se), with se^2 the sum over the two runs of the variance of
+//! log(round figure) over its rounds, and t = student_t_975 of the Welch-Satterthwaite degrees of
+//! freedom (rounded down). The runs' rounds are independent, so unlike between_round_interval no
+//! round of one is paired with a round of the other. nullopt when a run has fewer than 2 rounds, or
+//! a value is not positive and finite.
+[[nodiscard]] std::optional<Interval> between_run_ratio_interval(
+    double point, const std::vector<double>& numerator_rounds, const std::vector<double>& denominator_rounds);
 
 }  // namespace labrun

@@ -69,12 +69,13 @@ const char* verdict_name(Verdict verdict) {
     case Verdict::kHeld: return "held";
     case Verdict::kFailed: return "failed";
     case Verdict::kNotMeasured: return "not measured";
+    case Verdict::kInconclusive: return "inconclusive";
   }
   return "not measured";
 }
 
 Verdict verdict_from_name(const std::string& name) {
-  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured}) {
+  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured, Verdict::kInconclusive}) {
     if (name == verdict_name(v)) {
       return v;
     }

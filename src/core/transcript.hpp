@@ -24,7 +24,11 @@ namespace labrun {
 //! (core/environment_contract.hpp), and adds the provenance "synthetic"; older transcripts are read
 //! with what they lack recorded as not recorded.
 //! 1.5.0 added the tracing pass of `run --timeline` (`timeline`); older transcripts have none.
-inline constexpr const char* kTranscriptSchemaVersion = "1.5.0";
+//! 1.6.0 added rounds (each case measured in R rounds, each on fresh buffers in an order of its
+//! own), the 95% intervals from between-round variation of every case's median, every predicted
+//! ratio measured and every claim's figure, the claim's bound and the verdict "inconclusive";
+//! older transcripts are read as one round, their verdicts as they were recorded.
+inline constexpr const char* kTranscriptSchemaVersion = "1.6.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -60,12 +64,25 @@ struct SizeRecord {
   std::string unknown_reason;  //!< why it was not used, when elements is empty
 };
 
+//! A predicted ratio measured at one size (1.6.0): the slower case's median over the faster's.
+struct PredictionMeasurement {
+  std::string size_label;
+  std::uint64_t elements = 0;
+  double ratio = 0.0;
+  //! 95% interval of the ratio from between-round variation (core/rounds.hpp); nullopt with fewer
+  //! than 2 rounds.
+  std::optional<Interval> interval = {};
+};
+
 //! A ratio the byte model predicts between two cases, as recorded with the run.
 struct PredictionRecord {
   std::string description;
   std::string slower_case;
   std::string faster_case;
   PredictedRatios ratios;
+  //! 1.6.0: the ratio measured at every size both cases ran, in the slower case's run order; empty
+  //! in older transcripts (renderings compute it from the cases).
+  std::vector<PredictionMeasurement> measured = {};
 };
 
 //! A version's output compared with the float64 reference.
@@ -102,6 +119,14 @@ struct PublishedFigure {
   double value_ms = 0.0;           //!< per sample, as this harness defines a sample for the case
 };
 
+//! One round of a case (1.6.0): its samples are the next `samples` entries of the case's samples_ms.
+struct RoundRecord {
+  int samples = 0;
+  double median_ms = 0.0;         //!< of this round's samples
+  std::string stop_reason;        //!< why this round stopped sampling (core/sampling.hpp)
+  double sampling_seconds = 0.0;  //!< wall seconds this round spent on the case, warm-ups included
+};
+
 //! One case timed at one size.
 struct CaseResult {
   std::string name;        //!< stable case name, "day48-fusion/part2/staged-chain"
@@ -129,6 +154,15 @@ struct CaseResult {
   //! SM cycles per execution of the case's region: median over samples with a known clock of
   //! sample ms x clock / launches per sample. nullopt when no clock was read.
   std::optional<double> median_cycles;
+  //! 1.6.0: the case's rounds, in the order taken; samples_ms holds their samples round after round.
+  //! Empty in older transcripts, which are one round of every sample.
+  std::vector<RoundRecord> rounds = {};
+  //! 1.6.0: the 95% interval of summary.median from between-round variation (core/rounds.hpp);
+  //! nullopt with fewer than 2 rounds.
+  std::optional<Interval> median_interval_ms = {};
+  //! 1.6.0: samples timed together between one pair of CUDA events, each recorded as their time over
+  //! this count (`--small-case-batch`); 1: every sample between events of its own, as before.
+  int event_pair_batch = 1;
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
   //! The case's central time in ms: the median of its samples, or the published figure of a
@@ -152,6 +186,25 @@ struct TimingRecord {
   std::optional<double> throttle_threshold_mhz;  //!< samples below it are flagged throttled
   std::string throttle_rule;                     //!< the threshold in words, or why there is none
   std::string launch_gate;  //!< hot-gated (1.3.0): how samples were gated; empty otherwise
+  // 1.6.0: rounds, their orders and rule, and the interval method; the small-n precision options.
+  int rounds = 1;  //!< every case measured this many times, each round on fresh buffers
+  //! Per round, the order its cases ran in: indices into the transcript's cases.
+  std::vector<std::vector<std::size_t>> round_orders = {};
+  //! The stop rule of one round of a case (core/rounds.hpp: the run's rule split between rounds).
+  int round_min_samples = 0;
+  int round_max_samples = 0;
+  double round_target_relative_median_ci = 0.0;
+  double round_case_time_limit_s = 0.0;
+  std::string round_placement = {};  //!< how each round's buffers were allocated, in words
+  std::string interval_method = {};  //!< how the 95% intervals were computed, in words
+  //! --small-case-batch: samples of a small case timed together between one pair of events (1: off),
+  //! for cases of at most small_case_max_elements and one execution per sample.
+  int small_case_batch = 1;
+  std::uint64_t small_case_max_elements = 0;
+  std::optional<int> host_cpu =
+      {};                        //!< --pin-cpu: the CPU the host thread was pinned to; nullopt: not pinned
+  double device_warmup_s = 0.0;  //!< --device-warmup: seconds the GPU was kept busy before sampling
+  std::string clock_lock = {};   //!< --lock-clocks: what was asked and done, in words; "off" when not asked
 };
 
 //! One case's kernels as Nsight Compute counted them, at one size.
@@ -218,9 +271,11 @@ struct TimelineRecord {
   std::vector<TimelineCase> cases;
 };
 
-//! What a claim's evaluation found.
-enum class Verdict { kHeld, kFailed, kNotMeasured };
-[[nodiscard]] const char* verdict_name(Verdict verdict);  //!< "held", "failed", "not measured"
+//! What a claim's evaluation found. kInconclusive (1.6.0): the figure's 95% interval straddles the
+//! claim's bound, or its rounds disagree.
+enum class Verdict { kHeld, kFailed, kNotMeasured, kInconclusive };
+//! "held", "failed", "not measured", "inconclusive"
+[[nodiscard]] const char* verdict_name(Verdict verdict);
 //! Throws std::invalid_argument for any other text.
 [[nodiscard]] Verdict verdict_from_name(const std::string& name);
 
@@ -235,6 +290,20 @@ struct ClaimResult {
   std::string tolerance;          //!< in words, "within 10% of expected"
   bool expected_to_fail = false;  //!< the lesson itself predicts this one may fail
   std::string detail;             //!< the figures behind the verdict, or why it was not measured
+  //! 1.6.0: the 95% interval of `measured` from between-round variation; nullopt with one round, or
+  //! when a round did not measure the figure.
+  std::optional<Interval> measured_interval = {};
+  //! 1.6.0: where `measured` must lie for the claim to hold, [bound_low, bound_high], an open end
+  //! nullopt; both nullopt when the verdict is not one figure against a bound (a rule of several
+  //! conditions, a figure a rule leaves unset when it fails).
+  std::optional<double> bound_low = {};
+  std::optional<double> bound_high = {};
+  //! 1.6.0: how the verdict was reached (claims/claims.hpp): "interval" (the figure's interval
+  //! against the bound), "rounds" (every round's verdict), "point" (the run's figures alone: one
+  //! round, or a transcript older than 1.6.0).
+  std::string verdict_basis = "point";
+
+  [[nodiscard]] bool has_bound() const { return bound_low.has_value() || bound_high.has_value(); }
 };
 
 //! The same case timed a second time at the end of the run.
@@ -279,6 +348,9 @@ struct Transcript {
   //! record (hot, declared order, fixed count, no clocks) and timing_recorded is false.
   std::optional<TimingRecord> timing;
   bool timing_recorded = true;
+  //! false for a transcript older than 1.6.0: one round of every sample, no intervals, its verdicts
+  //! as recorded; renderings show it as its run wrote it.
+  bool rounds_recorded = true;
   std::optional<ProfileRecord> profile;    //!< only from `labrun profile`
   std::optional<TimelineRecord> timeline;  //!< only from `labrun run --timeline` (1.5.0)
   //! Environment groups and facts an older transcript lacks that 1.4.0 requires, added as not

@@ -7,6 +7,7 @@
 
 #include "claims/claims.hpp"
 #include "core/byte_model.hpp"
+#include "core/rounds.hpp"
 #include "core/sampling.hpp"
 #include "core/statistics.hpp"
 
@@ -129,6 +130,42 @@ std::optional<SchemaProblem> published_problem(const CaseResult& c, const std::s
   return std::nullopt;
 }
 
+bool same_interval(const std::optional<Interval>& a, const std::optional<Interval>& b) {
+  return a.has_value() == b.has_value() && (!a || (agree(a->low, b->low) && agree(a->high, b->high)));
+}
+
+std::string interval_text(const std::optional<Interval>& interval) {
+  return interval ? figure_text(interval->low) + " to " + figure_text(interval->high) : "none";
+}
+
+// 1.6.0: each round's median against its samples, and the case's median interval against the rounds.
+std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::string& at) {
+  std::size_t first = 0;
+  for (std::size_t r = 0; r < c.rounds.size(); ++r) {
+    const auto count = static_cast<std::size_t>(std::max(c.rounds[r].samples, 0));
+    if (first + count > c.samples_ms.size()) {
+      return SchemaProblem{
+          at + "/rounds/" + std::to_string(r) + "/samples",
+          "rounds beyond the " + std::to_string(c.samples_ms.size()) + " samples of samples_ms"};
+    }
+    const std::vector<double> round(c.samples_ms.begin() + static_cast<std::ptrdiff_t>(first),
+                                    c.samples_ms.begin() + static_cast<std::ptrdiff_t>(first + count));
+    if (!agree(c.rounds[r].median_ms, median(round))) {
+      return mismatch(at + "/rounds/" + std::to_string(r) + "/median_ms", c.rounds[r].median_ms,
+                      median(round), "its round's samples in samples_ms");
+    }
+    first += count;
+  }
+  const std::optional<Interval> computed = case_median_interval(c);
+  if (!same_interval(c.median_interval_ms, computed)) {
+    return SchemaProblem{at + "/median_interval_ms",
+                         interval_text(c.median_interval_ms) +
+                             " does not follow from its rounds' medians (which give " +
+                             interval_text(computed) + ")"};
+  }
+  return std::nullopt;
+}
+
 std::optional<SchemaProblem> size_problem(const Transcript& t, const CaseResult& c, const std::string& at) {
   for (const SizeRecord& size : t.sizes) {
     if (size.label == c.size_label && size.elements && *size.elements != c.elements) {
@@ -178,6 +215,9 @@ std::optional<SchemaProblem> case_problem(const Transcript& t, std::size_t index
     return published_problem(c, at);
   }
   if (auto problem = summary_problem(c, at)) {
+    return problem;
+  }
+  if (auto problem = rounds_problem(c, at)) {
     return problem;
   }
   return sampling_problem(c, at, t.timing);
@@ -255,6 +295,28 @@ std::optional<SchemaProblem> prediction_problem(const Transcript& t) {
       return mismatch(at + "/launch_ratio", p.ratios.launches, computed.launches,
                       "the byte models of its two cases");
     }
+    // 1.6.0: each ratio measured, and its interval, against the two cases' medians and rounds.
+    const std::vector<PredictionMeasurement> measured = measure_prediction(t, p);
+    for (std::size_t m = 0; m < p.measured.size(); ++m) {
+      const PredictionMeasurement& recorded = p.measured[m];
+      const std::string where = at + "/measured/" + std::to_string(m);
+      const auto same = std::find_if(measured.begin(), measured.end(), [&](const PredictionMeasurement& c) {
+        return c.size_label == recorded.size_label && c.elements == recorded.elements;
+      });
+      if (same == measured.end()) {
+        return SchemaProblem{where, "no ratio of its two cases was timed at '" + recorded.size_label + "' (" +
+                                        std::to_string(recorded.elements) + " elements)"};
+      }
+      if (!agree(recorded.ratio, same->ratio)) {
+        return mismatch(where + "/ratio", recorded.ratio, same->ratio, "the two cases' medians");
+      }
+      if (!same_interval(recorded.interval, same->interval)) {
+        return SchemaProblem{where + "/interval",
+                             interval_text(recorded.interval) +
+                                 " does not follow from the two cases' rounds (which give " +
+                                 interval_text(same->interval) + ")"};
+      }
+    }
   }
   return std::nullopt;
 }
@@ -278,18 +340,32 @@ bool same_optional(const std::optional<double>& a, const std::optional<double>& 
   return a.has_value() == b.has_value() && (!a || agree(*a, *b));
 }
 
+// Whether a transcript of this schema version has its claims judged again: 1.5.0 on. The claims'
+// rules are today's from 1.5.0 (its timeline claim) on; 1.6.0 adds rounds, which a 1.5.0 transcript,
+// read as one round, does not have, so it is judged by its figures alone, as it was.
+bool claims_judged_again(const std::string& version) {
+  for (const char* older : {"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0"}) {
+    if (version == older) {
+      return false;
+    }
+  }
+  return true;
+}
+
 std::optional<SchemaProblem> claim_problem(const Transcript& t, const Lab* lab) {
-  if (lab == nullptr || !t.claims_recorded || t.schema_version != kTranscriptSchemaVersion) {
+  if (lab == nullptr || !t.claims_recorded || !claims_judged_again(t.schema_version)) {
     return std::nullopt;
   }
+  // Judged as the run judged them: over its rounds, when it has two or more.
+  const std::vector<ClaimResult> judged = evaluate_claims(lab->claims, t);
   for (std::size_t i = 0; i < t.claims.size(); ++i) {
     const ClaimResult& recorded = t.claims[i];
-    const auto spec = std::find_if(lab->claims.begin(), lab->claims.end(),
-                                   [&](const ClaimSpec& s) { return s.id == recorded.id; });
-    if (spec == lab->claims.end()) {
+    const auto found =
+        std::find_if(judged.begin(), judged.end(), [&](const ClaimResult& c) { return c.id == recorded.id; });
+    if (found == judged.end()) {
       continue;  // a claim this build does not declare
     }
-    const ClaimResult computed = evaluate_claim(*spec, t);
+    const ClaimResult& computed = *found;
     if (computed.tolerance != recorded.tolerance || !same_optional(computed.expected, recorded.expected)) {
       continue;  // judged by another rule than this build's: not judged again
     }
@@ -306,6 +382,12 @@ std::optional<SchemaProblem> claim_problem(const Transcript& t, const Lab* lab) 
       }
       return mismatch(at + "/measured", recorded.measured.value_or(std::nan("")), *computed.measured,
                       "the transcript's own figures");
+    }
+    if (!same_interval(recorded.measured_interval, computed.measured_interval)) {
+      return SchemaProblem{at + "/measured_interval",
+                           interval_text(recorded.measured_interval) +
+                               " does not follow from the transcript's rounds (which give " +
+                               interval_text(computed.measured_interval) + ")"};
     }
   }
   return std::nullopt;

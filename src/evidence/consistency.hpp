@@ -23,7 +23,9 @@ inline constexpr double kFigureRelativeTolerance = 1e-9;
 //! JSON pointer, with the figure it should be; nullopt when every one follows. Checked, for a
 //! measured or synthetic transcript:
 //! - every case's summary against its samples_ms (count, median, mean, min, max, quartiles,
-//!   spread, the median's confidence interval: summarize()); its per-sample clocks, throttled
+//!   spread, the median's confidence interval: summarize()); each of its rounds' medians against
+//!   that round's samples, and its median's 95% interval against them (core/rounds.hpp:
+//!   case_median_interval); its per-sample clocks, throttled
 //!   samples (throttled_samples() at the recorded threshold), gate time-outs (sample indices) and
 //!   cycles per execution (median_cycles()) against its samples;
 //! - the stability record against its case's median and its own samples;
@@ -33,12 +35,14 @@ inline constexpr double kFigureRelativeTolerance = 1e-9;
 //! For a transcribed reference, which has no samples: every published figure positive and finite,
 //! from at least one run.
 //! For every transcript: each case's elements match the size its label names (sizes), each
-//! prediction's ratios follow from the two cases' byte models (predicted_ratios()), each case's
+//! prediction's ratios follow from the two cases' byte models (predicted_ratios()) and its measured
+//! ratios and their intervals from the two cases (measure_prediction()), each case's
 //! byte model and launches per sample are the ones `lab` declares for it (when `lab` is given and
-//! declares the case), and, for a transcript of the current schema version whose lab is given,
-//! each recorded claim whose expectation and tolerance are the ones the lab declares has the
-//! verdict and measured figure the lab's claim gives on the transcript's figures (evaluate_claim).
-//! A claim of an older schema version was judged by the rules of its time and is not judged again.
+//! declares the case), and, for a transcript of schema 1.5.0 or later whose lab is given, each
+//! recorded claim whose expectation and tolerance are the ones the lab declares has the verdict,
+//! measured figure and 95% interval the lab's claim gives on the transcript's figures and rounds
+//! (evaluate_claims). A claim of a schema version before 1.5.0 was judged by the rules of its time
+//! and is not judged again.
 [[nodiscard]] std::optional<SchemaProblem> inconsistent_figure(const Transcript& transcript, const Lab* lab);
 
 }  // namespace labrun

@@ -7,6 +7,7 @@
 
 #include "base/format.hpp"
 #include "core/byte_model.hpp"
+#include "core/rounds.hpp"
 #include "core/statistics.hpp"
 #include "plots/draw_plots.hpp"
 
@@ -45,6 +46,11 @@ Table summary_table(const Transcript& t) {
   add("started / finished (UTC)", t.started_utc + " / " + t.finished_utc);
   add("seed, repetitions, warm-ups",
       std::to_string(t.seed) + ", " + std::to_string(t.repetitions) + ", " + std::to_string(t.warmups));
+  if (t.rounds_recorded && t.timing) {
+    add("rounds",
+        std::to_string(t.timing->rounds) +
+            (t.timing->rounds > 1 ? ", each on buffers allocated again, in an order of its own" : ""));
+  }
   return table;
 }
 
@@ -111,21 +117,47 @@ Table predictions_table(const Transcript& t) {
   return table;
 }
 
+std::string interval_text(const std::optional<Interval>& interval, int decimals) {
+  return interval ? fixed(interval->low, decimals) + " to " + fixed(interval->high, decimals) : "-";
+}
+
+std::string bound_text(const ClaimResult& c) {
+  if (c.bound_low && c.bound_high) {
+    return *c.bound_low == *c.bound_high ? fixed(*c.bound_low, 3)
+                                         : fixed(*c.bound_low, 3) + " to " + fixed(*c.bound_high, 3);
+  }
+  if (c.bound_low) {
+    return "at least " + fixed(*c.bound_low, 3);
+  }
+  return c.bound_high ? "at most " + fixed(*c.bound_high, 3) : "-";
+}
+
+// The measured ratio of each prediction at each size both cases ran; from 1.6.0 on, as the run
+// recorded it, with its 95% interval over the rounds.
 Table measured_ratios_table(const Transcript& t) {
   Table table;
   table.title = "Predictions against this run";
   table.notes = {"Measured is the slower case's median over the faster case's, at each size both ran."};
   table.headers = {"prediction", "size", "n", "byte ratio", "launch ratio", "measured"};
   table.right_aligned = {false, false, true, true, true, true};
+  const bool intervals = t.rounds_recorded;
+  if (intervals) {
+    table.notes.back().pop_back();
+    table.notes.back() +=
+        "; its 95% interval is from the spread of the same ratio over the rounds (each "
+        "round's two medians).";
+    table.headers.push_back("95% interval");
+    table.right_aligned.push_back(true);
+  }
   for (const PredictionRecord& p : t.predictions) {
-    for (const CaseResult* slower : t.cases_named(p.slower_case)) {
-      const CaseResult* faster = t.find_case(p.faster_case, slower->size_label);
-      if (faster == nullptr || !(faster->central_ms() > 0.0)) {
-        continue;
+    // Before 1.6.0 (and in a record built by a program) the ratios are the cases' own.
+    for (const PredictionMeasurement& m :
+         intervals && !p.measured.empty() ? p.measured : measure_prediction(t, p)) {
+      table.rows.push_back({p.description, m.size_label, std::to_string(m.elements), fixed(p.ratios.bytes, 2),
+                            fixed(p.ratios.launches, 2), fixed(m.ratio, 2)});
+      if (intervals) {
+        table.rows.back().push_back(interval_text(m.interval, 3));
       }
-      table.rows.push_back({p.description, slower->size_label, std::to_string(slower->elements),
-                            fixed(p.ratios.bytes, 2), fixed(p.ratios.launches, 2),
-                            fixed(slower->central_ms() / faster->central_ms(), 2)});
     }
   }
   return table;
@@ -135,6 +167,8 @@ std::string claim_number(const std::optional<double>& value) {
   return value ? compact_number(*value) : "-";
 }
 
+// Each claim's figure against its tolerance; from 1.6.0 on with its 95% interval, its bound and how
+// its verdict was reached.
 Table claims_table(const Transcript& t) {
   Table table;
   table.title = "Claims against this card";
@@ -143,13 +177,30 @@ Table claims_table(const Transcript& t) {
       "A claim the lesson itself hedges on is marked expected to fail."};
   table.headers = {"claim", "measured", "expected", "tolerance", "verdict", "figures"};
   table.right_aligned = {false, true, true, false, false, false};
+  const bool intervals = t.rounds_recorded;
+  if (intervals) {
+    table.notes.push_back(
+        "With two rounds or more, a claim is held when the whole 95% interval of its figure lies inside "
+        "its bound, failed when the whole of it lies outside, and inconclusive when it straddles the bound "
+        "(from: interval); a claim of several conditions is held or failed when every round agrees, else "
+        "inconclusive (from: rounds); with one round, its figure alone decides (from: point).");
+    table.headers = {"claim",     "measured", "95% interval", "expected", "bound",
+                     "tolerance", "verdict",  "from",         "figures"};
+    table.right_aligned = {false, true, true, true, true, false, false, false, false};
+  }
   for (const ClaimResult& c : t.claims) {
     std::string verdict = verdict_name(c.verdict);
     if (c.expected_to_fail) {
       verdict += " (expected to fail)";
     }
-    table.rows.push_back(
-        {c.statement, claim_number(c.measured), claim_number(c.expected), c.tolerance, verdict, c.detail});
+    if (intervals) {
+      table.rows.push_back({c.statement, claim_number(c.measured), interval_text(c.measured_interval, 3),
+                            claim_number(c.expected), bound_text(c), c.tolerance, verdict, c.verdict_basis,
+                            c.detail});
+    } else {
+      table.rows.push_back(
+          {c.statement, claim_number(c.measured), claim_number(c.expected), c.tolerance, verdict, c.detail});
+    }
   }
   return table;
 }
@@ -227,6 +278,19 @@ Table stability_table(const StabilityCheck& s) {
   return table;
 }
 
+// A stop rule in words: adaptive (a target above 0) or a fixed count; the time limit in seconds to
+// `decimals` places.
+std::string stop_rule_text(int min_samples, int max_samples, double target_relative_median_ci,
+                           double case_time_limit_s, int decimals) {
+  if (!(target_relative_median_ci > 0.0)) {
+    return "exactly " + std::to_string(min_samples) + " samples";
+  }
+  return "at least " + std::to_string(min_samples) +
+         " samples, then stop when the median's 95% interval is within " +
+         percent(target_relative_median_ci) + " of it, or at " + std::to_string(max_samples) +
+         " samples, or after " + fixed(case_time_limit_s, decimals) + " s";
+}
+
 // Only for transcripts that record how they sampled (1.2.0 on).
 Table sampling_rule_table(const TimingRecord& timing) {
   Table table;
@@ -245,16 +309,34 @@ Table sampling_rule_table(const TimingRecord& timing) {
   table.rows.push_back({"mode", mode});
   table.rows.push_back({"order", timing.order});
   table.rows.push_back(
-      {"stop rule", timing.target_relative_median_ci > 0.0
-                        ? "at least " + std::to_string(timing.min_samples) +
-                              " samples, then stop when the median's 95% interval is within " +
-                              percent(timing.target_relative_median_ci) + " of it, or at " +
-                              std::to_string(timing.max_samples) + " samples, or after " +
-                              fixed(timing.case_time_limit_s, 2) + " s"
-                        : "exactly " + std::to_string(timing.min_samples) + " samples"});
+      {"stop rule", stop_rule_text(timing.min_samples, timing.max_samples, timing.target_relative_median_ci,
+                                   timing.case_time_limit_s, 2)});
   table.rows.push_back({"SM clock", timing.clock_source});
   table.rows.push_back({"throttled when", timing.throttle_rule});
   return table;
+}
+
+// 1.6.0 on: the rounds, one round's rule, how intervals were computed, and the precision options.
+void add_round_rows(const TimingRecord& timing, Table& table) {
+  table.rows.push_back({"rounds", std::to_string(timing.rounds) + ": " + timing.round_placement});
+  if (timing.rounds > 1) {
+    table.rows.push_back({"one round", stop_rule_text(timing.round_min_samples, timing.round_max_samples,
+                                                      timing.round_target_relative_median_ci,
+                                                      timing.round_case_time_limit_s, 3)});
+    table.rows.push_back({"round order", "each round's own, drawn from the seed and the round's number"});
+  }
+  table.rows.push_back({"intervals", timing.interval_method});
+  std::string precision = timing.small_case_batch > 1
+                              ? std::to_string(timing.small_case_batch) +
+                                    " samples per pair of events for cases of one execution and at most " +
+                                    std::to_string(timing.small_case_max_elements) + " elements"
+                              : "one sample per pair of events";
+  precision += "; host thread " + (timing.host_cpu ? "pinned to CPU " + std::to_string(*timing.host_cpu)
+                                                   : std::string("not pinned"));
+  precision += "; device warm-up " +
+               (timing.device_warmup_s > 0.0 ? fixed(timing.device_warmup_s, 1) + " s" : std::string("none"));
+  precision += "; clocks " + timing.clock_lock;
+  table.rows.push_back({"precision options", precision});
 }
 
 Table sampling_table(const Transcript& t) {
@@ -266,6 +348,13 @@ Table sampling_table(const Transcript& t) {
   table.headers = {"case",  "n",         "samples",   "stopped", "median ms", "q1 ms",
                    "q3 ms", "median CI", "clock MHz", "cycles",  "throttled"};
   table.right_aligned = {false, true, true, false, true, true, true, true, true, true, true};
+  // 1.6.0 on: how many rounds each case took, and its median's interval over them.
+  if (t.rounds_recorded) {
+    table.headers.insert(table.headers.begin() + 3, "rounds");
+    table.right_aligned.insert(table.right_aligned.begin() + 3, true);
+    table.headers.insert(table.headers.begin() + 8, "median 95% interval");
+    table.right_aligned.insert(table.right_aligned.begin() + 8, true);
+  }
   // A hot-gated run says per case whether it was gated and how many of its gates timed out.
   const bool gated = t.timing && t.timing->mode == "hot-gated";
   if (gated) {
@@ -285,6 +374,11 @@ Table sampling_table(const Transcript& t) {
          std::isfinite(c.summary.relative_median_ci) ? percent(c.summary.relative_median_ci) : "-",
          clocks.empty() ? "-" : fixed(median(clocks), 0), c.median_cycles ? fixed(*c.median_cycles, 0) : "-",
          std::to_string(c.throttled_samples.size())});
+    if (t.rounds_recorded) {
+      std::vector<std::string>& row = table.rows.back();
+      row.insert(row.begin() + 3, std::to_string(rounds_of(c)));
+      row.insert(row.begin() + 8, interval_text(c.median_interval_ms, 4));
+    }
     if (gated) {
       table.rows.back().push_back(c.timing_mode);
       table.rows.back().push_back(std::to_string(c.gate_timeout_samples.size()));
@@ -529,7 +623,11 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
     }
   }
   if (t.timing && t.timing_recorded) {
-    append_section(out, sampling_rule_table(*t.timing));
+    Table rule = sampling_rule_table(*t.timing);
+    if (t.rounds_recorded) {
+      add_round_rows(*t.timing, rule);
+    }
+    append_section(out, rule);
     append_section(out, sampling_table(t));
   }
   append_section(out, facts_table(t));

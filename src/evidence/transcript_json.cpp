@@ -6,6 +6,7 @@
 
 #include "base/json_parse.hpp"
 #include "core/environment_contract.hpp"
+#include "core/rounds.hpp"
 
 namespace labrun {
 namespace {
@@ -220,6 +221,17 @@ SampleSummary summary_from(const Reader& reader, const std::vector<double>& samp
   return summary;
 }
 
+// The stop rule of one round; a record that sets none (built by a program, not a run) is one round,
+// whose rule is the run's.
+Json round_rule_json(const TimingRecord& timing) {
+  const bool set = timing.round_min_samples > 0;
+  return Json{{"min_samples", set ? timing.round_min_samples : timing.min_samples},
+              {"max_samples", set ? timing.round_max_samples : timing.max_samples},
+              {"target_relative_median_ci",
+               set ? timing.round_target_relative_median_ci : timing.target_relative_median_ci},
+              {"case_time_limit_s", set ? timing.round_case_time_limit_s : timing.case_time_limit_s}};
+}
+
 Json timing_to_json(const TimingRecord& timing) {
   return Json{{"mode", timing.mode},
               {"order", timing.order},
@@ -233,7 +245,17 @@ Json timing_to_json(const TimingRecord& timing) {
               {"throttle_threshold_mhz",
                timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
               {"throttle_rule", timing.throttle_rule},
-              {"launch_gate", timing.launch_gate}};
+              {"launch_gate", timing.launch_gate},
+              {"rounds", timing.rounds},
+              {"round_orders", timing.round_orders},
+              {"round_rule", round_rule_json(timing)},
+              {"round_placement", timing.round_placement},
+              {"interval_method", timing.interval_method},
+              {"precision", Json{{"small_case_batch", timing.small_case_batch},
+                                 {"small_case_max_elements", timing.small_case_max_elements},
+                                 {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
+                                 {"device_warmup_s", timing.device_warmup_s},
+                                 {"clock_lock", timing.clock_lock}}}};
 }
 
 Json profile_to_json(const ProfileRecord& profile) {
@@ -290,6 +312,10 @@ Json optional_count(const std::optional<std::uint64_t>& value) {
 Json optional_number(const std::optional<double>& value) {
   return value ? number_or_text(*value) : Json(nullptr);
 }
+Json optional_interval(const std::optional<Interval>& interval) {
+  return interval ? Json{{"low", number_or_text(interval->low)}, {"high", number_or_text(interval->high)}}
+                  : Json(nullptr);
+}
 
 }  // namespace
 
@@ -336,6 +362,14 @@ Json transcript_to_json(const Transcript& t) {
                                {"faster_case", p.faster_case},
                                {"byte_ratio", p.ratios.bytes},
                                {"launch_ratio", p.ratios.launches}});
+    Json measured = Json::array();
+    for (const PredictionMeasurement& m : p.measured) {
+      measured.push_back(Json{{"size_label", m.size_label},
+                              {"elements", m.elements},
+                              {"ratio", number_or_text(m.ratio)},
+                              {"interval", optional_interval(m.interval)}});
+    }
+    predictions.back()["measured"] = measured;
   }
   document["predictions"] = predictions;
   Json checks = Json::array();
@@ -395,6 +429,19 @@ Json transcript_to_json(const Transcript& t) {
       entry["throttled_samples"] = c.throttled_samples;
       entry["gate_timeout_samples"] = c.gate_timeout_samples;
       entry["median_cycles"] = optional_number(c.median_cycles);
+      Json rounds = Json::array();
+      // A case built without rounds (a test's, one read from before 1.6.0) is one round of every sample.
+      const std::vector<RoundRecord> one_round{RoundRecord{
+          static_cast<int>(c.samples_ms.size()), c.summary.median, c.stop_reason, c.sampling_seconds}};
+      for (const RoundRecord& r : c.rounds.empty() && c.has_samples() ? one_round : c.rounds) {
+        rounds.push_back(Json{{"samples", r.samples},
+                              {"median_ms", number_or_text(r.median_ms)},
+                              {"stop_reason", r.stop_reason},
+                              {"sampling_seconds", r.sampling_seconds}});
+      }
+      entry["rounds"] = rounds;
+      entry["median_interval_ms"] = optional_interval(c.median_interval_ms);
+      entry["event_pair_batch"] = c.event_pair_batch;
     }
     cases.push_back(entry);
   }
@@ -421,7 +468,12 @@ Json transcript_to_json(const Transcript& t) {
                           {"expected", optional_number(c.expected)},
                           {"tolerance", c.tolerance},
                           {"expected_to_fail", c.expected_to_fail},
-                          {"detail", c.detail}});
+                          {"detail", c.detail},
+                          {"measured_interval", optional_interval(c.measured_interval)},
+                          {"bound", c.has_bound() ? Json{{"low", optional_number(c.bound_low)},
+                                                         {"high", optional_number(c.bound_high)}}
+                                                  : Json(nullptr)},
+                          {"verdict_basis", c.verdict_basis}});
   }
   document["claims"] = claims;
   document["timing"] = t.timing ? timing_to_json(*t.timing) : Json(nullptr);
@@ -510,6 +562,14 @@ void read_correctness(const Reader& correctness, Transcript& t) {
   }
 }
 
+std::optional<Interval> read_interval(const Reader& parent, const std::string& key) {
+  if (!parent.has(key)) {
+    return std::nullopt;
+  }
+  const Reader interval = parent.child(key);
+  return Interval{interval.number("low"), interval.number("high")};
+}
+
 CaseResult read_case(const Reader& c, bool transcribed) {
   CaseResult result;
   result.name = c.text("name");
@@ -545,6 +605,24 @@ CaseResult read_case(const Reader& c, bool transcribed) {
     }
     if (c.has("gate_timeout_samples")) {  // 1.3.0
       result.gate_timeout_samples = c.indices("gate_timeout_samples");
+    }
+    if (c.has("rounds")) {  // 1.6.0
+      std::size_t counted = 0;
+      for (const Reader& r : c.items("rounds")) {
+        const int samples = r.integer("samples");
+        if (samples < 0) {
+          r.fail("samples", "expected a non-negative integer");
+        }
+        counted += static_cast<std::size_t>(samples);
+        result.rounds.push_back(
+            RoundRecord{samples, r.number("median_ms"), r.text("stop_reason"), r.number("sampling_seconds")});
+      }
+      if (counted != result.samples_ms.size()) {
+        c.fail("rounds", "the rounds hold " + std::to_string(counted) + " samples and samples_ms " +
+                             std::to_string(result.samples_ms.size()));
+      }
+      result.median_interval_ms = read_interval(c, "median_interval_ms");
+      result.event_pair_batch = c.integer("event_pair_batch");
     }
   }
   if (c.has("attributes")) {
@@ -585,6 +663,39 @@ TimingRecord read_timing(const Reader& r) {
   timing.throttle_rule = r.text("throttle_rule");
   if (r.has("launch_gate")) {  // 1.3.0
     timing.launch_gate = r.text("launch_gate");
+  }
+  if (r.has("rounds")) {  // 1.6.0
+    timing.rounds = r.integer("rounds");
+    const Json& orders = r.array("round_orders");
+    for (std::size_t i = 0; i < orders.size(); ++i) {
+      const std::string at = "round_orders/" + std::to_string(i);
+      if (!orders[i].is_array()) {
+        r.fail(at, "expected an array of case indices");
+      }
+      std::vector<std::size_t> order;
+      for (std::size_t j = 0; j < orders[i].size(); ++j) {
+        if (!orders[i][j].is_number_unsigned()) {
+          r.fail(at + "/" + std::to_string(j), "expected a case index");
+        }
+        order.push_back(orders[i][j].get<std::size_t>());
+      }
+      timing.round_orders.push_back(std::move(order));
+    }
+    const Reader rule = r.child("round_rule");
+    timing.round_min_samples = rule.integer("min_samples");
+    timing.round_max_samples = rule.integer("max_samples");
+    timing.round_target_relative_median_ci = rule.number("target_relative_median_ci");
+    timing.round_case_time_limit_s = rule.number("case_time_limit_s");
+    timing.round_placement = r.text("round_placement");
+    timing.interval_method = r.text("interval_method");
+    const Reader precision = r.child("precision");
+    timing.small_case_batch = precision.integer("small_case_batch");
+    timing.small_case_max_elements = precision.count("small_case_max_elements");
+    if (precision.has("host_cpu")) {
+      timing.host_cpu = precision.integer("host_cpu");
+    }
+    timing.device_warmup_s = precision.number("device_warmup_s");
+    timing.clock_lock = precision.text("clock_lock");
   }
   return timing;
 }
@@ -656,6 +767,33 @@ void migrate_timing(Transcript& t) {
   }
 }
 
+// Before 1.6.0 a run was one round of every sample: the migration records it so, with the ratios
+// each prediction measured (no intervals), and marks the transcript as read without rounds.
+void migrate_rounds(Transcript& t) {
+  t.rounds_recorded = false;
+  if (t.timing) {
+    TimingRecord& timing = *t.timing;
+    timing.rounds = 1;
+    timing.round_orders = {round_order(t.cases.size(), 0, 1, t.seed)};
+    timing.round_min_samples = timing.min_samples;
+    timing.round_max_samples = timing.max_samples;
+    timing.round_target_relative_median_ci = timing.target_relative_median_ci;
+    timing.round_case_time_limit_s = timing.case_time_limit_s;
+    timing.round_placement = "not recorded: the transcript predates schema 1.6.0 (one round)";
+    timing.interval_method = "none: the transcript predates schema 1.6.0 (one round)";
+    timing.clock_lock = "not recorded: the transcript predates schema 1.6.0";
+  }
+  for (CaseResult& c : t.cases) {
+    if (c.has_samples() && !c.timing_mode.empty()) {
+      c.rounds = {RoundRecord{static_cast<int>(c.samples_ms.size()), c.summary.median, c.stop_reason,
+                              c.sampling_seconds}};
+    }
+  }
+  for (PredictionRecord& p : t.predictions) {
+    p.measured = measure_prediction(t, p);
+  }
+}
+
 ClaimResult read_claim(const Reader& c) {
   ClaimResult claim;
   claim.id = c.text("id");
@@ -675,6 +813,21 @@ ClaimResult read_claim(const Reader& c) {
   claim.tolerance = c.text("tolerance");
   claim.expected_to_fail = c.flag("expected_to_fail");
   claim.detail = c.text("detail");
+  if (c.has("verdict_basis")) {  // 1.6.0
+    claim.verdict_basis = c.text("verdict_basis");
+    claim.measured_interval = read_interval(c, "measured_interval");
+    if (c.has("bound")) {
+      const Reader bound = c.child("bound");
+      if (bound.has("low")) {
+        claim.bound_low = bound.number("low");
+      }
+      if (bound.has("high")) {
+        claim.bound_high = bound.number("high");
+      }
+    }
+  } else {
+    claim.verdict_basis = "point";  // before 1.6.0 every verdict was the run's figures against the tolerance
+  }
   return claim;
 }
 
@@ -688,11 +841,16 @@ bool from_1_4(const std::string& version) {
   return version != "1.0.0" && version != "1.1.0" && version != "1.2.0" && version != "1.3.0";
 }
 
+// Whether a transcript of this schema version records rounds: 1.6.0 and every later version.
+bool from_1_6(const std::string& version) {
+  return from_1_4(version) && version != "1.4.0" && version != "1.5.0";
+}
+
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0",
-                                                 "1.3.0", "1.4.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{
+      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", kTranscriptSchemaVersion};
   return versions;
 }
 
@@ -763,6 +921,12 @@ Transcript transcript_from_json(const Json& document) {
       record.faster_case = p.text("faster_case");
       record.ratios.bytes = p.number("byte_ratio");
       record.ratios.launches = p.number("launch_ratio");
+      if (p.has("measured")) {  // 1.6.0
+        for (const Reader& m : p.items("measured")) {
+          record.measured.push_back(PredictionMeasurement{m.text("size_label"), m.count("elements"),
+                                                          m.number("ratio"), read_interval(m, "interval")});
+        }
+      }
       t.predictions.push_back(record);
     }
   }
@@ -811,6 +975,18 @@ Transcript transcript_from_json(const Json& document) {
   }
   if (root.has("timeline")) {  // 1.5.0
     t.timeline = read_timeline(root.child("timeline"));
+  }
+  if (!from_1_6(t.schema_version)) {
+    migrate_rounds(t);
+  } else if (t.timing) {
+    for (std::size_t r = 0; r < t.timing->round_orders.size(); ++r) {
+      for (std::size_t i = 0; i < t.timing->round_orders[r].size(); ++i) {
+        if (t.timing->round_orders[r][i] >= t.cases.size()) {
+          root.fail("timing/round_orders/" + std::to_string(r) + "/" + std::to_string(i),
+                    "a case index beyond the transcript's " + std::to_string(t.cases.size()) + " cases");
+        }
+      }
+    }
   }
   return t;
 }

@@ -23,7 +23,7 @@ class TranscriptFormatError : public std::runtime_error {
 //! Throws TranscriptFormatError for a missing or mistyped field or an unsupported major version.
 [[nodiscard]] Transcript transcript_from_json(const Json& document);
 
-//! Schema versions this build reads: 1.0.0 to 1.4.0 (read through the migrations in
+//! Schema versions this build reads: 1.0.0 to 1.5.0 (read through the migrations in
 //! docs/transcript-fields.md) and the current one, which is the one it writes.
 [[nodiscard]] const std::vector<std::string>& readable_schema_versions();
 

@@ -98,6 +98,12 @@ class LabSession {
   //! Prepares one case at one size for timing. Throws std::invalid_argument for a case the session
   //! does not know and labrun::CudaError on a CUDA error.
   [[nodiscard]] virtual CaseRegion prepare_case(const CaseSpec& spec, std::uint64_t elements) = 0;
+  //! A new round (core/rounds.hpp): frees every buffer the session allocated and allocates it again,
+  //! after an untouched allocation of `placement_offset_bytes` that the session holds until the next
+  //! renewal or its end, so that the buffers need not land where they were; then fills the inputs
+  //! from the same seed and primes as when it opened. Every CaseRegion prepared before is invalid
+  //! afterwards (its buffers are gone), and so is every CUDA graph. Throws labrun::CudaError.
+  virtual void renew_buffers(std::size_t placement_offset_bytes) = 0;
 };
 
 //! A student's submission that `labrun run LAB --submission DIR` cannot use: no single .cu file, no

@@ -1,5 +1,6 @@
 #include "runner/runner.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -96,7 +97,8 @@ void create_output_directory(const std::filesystem::path& dir) {
   }
 }
 
-TimingRecord timing_record(const SamplingRule& rule, const RunOptions& options, const DeviceSizing& sizing) {
+TimingRecord timing_record(const SamplingRule& rule, int rounds, const RunOptions& options,
+                           const DeviceSizing& sizing) {
   TimingRecord timing;
   timing.mode = timing_mode_name(options.mode);
   timing.order = case_order_name(options.order);
@@ -115,6 +117,25 @@ TimingRecord timing_record(const SamplingRule& rule, const RunOptions& options, 
         fixed(static_cast<double>(kGateTimeoutNs) / 1e6, 0) + " ms); cases of more than " +
         std::to_string(kMaxGatedLaunchesPerSample) + " launches per sample sampled hot";
   }
+  const SamplingRule round = round_rule(rule, rounds);
+  timing.rounds = rounds;
+  timing.round_min_samples = round.min_samples;
+  timing.round_max_samples = round.max_samples;
+  timing.round_target_relative_median_ci = round.target_relative_median_ci;
+  timing.round_case_time_limit_s = round.case_time_limit_s;
+  timing.round_placement =
+      rounds > 1
+          ? "round 1 on the buffers the correctness check ran on; every later round on the lab's buffers "
+            "freed "
+            "and allocated again (cudaMalloc) after an offset allocation of (round - 1) mod 16 x 2 MiB, held "
+            "through the round, so that they need not land where the last round's did"
+          : "one round, on the buffers the correctness check ran on";
+  timing.interval_method = interval_method_text();
+  timing.small_case_batch = options.small_case_batch;
+  timing.small_case_max_elements = kSmallCaseMaxElements;
+  timing.host_cpu = options.pin_cpu;
+  timing.device_warmup_s = options.device_warmup_s;
+  timing.clock_lock = "off";
   if (sizing.sm_clock_peak_mhz > 0.0) {
     timing.throttle_threshold_mhz = kThrottleFraction * sizing.sm_clock_peak_mhz;
     timing.throttle_rule = "below " + fixed(kThrottleFraction * 100.0, 0) + "% of the peak SM clock (" +
@@ -144,6 +165,15 @@ SamplingRule sampling_rule_for(const RunOptions& options) {
   if (options.case_time_limit_s <= 0.0) {
     throw UsageError("--case-time-limit must be positive");
   }
+  if (options.rounds < 1) {
+    throw UsageError("--rounds must be at least 1");
+  }
+  if (options.small_case_batch < 1 || options.small_case_batch > kMaxGatedLaunchesPerSample) {
+    throw UsageError("--small-case-batch must be from 1 to " + std::to_string(kMaxGatedLaunchesPerSample));
+  }
+  if (options.device_warmup_s < 0.0) {
+    throw UsageError("--device-warmup must not be negative");
+  }
   SamplingRule rule;
   rule.warmups = options.warmups;
   rule.min_samples = options.repetitions;
@@ -157,6 +187,14 @@ SamplingRule sampling_rule_for(const RunOptions& options) {
     rule.target_relative_median_ci = 0.0;
   }
   return rule;
+}
+
+int rounds_for(const RunOptions& options) {
+  return options.smoke ? std::min(options.rounds, kSmokeMaxRounds) : options.rounds;
+}
+
+int event_pair_batch_for(const CaseSpec& spec, std::uint64_t elements, const RunOptions& options) {
+  return spec.launches_per_sample == 1 && elements <= kSmallCaseMaxElements ? options.small_case_batch : 1;
 }
 
 std::vector<ResolvedSize> resolve_sizes(const CaseSpec& spec, const std::optional<std::uint64_t>& card_scaled,
@@ -208,6 +246,18 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
     throw UsageError("lab " + lab.name + " declares no case");
   }
   plan.rule = sampling_rule_for(options);
+  plan.rounds = rounds_for(options);
+  plan.round = round_rule(plan.rule, plan.rounds);
+  if (options.pin_cpu) {
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    const bool known = sched_getaffinity(0, sizeof allowed, &allowed) == 0;
+    if (*options.pin_cpu < 0 || *options.pin_cpu >= CPU_SETSIZE ||
+        (known && !CPU_ISSET(static_cast<std::size_t>(*options.pin_cpu), &allowed))) {
+      throw UsageError("--pin-cpu " + std::to_string(*options.pin_cpu) +
+                       ": not a CPU this process may run on (see `taskset -p $$` or nproc)");
+    }
+  }
   if (options.seed > kTranscriptIntegerMax) {
     // The transcript records the seed, and holds no integer beyond 2^63 - 1.
     throw UsageError("--seed " + std::to_string(options.seed) + " is above " +
@@ -273,7 +323,7 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
   t.sizes.push_back(
       SizeRecord{"correctness", lab.correctness_elements, "odd, so every bounds check fires", ""});
   std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
-  t.timing = timing_record(checked.rule, options, sizing);
+  t.timing = timing_record(checked.rule, checked.rounds, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
     const CaseSpec* faster = lab.find_case(p.faster_case);
@@ -308,21 +358,41 @@ std::set<std::string> check_correctness(const Lab& lab, LabSession& session,
   return failed_versions;
 }
 
-// One planned case being sampled: its prepared region and its samples so far.
+// One planned case being sampled in one round: its prepared region and its samples so far.
 struct SampledCase {
   const PlannedCase* item;
   CaseRegion region;
   std::unique_ptr<CaseSampler> sampler;
+  int event_pair_batch = 1;           //!< samples the sampler times together per pair of events
   std::optional<StopReason> stopped;  //!< set once the sampling rule says stop
 };
+
+// `--pin-cpu`: the calling thread on `cpu` alone. Throws std::runtime_error when the kernel refuses
+// (check_run_request has already refused a CPU this process may not run on).
+void pin_this_thread(int cpu) {
+  cpu_set_t only;
+  CPU_ZERO(&only);
+  CPU_SET(static_cast<std::size_t>(cpu), &only);
+  if (sched_setaffinity(0, sizeof only, &only) != 0) {
+    throw std::runtime_error("--pin-cpu " + std::to_string(cpu) + ": sched_setaffinity refused it");
+  }
+}
+
+// The CPU the host thread runs on now (sched_getcpu), as a `run` fact: where samples were launched
+// from, pinned or not.
+Fact host_cpu_fact(const std::string& key) {
+  const int cpu = sched_getcpu();
+  return cpu >= 0 ? Fact::known(key, std::int64_t{cpu}) : Fact::unknown(key, "sched_getcpu failed");
+}
 
 // Sample. The device-side tools every case of the run is sampled with: the L2 flusher (cold mode),
 // the SM clock probe and the launch gate (hot-gated mode). They outlive every SampledCase and are
 // released, once sampling is over, by release().
 class CaseSampling {
  public:
-  CaseSampling(const SamplingRule& rule, TimingMode mode, const DeviceSizing& sizing)
-      : rule_(rule), mode_(mode) {
+  CaseSampling(const SamplingRule& round_rule, TimingMode mode, const DeviceSizing& sizing,
+               const RunOptions& options)
+      : round_rule_(round_rule), mode_(mode), options_(options) {
     if (mode == TimingMode::kCold) {
       flusher_.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
     }
@@ -338,40 +408,58 @@ class CaseSampling {
     return flusher_ ? std::optional<std::uint64_t>(flusher_->bytes()) : std::nullopt;
   }
 
-  //! The mode a case is sampled in: hot-gated applies to cases with few launches per sample; the
-  //! others are sampled hot.
-  [[nodiscard]] TimingMode mode_for(const CaseSpec& spec) const {
-    return mode_ == TimingMode::kHotGated && spec.launches_per_sample > kMaxGatedLaunchesPerSample
+  //! The mode a case is sampled in: hot-gated applies to cases with few executions per pair of
+  //! events; the others are sampled hot.
+  [[nodiscard]] TimingMode mode_for(const CaseSpec& spec, int event_pair_batch) const {
+    return mode_ == TimingMode::kHotGated &&
+                   spec.launches_per_sample * event_pair_batch > kMaxGatedLaunchesPerSample
                ? TimingMode::kHot
                : mode_;
   }
 
-  //! Prepares the case on the session and runs the rule's warm-ups (untimed).
+  //! Prepares the case on the session and runs the rule's warm-ups (untimed). With
+  //! --small-case-batch, the sampler times event_pair_batch_for samples' executions per pair of
+  //! events; its samples are divided back to one sample's time when recorded (round_samples).
   [[nodiscard]] SampledCase start(LabSession& session, const PlannedCase& item) {
-    SampledCase active{&item, session.prepare_case(*item.spec, item.size.elements), nullptr, std::nullopt};
-    active.sampler =
-        std::make_unique<CaseSampler>(active.region.run, item.spec->launches_per_sample, mode_for(*item.spec),
-                                      flusher_ ? &*flusher_ : nullptr, &*probe_, gate_ ? &*gate_ : nullptr);
-    active.sampler->warm_up(rule_.warmups);
+    const int batch = event_pair_batch_for(*item.spec, item.size.elements, options_);
+    SampledCase active{&item, session.prepare_case(*item.spec, item.size.elements), nullptr, batch,
+                       std::nullopt};
+    active.sampler = std::make_unique<CaseSampler>(
+        active.region.run, item.spec->launches_per_sample * batch, mode_for(*item.spec, batch),
+        flusher_ ? &*flusher_ : nullptr, &*probe_, gate_ ? &*gate_ : nullptr);
+    active.sampler->warm_up(round_rule_.warmups);
     return active;
   }
 
-  //! Takes samples until the rule says stop. Interleaved (`one_batch`), it takes one batch, after
-  //! one untimed execution so that a hot batch does not start on the L2 the previous case left
-  //! behind.
-  void sample(SampledCase& active, bool one_batch) const {
+  //! Takes samples until `rule` says stop (one round's rule, unless given another). Interleaved
+  //! (`one_batch`), it takes one batch, after one untimed execution so that a hot batch does not
+  //! start on the L2 the previous case left behind.
+  void sample(SampledCase& active, bool one_batch) const { sample(active, one_batch, round_rule_); }
+  void sample(SampledCase& active, bool one_batch, const SamplingRule& rule) const {
     while (!active.stopped) {
       const int have = static_cast<int>(active.sampler->samples_ms().size());
-      const int next = have < rule_.min_samples && !one_batch ? rule_.min_samples - have : rule_.batch;
+      const int next = have < rule.min_samples && !one_batch ? rule.min_samples - have : rule.batch;
       if (one_batch && mode_ != TimingMode::kCold) {
         active.sampler->warm_up(1);
       }
-      active.sampler->take(std::min(next, rule_.max_samples - have));
-      active.stopped = stop_reason(rule_, active.sampler->samples_ms(), active.sampler->elapsed_s());
+      active.sampler->take(std::min(next, rule.max_samples - have));
+      active.stopped = stop_reason(rule, active.sampler->samples_ms(), active.sampler->elapsed_s());
       if (one_batch) {
         return;
       }
     }
+  }
+
+  //! `--device-warmup`: keeps the GPU busy for `seconds` with the clock probe's one-thread spin (1 ms
+  //! per launch), outside every timed interval; returns the SM clock it ended at (MHz).
+  std::optional<double> warm_up_device(double seconds) {
+    ClockProbe busy(0.0, 1'000'000);
+    std::optional<double> last;
+    const Clock::time_point begin = Clock::now();
+    while (std::chrono::duration<double>(Clock::now() - begin).count() < seconds) {
+      last = busy.sm_clock_mhz(nullptr);
+    }
+    return last;
   }
 
   //! Frees the flusher, the probe and the gate, in that order (after the session is closed).
@@ -382,19 +470,34 @@ class CaseSampling {
   }
 
  private:
-  SamplingRule rule_;
+  SamplingRule round_rule_;
   TimingMode mode_;
+  const RunOptions& options_;
   std::optional<L2Flusher> flusher_;
   std::optional<ClockProbe> probe_;
   std::optional<LaunchGate> gate_;
 };
 
-// Record. One sampled case as the transcript keeps it: its raw samples (ms, CUDA events), their
-// summary, the SM clock after each sample (MHz), the samples below `throttle_threshold_mhz` (when
-// the card reports a peak clock), cycles per execution, and how and why sampling stopped.
-CaseResult record_case(SampledCase& active, const CaseSampling& sampling, int warmups,
-                       const std::optional<double>& throttle_threshold_mhz) {
-  const PlannedCase& item = *active.item;
+// Record. One round of a sampled case as the transcript keeps it: its raw samples (ms, CUDA events;
+// a batch's time over its count with --small-case-batch), the SM clock after each sample (MHz), its
+// gate time-outs, and how long and why it stopped.
+RoundSamples round_samples(const SampledCase& active) {
+  RoundSamples round;
+  round.samples_ms = active.sampler->samples_ms();
+  for (double& ms : round.samples_ms) {
+    ms /= static_cast<double>(active.event_pair_batch);
+  }
+  round.sm_clock_mhz = active.sampler->sm_clock_mhz();
+  round.gate_timeout_samples = active.sampler->gate_timeout_samples();
+  round.stop_reason = *active.stopped;
+  round.sampling_seconds = active.sampler->elapsed_s();
+  return round;
+}
+
+// Record. A planned case as the transcript keeps it before its first round: what it is, how it is
+// sampled, and its attributes from the first round's region.
+CaseResult case_record(const SampledCase& first, const CaseSampling& sampling, int warmups) {
+  const PlannedCase& item = *first.item;
   CaseResult result;
   result.name = item.spec->name;
   result.part = item.spec->part;
@@ -404,49 +507,50 @@ CaseResult record_case(SampledCase& active, const CaseSampling& sampling, int wa
   result.model = item.spec->model;
   result.launches_per_sample = item.spec->launches_per_sample;
   result.warmups = warmups;
-  result.samples_ms = active.sampler->samples_ms();
-  result.summary = summarize(result.samples_ms);
-  result.attributes = std::move(active.region.attributes);
-  result.timing_mode = timing_mode_name(sampling.mode_for(*item.spec));
-  result.gate_timeout_samples = active.sampler->gate_timeout_samples();
-  result.stop_reason = stop_reason_name(*active.stopped);
-  result.sampling_seconds = active.sampler->elapsed_s();
-  result.sample_sm_clock_mhz = active.sampler->sm_clock_mhz();
+  result.attributes = first.region.attributes;
+  result.timing_mode = timing_mode_name(sampling.mode_for(*item.spec, first.event_pair_batch));
+  result.event_pair_batch = first.event_pair_batch;
+  return result;
+}
+
+// Record. Once every round is in: the samples below `throttle_threshold_mhz` (when the card
+// reports a peak clock) and the SM cycles per execution, over all of a case's samples.
+void finish_case(CaseResult& result, const std::optional<double>& throttle_threshold_mhz) {
   if (throttle_threshold_mhz) {
     result.throttled_samples = throttled_samples(result.sample_sm_clock_mhz, *throttle_threshold_mhz);
   }
   result.median_cycles =
       median_cycles(result.samples_ms, result.sample_sm_clock_mhz, result.launches_per_sample);
-  return result;
 }
 
-// Sample. Times every planned case whose version passed its check (in plan order, each to its
-// stop, or interleaved: a batch from every unfinished case per round) and appends each case's
-// record to t.cases, in the order the cases were started. `start` is the run's start, for the
-// elapsed seconds in the progress lines.
-void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector<PlannedCase>& plan,
-                  const std::set<std::string>& failed_versions, const RunOptions& options,
-                  const SamplingRule& rule, Clock::time_point start, Transcript& t,
-                  const ProgressSink& progress) {
-  const auto announce = [&](std::size_t index, const PlannedCase& item) {
-    progress("[" + std::to_string(index) + "/" + std::to_string(plan.size()) + "] " + item.spec->name +
-             " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
+// Sample, one round. Times the cases `order` names (indices into `runnable` and t.cases), each to its
+// stop or interleaved (a batch from every unfinished case in turn), and appends each one's round to
+// its record in t.cases (created in the first round). `start` is the run's start, for the progress
+// lines.
+void sample_round(LabSession& session, CaseSampling& sampling,
+                  const std::vector<const PlannedCase*>& runnable, const std::vector<std::size_t>& order,
+                  int round, int rounds, const RunOptions& options, const SamplingRule& rule,
+                  Clock::time_point start, Transcript& t, const ProgressSink& progress) {
+  const std::string of_rounds =
+      rounds > 1 ? ", round " + std::to_string(round + 1) + "/" + std::to_string(rounds) : "";
+  const auto announce = [&](std::size_t position, const PlannedCase& item) {
+    progress("[" + std::to_string(position) + "/" + std::to_string(runnable.size()) + of_rounds + "] " +
+             item.spec->name + " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
              fixed(seconds_since(start), 1) + " s elapsed");
   };
-  std::vector<const PlannedCase*> runnable;
-  for (const PlannedCase& item : plan) {
-    if (failed_versions.count(item.spec->verified_by) == 0) {
-      runnable.push_back(&item);
+  const auto record = [&](std::size_t index, const SampledCase& active) {
+    if (round == 0) {
+      t.cases[index] = case_record(active, sampling, rule.warmups);
     }
-  }
-  const std::optional<double> threshold_mhz = t.timing->throttle_threshold_mhz;
+    append_round(t.cases[index], round_samples(active));
+  };
   if (options.order == CaseOrder::kInterleave) {
     std::vector<SampledCase> active;
-    for (std::size_t i = 0; i < runnable.size(); ++i) {
-      announce(i + 1, *runnable[i]);
-      active.push_back(sampling.start(session, *runnable[i]));
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      announce(position + 1, *runnable[order[position]]);
+      active.push_back(sampling.start(session, *runnable[order[position]]));
     }
-    for (int round = 1;; ++round) {
+    for (int turn = 1;; ++turn) {
       std::size_t open = 0;
       for (SampledCase& a : active) {
         if (!a.stopped) {
@@ -458,30 +562,70 @@ void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector
       if (open == 0) {
         break;
       }
-      progress("interleaved round " + std::to_string(round) + ": " + std::to_string(open) +
+      progress("interleaved turn " + std::to_string(turn) + of_rounds + ": " + std::to_string(open) +
                " cases sampled, " + fixed(seconds_since(start), 1) + " s elapsed");
     }
-    for (SampledCase& a : active) {
-      t.cases.push_back(record_case(a, sampling, rule.warmups, threshold_mhz));
+    for (std::size_t position = 0; position < order.size(); ++position) {
+      record(order[position], active[position]);
     }
     return;
   }
-  for (std::size_t i = 0; i < runnable.size(); ++i) {
-    announce(i + 1, *runnable[i]);
+  for (std::size_t position = 0; position < order.size(); ++position) {
+    const PlannedCase& item = *runnable[order[position]];
+    announce(position + 1, item);
     // The case's name as an NVTX range around its warm-ups and samples (outside every timed
     // interval), for Nsight Systems and `ncu --nvtx`.
-    const NvtxRange range(runnable[i]->spec->name);
-    SampledCase a = sampling.start(session, *runnable[i]);
+    const NvtxRange range(item.spec->name);
+    SampledCase a = sampling.start(session, item);
     sampling.sample(a, false);
-    t.cases.push_back(record_case(a, sampling, rule.warmups, threshold_mhz));
+    record(order[position], a);
+  }
+}
+
+// An allocation held while a round's buffers are allocated, so that they need not land where the
+// last round's did: for the round of index `round` (from 0; round 1 of the transcript's counting is
+// index 0 and renews nothing), round mod 16 x 2 MiB (the size of a large page of device memory).
+std::size_t placement_offset_bytes(int round) {
+  constexpr std::size_t kLargePage = std::size_t{2} << 20;
+  return static_cast<std::size_t>(round % 16) * kLargePage;
+}
+
+// Sample. Times every planned case whose version passed its check in `rounds` rounds (round
+// 1 on the buffers the session opened with; each later one on buffers allocated again), each round
+// in its own order (core/rounds.hpp, recorded in t.timing->round_orders), and records each case in
+// t.cases in plan order, its rounds' samples one after the other.
+void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector<PlannedCase>& plan,
+                  const std::set<std::string>& failed_versions, int rounds, const RunOptions& options,
+                  const SamplingRule& rule, Clock::time_point start, Transcript& t,
+                  const ProgressSink& progress) {
+  std::vector<const PlannedCase*> runnable;
+  for (const PlannedCase& item : plan) {
+    if (failed_versions.count(item.spec->verified_by) == 0) {
+      runnable.push_back(&item);
+    }
+  }
+  t.cases.assign(runnable.size(), CaseResult{});
+  for (int round = 0; round < rounds; ++round) {
+    if (round > 0) {
+      progress("round " + std::to_string(round + 1) + "/" + std::to_string(rounds) +
+               ": the lab's buffers allocated again, the cases in a new order");
+      session.renew_buffers(placement_offset_bytes(round));
+    }
+    const std::vector<std::size_t> order = round_order(runnable.size(), round, rounds, options.seed);
+    t.timing->round_orders.push_back(order);
+    sample_round(session, sampling, runnable, order, round, rounds, options, rule, start, t, progress);
+  }
+  for (CaseResult& c : t.cases) {
+    finish_case(c, t.timing->throttle_threshold_mhz);
   }
 }
 
 // Sample, once more. Times the lab's stability case again at its largest timed size, now that
-// everything else has run, and records both medians (ms) and their relative difference in
-// t.stability; nothing when the lab names no stability case or it was not timed.
-void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& sampling, Transcript& t,
-                            const ProgressSink& progress) {
+// everything else has run, with the run's whole rule (not one round's), and records both medians
+// (ms) and their relative difference in t.stability; nothing when the lab names no stability case or
+// it was not timed.
+void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& sampling,
+                            const SamplingRule& run_rule, Transcript& t, const ProgressSink& progress) {
   if (lab.stability_case.empty()) {
     return;
   }
@@ -500,13 +644,13 @@ void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& s
                                ResolvedSize{largest->size_label, largest->elements}};
   const NvtxRange range(largest->name + " (stability)");
   SampledCase again = sampling.start(session, again_item);
-  sampling.sample(again, false);
+  sampling.sample(again, false, run_rule);
   StabilityCheck check;
   check.case_name = largest->name;
   check.size_label = largest->size_label;
   check.elements = largest->elements;
   check.first_median_ms = largest->summary.median;
-  check.second_samples_ms = again.sampler->samples_ms();
+  check.second_samples_ms = round_samples(again).samples_ms;
   check.second_median_ms = median(check.second_samples_ms);
   check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
   t.stability = check;
@@ -720,16 +864,46 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   progress("opening " + lab.name + " on " + sizing.name + ": " + std::to_string(plan.size()) +
            " timed runs, largest n = " + std::to_string(max_elements));
+  // `--lock-clocks`, held until the last timed pass is over, and released on every path.
+  struct HeldClockLock {
+    ClockLock lock;
+    ~HeldClockLock() {
+      if (lock.release) {
+        lock.release();
+      }
+    }
+  } clocks;
+  if (options.lock_clocks) {
+    clocks.lock = options.lock_clocks(sizing.pci_bus_id);
+    t.timing->clock_lock = clocks.lock.record;
+    progress("clocks: " + clocks.lock.record);
+  }
   std::unique_ptr<LabSession> session = lab.open_session(SessionConfig{max_elements, options.seed});
   t.environment.push_back(FactGroup{"lab", session->facts()});
+  // Pinned once the device is open, so that CUDA's own threads, started with its context, keep the
+  // CPUs they were given: only the thread that launches every sample is pinned.
+  if (options.pin_cpu) {
+    pin_this_thread(*options.pin_cpu);
+  }
 
   const std::set<std::string> failed_versions =
       check_correctness(lab, *session, checked.selected, options.seed, t, progress);
 
-  CaseSampling sampling(checked.rule, options.mode, sizing);
+  CaseSampling sampling(checked.round, options.mode, sizing, options);
   t.timing->l2_flush_bytes = sampling.l2_flush_bytes();
-  sample_cases(*session, sampling, plan, failed_versions, options, checked.rule, start, t, progress);
-  sample_stability_again(lab, *session, sampling, t, progress);
+  if (options.device_warmup_s > 0.0) {
+    const std::optional<double> mhz = sampling.warm_up_device(options.device_warmup_s);
+    progress("device warmed up for " + fixed(options.device_warmup_s, 1) + " s; SM clock " +
+             (mhz ? fixed(*mhz, 0) + " MHz" : std::string("not read")));
+  }
+  run_facts.facts.push_back(host_cpu_fact("host_cpu_start"));
+  sample_cases(*session, sampling, plan, failed_versions, checked.rounds, options, checked.round, start, t,
+               progress);
+  sample_stability_again(lab, *session, sampling, checked.rule, t, progress);
+  run_facts.facts.push_back(host_cpu_fact("host_cpu_end"));
+  for (PredictionRecord& p : t.predictions) {
+    p.measured = measure_prediction(t, p);
+  }
 
   const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
   std::optional<TimelinePass> timeline;

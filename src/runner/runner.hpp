@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rounds.hpp"
 #include "core/sampling.hpp"
 #include "core/transcript.hpp"
 #include "profile/ncu_results.hpp"
@@ -30,6 +31,12 @@ class NoDeviceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+//! What `--lock-clocks` did, as the transcript records it, and how to undo it.
+struct ClockLock {
+  std::string record;             //!< in words: the command run and its outcome, or why it was not
+  std::function<void()> release;  //!< resets the clocks; empty when nothing was locked
+};
+
 struct RunOptions {
   std::string lab_name;
   std::vector<std::string> case_patterns;  //!< empty: every case
@@ -42,7 +49,25 @@ struct RunOptions {
   double case_time_limit_s = 0.25;  //!< wall seconds one case may spend sampling, warm-ups included
   TimingMode mode = TimingMode::kHot;
   CaseOrder order = CaseOrder::kDeclared;
+  //! `--rounds`: every case is measured this many times, each round on freshly allocated buffers and
+  //! in a case order of its own; --reps, --max-samples and --case-time-limit are split between them
+  //! (core/rounds.hpp). 1 is the sampling of schema 1.5.0 and before.
+  int rounds = kDefaultRounds;
   std::uint64_t seed = 48;
+  // Small-n precision candidates (docs/measurement.md), each off by default: the hot path is then
+  // exactly the one the committed evidence was measured with.
+  //! `--small-case-batch`: samples of a case of one execution per sample and at most
+  //! kSmallCaseMaxElements elements are timed this many at a time between one pair of events, each
+  //! recorded as their time over this count. 1: off.
+  int small_case_batch = 1;
+  //! `--pin-cpu`: the CPU the host thread is pinned to (sched_setaffinity) before the device is
+  //! opened; nullopt: not pinned.
+  std::optional<int> pin_cpu;
+  //! `--device-warmup`: seconds the GPU is kept busy (one thread spinning) before the first sample.
+  double device_warmup_s = 0.0;
+  //! `--lock-clocks`: called with the device's PCI bus id once the device is known; locks the SM
+  //! clock (the command line does it with nvidia-smi) and returns what it did; empty: not asked.
+  std::function<ClockLock(const std::string& pci_bus_id)> lock_clocks;
   bool smoke = false;  //!< tiny sizes and few samples: checks the lab runs; not evidence
   bool overwrite = false;
   //! `--write`: writers' names (evidence/writer.hpp); those not always written (run_format_names())
@@ -63,6 +88,12 @@ struct RunOptions {
 
 //! Elements every size is capped at in the smoke configuration.
 inline constexpr std::uint64_t kSmokeMaxElements = 1u << 16;
+//! A smoke run takes at most this many rounds (of one sample each, at most 3 samples in all).
+inline constexpr int kSmokeMaxRounds = 3;
+//! The rounds a run takes: options.rounds, at most kSmokeMaxRounds in the smoke configuration.
+[[nodiscard]] int rounds_for(const RunOptions& options);
+//! `--small-case-batch` applies to cases of at most this many elements (the small n, 2^18).
+inline constexpr std::uint64_t kSmallCaseMaxElements = 1u << 18;
 
 struct RunReport {
   Transcript transcript;
@@ -111,17 +142,24 @@ inline constexpr int kL2FlushMultiple = 2;
 //! adaptive sampling off). Throws UsageError for values out of range.
 [[nodiscard]] SamplingRule sampling_rule_for(const RunOptions& options);
 
+//! Samples of `spec` at `elements` timed together between one pair of events: options.small_case_batch
+//! for a case of one execution per sample and at most kSmallCaseMaxElements elements, else 1.
+[[nodiscard]] int event_pair_batch_for(const CaseSpec& spec, std::uint64_t elements,
+                                       const RunOptions& options);
+
 //! What a run request asks for, checked before any device is touched.
 struct RunPlan {
   std::vector<const CaseSpec*> selected;  //!< in the lab's declared order
-  SamplingRule rule;
+  SamplingRule rule;                      //!< for each case over all its rounds
+  int rounds = 1;                         //!< rounds_for(options)
+  SamplingRule round;                     //!< for one round of a case (core/rounds.hpp)
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling
-//! options (sampling_rule_for), the seed is one a transcript holds (at most 2^63 - 1), every
-//! --write format is a writer's name, a given --out folder can be created, and the current
-//! transcript schema is among labrun's data files. Throws UsageError, or std::runtime_error for the
-//! last two.
+//! options (sampling_rule_for, --rounds, the precision options; a --pin-cpu this process may not run
+//! on), the seed is one a transcript holds (at most 2^63 - 1), every --write format is a writer's
+//! name, a given --out folder can be created, and the current transcript schema is among labrun's
+//! data files. Throws UsageError, or std::runtime_error for the last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
 
 //! The write stage, run_lab's last. Validates the transcript's JSON text against its schema (a

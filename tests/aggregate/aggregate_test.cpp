@@ -89,6 +89,19 @@ TEST_CASE("a claim's tally says how many of a card's runs held it") {
   CHECK(tally.summary() == "failed 1/1");
 }
 
+TEST_CASE("a claim's tally counts inconclusive runs (schema 1.6.0) beside held and failed ones") {
+  labrun::ClaimTally tally;
+  tally.inconclusive = 2;
+  CHECK(tally.measured() == 2);
+  CHECK(tally.verdict() == "inconclusive");
+  CHECK(tally.summary() == "inconclusive 2/2");
+  tally.held = 3;
+  CHECK(tally.verdict() == "mixed");
+  CHECK(tally.summary() == "mixed: held 3, inconclusive 2 of 5");
+  tally.failed = 1;
+  CHECK(tally.summary() == "mixed: held 3, failed 1, inconclusive 2 of 6");
+}
+
 TEST_CASE("the committed evidence aggregates into one row per card, the lesson's T4 row transcribed") {
   const labrun::Aggregate aggregate = labrun::aggregate_transcripts(
       labrun::aggregate_files({labrun::testing::evidence_folder()}), {}, registered);

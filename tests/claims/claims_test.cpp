@@ -174,7 +174,7 @@ TEST_CASE("a transcribed case's published figure stands in for samples") {
 }
 
 TEST_CASE("verdict names round trip") {
-  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured}) {
+  for (const Verdict v : {Verdict::kHeld, Verdict::kFailed, Verdict::kNotMeasured, Verdict::kInconclusive}) {
     CHECK(labrun::verdict_from_name(labrun::verdict_name(v)) == v);
   }
   CHECK_THROWS_AS(labrun::verdict_from_name("maybe"), std::invalid_argument);
@@ -221,4 +221,90 @@ TEST_CASE("each claim builder fills the fields its kind reads, and judges as a s
   CHECK(evaluated);
   CHECK(result.id == "own");
   CHECK(result.detail == "by its own rule");
+}
+
+TEST_CASE("an interval against a bound gives three verdicts") {
+  using labrun::Interval;
+  const std::optional<double> low = 2.7;
+  const std::optional<double> high = 3.3;
+  CHECK(labrun::verdict_from_interval(Interval{2.9, 3.1}, low, high) == Verdict::kHeld);
+  CHECK(labrun::verdict_from_interval(Interval{3.4, 3.6}, low, high) == Verdict::kFailed);
+  CHECK(labrun::verdict_from_interval(Interval{2.0, 2.6}, low, high) == Verdict::kFailed);
+  CHECK(labrun::verdict_from_interval(Interval{3.2, 3.4}, low, high) == Verdict::kInconclusive);
+  CHECK(labrun::verdict_from_interval(Interval{2.6, 3.4}, low, high) == Verdict::kInconclusive);
+  CHECK(labrun::verdict_from_interval(Interval{2.7, 3.3}, low, high) == Verdict::kHeld);  // ends included
+  // An open end: "at least 0.98".
+  CHECK(labrun::verdict_from_interval(Interval{0.99, 5.0}, 0.98, std::nullopt) == Verdict::kHeld);
+  CHECK(labrun::verdict_from_interval(Interval{0.97, 0.99}, 0.98, std::nullopt) == Verdict::kInconclusive);
+}
+
+namespace {
+
+// Staged and fused measured in rounds: each round's ratio is staged[r] / fused[r].
+labrun::Transcript rounds_transcript(const std::vector<double>& staged, const std::vector<double>& fused) {
+  std::vector<std::vector<double>> staged_rounds;
+  std::vector<std::vector<double>> fused_rounds;
+  for (std::size_t r = 0; r < staged.size(); ++r) {
+    staged_rounds.push_back({staged[r], staged[r], staged[r]});
+    fused_rounds.push_back({fused[r], fused[r], fused[r]});
+  }
+  labrun::Transcript t;
+  t.cases.push_back(
+      labrun::testing::make_rounds_case("lab/p2/staged", "p2", "lesson", kN, floats(5, 4, 4), staged_rounds));
+  t.cases.push_back(
+      labrun::testing::make_rounds_case("lab/p2/fused", "p2", "lesson", kN, floats(2, 1, 1), fused_rounds));
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("with rounds, a claim is held, failed or inconclusive from its figure's interval") {
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};  // bound 2.70 to 3.30
+  // Ratios 3.00, 3.03, 2.97 over three rounds: well inside the bound.
+  const auto held = labrun::evaluate_claims(specs, rounds_transcript({0.300, 0.303, 0.297}, {0.1, 0.1, 0.1}));
+  REQUIRE(held.size() == 1);
+  CHECK(held[0].verdict == Verdict::kHeld);
+  CHECK(held[0].verdict_basis == "interval");
+  REQUIRE(held[0].measured_interval.has_value());
+  CHECK(held[0].measured_interval->contains(*held[0].measured));
+  CHECK(*held[0].bound_low == Catch::Approx(2.7));
+  CHECK(*held[0].bound_high == Catch::Approx(3.3));
+  // Ratios 3.27, 3.33, 3.30: the run's figure sits on the bound, and so does its interval.
+  const auto straddles =
+      labrun::evaluate_claims(specs, rounds_transcript({0.327, 0.333, 0.330}, {0.1, 0.1, 0.1}));
+  CHECK(straddles[0].verdict == Verdict::kInconclusive);
+  // Ratios near 3.6: failed in every round and as a whole.
+  const auto failed =
+      labrun::evaluate_claims(specs, rounds_transcript({0.36, 0.361, 0.359}, {0.1, 0.1, 0.1}));
+  CHECK(failed[0].verdict == Verdict::kFailed);
+  // One round: the run's figure alone, as before.
+  const auto one = labrun::evaluate_claims(specs, rounds_transcript({0.327}, {0.1}));
+  CHECK(one[0].verdict == Verdict::kHeld);
+  CHECK(one[0].verdict_basis == "point");
+  CHECK_FALSE(one[0].measured_interval.has_value());
+  // The same transcript gives the same interval every time: nothing is resampled.
+  const auto again =
+      labrun::evaluate_claims(specs, rounds_transcript({0.327, 0.333, 0.330}, {0.1, 0.1, 0.1}));
+  CHECK(again[0].measured_interval->low == straddles[0].measured_interval->low);
+  CHECK(again[0].measured_interval->high == straddles[0].measured_interval->high);
+}
+
+TEST_CASE("with rounds, a claim of several conditions holds only when every round agrees") {
+  // A rule with no single bound: held when staged is more than twice fused.
+  const ClaimSpec rule =
+      labrun::custom_claim("twice", "staged is more than twice fused", {"lab/p2/staged", "lab/p2/fused"},
+                           [](const labrun::Transcript& t, labrun::ClaimResult& r) {
+                             const double ratio = t.find_case("lab/p2/staged")->central_ms() /
+                                                  t.find_case("lab/p2/fused")->central_ms();
+                             r.measured = ratio;
+                             r.verdict = ratio > 2.0 ? Verdict::kHeld : Verdict::kFailed;
+                           });
+  const auto agree = labrun::evaluate_claims({rule}, rounds_transcript({0.3, 0.31, 0.29}, {0.1, 0.1, 0.1}));
+  CHECK(agree[0].verdict == Verdict::kHeld);
+  CHECK(agree[0].verdict_basis == "rounds");
+  CHECK(agree[0].measured_interval.has_value());  // an interval, though no bound to judge it by
+  const auto disagree =
+      labrun::evaluate_claims({rule}, rounds_transcript({0.3, 0.19, 0.25}, {0.1, 0.1, 0.1}));
+  CHECK(disagree[0].verdict == Verdict::kInconclusive);
+  CHECK_THAT(disagree[0].detail, ContainsSubstring("rounds: held 2, failed 1"));
 }

@@ -327,7 +327,7 @@ TEST_CASE("validate names what an older transcript lacks that the current schema
   const Outcome o =
       labrun::testing::run_labrun({"validate", golden("day48-fusion-nvidia-h200-1.1.0.json").string()});
   CHECK(o.status == 0);
-  CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.5.0 with not recorded: "
+  CHECK_THAT(o.out, ContainsSubstring("valid (schema 1.1.0, measured); read as 1.6.0 with not recorded: "
                                       "device/memory_peak_gb_per_s"));
 }
 

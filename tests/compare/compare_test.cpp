@@ -115,3 +115,60 @@ TEST_CASE("claims whose verdict differs are listed, and a transcript without cla
   CHECK_THAT(labrun::comparison_to_markdown(c),
              ContainsSubstring("| staged over fused is 3 | held (3.00) | failed (3.60) |"));
 }
+
+TEST_CASE(
+    "with rounds on both sides, a case is same, faster, slower or ambiguous from its ratio's interval") {
+  using labrun::testing::floats;
+  using labrun::testing::make_rounds_case;
+  const auto rounds = [](const std::string& name, const std::vector<double>& medians) {
+    std::vector<std::vector<double>> samples;
+    for (const double m : medians) {
+      samples.push_back({m, m});
+    }
+    return make_rounds_case("lab/p/" + name, "p", "lesson", 1000, floats(2, 1, 1), samples);
+  };
+  const labrun::Transcript baseline =
+      with_cases({rounds("steady", {1.000, 1.001, 0.999}), rounds("slower", {1.00, 1.01, 0.99}),
+                  rounds("faster", {1.00, 1.01, 0.99}), rounds("unsure", {1.00, 1.10, 0.90})});
+  const labrun::Transcript candidate =
+      with_cases({rounds("steady", {1.001, 1.000, 0.999}), rounds("slower", {1.20, 1.21, 1.19}),
+                  rounds("faster", {0.50, 0.51, 0.49}), rounds("unsure", {1.05, 1.15, 0.95})});
+  const labrun::TranscriptComparison c = labrun::compare_transcripts(baseline, candidate, nullptr);
+  CHECK(row(c, "lab/p/steady").change == CaseChange::kSame);
+  CHECK(row(c, "lab/p/slower").change == CaseChange::kSlower);
+  CHECK(row(c, "lab/p/faster").change == CaseChange::kFaster);
+  const labrun::CaseComparison& unsure = row(c, "lab/p/unsure");
+  CHECK(unsure.change == CaseChange::kAmbiguous);  // 5% slower on its figures, but the interval holds 1
+  REQUIRE(unsure.time_ratio_interval.has_value());
+  CHECK(unsure.time_ratio_interval->contains(1.0));
+  CHECK_THAT(unsure.basis, ContainsSubstring("95% interval"));
+  // --fail-on-regression acts on a definite slower, never on an ambiguous one.
+  const auto slower = labrun::regressions(c, 2.0);
+  REQUIRE(slower.size() == 1);
+  CHECK(slower.front()->name == "lab/p/slower");
+  CHECK(labrun::regressions(c, 0.0).size() == 1);
+  // The renderings show the intervals, in a column of their own.
+  const std::string md = labrun::comparison_to_markdown(c);
+  CHECK_THAT(md, ContainsSubstring("ratio 95% interval"));
+  CHECK_THAT(md, ContainsSubstring("| ambiguous |"));
+  const nlohmann::ordered_json json = labrun::comparison_to_json(c);
+  CHECK(json["cases"][0].contains("time_ratio_interval"));
+  CHECK(json["rules"].contains("interval_rule"));
+}
+
+TEST_CASE("the interval's verdict, at its edges") {
+  CHECK(labrun::change_from_interval({0.995, 1.009}, 0.01) == CaseChange::kSame);
+  CHECK(labrun::change_from_interval({1.001, 1.02}, 0.01) == CaseChange::kSlower);
+  CHECK(labrun::change_from_interval({0.97, 0.999}, 0.01) == CaseChange::kFaster);
+  CHECK(labrun::change_from_interval({0.98, 1.02}, 0.01) == CaseChange::kAmbiguous);
+  CHECK(std::string(labrun::case_change_name(CaseChange::kAmbiguous)) == "ambiguous");
+}
+
+TEST_CASE("a comparison of transcripts without rounds shows no interval column") {
+  const labrun::Transcript one = with_cases({make_case_result(
+      "lab/p/steady", "p", "lesson", 1000, twelve_bytes(), {1.00, 1.01, 0.99, 1.00, 1.02})});
+  const labrun::TranscriptComparison c = labrun::compare_transcripts(one, one, nullptr);
+  CHECK_FALSE(c.cases.front().time_ratio_interval.has_value());
+  CHECK(labrun::comparison_to_markdown(c).find("interval") == std::string::npos);
+  CHECK_FALSE(labrun::comparison_to_json(c)["cases"][0].contains("time_ratio_interval"));
+}

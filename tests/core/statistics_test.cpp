@@ -2,6 +2,9 @@
 
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
+#include <cmath>
+#include <limits>
+#include <vector>
 
 TEST_CASE("median of odd and even counts - unsorted input") {
   CHECK(labrun::median({3.0, 1.0, 2.0}) == 2.0);
@@ -30,4 +33,58 @@ TEST_CASE("relative difference is symmetric and relative to the mean") {
   CHECK(labrun::relative_difference(1.0, 1.01) == Catch::Approx(0.01 / 1.005));
   CHECK(labrun::relative_difference(1.01, 1.0) == labrun::relative_difference(1.0, 1.01));
   CHECK(labrun::relative_difference(0.0, 0.0) == 0.0);
+}
+
+TEST_CASE("Student's t quantile for two-sided 95% intervals") {
+  CHECK(labrun::student_t_975(1) == Catch::Approx(12.706205));
+  CHECK(labrun::student_t_975(4) == Catch::Approx(2.776445));
+  CHECK(labrun::student_t_975(30) == Catch::Approx(2.042272));
+  // Beyond the table, the expansion continues it smoothly towards the normal quantile.
+  CHECK(labrun::student_t_975(31) < labrun::student_t_975(30));
+  CHECK(labrun::student_t_975(40) == Catch::Approx(2.021075).margin(1e-5));
+  CHECK(labrun::student_t_975(100) == Catch::Approx(1.983972).margin(1e-5));
+  CHECK(labrun::student_t_975(0) == std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("a between-round interval is a t-interval on the logarithms, centred on the run's figure") {
+  // Rounds at 0.9, 1.0 and 1.1 of the figure: on the log scale, s = 0.1 (nearly) and t(2) = 4.30.
+  const std::vector<double> rounds{2.7, 3.0, 3.3};
+  const auto interval = labrun::between_round_interval(3.0, rounds);
+  REQUIRE(interval.has_value());
+  std::vector<double> logs;
+  for (const double r : rounds) {
+    logs.push_back(std::log(r));
+  }
+  const double mean = (logs[0] + logs[1] + logs[2]) / 3.0;
+  double squares = 0.0;
+  for (const double l : logs) {
+    squares += (l - mean) * (l - mean);
+  }
+  const double half = 4.302653 * std::sqrt(squares / 2.0) / std::sqrt(3.0);
+  CHECK(interval->low == Catch::Approx(3.0 * std::exp(-half)));
+  CHECK(interval->high == Catch::Approx(3.0 * std::exp(half)));
+  CHECK(interval->low * interval->high == Catch::Approx(9.0));  // symmetric as a ratio
+  CHECK(interval->contains(3.0));
+  // Identical rounds: a point; fewer than two rounds: none; the same input: the same interval.
+  CHECK(labrun::between_round_interval(3.0, {3.0, 3.0})->high == 3.0);
+  CHECK_FALSE(labrun::between_round_interval(3.0, {3.0}).has_value());
+  CHECK(labrun::between_round_interval(3.0, rounds)->low == interval->low);
+  // A figure not positive in every round: the same interval on the figures themselves.
+  const auto linear = labrun::between_round_interval(0.0, {-1.0, 1.0});
+  REQUIRE(linear.has_value());
+  CHECK(linear->low == Catch::Approx(-12.706205 * std::sqrt(2.0) / std::sqrt(2.0)));
+  CHECK_FALSE(labrun::between_round_interval(1.0, {1.0, std::nan("")}).has_value());
+}
+
+TEST_CASE("a ratio of two runs' figures adds both runs' spreads, with Welch's degrees of freedom") {
+  const auto same = labrun::between_run_ratio_interval(1.0, {1.0, 1.0, 1.0}, {2.0, 2.0});
+  REQUIRE(same.has_value());
+  CHECK(same->low == 1.0);  // neither run spreads
+  const auto interval = labrun::between_run_ratio_interval(1.0, {0.99, 1.01}, {1.0, 1.0, 1.0, 1.0});
+  REQUIRE(interval.has_value());
+  // All the variance is the numerator's, with 1 degree of freedom: t(1).
+  const double log_sd = std::fabs(std::log(1.01) - std::log(0.99)) / std::sqrt(2.0);
+  CHECK(interval->high == Catch::Approx(std::exp(12.706205 * log_sd / std::sqrt(2.0))));
+  CHECK_FALSE(labrun::between_run_ratio_interval(1.0, {1.0}, {1.0, 1.0}).has_value());
+  CHECK_FALSE(labrun::between_run_ratio_interval(1.0, {0.0, 1.0}, {1.0, 1.0}).has_value());
 }

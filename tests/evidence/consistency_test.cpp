@@ -9,6 +9,7 @@
 #include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
+#include "support/sample_transcript.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
 
@@ -17,7 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A committed day-48 H200 run of the current schema version, with its claims recorded.
+// A committed day-48 H200 run of schema 1.5.0, the newest committed (its claims are judged again),
+// with its claims recorded.
 fs::path committed_run_file() {
   return labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T12-20-33Z.json";
 }
@@ -57,7 +59,7 @@ std::string consistency_problem(const labrun::Transcript& t) {
 }  // namespace
 
 TEST_CASE("a committed run and a committed transcription are consistent, figure for figure") {
-  REQUIRE(committed_run().schema_version == labrun::kTranscriptSchemaVersion);
+  REQUIRE(committed_run().schema_version == "1.5.0");  // the newest committed: its claims are judged again
   REQUIRE_FALSE(committed_run().claims.empty());
   CHECK(consistency_problem(committed_run()).empty());
   CHECK(consistency_problem(committed_transcription()).empty());
@@ -208,4 +210,37 @@ TEST_CASE("a transcribed reference, without samples, has positive published figu
   labrun::Transcript prediction = committed_transcription();
   prediction.predictions.at(0).ratios.launches = 3.0;
   CHECK_THAT(consistency_problem(prediction), ContainsSubstring("/predictions/0/launch_ratio"));
+}
+
+TEST_CASE("rounds - their intervals - and the verdicts over them are computed again (schema 1.6.0)") {
+  const labrun::Transcript sample = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(sample.timing->rounds == 3);
+  CHECK(consistency_problem(sample).empty());
+  SECTION("a round's median that is not its samples'") {
+    labrun::Transcript t = sample;
+    t.cases.at(1).rounds.at(2).median_ms *= 2.0;
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/1/rounds/2/median_ms"));
+  }
+  SECTION("a case's interval that is not its rounds'") {
+    labrun::Transcript t = sample;
+    for (labrun::CaseResult& c : t.cases) {
+      if (c.name == "day48-fusion/part2/staged-chain") {
+        c.median_interval_ms->low *= 0.5;
+      }
+    }
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/median_interval_ms: "));
+  }
+  SECTION("a predicted ratio's interval that is not its cases' rounds'") {
+    labrun::Transcript t = sample;
+    t.predictions.at(0).measured.at(0).interval = labrun::Interval{2.99, 3.01};
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/predictions/0/measured/0/interval"));
+  }
+  SECTION("a claim's interval, and a verdict its interval does not give") {
+    labrun::Transcript t = sample;
+    t.claims.at(0).measured_interval = labrun::Interval{2.99, 3.01};
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/claims/0/measured_interval"));
+    labrun::Transcript inconclusive = sample;
+    inconclusive.claims.at(0).verdict = labrun::Verdict::kInconclusive;
+    CHECK_THAT(consistency_problem(inconclusive), ContainsSubstring("/claims/0/verdict: \"inconclusive\""));
+  }
 }

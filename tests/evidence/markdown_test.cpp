@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "support/sample_transcript.hpp"
@@ -17,6 +18,11 @@ namespace {
 
 std::string render(const labrun::Transcript& t) {
   return labrun::render_markdown(t, labrun::registered_labs().find(t.lab_name));
+}
+
+// "2.823 to 3.188": an interval as the Markdown shows it, to 3 decimals.
+std::string shown_interval(const std::optional<labrun::Interval>& interval) {
+  return interval ? labrun::fixed(interval->low, 3) + " to " + labrun::fixed(interval->high, 3) : "none";
 }
 
 }  // namespace
@@ -34,7 +40,8 @@ TEST_CASE("tables are padded pipe tables with right-aligned number columns") {
 }
 
 TEST_CASE("the report shows the model - correctness - the lab's tables and unknowns") {
-  const std::string md = render(labrun::testing::sample_day48_transcript());
+  const labrun::Transcript sample = labrun::testing::sample_day48_transcript();
+  const std::string md = render(sample);
   CHECK_THAT(md, ContainsSubstring("# Day 48: kernel fusion and what a launch really costs"));
   CHECK_THAT(md, ContainsSubstring("| day48-fusion/part2/staged-chain        |          20 |           16 |  "
                                    "         36 |        4 |"));
@@ -49,10 +56,34 @@ TEST_CASE("the report shows the model - correctness - the lab's tables and unkno
   // Part 3: 0.011 / 0.005 = 2.20, and 11 us over 4 launches.
   CHECK_THAT(
       md, ContainsSubstring("| 1024 | sweep |      0.0110 |     0.0050 |         2.20 |            2.750 |"));
-  // Predictions: 0.45 / 0.15 against 3.00 and 4.00.
-  CHECK_THAT(md, ContainsSubstring(
-                     "| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 |"));
+  // Predictions: 0.45 / 0.15 against 3.00 and 4.00, with the interval the run recorded (1.6.0).
+  CHECK_THAT(
+      md, ContainsSubstring("| staged over fused | lesson | 16777216 |       3.00 |         4.00 |     3.00 "
+                            "| " +
+                            shown_interval(sample.predictions.front().measured.front().interval) + " |"));
   CHECK_THAT(md, ContainsSubstring("## Timing stability"));
+}
+
+TEST_CASE("from 1.6.0 a claim is shown with its interval and bound - and how its verdict was reached") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.claims.front().verdict = labrun::Verdict::kInconclusive;
+  const std::string md = render(t);
+  CHECK_THAT(md, ContainsSubstring("| claim "));
+  CHECK_THAT(md, ContainsSubstring(" 95% interval |"));
+  CHECK_THAT(md, ContainsSubstring("| " + shown_interval(t.claims.front().measured_interval) + " |"));
+  CHECK_THAT(md, ContainsSubstring("| 2.700 to 3.300 |"));
+  CHECK_THAT(md, ContainsSubstring("| inconclusive |"));
+  CHECK_THAT(md, ContainsSubstring("inconclusive when it straddles the bound"));
+  // The samples table counts each case's rounds and shows its median's interval.
+  CHECK_THAT(md, ContainsSubstring("| median 95% interval |"));
+  CHECK_THAT(md, ContainsSubstring("0.1000 to 0.1000"));
+  CHECK_THAT(md, ContainsSubstring("| rounds "));
+  // An older transcript (read without rounds) renders as its run wrote it: no interval column.
+  t.rounds_recorded = false;
+  const std::string old = render(t);
+  CHECK(old.find(shown_interval(t.claims.front().measured_interval)) == std::string::npos);
+  CHECK(old.find("| from ") == std::string::npos);
+  CHECK(old.find("median 95% interval") == std::string::npos);
 }
 
 TEST_CASE("a transcript of a lab this build does not know still renders - generically") {

@@ -3,7 +3,10 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
+#include <filesystem>
 
+#include "base/atomic_file.hpp"
+#include "core/rounds.hpp"
 #include "support/sample_transcript.hpp"
 
 using Catch::Matchers::ContainsSubstring;
@@ -82,4 +85,116 @@ TEST_CASE("bad transcripts are refused with the JSON pointer of the problem") {
 
   CHECK_THROWS_AS(labrun::transcript_from_text("{\"schema_version\": "), TranscriptFormatError);
   CHECK_THROWS_WITH(labrun::transcript_from_text("[1, 2"), ContainsSubstring("malformed JSON"));
+}
+
+namespace {
+
+// The sample transcript with its part-2 chains measured in three rounds, their prediction measured,
+// a claim judged over the rounds, and the run's round orders and precision settings.
+labrun::Transcript rounds_sample() {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  for (labrun::CaseResult& c : t.cases) {
+    if (c.name == "day48-fusion/part2/staged-chain" || c.name == "day48-fusion/part2/fused-chain") {
+      const double m = c.summary.median;
+      labrun::CaseResult measured = labrun::testing::make_rounds_case(
+          c.name, c.part, c.size_label, c.elements, c.model, {{m}, {m * 1.01}, {m * 0.99}});
+      measured.attributes = c.attributes;
+      c = measured;
+    }
+  }
+  for (labrun::PredictionRecord& p : t.predictions) {
+    p.measured = labrun::measure_prediction(t, p);
+  }
+  t.claims.front().measured_interval = labrun::Interval{2.9, 3.1};
+  t.claims.front().bound_low = 2.7;
+  t.claims.front().bound_high = 3.3;
+  t.claims.front().verdict_basis = "interval";
+  t.claims.front().verdict = labrun::Verdict::kInconclusive;
+  t.timing->rounds = 3;
+  t.timing->round_orders.clear();
+  for (int r = 0; r < 3; ++r) {
+    t.timing->round_orders.push_back(labrun::round_order(t.cases.size(), r, 3, t.seed));
+  }
+  t.timing->host_cpu = 2;
+  t.timing->small_case_batch = 8;
+  t.timing->clock_lock = "off";
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("rounds, intervals, bounds and the precision settings survive a round trip (1.6.0)") {
+  const labrun::Transcript original = rounds_sample();
+  const std::string text = labrun::transcript_to_text(original);
+  const labrun::Transcript back = labrun::transcript_from_text(text);
+  CHECK(labrun::transcript_to_text(back) == text);
+  CHECK(back.rounds_recorded);
+  const labrun::CaseResult* staged = back.find_case("day48-fusion/part2/staged-chain");
+  REQUIRE(staged != nullptr);
+  REQUIRE(staged->rounds.size() == 3);
+  CHECK(staged->rounds[1].samples == 1);
+  REQUIRE(staged->median_interval_ms.has_value());
+  CHECK(staged->median_interval_ms->low < staged->summary.median);
+  REQUIRE_FALSE(back.predictions.front().measured.empty());
+  CHECK(back.predictions.front().measured.front().interval.has_value());
+  const labrun::ClaimResult& claim = back.claims.front();
+  CHECK(claim.verdict == labrun::Verdict::kInconclusive);
+  CHECK(claim.verdict_basis == "interval");
+  CHECK(*claim.bound_high == 3.3);
+  CHECK(claim.measured_interval->low == 2.9);
+  CHECK(back.timing->round_orders.size() == 3);
+  CHECK(*back.timing->host_cpu == 2);
+  CHECK(back.timing->small_case_batch == 8);
+  // An open end of a bound is null, and reads back open.
+  labrun::Transcript open = original;
+  open.claims.front().bound_high.reset();
+  const labrun::Transcript open_back = labrun::transcript_from_text(labrun::transcript_to_text(open));
+  CHECK(*open_back.claims.front().bound_low == 2.7);
+  CHECK_FALSE(open_back.claims.front().bound_high.has_value());
+}
+
+TEST_CASE("rounds that do not add up to the samples, and a round order beyond the cases, are refused") {
+  Json document = labrun::transcript_to_json(rounds_sample());
+  Json short_rounds = document;
+  for (Json& c : short_rounds["cases"]) {
+    if (c["rounds"].size() == 3) {
+      c["rounds"][0]["samples"] = 2;
+      break;
+    }
+  }
+  CHECK_THAT(error_of(short_rounds), ContainsSubstring("rounds: the rounds hold 4 samples and samples_ms 3"));
+  Json negative = document;
+  for (Json& c : negative["cases"]) {
+    if (c["rounds"].size() == 3) {
+      c["rounds"][0]["samples"] = -1;
+      c["rounds"][1]["samples"] = 3;
+      break;
+    }
+  }
+  CHECK_THAT(error_of(negative), ContainsSubstring("/rounds/0/samples: expected a non-negative integer"));
+  Json beyond = document;
+  beyond["timing"]["round_orders"][1][0] = 999u;
+  CHECK_THAT(error_of(beyond), ContainsSubstring("/timing/round_orders/1/0: a case index beyond"));
+}
+
+TEST_CASE("a transcript older than 1.6.0 reads as one round, its verdicts as recorded") {
+  const labrun::Transcript t = labrun::transcript_from_text(
+      labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" /
+                        "day48-fusion-nvidia-h200-1.1.0.json"));
+  CHECK_FALSE(t.rounds_recorded);
+  CHECK(t.timing->rounds == 1);
+  REQUIRE(t.timing->round_orders.size() == 1);
+  CHECK(t.timing->round_orders[0].size() == t.cases.size());
+  for (const labrun::CaseResult& c : t.cases) {
+    REQUIRE(c.rounds.size() == 1);
+    CHECK(static_cast<std::size_t>(c.rounds[0].samples) == c.samples_ms.size());
+    CHECK_FALSE(c.median_interval_ms.has_value());
+  }
+  for (const labrun::ClaimResult& c : t.claims) {
+    CHECK(c.verdict_basis == "point");
+    CHECK_FALSE(c.measured_interval.has_value());
+    CHECK(c.verdict != labrun::Verdict::kInconclusive);
+  }
+  CHECK_FALSE(t.predictions.front().measured.empty());  // computed from the cases, no interval
+  CHECK_FALSE(t.predictions.front().measured.front().interval.has_value());
 }

@@ -13,10 +13,13 @@
 #include "base/atomic_file.hpp"
 #include "grading/exercise.hpp"
 #include "process/sandbox.hpp"
+#include "support/require_sandbox.hpp"
 #include "support/test_data.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
+
+using labrun::testing::require_sandbox;
 
 namespace {
 
@@ -28,12 +31,6 @@ labrun::CompilerSetup test_setup(const fs::path& cuda_include = LABRUN_CUDA_INCL
   setup.lab_headers = lab_headers;
   setup.policy = labrun::include_policy(day48::grading::halfway_exercise().quoted_headers, cuda_include);
   return setup;
-}
-
-void require_sandbox() {
-  if (!labrun::sandbox_availability().usable) {
-    SKIP("no compiler sandbox on this machine: " + labrun::sandbox_availability().problem);
-  }
 }
 
 bool expects(const fs::path& folder, const std::string& mistake) {

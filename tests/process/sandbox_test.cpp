@@ -7,9 +7,12 @@
 
 #include "base/atomic_file.hpp"
 #include "process/process.hpp"
+#include "support/require_sandbox.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 namespace fs = std::filesystem;
+
+using labrun::testing::require_sandbox;
 
 namespace {
 
@@ -36,12 +39,6 @@ labrun::ProcessResult in_sandbox(const std::string& script, const fs::path& writ
                                          {"PATH=/usr/bin:/bin"}, {"/bin/sh", "-c", script});
   options.limit_seconds = 30.0;
   return labrun::run_contained(options);
-}
-
-void require_sandbox() {
-  if (!labrun::sandbox_availability().usable) {
-    SKIP("no compiler sandbox on this machine: " + labrun::sandbox_availability().problem);
-  }
 }
 
 }  // namespace

@@ -100,6 +100,53 @@ TEST_CASE("a run request is checked whole before any device is touched") {
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("cannot"));
 }
 
+TEST_CASE("rounds and the precision options are checked before any device is touched") {
+  using Catch::Matchers::ContainsSubstring;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  CHECK(options.rounds == labrun::kDefaultRounds);
+  CHECK(options.small_case_batch == 1);  // every precision option is off by default
+  CHECK_FALSE(options.pin_cpu.has_value());
+  CHECK(options.device_warmup_s == 0.0);
+  CHECK_FALSE(options.lock_clocks);
+  const labrun::RunPlan plan = labrun::check_run_request(lab, options);
+  CHECK(plan.round.max_samples == (options.max_samples + options.rounds - 1) / options.rounds);
+  CHECK(plan.rule.max_samples == options.max_samples);
+  options.rounds = 1;
+  CHECK(labrun::check_run_request(lab, options).round.max_samples == options.max_samples);
+  // A smoke run keeps to at most 3 samples: at most 3 rounds of one sample.
+  options.rounds = 5;
+  options.smoke = true;
+  CHECK(labrun::rounds_for(options) == labrun::kSmokeMaxRounds);
+  CHECK(labrun::check_run_request(lab, options).round.min_samples == 1);
+  options.smoke = false;
+  CHECK(labrun::rounds_for(options) == 5);
+  options.rounds = 0;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--rounds"));
+  options.rounds = 3;
+  options.small_case_batch = 65;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--small-case-batch"));
+  options.small_case_batch = 8;
+  options.pin_cpu = 100000;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--pin-cpu 100000"));
+  options.pin_cpu.reset();
+  options.device_warmup_s = -1.0;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--device-warmup"));
+}
+
+TEST_CASE("the small-case batch applies to small cases of one execution per sample only") {
+  labrun::RunOptions options;
+  CaseSpec one = spec_with({});
+  CaseSpec many = spec_with({});
+  many.launches_per_sample = 1000;
+  CHECK(labrun::event_pair_batch_for(one, 1024, options) == 1);  // off by default
+  options.small_case_batch = 8;
+  CHECK(labrun::event_pair_batch_for(one, 1024, options) == 8);
+  CHECK(labrun::event_pair_batch_for(one, labrun::kSmallCaseMaxElements, options) == 8);
+  CHECK(labrun::event_pair_batch_for(one, labrun::kSmallCaseMaxElements + 1, options) == 1);
+  CHECK(labrun::event_pair_batch_for(many, 1, options) == 1);
+}
+
 TEST_CASE("the plan stage runs every selected case at each of its sizes and shuffles only when asked") {
   const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
   labrun::RunOptions options;

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <limits>
 
+#include "claims/claims.hpp"
 #include "core/environment_contract.hpp"
+#include "core/rounds.hpp"
 #include "core/sampling.hpp"
 
 namespace labrun::testing {
@@ -27,6 +29,21 @@ CaseResult make_case_result(const std::string& name, const std::string& part, co
   result.timing_mode = "hot";
   result.stop_reason = "fixed-count";
   result.sample_sm_clock_mhz.assign(result.samples_ms.size(), std::nullopt);
+  return result;
+}
+
+CaseResult make_rounds_case(const std::string& name, const std::string& part, const std::string& size_label,
+                            std::uint64_t elements, ByteModel model,
+                            const std::vector<std::vector<double>>& rounds) {
+  CaseResult result = make_case_result(name, part, size_label, elements, model, {});
+  for (const std::vector<double>& samples : rounds) {
+    RoundSamples round;
+    round.samples_ms = samples;
+    round.sm_clock_mhz.assign(samples.size(), std::nullopt);
+    round.stop_reason = StopReason::kSampleCap;
+    round.sampling_seconds = 0.01;
+    append_round(result, round);
+  }
   return result;
 }
 
@@ -158,6 +175,30 @@ Transcript sample_day48_transcript() {
   clocked.gate_timeout_samples = {2};
   clocked.median_cycles =
       median_cycles(clocked.samples_ms, clocked.sample_sm_clock_mhz, clocked.launches_per_sample);  // 184,000
+  // Every case's three samples were three rounds of one sample each (schema 1.6.0), each round in an
+  // order of its own; the prediction's ratio and the claim judged over those rounds.
+  for (CaseResult& c : t.cases) {
+    c.rounds.clear();
+    for (const double ms : c.samples_ms) {
+      c.rounds.push_back(RoundRecord{1, ms, c.stop_reason, c.sampling_seconds / 3.0});
+    }
+    c.median_interval_ms = case_median_interval(c);
+  }
+  t.timing->rounds = 3;
+  for (int round = 0; round < 3; ++round) {
+    t.timing->round_orders.push_back(round_order(t.cases.size(), round, 3, t.seed));
+  }
+  t.predictions.front().measured = measure_prediction(t, t.predictions.front());
+  const ClaimResult judged =
+      evaluate_claims({ratio_near_claim(claim.id, claim.statement, "day48-fusion/part2/staged-chain",
+                                        "day48-fusion/part2/fused-chain", "lesson", 3.0, 0.10)},
+                      t)
+          .front();
+  t.claims.front().verdict = judged.verdict;
+  t.claims.front().measured_interval = judged.measured_interval;
+  t.claims.front().bound_low = judged.bound_low;
+  t.claims.front().bound_high = judged.bound_high;
+  t.claims.front().verdict_basis = judged.verdict_basis;
   ProfileRecord profile;
   profile.status = "measured";
   profile.detail = "each case's region ran once";

@@ -1,0 +1,114 @@
+#include "core/rounds.hpp"
+
+#include <algorithm>
+#include <catch2/catch_approx.hpp>
+#include <catch2/catch_test_macros.hpp>
+#include <cmath>
+#include <set>
+
+#include "support/sample_transcript.hpp"
+
+using labrun::testing::floats;
+using labrun::testing::make_rounds_case;
+
+TEST_CASE("one round's rule is the run's budget shared between the rounds") {
+  labrun::SamplingRule run;
+  run.min_samples = 20;
+  run.max_samples = 1000;
+  run.case_time_limit_s = 0.25;
+  run.target_relative_median_ci = 0.005;
+  const labrun::SamplingRule one = labrun::round_rule(run, 1);
+  CHECK(one.min_samples == 20);
+  CHECK(one.max_samples == 1000);
+  CHECK(one.target_relative_median_ci == 0.005);
+  const labrun::SamplingRule five = labrun::round_rule(run, 5);
+  CHECK(five.min_samples == labrun::kMinSamplesPerAdaptiveRound);  // 20 / 5 = 4, raised to 6
+  CHECK(five.max_samples == 200);
+  CHECK(five.case_time_limit_s == Catch::Approx(0.05));
+  CHECK(five.target_relative_median_ci == Catch::Approx(0.005 * std::sqrt(5.0)));
+  CHECK(labrun::round_rule(run, 3).max_samples == 334);  // rounded up
+  // A fixed count is shared too, and needs no floor: no interval is checked.
+  run.target_relative_median_ci = 0.0;
+  const labrun::SamplingRule fixed = labrun::round_rule(run, 5);
+  CHECK(fixed.min_samples == 4);
+  CHECK(fixed.target_relative_median_ci == 0.0);
+  CHECK_THROWS(labrun::round_rule(run, 0));
+}
+
+TEST_CASE("each round has a seeded order of its own; one round keeps the plan's") {
+  CHECK(labrun::round_order(4, 0, 1, 48) == std::vector<std::size_t>{0, 1, 2, 3});
+  const auto first = labrun::round_order(20, 0, 5, 48);
+  const auto second = labrun::round_order(20, 1, 5, 48);
+  CHECK(first != second);
+  CHECK(first == labrun::round_order(20, 0, 5, 48));  // the same seed, the same order
+  CHECK(first != labrun::round_order(20, 0, 5, 49));  // another seed, another order
+  std::vector<std::size_t> sorted = second;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted == labrun::round_order(20, 0, 1, 48));  // a permutation of every case
+}
+
+TEST_CASE("rounds append their samples, and the case's median gets an interval from their spread") {
+  labrun::CaseResult c =
+      make_rounds_case("lab/p2/fused", "p2", "lesson", 1024, floats(2, 1, 1), {{1.0, 1.0, 1.0}});
+  CHECK(c.rounds.size() == 1);
+  CHECK_FALSE(c.median_interval_ms.has_value());  // one round: none
+  labrun::RoundSamples second;
+  second.samples_ms = {1.2, 1.2};
+  second.sm_clock_mhz = {1980.0, std::nullopt};
+  second.gate_timeout_samples = {1};
+  second.stop_reason = labrun::StopReason::kTimeLimit;
+  second.sampling_seconds = 0.5;
+  labrun::append_round(c, second);
+  CHECK(c.samples_ms == std::vector<double>{1.0, 1.0, 1.0, 1.2, 1.2});
+  CHECK(c.gate_timeout_samples == std::vector<std::size_t>{4});  // shifted past round 1's samples
+  CHECK(c.rounds[1].samples == 2);
+  CHECK(c.rounds[1].median_ms == Catch::Approx(1.2));
+  CHECK(c.summary.count == 5);
+  CHECK(c.sampling_seconds == Catch::Approx(0.51));
+  CHECK(c.stop_reason == "sample-cap");  // one each: the earliest round's
+  REQUIRE(c.median_interval_ms.has_value());
+  // point 1.0 (median of all samples); logs 0 and ln 1.2, s = ln 1.2 / sqrt 2, t(1) = 12.706.
+  const double half = 12.706205 * (std::log(1.2) / std::sqrt(2.0)) / std::sqrt(2.0);
+  CHECK(c.median_interval_ms->low == Catch::Approx(std::exp(-half)));
+  CHECK(c.median_interval_ms->high == Catch::Approx(std::exp(half)));
+  CHECK(labrun::round_medians(c) == std::vector<double>{1.0, 1.2});
+}
+
+TEST_CASE("a transcript seen one round at a time") {
+  labrun::Transcript t;
+  t.cases.push_back(
+      make_rounds_case("lab/p2/a", "p2", "lesson", 8, floats(1, 1, 1), {{1.0, 3.0}, {2.0}, {5.0, 6.0, 7.0}}));
+  t.cases.back().throttled_samples = {1, 4};
+  t.cases.push_back(make_rounds_case("lab/p2/b", "p2", "lesson", 8, floats(1, 1, 1), {{4.0}, {4.0}}));
+  CHECK(labrun::round_count(t) == 2);  // the fewest of any case
+  const labrun::Transcript third = labrun::round_view(t, 2);
+  REQUIRE(third.cases.size() == 1);  // b has no third round
+  CHECK(third.cases[0].samples_ms == std::vector<double>{5.0, 6.0, 7.0});
+  CHECK(third.cases[0].summary.median == 6.0);
+  CHECK(third.cases[0].throttled_samples == std::vector<std::size_t>{1});
+  CHECK(third.cases[0].rounds.size() == 1);
+  const labrun::Transcript first = labrun::round_view(t, 0);
+  CHECK(first.cases[0].samples_ms == std::vector<double>{1.0, 3.0});
+  CHECK(first.cases[0].throttled_samples == std::vector<std::size_t>{1});
+  CHECK(first.cases[1].central_ms() == 4.0);
+  labrun::Transcript old;
+  old.cases.push_back(
+      labrun::testing::make_case_result("lab/p2/a", "p2", "lesson", 8, floats(1, 1, 1), {1.0}));
+  CHECK(labrun::round_count(old) == 1);  // a transcript without rounds is one round
+  CHECK(labrun::round_view(old, 0).cases.size() == 1);
+}
+
+TEST_CASE("a measured ratio's interval pairs the two cases round by round") {
+  // Both cases drift together from round to round: their ratio does not move, so it is tight.
+  const labrun::CaseResult slow =
+      make_rounds_case("lab/p2/s", "p2", "lesson", 8, floats(3, 1, 1), {{3.0}, {3.3}, {3.6}});
+  const labrun::CaseResult fast =
+      make_rounds_case("lab/p2/f", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}, {1.1}, {1.2}});
+  const labrun::PredictionMeasurement m = labrun::measured_ratio(slow, fast);
+  CHECK(m.ratio == Catch::Approx(3.0));
+  REQUIRE(m.interval.has_value());
+  CHECK(m.interval->low == Catch::Approx(3.0));
+  CHECK(m.interval->high == Catch::Approx(3.0));
+  const labrun::CaseResult one = make_rounds_case("lab/p2/f", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}});
+  CHECK_FALSE(labrun::measured_ratio(slow, one).interval.has_value());  // rounds differ in number
+}

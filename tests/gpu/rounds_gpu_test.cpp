@@ -1,0 +1,117 @@
+// Rounds on a GPU (schema 1.6.0): every case measured in several rounds, each on the lab's buffers
+// allocated again and in an order of its own, every round's samples kept, and the figures' intervals
+// and three-valued verdicts recorded. Each test skips without a usable device.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <functional>
+
+#include "base/atomic_file.hpp"
+#include "cases/declared_lab.hpp"
+#include "evidence/transcript_json.hpp"
+#include "lab.hpp"
+#include "runner/runner.hpp"
+#include "support/require_gpu.hpp"
+#include "support/temporary_directory.hpp"
+
+using labrun::testing::require_gpu;
+
+namespace {
+
+// Runs day 48's cases matching `patterns` as `configure` sets the options, into a temporary folder,
+// and reads back the transcript it wrote.
+labrun::Transcript run_rounds_test(const std::vector<std::string>& patterns,
+                                   const std::function<void(labrun::RunOptions&)>& configure) {
+  const labrun::testing::TemporaryDirectory temporary("labrun-rounds-test");
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = patterns;
+  options.out_dir = temporary.path;
+  configure(options);
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  return labrun::transcript_from_text(labrun::read_file(report.json_path));
+}
+
+}  // namespace
+
+TEST_CASE("a run of three rounds keeps every round's samples - its orders and intervals", "[rounds]") {
+  require_gpu();
+  const labrun::Transcript back = run_rounds_test(
+      {"part2/staged-chain", "part2/fused-chain", "part2/copy-floor"}, [](labrun::RunOptions& options) {
+        options.rounds = 3;
+        options.repetitions = 6;
+        options.max_samples = 30;
+      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.rounds_recorded);
+  CHECK(back.timing->rounds == 3);
+  REQUIRE(back.timing->round_orders.size() == 3);
+  for (const std::vector<std::size_t>& order : back.timing->round_orders) {
+    CHECK(order.size() == back.cases.size());
+  }
+  for (const labrun::CaseResult& c : back.cases) {
+    REQUIRE(c.rounds.size() == 3);
+    std::size_t samples = 0;
+    for (const labrun::RoundRecord& r : c.rounds) {
+      CHECK(r.samples >= 2);  // at least its share of --reps (6 over 3 rounds)
+      CHECK(r.median_ms > 0.0);
+      samples += static_cast<std::size_t>(r.samples);
+    }
+    CHECK(samples == c.samples_ms.size());
+    REQUIRE(c.median_interval_ms.has_value());
+    CHECK(c.median_interval_ms->low <= c.summary.median);
+    CHECK(c.median_interval_ms->high >= c.summary.median);
+    CHECK(c.event_pair_batch == 1);
+  }
+  bool judged = false;
+  for (const labrun::ClaimResult& claim : back.claims) {
+    if (claim.verdict == labrun::Verdict::kNotMeasured) {
+      continue;
+    }
+    judged = true;
+    CHECK((claim.verdict_basis == "interval" || claim.verdict_basis == "rounds"));
+  }
+  CHECK(judged);
+  CHECK_FALSE(back.predictions.front().measured.empty());
+}
+
+TEST_CASE("a session renews its buffers - the same inputs - and regions are prepared again", "[rounds]") {
+  require_gpu();
+  const labrun::Lab lab = day48::make_lab();
+  std::unique_ptr<labrun::LabSession> session = lab.open_session(labrun::SessionConfig{1u << 16, 48});
+  const labrun::CaseSpec* fused = lab.find_case("day48-fusion/part2/fused-chain");
+  REQUIRE(fused != nullptr);
+  std::vector<labrun::CorrectnessCheck> before;
+  std::vector<labrun::BitwiseComparison> bitwise;
+  session->check_correctness({"fused-chain", "staged-chain-graph"}, 4097, 48, before, bitwise);
+  session->renew_buffers(std::size_t{2} << 20);
+  std::vector<labrun::CorrectnessCheck> after;
+  // The graph was captured on the old buffers: it is captured again on the new ones.
+  session->check_correctness({"fused-chain", "staged-chain-graph"}, 4097, 48, after, bitwise);
+  REQUIRE(before.size() == 2);
+  REQUIRE(after.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    CHECK(after[i].passed);
+    CHECK(after[i].max_abs_error == before[i].max_abs_error);  // the same seeded inputs, refilled
+  }
+  labrun::CaseRegion region = session->prepare_case(*fused, 4096);
+  region.run();
+  CHECK(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+TEST_CASE("a small-case batch times small cases several samples per pair of events", "[rounds]") {
+  require_gpu();
+  const labrun::Transcript back = run_rounds_test({"part3/fused-chain"}, [](labrun::RunOptions& options) {
+    options.smoke = true;
+    options.small_case_batch = 4;
+  });
+  REQUIRE_FALSE(back.cases.empty());
+  for (const labrun::CaseResult& c : back.cases) {
+    CHECK(c.event_pair_batch == (c.elements <= labrun::kSmallCaseMaxElements ? 4 : 1));
+  }
+  CHECK(back.timing->small_case_batch == 4);
+}

@@ -1,9 +1,11 @@
 #include "exercise/exercise.hpp"
 
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <utility>
 
+#include "base/format.hpp"
 #include "exercise/child_session.hpp"
 #include "exercise/exercise_entry.hpp"
 #include "exercise/grader.hpp"
@@ -60,6 +62,18 @@ Exercise bound_exercise(const Lab& lab, Exercise exercise) {
   }
   if (!reference_timed) {
     throw std::invalid_argument("exercise '" + exercise.name + "' is measured against a lab case it does not time");
+  }
+  for (RubricRow& row : exercise.rubric) {
+    if (row.check == Check::kDeclared && row.passes_when.empty()) {
+      const double bytes = exercise.model.submission.bytes_per_element();
+      row.passes_when = fixed(bytes, std::fabs(bytes - std::round(bytes)) < 1e-9 ? 0 : 1) + " bytes and " +
+                        std::to_string(exercise.model.submission.launches) + " launches";
+    } else if (row.check == Check::kPredicted && row.passes_when.empty()) {
+      row.passes_when = "within " + fixed(exercise.prediction_tolerance, 2) + " of ";
+      for (std::size_t p = 0; p < exercise.predictions.size(); ++p) {
+        row.passes_when += (p == 0 ? "" : " and ") + fixed(exercise.model.ratio(p), 2);
+      }
+    }
   }
   for (BytesHint& hint : exercise.wording.bytes_hints) {
     if (!hint.lab_case.empty()) {

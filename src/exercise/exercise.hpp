@@ -90,6 +90,10 @@ struct WorkedModel {
   std::vector<ByteModel> slower;  //!< per predicted ratio, its slower side
   std::vector<ByteModel> faster;
   std::vector<ByteModel> lab_cases;  //!< per lab case timed, in order
+  //! The byte ratio predicted ratio `p` is worth: its slower side's bytes over its faster side's.
+  [[nodiscard]] double ratio(std::size_t p) const {
+    return slower.at(p).bytes_per_element() / faster.at(p).bytes_per_element();
+  }
 };
 
 //! What an exercise's judge of its probes is given: the report to name mistakes in, what the child
@@ -134,6 +138,8 @@ struct Exercise {
   //! The probes the child runs at each size, by name, in order: the judge knows a run that stopped
   //! early from the ones missing.
   std::vector<std::string> probes;
+  //! The rubric's table. The worked answer's rows may leave what they pass on empty: bound_exercise
+  //! writes it from the model ("20 bytes and 2 launches", "within 0.05 of 1.80 and 1.67").
   Rubric rubric;
   ExerciseWording wording;
   WorkedModel model;  //!< filled from the lab's cases by exercise_entry

@@ -150,7 +150,7 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
     const PredictedRatio& ratio = ex.predictions[p];
     const ByteModel& slower = ex.model.slower[p];
     const ByteModel& faster = ex.model.faster[p];
-    const double model_ratio = slower.bytes_per_element() / faster.bytes_per_element();
+    const double model_ratio = ex.model.ratio(p);
     const double launch_ratio = static_cast<double>(slower.launches) / static_cast<double>(faster.launches);
     const std::optional<double> value = m.answer(ratio.key);
     all_given = all_given && value.has_value();
@@ -224,7 +224,7 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
       }
       return t.pair_ms;  // "": the submission
     };
-    const double model_ratio = ex.model.slower[p].bytes_per_element() / ex.model.faster[p].bytes_per_element();
+    const double model_ratio = ex.model.ratio(p);
     report.figures.emplace_back(ratio.figure, fixed(time_of(ratio.slower_case) / time_of(ratio.faster_case), 2) +
                                                   " (model " + fixed(model_ratio, 2) + ")");
   }

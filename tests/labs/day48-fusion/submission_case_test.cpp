@@ -37,11 +37,13 @@ bool mentions(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("run --submission: a lab without a grader and a missing folder are usage errors") {
+TEST_CASE("run --submission: another lab's exercise is refused by this lab's checks, a missing folder is a usage error") {
+  // fusion-verdicts grades its own exercise: day 48's pair, which includes day 48's header, is
+  // refused by that exercise's source check before any GPU.
   const fs::path correct = labrun::testing::grading_corpus() / "correct";
   const labrun::testing::CliOutcome verdicts = run_with(correct, "fusion-verdicts");
-  CHECK(verdicts.status == 2);
-  CHECK(mentions(verdicts.err, "fusion-verdicts takes no submission"));
+  CHECK(verdicts.status == 7);
+  CHECK(mentions(verdicts.err, "#include \"grading/submission.cuh\" is not allowed"));
   const labrun::testing::CliOutcome missing = run_with("/nonexistent/labrun-submission");
   CHECK(missing.status == 2);
   CHECK(mentions(missing.err, "not a folder"));

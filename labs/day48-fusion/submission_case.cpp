@@ -57,8 +57,8 @@ labrun::Lab declare(const labrun::SubmissionDeclaration& submission) {
   spec.label = "yours: the submission's half-way pair";
   spec.model = submission.model;
   spec.sizes = {{"lesson", kLessonElements}, {"card-scaled", 0}};
-  chain.lab.add_case(labrun::CaseDeclaration{
-      spec, check, region, [kernels](std::uint64_t n) { return kernels->attributes(n); }});
+  chain.lab.add_case(labrun::CaseDeclaration{spec, check, region,
+                                             [kernels](std::uint64_t n) { return kernels->attributes(n); }});
   const std::function<std::vector<labrun::Fact>()> lab_facts = chain.lab.lab_facts();
   const std::vector<labrun::Fact> added = submission.facts;
   chain.lab.facts([lab_facts, added] {
@@ -76,7 +76,8 @@ labrun::Lab declare(const labrun::SubmissionDeclaration& submission) {
 
 // Runs the pair once at each size on seeded inputs, each within kTrialSeconds, before the harness
 // relies on it.
-void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_t>& sizes, std::uint64_t seed) {
+void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_t>& sizes,
+           std::uint64_t seed) {
   const std::uint64_t capacity = *std::max_element(sizes.begin(), sizes.end());
   const labrun::DeviceBuffer<float> x(capacity);
   const labrun::DeviceBuffer<float> residual(capacity);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "device/visible_devices.hpp"
 #include "base/bounded_read.hpp"
+#include "device/visible_devices.hpp"
 #include "grading/manifest.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
@@ -73,7 +73,8 @@ ExerciseChoice choose_exercise(const std::filesystem::path& submission, const st
   std::vector<const LabExercise*> matching;
   for (const LabExercise* exercise : candidates) {
     const bool named_kernels =
-        !hint.kernels.empty() && std::all_of(hint.kernels.begin(), hint.kernels.end(), [&](const std::string& k) {
+        !hint.kernels.empty() &&
+        std::all_of(hint.kernels.begin(), hint.kernels.end(), [&](const std::string& k) {
           return std::find(exercise->kernel_names.begin(), exercise->kernel_names.end(), k) !=
                  exercise->kernel_names.end();
         });
@@ -97,8 +98,9 @@ ExerciseChoice choose_exercise(const std::filesystem::path& submission, const st
   }
   matching.clear();
   for (const LabExercise* exercise : candidates) {
-    if (!source.empty() && std::all_of(exercise->kernel_names.begin(), exercise->kernel_names.end(),
-                                       [&](const std::string& k) { return source.find(k) != std::string::npos; })) {
+    if (!source.empty() &&
+        std::all_of(exercise->kernel_names.begin(), exercise->kernel_names.end(),
+                    [&](const std::string& k) { return source.find(k) != std::string::npos; })) {
       matching.push_back(exercise);
     }
   }

@@ -20,12 +20,12 @@
 #include "base/csv.hpp"
 #include "base/format.hpp"
 #include "cli/command_support.hpp"
-#include "grading/grade_request.hpp"
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
 #include "grading/gpu_turns.hpp"
+#include "grading/grade_request.hpp"
 #include "grading/manifest.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
@@ -374,9 +374,8 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         shared = exercise->prepare_grading(request, progress);
         sharers = std::min(sharers, shared.value("max_concurrent", std::size_t{1}));
       } catch (const std::exception& error) {
-        progress("GPU " + std::to_string(gpu.device) + ": " + error.what() +
-                 "; each grading of " + exercise->full_name() +
-                 " there times the lab's kernels itself, in its turn to time");
+        progress("GPU " + std::to_string(gpu.device) + ": " + error.what() + "; each grading of " +
+                 exercise->full_name() + " there times the lab's kernels itself, in its turn to time");
         shared = nlohmann::ordered_json::object();
         sharers = 1;
       }
@@ -666,8 +665,9 @@ int run_grade_command(GradeCommand command, const std::function<void(const std::
   }
   command.request.submission = command.submission;
   command.request.manifest = command.manifest;
-  const ExerciseChoice choice = choose_exercise(command.submission, command.manifest, command.exercise,
-                                                command.lab.empty() ? nullptr : &find_lab_or_throw(command.lab));
+  const ExerciseChoice choice =
+      choose_exercise(command.submission, command.manifest, command.exercise,
+                      command.lab.empty() ? nullptr : &find_lab_or_throw(command.lab));
   if (choice.exercise == nullptr) {
     throw UsageError(command.submission + ": " + choice.problem);
   }
@@ -747,7 +747,8 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
   grade->add_option("--exercise", grade_command.exercise,
                     "The exercise (NAME or LAB/NAME; `labrun list` shows them); default: the manifest's "
                     "\"exercise\", else the one whose kernels the manifest names");
-  grade->add_option("--lab", grade_command.lab, "Only that lab's exercises (its only one, where the manifest says none)");
+  grade->add_option("--lab", grade_command.lab,
+                    "Only that lab's exercises (its only one, where the manifest says none)");
   grade->add_flag("--force", grade_command.force, "Replace existing report files");
   return grade;
 }

@@ -62,9 +62,9 @@ int run_grade_command(GradeCommand command, const std::function<void(const std::
 struct GradeArguments {
   GradeCommand command;
   std::vector<std::string> merge;  //!< --merge OUT [DIR...]
-  std::string shard;                 //!< --shard I/N
-  std::optional<int> device;         //!< --device N, for one submission
-  CLI::Option* seed = nullptr;       //!< --seed, to tell whether it was given
+  std::string shard;               //!< --shard I/N
+  std::optional<int> device;       //!< --device N, for one submission
+  CLI::Option* seed = nullptr;     //!< --seed, to tell whether it was given
 };
 
 //! Adds the subcommand and its options to `app`, filling `arguments` when parsed.

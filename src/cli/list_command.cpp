@@ -7,8 +7,8 @@
 namespace labrun {
 
 CLI::App* add_list_command(CLI::App& app, ListRequest& request) {
-  CLI::App* command =
-      app.add_subcommand("list", "List the labs, their case names and the exercises `labrun grade` grades (no GPU needed).");
+  CLI::App* command = app.add_subcommand(
+      "list", "List the labs, their case names and the exercises `labrun grade` grades (no GPU needed).");
   command->add_option("lab", request.lab, "Only this lab");
   return command;
 }

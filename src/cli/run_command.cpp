@@ -190,7 +190,8 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
   if (!arguments.submission.empty() && !std::filesystem::is_directory(arguments.submission, not_a_folder)) {
     throw UsageError("--submission " + arguments.submission + ": not a folder");
   }
-  const LabExercise* exercise = arguments.submission.empty() ? nullptr : submission_exercise(registered, arguments.submission);
+  const LabExercise* exercise =
+      arguments.submission.empty() ? nullptr : submission_exercise(registered, arguments.submission);
   if (arguments.device) {
     choose_device_or_throw(*arguments.device);
   }

@@ -123,7 +123,8 @@ ChildRequest request_from_json(const Json& j) {
       r.lab_times = lab_times_from_json(j.at("lab_times"));
     }
     for (const Json& global : j.at("image_globals")) {
-      r.image_globals.push_back({global.at("name").get<std::string>(), global.at("bytes").get<std::uint64_t>()});
+      r.image_globals.push_back(
+          {global.at("name").get<std::string>(), global.at("bytes").get<std::uint64_t>()});
     }
     if (r.odd_elements == 0 || r.sanitize_elements == 0 || r.timing_samples < 1 ||
         r.kernel_time_limit_s <= 0.0) {

@@ -79,7 +79,8 @@ class ExerciseChild {
   //! owned()) so that the child owns and digests them.
   virtual void allocate(std::size_t capacity) = 0;
   //! One probe at n (one of Exercise::probes): a call of the submission, checked; its record.
-  virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n, const std::string& probe) = 0;
+  virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n,
+                                       const std::string& probe) = 0;
   //! Before the timed calls at n: the outputs poisoned whole.
   virtual void prepare_timing(std::size_t n) = 0;
   //! What one call at n may write (its outputs' first elements).
@@ -105,7 +106,8 @@ class ChildSession {
  public:
   //! on_hang records a hang and ends the process; it must not return.
   ChildSession(const Exercise& exercise, const ChildRequest& request, ChildResults& results,
-               std::function<void(const std::string&)> phase, std::function<void(const std::string&)> on_hang);
+               std::function<void(const std::string&)> phase,
+               std::function<void(const std::string&)> on_hang);
   ~ChildSession();
   ChildSession(const ChildSession&) = delete;
   ChildSession& operator=(const ChildSession&) = delete;

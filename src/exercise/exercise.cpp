@@ -17,8 +17,9 @@ namespace {
 ByteModel model_of(const Lab& lab, const std::string& name, const Exercise& ex) {
   const CaseSpec* spec = lab.find_case(name.empty() ? ex.model_case : name);
   if (spec == nullptr) {
-    throw std::invalid_argument("exercise '" + ex.name + "' names the case '" + (name.empty() ? ex.model_case : name) +
-                                "', which lab '" + lab.name + "' does not declare");
+    throw std::invalid_argument("exercise '" + ex.name + "' names the case '" +
+                                (name.empty() ? ex.model_case : name) + "', which lab '" + lab.name +
+                                "' does not declare");
   }
   return spec->model;
 }
@@ -46,7 +47,8 @@ ManifestSchema Exercise::manifest_schema() const {
 
 Exercise bound_exercise(const Lab& lab, Exercise exercise) {
   if (exercise.kernels.empty() || exercise.probes.empty() || !exercise.child || !exercise.judge_probes) {
-    throw std::invalid_argument("exercise '" + exercise.name + "' declares no kernel, probe, device side or judge");
+    throw std::invalid_argument("exercise '" + exercise.name +
+                                "' declares no kernel, probe, device side or judge");
   }
   check_rubric(exercise.rubric);
   exercise.lab = lab.name;
@@ -61,7 +63,8 @@ Exercise bound_exercise(const Lab& lab, Exercise exercise) {
     reference_timed = reference_timed || timed.key == exercise.reference_case_key;
   }
   if (!reference_timed) {
-    throw std::invalid_argument("exercise '" + exercise.name + "' is measured against a lab case it does not time");
+    throw std::invalid_argument("exercise '" + exercise.name +
+                                "' is measured against a lab case it does not time");
   }
   for (RubricRow& row : exercise.rubric) {
     if (row.check == Check::kDeclared && row.passes_when.empty()) {
@@ -91,7 +94,8 @@ LabExercise exercise_entry(const Lab& lab, Exercise exercise, SubmissionCase sub
   entry.title = declared->title;
   entry.kernel_names = declared->kernel_names();
   entry.default_seed = declared->default_seed;
-  entry.grade = [declared](const GradeRequest& request, const std::function<void(const std::string&)>& progress) {
+  entry.grade = [declared](const GradeRequest& request,
+                           const std::function<void(const std::string&)>& progress) {
     return grade_submission(*declared, request, progress);
   };
   entry.prepare_grading = [declared](const GradeRequest& request,
@@ -99,8 +103,9 @@ LabExercise exercise_entry(const Lab& lab, Exercise exercise, SubmissionCase sub
     return prepare_grading(*declared, request, progress);
   };
   if (submission_case.declare) {
-    entry.with_submission = [declared, submission_case](const Lab& with, const std::filesystem::path& folder,
-                                                        const std::function<void(const std::string&)>& progress) {
+    entry.with_submission = [declared, submission_case](
+                                const Lab& with, const std::filesystem::path& folder,
+                                const std::function<void(const std::string&)>& progress) {
       return lab_with_submission(*declared, submission_case, with, folder, progress);
     };
   }

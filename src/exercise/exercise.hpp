@@ -68,16 +68,16 @@ struct BytesHint {
 
 //! The sentences a report says for this exercise, where they differ between exercises.
 struct ExerciseWording {
-  std::string contract;           //!< "grading/submission.cuh": where the names and signatures are
-  std::string parameters;         //!< "pointers and std::size_t n"
-  std::string submit;             //!< "the two kernels' device code"
-  std::string includes;           //!< "grading/submission.cuh, the lab's headers and CUDA's headers"
-  std::string submission_noun;    //!< "pair": "your pair", "one call of the pair"
-  std::string reference_name;     //!< "the lab's own half-way pair", what slow is measured against
-  std::string slow_hint;          //!< what to look at when it is slow
-  std::string timed_hint;         //!< what to do when it is wrong only when timed
-  std::string bytes_breakdown;    //!< "(x, the intermediate written and read back, ...: five floats)"
-  std::string bytes_hint;         //!< what to count when the declared bytes are wrong
+  std::string contract;         //!< "grading/submission.cuh": where the names and signatures are
+  std::string parameters;       //!< "pointers and std::size_t n"
+  std::string submit;           //!< "the two kernels' device code"
+  std::string includes;         //!< "grading/submission.cuh, the lab's headers and CUDA's headers"
+  std::string submission_noun;  //!< "pair": "your pair", "one call of the pair"
+  std::string reference_name;   //!< "the lab's own half-way pair", what slow is measured against
+  std::string slow_hint;        //!< what to look at when it is slow
+  std::string timed_hint;       //!< what to do when it is wrong only when timed
+  std::string bytes_breakdown;  //!< "(x, the intermediate written and read back, ...: five floats)"
+  std::string bytes_hint;       //!< what to count when the declared bytes are wrong
   std::vector<BytesHint> bytes_hints;
   std::string launches_sentence;  //!< "the half-way pair is 2 kernels"
   std::string correct_summary;    //!< "right at both sizes, two kernels joined by the intermediate, ..."
@@ -86,7 +86,7 @@ struct ExerciseWording {
 
 //! The worked answer's correct values, from the lab's byte model (exercise_entry fills them).
 struct WorkedModel {
-  ByteModel submission;  //!< the model case's: the traffic of a correct submission
+  ByteModel submission;           //!< the model case's: the traffic of a correct submission
   std::vector<ByteModel> slower;  //!< per predicted ratio, its slower side
   std::vector<ByteModel> faster;
   std::vector<ByteModel> lab_cases;  //!< per lab case timed, in order
@@ -115,7 +115,7 @@ struct Exercise {
   //! find_data_file), and those it may include by name; empty: none.
   std::string header_folder;
   std::vector<std::string> quoted_headers;
-  std::string skeleton;  //!< the starting point's .cu file, relative to the source tree
+  std::string skeleton;              //!< the starting point's .cu file, relative to the source tree
   std::vector<AnswerField> answers;  //!< the worked answer's fields, besides the predicted ratios
   std::string bytes_key = "bytes_per_element";
   std::string launches_key = "launches";

@@ -231,7 +231,8 @@ const LaunchPlan& ChildSession::timed_plan(std::size_t kernel, std::uint64_t n) 
 
 void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
                           std::optional<std::vector<OwnedRegion>> outputs) {
-  const std::string where = exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + " (" + what + ")";
+  const std::string where =
+      exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + " (" + what + ")";
   phase(where);
   const LaunchPlan grid = plan(kernel, n);
   if (!grid.problem.empty()) {
@@ -258,8 +259,8 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
     }
     if (std::chrono::steady_clock::now() > deadline) {
       // No unwinding: freeing a buffer would wait for the kernel that never ends.
-      on_hang_(where + " had not finished after " + std::to_string(static_cast<int>(request_.kernel_time_limit_s)) +
-               " s");
+      on_hang_(where + " had not finished after " +
+               std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s");
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
@@ -338,8 +339,8 @@ std::uint64_t ChildSession::own_words_changed() {
   LABRUN_CUDA_CHECK(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), stream_));
   std::size_t at = 0;
   for (const OwnedRegion& region : own_memory_) {
-    count_words_differing(region.data, own_snapshot_.data() + at, region.bytes / sizeof(std::uint32_t), changed,
-                          stream_);
+    count_words_differing(region.data, own_snapshot_.data() + at, region.bytes / sizeof(std::uint32_t),
+                          changed, stream_);
     at += region.bytes;
   }
   return download_one(changed);
@@ -362,10 +363,10 @@ void ChildSession::load() {
   // thread, so that no submission takes the memory of those graded beside it.
   for (const KernelInfo& kernel : results_.kernels) {
     if (kernel.local_bytes > kLocalBytesPerThreadMax) {
-      throw SubmissionStopped{"local-memory-too-large", kernel.name + " uses " + std::to_string(kernel.local_bytes) +
-                                                            " bytes of local memory per thread, more than the " +
-                                                            std::to_string(kLocalBytesPerThreadMax) +
-                                                            " a submission may"};
+      throw SubmissionStopped{"local-memory-too-large",
+                              kernel.name + " uses " + std::to_string(kernel.local_bytes) +
+                                  " bytes of local memory per thread, more than the " +
+                                  std::to_string(kLocalBytesPerThreadMax) + " a submission may"};
     }
   }
   if (exercise_.watch_own_memory) {
@@ -385,8 +386,9 @@ void ChildSession::allocate(std::size_t capacity) {
       throw;
     }
     static_cast<void>(cudaGetLastError());
-    throw SubmissionStopped{"grader-out-of-memory", "the child's buffers for n = " + std::to_string(capacity) +
-                                                        " did not fit in the GPU's free memory"};
+    throw SubmissionStopped{
+        "grader-out-of-memory",
+        "the child's buffers for n = " + std::to_string(capacity) + " did not fit in the GPU's free memory"};
   }
 }
 
@@ -527,7 +529,8 @@ LabTimes ChildSession::time_lab(std::size_t n) {
 void ChildSession::wait_for_timing_turn() {
   phase("waiting for a turn to time, with the GPU to itself");
   write_file_atomically("ready-to-time", "\n", true);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.turn_wait_limit_s);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.turn_wait_limit_s);
   std::error_code missing;
   while (!std::filesystem::exists("may-time", missing)) {
     if (std::chrono::steady_clock::now() > deadline) {
@@ -538,7 +541,8 @@ void ChildSession::wait_for_timing_turn() {
   }
 }
 
-std::vector<double> ChildSession::sample(const std::function<void()>& region, const std::function<void()>& before,
+std::vector<double> ChildSession::sample(const std::function<void()>& region,
+                                         const std::function<void()>& before,
                                          const std::function<void()>& after) {
   for (int w = 0; w < kTimingWarmups; ++w) {
     before();

@@ -66,11 +66,11 @@ GradingGpu read_grading_gpu(const GradeRequest& request) {
     throw NoDeviceError("no usable CUDA device: " + describe_cuda_error(error));
   }
   return GradingGpu{properties.major,
-                            properties.minor,
-                            static_cast<std::uint64_t>(properties.l2CacheSize),
-                            static_cast<std::uint64_t>(properties.totalGlobalMem),
-                            properties.multiProcessorCount,
-                            properties.maxThreadsPerMultiProcessor};
+                    properties.minor,
+                    static_cast<std::uint64_t>(properties.l2CacheSize),
+                    static_cast<std::uint64_t>(properties.totalGlobalMem),
+                    properties.multiProcessorCount,
+                    properties.maxThreadsPerMultiProcessor};
 }
 
 std::string architecture(const GradingGpu& gpu) {
@@ -180,7 +180,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   result.finished = !summary.empty();
   result.summary =
       valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
-                                         : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
+                                 : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
   return result;
 }
 
@@ -256,9 +256,8 @@ std::string read_source(const fs::path& path, std::vector<SourceProblem>& proble
 // and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
 // while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
 // seconds spent waiting for each turn and running under it.
-ProcessResult run_child(SpawnOptions options, const fs::path& scratch,
-                                GpuTurns* turns, double run_limit, double timing_turn_limit,
-                                std::vector<std::pair<std::string, double>>& phases) {
+ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns* turns, double run_limit,
+                        double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
     RunBudget budget(run_limit);
@@ -354,7 +353,8 @@ std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
 // alone (a single grading, or one that holds the GPU to itself already).
 void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::path& child,
                    const fs::path& scratch, const CompilerSetup& setup, ChildRequest child_request,
-                   GpuTurns* turns, JudgeInput& input, const std::function<void(const std::string&)>& progress) {
+                   GpuTurns* turns, JudgeInput& input,
+                   const std::function<void(const std::string&)>& progress) {
   input.child.reset();
   input.results.reset();
   input.last_step.clear();
@@ -520,8 +520,7 @@ GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
       std::string no_gpu_because;
       if (request.simulated_gpu) {
         gpu = request.simulated_gpu;
-      } else if (const DeviceAvailability availability = probe_devices();
-                 availability.usable) {
+      } else if (const DeviceAvailability availability = probe_devices(); availability.usable) {
         gpu = read_grading_gpu(request);
       } else {
         no_gpu_because = "no usable CUDA device on the grading machine (" + availability.error + ")";
@@ -591,13 +590,13 @@ nlohmann::ordered_json prepare_grading(const Exercise& ex, const GradeRequest& r
   progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
            ", once for the batch, on GPU " + std::to_string(request.device));
   const ExclusiveTurn turn(request.turns);
-  const ProcessResult run = run_contained(
-      contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
-                kChildFileSizeLimit, request.visible_devices));
+  const ProcessResult run =
+      run_contained(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                              scratch, kChildFileSizeLimit, request.visible_devices));
   ChildResults results;
   try {
-    results = child_results_from_json(nlohmann::ordered_json::parse(
-        read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
+    results = child_results_from_json(
+        nlohmann::ordered_json::parse(read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
   } catch (const std::exception& error) {
     throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
                              "): " + error.what());

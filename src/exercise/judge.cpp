@@ -44,8 +44,8 @@ std::string judge_stop(GradeReport& report, const Exercise& ex, const JudgeInput
         found += (found.empty() ? "" : ", ") + name;
       }
       add_mistake(report, "kernel-missing",
-                  r->error + (found.empty() ? "" : " (it defines: " + found + ")") + ": define " + every_kernel +
-                      " with the names and signatures of " + ex.wording.contract +
+                  r->error + (found.empty() ? "" : " (it defines: " + found + ")") + ": define " +
+                      every_kernel + " with the names and signatures of " + ex.wording.contract +
                       ", as extern \"C\" __global__ functions (a C++ name is mangled and cannot be found)");
     } else if (kind == "wrong-signature") {
       add_mistake(report, "wrong-signature",
@@ -54,10 +54,11 @@ std::string judge_stop(GradeReport& report, const Exercise& ex, const JudgeInput
     } else if (kind == "launch-shape") {
       add_mistake(report, "launch-shape-invalid", r->error);
     } else if (kind == "local-memory-too-large") {
-      add_mistake(report, "local-memory-too-large",
-                  r->error +
-                      ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
-                      "beside it need; keep arrays in registers (index them with constants) or in shared memory");
+      add_mistake(
+          report, "local-memory-too-large",
+          r->error +
+              ": the GPU reserves that much for every thread it can hold, memory the submissions graded "
+              "beside it need; keep arrays in registers (index them with constants) or in shared memory");
     } else if (kind == "hang") {
       add_mistake(report, "timeout",
                   r->error + ": a kernel that never ends (look for a loop whose condition never changes)");
@@ -72,8 +73,9 @@ std::string judge_stop(GradeReport& report, const Exercise& ex, const JudgeInput
   }
   if (in.child && in.child->timed_out) {
     add_mistake(report, "timeout",
-                "the grading run did not finish within " + fixed(in.run_limit_seconds, 0) + " s and was killed" +
-                    (step.empty() ? "" : " while in " + step) + ": a kernel that never ends");
+                "the grading run did not finish within " + fixed(in.run_limit_seconds, 0) +
+                    " s and was killed" + (step.empty() ? "" : " while in " + step) +
+                    ": a kernel that never ends");
     return "the run did not finish";
   }
   if (in.child && (!in.child->succeeded() || r == nullptr || !r->completed)) {
@@ -97,8 +99,9 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
   WorkedAnswer answer;
   if (!in.manifest) {
     answer.declared_output = answer.predicted_output = "no manifest: " + in.manifest_problem;
-    add_mistake(report, in.manifest_missing ? "manifest-missing" : "manifest-invalid",
-                (in.manifest_missing ? "no manifest: " : "the manifest cannot be read: ") + in.manifest_problem);
+    add_mistake(
+        report, in.manifest_missing ? "manifest-missing" : "manifest-invalid",
+        (in.manifest_missing ? "no manifest: " : "the manifest cannot be read: ") + in.manifest_problem);
     return answer;
   }
   const Manifest& m = *in.manifest;
@@ -122,7 +125,8 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
   answer.declared_output = "declared " + (bytes ? fixed(*bytes, 1) : std::string("no")) + " bytes and " +
                            (launches ? std::to_string(static_cast<int>(*launches)) : std::string("no")) +
                            " launches; the model is " + number(model_bytes) + " bytes " +
-                           ex.wording.bytes_breakdown + " and " + std::to_string(model_launches) + " launches";
+                           ex.wording.bytes_breakdown + " and " + std::to_string(model_launches) +
+                           " launches";
   if (bytes && !bytes_ok) {
     std::string hint = ex.wording.bytes_hint;
     for (const BytesHint& known : ex.wording.bytes_hints) {
@@ -132,8 +136,8 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
       }
     }
     add_mistake(report, "wrong-declared-bytes",
-                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " + number(model_bytes) + ": " +
-                    hint);
+                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " + number(model_bytes) +
+                    ": " + hint);
   }
   if (launches && !launches_ok) {
     add_mistake(report, "wrong-declared-launches",
@@ -159,9 +163,10 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
       launch_ratio_given = launch_ratio;
     }
     const std::string separator = p == 0 ? "" : " and ";
-    predicted += separator + (value ? fixed(*value, 2) : std::string("nothing")) + " against " + ratio.against;
-    gives += separator + number(slower.bytes_per_element()) + "/" + number(faster.bytes_per_element()) + " = " +
-             fixed(model_ratio, 2);
+    predicted +=
+        separator + (value ? fixed(*value, 2) : std::string("nothing")) + " against " + ratio.against;
+    gives += separator + number(slower.bytes_per_element()) + "/" + number(faster.bytes_per_element()) +
+             " = " + fixed(model_ratio, 2);
     launch_ratios += separator + std::to_string(slower.launches) + "/" + std::to_string(faster.launches);
   }
   answer.predicted_right = all_right;
@@ -179,7 +184,8 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
 
 // The speed of a submission that was right in every timed call, against the lab's own version and
 // the copies measured beside it; names slow and impossible-time. Fills the report's figures.
-SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingResult& t, std::string& output) {
+SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingResult& t,
+                         std::string& output) {
   const auto gbps = [&](double bytes, double ms) {
     return bytes * static_cast<double>(t.elements) / (ms * 1e6);
   };
@@ -208,10 +214,11 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
   }
   const double reference_ms = t.lab.at(ex.reference_case_key);
   const double against_lab = t.pair_ms / reference_ms;
-  report.figures = {{"n timed (cold, fresh inputs every sample)", std::to_string(t.elements)},
-                    {"your " + noun + " (ms, median of " + std::to_string(t.samples) + ")", fixed(t.pair_ms, 4)},
-                    {reference_label + " (ms" + (t.lab_times_shared ? ", timed once for the batch on this GPU)" : ")"),
-                     fixed(reference_ms, 4)}};
+  report.figures = {
+      {"n timed (cold, fresh inputs every sample)", std::to_string(t.elements)},
+      {"your " + noun + " (ms, median of " + std::to_string(t.samples) + ")", fixed(t.pair_ms, 4)},
+      {reference_label + " (ms" + (t.lab_times_shared ? ", timed once for the batch on this GPU)" : ")"),
+       fixed(reference_ms, 4)}};
   report.figures.insert(report.figures.end(), others.begin(), others.end());
   report.figures.emplace_back(copy_labels + " (ms)", copy_times);
   for (std::size_t p = 0; p < ex.predictions.size(); ++p) {
@@ -225,26 +232,28 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
       return t.pair_ms;  // "": the submission
     };
     const double model_ratio = ex.model.ratio(p);
-    report.figures.emplace_back(ratio.figure, fixed(time_of(ratio.slower_case) / time_of(ratio.faster_case), 2) +
-                                                  " (model " + fixed(model_ratio, 2) + ")");
+    report.figures.emplace_back(
+        ratio.figure, fixed(time_of(ratio.slower_case) / time_of(ratio.faster_case), 2) + " (model " +
+                          fixed(model_ratio, 2) + ")");
   }
   report.figures.emplace_back("your GB/s at " + number(bytes) + " B/element", fixed(yours, 1));
-  report.figures.emplace_back("best copy's GB/s here (" + number(copy_bytes) + " B/element)", fixed(best_copy, 1));
-  output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) + "x " +
-           ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + number(bytes) +
+  report.figures.emplace_back("best copy's GB/s here (" + number(copy_bytes) + " B/element)",
+                              fixed(best_copy, 1));
+  output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
+           "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + number(bytes) +
            " B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
   if (yours > ex.impossible_margin * best_copy) {
     add_mistake(report, "impossible-time",
-                "the " + noun + " would have moved its " + number(bytes) + " bytes per element at " + fixed(yours, 1) +
-                    " GB/s, more than " + fixed(ex.impossible_margin, 1) +
-                    " times the best copy measured beside it (" + fixed(best_copy, 1) + " GB/s): no correct " +
-                    noun + " can, so the time is not counted");
+                "the " + noun + " would have moved its " + number(bytes) + " bytes per element at " +
+                    fixed(yours, 1) + " GB/s, more than " + fixed(ex.impossible_margin, 1) +
+                    " times the best copy measured beside it (" + fixed(best_copy, 1) +
+                    " GB/s): no correct " + noun + " can, so the time is not counted");
     return SpeedVerdict::kImpossible;
   }
   if (against_lab > ex.slow_factor) {
     add_mistake(report, "slow",
-                "correct but slow: " + fixed(against_lab, 2) + "x the time of " + ex.wording.reference_name + ". " +
-                    ex.wording.slow_hint);
+                "correct but slow: " + fixed(against_lab, 2) + "x the time of " + ex.wording.reference_name +
+                    ". " + ex.wording.slow_hint);
     return SpeedVerdict::kSlow;
   }
   return SpeedVerdict::kFast;
@@ -325,8 +334,8 @@ void judge_builds(GradeReport& report, const Exercise& ex, const JudgeInput& in,
     }
     if (in.default_launch_shapes) {
       const LaunchShape& shape = ex.default_shape;
-      builds += "; launched with the default shape (" + std::to_string(shape.threads_per_block) + " threads, " +
-                std::to_string(shape.elements_per_thread) +
+      builds += "; launched with the default shape (" + std::to_string(shape.threads_per_block) +
+                " threads, " + std::to_string(shape.elements_per_thread) +
                 (shape.elements_per_thread == 1 ? " element" : " elements") +
                 " per thread): the manifest gives none that can be used";
     }
@@ -379,10 +388,11 @@ void judge_timed(GradeReport& report, const Exercise& ex, const JudgeInput& in, 
               ? "all " + std::to_string(t.samples) + " timed calls right, each on new inputs"
               : std::to_string(t.wrong_samples) + " of " + std::to_string(t.samples) + " timed calls wrong";
   if (!all_right && j.outcome.card_right) {
-    add_mistake(report, "wrong-when-timed",
-                std::to_string(t.wrong_samples) + " of the " + std::to_string(t.samples) +
-                    " timed runs, each on new inputs, gave a wrong output although the checked runs were right: " +
-                    ex.wording.timed_hint);
+    add_mistake(
+        report, "wrong-when-timed",
+        std::to_string(t.wrong_samples) + " of the " + std::to_string(t.samples) +
+            " timed runs, each on new inputs, gave a wrong output although the checked runs were right: " +
+            ex.wording.timed_hint);
   }
   if (all_right && !results.completed) {
     timed += "; " + (j.stopped.empty() ? std::string("the run did not finish") : j.stopped);
@@ -390,7 +400,8 @@ void judge_timed(GradeReport& report, const Exercise& ex, const JudgeInput& in, 
 }
 
 // The correct row's finding: the whole contract held, or which parts of it failed.
-std::string describe_correct(const Exercise& ex, const Outcome& o, bool compiled, const std::string& not_run) {
+std::string describe_correct(const Exercise& ex, const Outcome& o, bool compiled,
+                             const std::string& not_run) {
   if (correct(o)) {
     return ex.wording.correct_summary + ", compute-sanitizer " +
            (o.sanitizer == SanitizerVerdict::kClean    ? "clean"
@@ -404,7 +415,8 @@ std::string describe_correct(const Exercise& ex, const Outcome& o, bool compiled
   for (const auto& [held, part] :
        {std::pair{o.odd_right, std::string("the output at the odd size")},
         std::pair{o.card_right, std::string("the output at the card-scaled size")},
-        std::pair{o.structure_right, ex.wording.structure_part}, std::pair{o.buffers_right, std::string("the buffers")},
+        std::pair{o.structure_right, ex.wording.structure_part},
+        std::pair{o.buffers_right, std::string("the buffers")},
         std::pair{o.sanitizer != SanitizerVerdict::kErrors, std::string("compute-sanitizer")}}) {
     if (!held) {
       failed.push_back(part);
@@ -444,7 +456,8 @@ std::string count_of(std::uint64_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-std::string Judgement::probe_finding(bool any_probe, bool every_probe, bool good, const std::string& found) const {
+std::string Judgement::probe_finding(bool any_probe, bool every_probe, bool good,
+                                     const std::string& found) const {
   if (!any_probe) {
     return not_run;
   }
@@ -473,8 +486,8 @@ GradeReport judge(const Exercise& ex, const JudgeInput& in) {
   judge_timed(report, ex, in, results, j);
   // The speed counts only for a submission that is correct and right in every timed call.
   if (correct(j.outcome) && j.outcome.timed == TimedVerdict::kRight) {
-    j.outcome.speed =
-        results.timing ? judge_speed(report, ex, *results.timing, j.output[Check::kSpeed]) : SpeedVerdict::kNotMeasured;
+    j.outcome.speed = results.timing ? judge_speed(report, ex, *results.timing, j.output[Check::kSpeed])
+                                     : SpeedVerdict::kNotMeasured;
   }
   const WorkedAnswer answer = judge_manifest(report, ex, in);
   j.outcome.declared_right = answer.declared_right;

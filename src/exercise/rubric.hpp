@@ -94,6 +94,28 @@ struct RubricRow {
 
 using Rubric = std::vector<RubricRow>;
 
+//! A row an exercise words itself: what it is called, its points, when it passes.
+struct OwnRow {
+  std::string name;
+  double points = 0.0;
+  std::string passes_when;
+};
+
+//! An exercise's own rows: what its probes check. Every other row is every exercise's.
+struct ExerciseRows {
+  OwnRow odd_size;
+  OwnRow card_size;
+  OwnRow structure;  //!< counts once the output is right at both sizes
+  OwnRow buffers;    //!< likewise
+};
+
+//! An exercise's whole table, in docs/grading.md's order: it builds, its own four rows, then
+//! compute-sanitizer, correct, right in every timed call, the speed (at most `slow_factor` times
+//! `reference`, the lab's own version), and the worked answer's two rows, whose passes_when
+//! bound_exercise writes from the lab's byte models ("predicted ratios" where there are several).
+[[nodiscard]] Rubric exercise_rubric(const ExerciseRows& own, const std::string& reference,
+                                     double slow_factor, std::size_t predictions);
+
 //! Whether `row`'s own check passes for `outcome` (whatever it builds on).
 [[nodiscard]] bool passes(const RubricRow& row, const Outcome& outcome);
 

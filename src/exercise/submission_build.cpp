@@ -41,7 +41,7 @@ fs::path toolkit_root(const fs::path& nvcc) {
 // `argv` in the sandbox: the toolkit, the CUDA include folder and the lab's headers read-only,
 // scratch writable, under labrun-contain with the compiler's limits.
 SpawnOptions sandboxed(const std::vector<std::string>& argv, const fs::path& scratch,
-                               const CompilerSetup& setup) {
+                       const CompilerSetup& setup) {
   SandboxView view;
   view.read_only = {toolkit_root(setup.nvcc), setup.cuda_include};
   if (!setup.lab_headers.empty()) {
@@ -103,21 +103,21 @@ std::vector<SourceProblem> describe_includes(const std::vector<fs::path>& files,
   std::vector<SourceProblem> problems;
   for (const fs::path& file : files) {
     const int line = line_including(source, file);
-    problems.push_back(
-        {line,
-         "compiling it " + verb + " " + file.string() +
-             (line > 0 ? "" : " (through a macro or a header it includes)") +
-             ", which a submission may not reach: it may include only " + allowed_in_words(policy),
-         kIncludeNotAllowed});
+    problems.push_back({line,
+                        "compiling it " + verb + " " + file.string() +
+                            (line > 0 ? "" : " (through a macro or a header it includes)") +
+                            ", which a submission may not reach: it may include only " +
+                            allowed_in_words(policy),
+                        kIncludeNotAllowed});
   }
   return problems;
 }
 
 std::vector<SourceProblem> opened_not_allowed(const std::vector<std::string>& opened,
-                                                      const std::string& source, const fs::path& scratch,
-                                                      const CompilerSetup& setup) {
-  return describe_includes(files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens", source,
-                           setup.policy);
+                                              const std::string& source, const fs::path& scratch,
+                                              const CompilerSetup& setup) {
+  return describe_includes(files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens",
+                           source, setup.policy);
 }
 
 std::vector<SourceProblem> reached_for(const std::string& compiler_output, const std::string& source,
@@ -165,7 +165,7 @@ ScratchFolder::~ScratchFolder() {
 }
 
 SpawnOptions contained(std::vector<std::string> argv, double limit_seconds, const fs::path& scratch,
-                               std::uint64_t file_size_limit, const std::string& visible_devices) {
+                       std::uint64_t file_size_limit, const std::string& visible_devices) {
   SpawnOptions options;
   options.argv = std::move(argv);
   options.limit_seconds = limit_seconds;
@@ -232,16 +232,15 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
     // compile will stop the same way and its messages say why.
     verdict.problems = reached_for(listed.output, source, setup.policy);
     if (verdict.problems.empty() && stopped_at_a_limit(listed)) {
-      verdict.compiler_stopped =
-          "the preprocessor was stopped at the compiler's limits (" +
-          std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
-          std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
-          (listed.timed_out ? listed.describe() : last_output_line(listed.output));
+      verdict.compiler_stopped = "the preprocessor was stopped at the compiler's limits (" +
+                                 std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
+                                 std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
+                                 (listed.timed_out ? listed.describe() : last_output_line(listed.output));
     }
     return verdict;
   }
-  const std::optional<std::vector<std::string>> opened = make_rule_prerequisites(
-      read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
+  const std::optional<std::vector<std::string>> opened =
+      make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
   if (!opened) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
     return verdict;
@@ -268,8 +267,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
   }
   // The files this compile opened, when it wrote their list (a compile that stops early may not).
   try {
-    if (const auto opened = make_rule_prerequisites(
-            read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes))) {
+    if (const auto opened =
+            make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes))) {
       result.include_problems = opened_not_allowed(*opened, source_in(scratch), scratch, setup);
     }
   } catch (const std::runtime_error&) {
@@ -282,8 +281,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     return result;  // neither its messages nor its image are used
   }
   result.compiled = compile.succeeded() && fs::is_regular_file(scratch / kImageName);
-  result.messages = compile.timed_out ? "the compiler " + compile.describe()
-                                      : messages_about(compile.output, kSourceName);
+  result.messages =
+      compile.timed_out ? "the compiler " + compile.describe() : messages_about(compile.output, kSourceName);
   if (!result.compiled && result.messages.empty()) {
     result.messages = "the compiler " + compile.describe();
   }
@@ -302,8 +301,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     return result;
   }
   std::string unreadable;
-  const std::optional<DeviceImageFootprint> footprint = device_image_footprint(
-      read_regular_file(scratch / kImageName, kDeviceImageMaxBytes), unreadable);
+  const std::optional<DeviceImageFootprint> footprint =
+      device_image_footprint(read_regular_file(scratch / kImageName, kDeviceImageMaxBytes), unreadable);
   if (footprint) {
     for (const DeviceImageGlobal& global : footprint->globals) {
       result.globals.push_back({global.name, global.bytes});
@@ -328,7 +327,7 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
 }
 
 ProcessResult run_toolkit_program(const std::vector<std::string>& argv, const fs::path& scratch,
-                                          const CompilerSetup& setup) {
+                                  const CompilerSetup& setup) {
   return run_contained(sandboxed(argv, scratch, setup));
 }
 

@@ -50,9 +50,8 @@ class ScratchFolder {
 //! (HOME and TMPDIR inside `scratch`, no JIT cache, CUDA_VISIBLE_DEVICES when given), a time limit
 //! (seconds), a file-size limit (bytes) and a process limit.
 [[nodiscard]] SpawnOptions contained(std::vector<std::string> argv, double limit_seconds,
-                                             const std::filesystem::path& scratch,
-                                             std::uint64_t file_size_limit,
-                                             const std::string& visible_devices = {});
+                                     const std::filesystem::path& scratch, std::uint64_t file_size_limit,
+                                     const std::string& visible_devices = {});
 
 //! What compiling a submission reads, and its limits. The defaults are the grader's.
 struct CompilerSetup {
@@ -130,7 +129,7 @@ struct DeviceCompile {
 
 //! Runs a tool of the toolkit (cuobjdump) on what scratch holds, in the sandbox as the compiler is.
 [[nodiscard]] ProcessResult run_toolkit_program(const std::vector<std::string>& argv,
-                                                        const std::filesystem::path& scratch,
-                                                        const CompilerSetup& setup);
+                                                const std::filesystem::path& scratch,
+                                                const CompilerSetup& setup);
 
 }  // namespace labrun

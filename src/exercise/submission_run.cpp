@@ -37,7 +37,8 @@ fs::path single_source(const fs::path& folder) {
   try {
     sources = submission_sources(folder);
   } catch (const fs::filesystem_error& error) {
-    throw SubmissionError("cannot list the submission folder " + folder.string() + ": " + error.code().message());
+    throw SubmissionError("cannot list the submission folder " + folder.string() + ": " +
+                          error.code().message());
   }
   if (sources.size() == 1) {
     return sources.front();
@@ -52,8 +53,9 @@ fs::path single_source(const fs::path& folder) {
   for (const fs::path& source : sources) {
     names.push_back(source.filename().string());
   }
-  throw SubmissionError("the submission folder " + folder.string() + " holds " + std::to_string(sources.size()) +
-                        " .cu files (" + join(names, ", ") + "): a submission is one .cu file");
+  throw SubmissionError("the submission folder " + folder.string() + " holds " +
+                        std::to_string(sources.size()) + " .cu files (" + join(names, ", ") +
+                        "): a submission is one .cu file");
 }
 
 // The manifest's worked answer gives the row its bytes and launches, so both must be usable; its
@@ -72,9 +74,9 @@ Manifest read_worked_answer(const Exercise& ex, const fs::path& source, const fs
     throw SubmissionError(valid_utf8(error.what()));
   }
   if (!manifest.answer(ex.bytes_key) || !manifest.answer(ex.launches_key)) {
-    throw SubmissionError("the manifest " + manifest_path.string() + " needs a usable " + ex.bytes_key + " and " +
-                          ex.launches_key + " (the row's byte model): " +
-                          valid_utf8(join(manifest.problems, "; ")));
+    throw SubmissionError("the manifest " + manifest_path.string() + " needs a usable " + ex.bytes_key +
+                          " and " + ex.launches_key +
+                          " (the row's byte model): " + valid_utf8(join(manifest.problems, "; ")));
   }
   for (const std::string& problem : manifest.problems) {
     progress("the manifest: " + valid_utf8(problem) + " (left out)");
@@ -93,7 +95,8 @@ void refuse_if_any(const fs::path& source_path, const std::vector<SourceProblem>
     lines.push_back((problem.line > 0 ? "line " + std::to_string(problem.line) + ": " : "") +
                     valid_utf8(problem.message));
   }
-  throw SubmissionError("the grader's source check refuses " + source_path.string() + ": " + join(lines, "; "));
+  throw SubmissionError("the grader's source check refuses " + source_path.string() + ": " +
+                        join(lines, "; "));
 }
 
 Submission read_submission(const Exercise& ex, const fs::path& folder,
@@ -123,7 +126,8 @@ Submission read_submission(const Exercise& ex, const fs::path& folder,
   } catch (const std::exception& failure) {
     throw SubmissionError(valid_utf8(failure.what()));
   }
-  refuse_if_any(submission.source_path, check_submission_source(submission.source, exercise_include_policy(ex)));
+  refuse_if_any(submission.source_path,
+                check_submission_source(submission.source, exercise_include_policy(ex)));
   return submission;
 }
 
@@ -131,7 +135,8 @@ Submission read_submission(const Exercise& ex, const fs::path& folder,
 std::string device_architecture() {
   const DeviceAvailability availability = probe_devices();
   if (!availability.usable) {
-    throw NoDeviceError("no usable CUDA device to compile and load the submission for: " + availability.error);
+    throw NoDeviceError("no usable CUDA device to compile and load the submission for: " +
+                        availability.error);
   }
   int device = 0;
   cudaDeviceProp properties{};
@@ -159,11 +164,13 @@ std::vector<Fact> submission_facts(const Exercise& ex, const Submission& submiss
       Fact::known("submission_" + ex.launches_key, static_cast<std::int64_t>(*m.answer(ex.launches_key)))};
   for (const PredictedRatio& ratio : ex.predictions) {
     const std::optional<double> value = m.answer(ratio.key);
-    facts.push_back(value ? Fact::known("submission_" + ratio.key, *value)
-                          : Fact::unknown("submission_" + ratio.key, "the manifest gives no usable prediction"));
+    facts.push_back(
+        value ? Fact::known("submission_" + ratio.key, *value)
+              : Fact::unknown("submission_" + ratio.key, "the manifest gives no usable prediction"));
   }
   for (std::size_t k = 0; k < submission.shapes.size(); ++k) {
-    facts.push_back(Fact::known("submission_" + kernel_prefix(k) + "launch", submission.shapes[k].describe()));
+    facts.push_back(
+        Fact::known("submission_" + kernel_prefix(k) + "launch", submission.shapes[k].describe()));
   }
   return facts;
 }
@@ -185,8 +192,8 @@ void StudentKernels::load() {
   }
   loaded_ = load_submission_kernels(image_, exercise_.kernels);
   if (!loaded_.problem_kind.empty()) {
-    std::string message =
-        "the submission's kernels cannot be used (" + loaded_.problem_kind + "): " + valid_utf8(loaded_.problem);
+    std::string message = "the submission's kernels cannot be used (" + loaded_.problem_kind +
+                          "): " + valid_utf8(loaded_.problem);
     if (!loaded_.kernels_found.empty()) {
       message += "; the image defines " + valid_utf8(join(loaded_.kernels_found, ", "));
     }
@@ -198,21 +205,24 @@ void StudentKernels::load() {
 }
 
 LaunchPlan StudentKernels::planned(std::size_t kernel, std::uint64_t n) const {
-  const LaunchPlan plan =
-      plan_kernel_launch(loaded_.handles.at(kernel), exercise_.kernels.at(kernel), shapes_.at(kernel), n, sm_count_);
+  const LaunchPlan plan = plan_kernel_launch(loaded_.handles.at(kernel), exercise_.kernels.at(kernel),
+                                             shapes_.at(kernel), n, sm_count_);
   if (!plan.problem.empty()) {
-    throw SubmissionError(exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + ": " + plan.problem);
+    throw SubmissionError(exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + ": " +
+                          plan.problem);
   }
   return plan;
 }
 
-void StudentKernels::launch(std::size_t kernel, void** arguments, std::uint64_t n, cudaStream_t stream) const {
+void StudentKernels::launch(std::size_t kernel, void** arguments, std::uint64_t n,
+                            cudaStream_t stream) const {
   launch(kernel, arguments, planned(kernel, n), stream);
 }
 
-void StudentKernels::launch(std::size_t kernel, void** arguments, const LaunchPlan& plan, cudaStream_t stream) const {
-  LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(loaded_.handles.at(kernel)), dim3(plan.blocks),
-                                     dim3(plan.threads), arguments, 0, stream));
+void StudentKernels::launch(std::size_t kernel, void** arguments, const LaunchPlan& plan,
+                            cudaStream_t stream) const {
+  LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(loaded_.handles.at(kernel)),
+                                     dim3(plan.blocks), dim3(plan.threads), arguments, 0, stream));
 }
 
 void StudentKernels::wait_for(const std::string& where) {
@@ -258,8 +268,8 @@ Lab lab_with_submission(const Exercise& ex, const SubmissionCase& submission_cas
   const CompilerSetup setup = grader_compiler_setup(ex);
   const SourceVerdict verdict = check_before_compiling(submission.source, scratch.path(), setup, arch);
   if (!verdict.grader_problem.empty()) {
-    throw SubmissionError(submission.source_path.string() + " cannot be compiled safely here: " +
-                          verdict.grader_problem);
+    throw SubmissionError(submission.source_path.string() +
+                          " cannot be compiled safely here: " + verdict.grader_problem);
   }
   refuse_if_any(submission.source_path, verdict.problems);
   if (!verdict.compiler_stopped.empty()) {

@@ -87,7 +87,8 @@ struct SubmissionCase {
   std::function<Lab(const SubmissionDeclaration&)> declare;
   //! One call of the kernels at each of `sizes` on buffers of its own, each waited on with
   //! StudentKernels::wait_for (the trial run before the harness relies on it).
-  std::function<void(const StudentKernels&, const std::vector<std::uint64_t>& sizes, std::uint64_t seed)> trial;
+  std::function<void(const StudentKernels&, const std::vector<std::uint64_t>& sizes, std::uint64_t seed)>
+      trial;
 };
 
 //! Lab::exercises' with_submission for `exercise`: `lab` with the submission in `folder` declared as

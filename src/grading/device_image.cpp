@@ -14,10 +14,10 @@ constexpr std::size_t kSectionOffsetField = 0x28;     // e_shoff
 constexpr std::size_t kSectionEntrySizeField = 0x3A;  // e_shentsize, e_shnum, e_shstrndx follow
 constexpr std::size_t kSectionHeaderBytes = 64;
 constexpr std::size_t kSymbolBytes = 24;
-constexpr std::uint32_t kSymbolTable = 2;  // SHT_SYMTAB
+constexpr std::uint32_t kSymbolTable = 2;   // SHT_SYMTAB
 constexpr unsigned char kObjectSymbol = 1;  // STT_OBJECT, in the low bits of st_info
-constexpr std::uint64_t kAllocated = 0x2;  // SHF_ALLOC
-constexpr std::uint64_t kWritable = 0x1;   // SHF_WRITE
+constexpr std::uint64_t kAllocated = 0x2;   // SHF_ALLOC
+constexpr std::uint64_t kWritable = 0x1;    // SHF_WRITE
 constexpr std::size_t kMaxSections = 65535;
 
 template <typename T>
@@ -77,7 +77,8 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
     const std::uint64_t at = section_table + i * static_cast<std::uint64_t>(entry_size);
     Section& s = sections[i];
     if (!read_at(image, at, s.name) || !read_at(image, at + 4, s.type) || !read_at(image, at + 8, s.flags) ||
-        !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size) || !read_at(image, at + 40, s.link)) {
+        !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size) ||
+        !read_at(image, at + 40, s.link)) {
       problem = "section " + std::to_string(i) + " lies outside the file";
       return std::nullopt;
     }

@@ -263,8 +263,8 @@ Manifest parse_manifest(const std::string& text, const std::string& origin, cons
   for (const AnswerField& field : schema.answers) {
     std::optional<double> value;
     if (field.whole) {
-      const auto whole = reader.integer("/" + field.key, document, field.key, 1,
-                                        static_cast<std::int64_t>(field.max));
+      const auto whole =
+          reader.integer("/" + field.key, document, field.key, 1, static_cast<std::int64_t>(field.max));
       value = whole ? std::optional<double>(static_cast<double>(*whole)) : std::nullopt;
     } else {
       value = reader.positive_number(field.key, field.max);
@@ -315,7 +315,8 @@ ManifestHint read_manifest_hint(const std::filesystem::path& path) {
     if (path.empty() || std::filesystem::is_symlink(path, error)) {
       return hint;
     }
-    const UnorderedJson document = parse_json_finding_duplicates(read_regular_file(path, kManifestMaxBytes)).document;
+    const UnorderedJson document =
+        parse_json_finding_duplicates(read_regular_file(path, kManifestMaxBytes)).document;
     if (!document.is_object()) {
       return hint;
     }

@@ -128,9 +128,9 @@ struct Lab;
 //! One graded exercise of a lab, as the command line and the grading child use it: built from the
 //! exercise's declaration by exercise/exercise_entry.hpp.
 struct LabExercise {
-  std::string name;   //!< "sum-of-squares", unique among the build's exercises
-  std::string lab;    //!< its lab's name
-  std::string title;  //!< one line for `labrun list`
+  std::string name;                       //!< "sum-of-squares", unique among the build's exercises
+  std::string lab;                        //!< its lab's name
+  std::string title;                      //!< one line for `labrun list`
   std::vector<std::string> kernel_names;  //!< its contract's kernels, by which a manifest names it
   std::uint64_t default_seed = 1;         //!< `labrun grade`'s seed when none is given
   //! Grades one submission. Never throws for anything a submission does.

@@ -73,7 +73,8 @@ void LabRegistry::add(Lab lab) {
   }
   for (const LabExercise& exercise : lab.exercises) {
     if (exercise.lab != lab.name) {
-      throw std::invalid_argument("exercise '" + exercise.name + "' is declared for lab '" + exercise.lab + "'");
+      throw std::invalid_argument("exercise '" + exercise.name + "' is declared for lab '" + exercise.lab +
+                                  "'");
     }
     if (find_exercise(exercise.name) != nullptr || lab.find_exercise(exercise.name) != &exercise) {
       throw std::invalid_argument("exercise registered twice: " + exercise.name);
@@ -100,7 +101,8 @@ const LabExercise* LabRegistry::find_exercise(const std::string& name) const {
     if (slash != std::string::npos && name.compare(0, slash, lab.name) != 0) {
       continue;
     }
-    if (const LabExercise* found = lab.find_exercise(slash == std::string::npos ? name : name.substr(slash + 1))) {
+    if (const LabExercise* found =
+            lab.find_exercise(slash == std::string::npos ? name : name.substr(slash + 1))) {
       return found;
     }
   }

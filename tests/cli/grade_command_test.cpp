@@ -19,14 +19,14 @@
 #include "exercise/child_protocol.hpp"
 #include "exercise/judge.hpp"
 #include "grading/exercise.hpp"
-#include "registry/registry.hpp"
-#include "support/exercises.hpp"
 #include "grading/manifest.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
 #include "process/sandbox.hpp"
+#include "registry/registry.hpp"
 #include "runner/runner.hpp"
 #include "support/cli_run.hpp"
+#include "support/exercises.hpp"
 #include "support/test_data.hpp"
 
 using Catch::Matchers::ContainsSubstring;
@@ -325,8 +325,8 @@ std::vector<labrun::JudgeInput> hostile_inputs(const std::string& hostile) {
                                  nlohmann::json(std::string(30000, 'L')).dump() + ": 3}";
   labrun::JudgeInput base;
   base.submission = "batch/" + hostile + "/halfway.cu";
-  base.manifest =
-      labrun::parse_manifest(duplicated, "batch/" + hostile + "/halfway.json", labrun::testing::halfway_exercise().manifest_schema());
+  base.manifest = labrun::parse_manifest(duplicated, "batch/" + hostile + "/halfway.json",
+                                         labrun::testing::halfway_exercise().manifest_schema());
   base.sanitizer_available = true;
   base.run_limit_seconds = 60.0;
   std::vector<labrun::JudgeInput> inputs;

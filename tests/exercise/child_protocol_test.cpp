@@ -87,5 +87,6 @@ TEST_CASE("results survive their JSON, an exercise's probe records and NaN value
   // A probe the exercise cannot read makes the results unreadable, as a field missing would.
   nlohmann::ordered_json broken = to_json(results);
   broken["probes"][0].erase("guards");
-  CHECK_THROWS_WITH(child_results_from_json(broken, day48_records), ContainsSubstring("not a grading child's results"));
+  CHECK_THROWS_WITH(child_results_from_json(broken, day48_records),
+                    ContainsSubstring("not a grading child's results"));
 }

@@ -35,5 +35,6 @@ TEST_CASE("a finishing step is one block of the shape's threads, whatever n") {
   CHECK(plan.blocks == 1);
   CHECK(plan.threads == 512);
   CHECK(plan.describe() == "1 block of 512 threads");
-  CHECK_THAT(labrun::plan_one_block({1024, 1, true}, 512).problem, ContainsSubstring("more than this kernel can run"));
+  CHECK_THAT(labrun::plan_one_block({1024, 1, true}, 512).problem,
+             ContainsSubstring("more than this kernel can run"));
 }

@@ -30,9 +30,10 @@ using RubricOutcome = labrun::Outcome;
 // Every exercise of the build, bound to its lab, with the heading of its section of docs/grading.md.
 std::vector<std::pair<labrun::Exercise, std::string>> every_exercise() {
   const labrun::LabRegistry& labs = labrun::registered_labs();
-  return {{labrun::bound_exercise(*labs.find("day48-fusion"), day48::grading::halfway_exercise()), "## Verdicts"},
-          {labrun::bound_exercise(*labs.find("fusion-verdicts"), verdicts::grading::sum_of_squares_exercise()),
-           "### Verdicts of sum-of-squares"}};
+  return {
+      {labrun::bound_exercise(*labs.find("day48-fusion"), day48::grading::halfway_exercise()), "## Verdicts"},
+      {labrun::bound_exercise(*labs.find("fusion-verdicts"), verdicts::grading::sum_of_squares_exercise()),
+       "### Verdicts of sum-of-squares"}};
 }
 
 // The instructor's order, from the outcome alone: 1 correct and fast, 2 correct and slow (or a time
@@ -97,58 +98,60 @@ void every_outcome(Visit visit) {
 
 }  // namespace
 
-TEST_CASE("every exercise's rubric puts every tier strictly above the next, for every outcome, and an escape at 0") {
+TEST_CASE(
+    "every exercise's rubric puts every tier strictly above the next, for every outcome, and an escape at "
+    "0") {
   for (const auto& [exercise, heading] : every_exercise()) {
-  INFO(exercise.name);
-  // Machines with and without compute-sanitizer are ranked apart: their maximum scores differ.
-  std::map<bool, std::map<int, Range>> tiers;
-  int outcomes = 0;
-  every_outcome([&](const RubricOutcome& o) {
-    const double score = labrun::score(exercise.rubric, o);
-    Range& range = tiers[o.sanitizer == SanitizerVerdict::kAbsent][instructor_tier(o)];
-    range.low = std::min(range.low, score);
-    range.high = std::max(range.high, score);
-    ++range.count;
-    ++outcomes;
-  });
-  CHECK(outcomes == 256 * (4 * 3 - 1) * 4);
-  for (const auto& [absent, by_tier] : tiers) {
-    INFO("compute-sanitizer " << (absent ? "absent" : "present"));
-    REQUIRE(by_tier.size() == 5);
-    CHECK(by_tier.at(0).low == 0.0);
-    CHECK(by_tier.at(0).high == 0.0);
-    for (int tier = 1; tier < 4; ++tier) {
-      INFO("tier " << tier << ": " << by_tier.at(tier).low << " to " << by_tier.at(tier).high << ", tier "
-                   << tier + 1 << ": " << by_tier.at(tier + 1).low << " to " << by_tier.at(tier + 1).high);
-      CHECK(by_tier.at(tier).low > by_tier.at(tier + 1).high);
+    INFO(exercise.name);
+    // Machines with and without compute-sanitizer are ranked apart: their maximum scores differ.
+    std::map<bool, std::map<int, Range>> tiers;
+    int outcomes = 0;
+    every_outcome([&](const RubricOutcome& o) {
+      const double score = labrun::score(exercise.rubric, o);
+      Range& range = tiers[o.sanitizer == SanitizerVerdict::kAbsent][instructor_tier(o)];
+      range.low = std::min(range.low, score);
+      range.high = std::max(range.high, score);
+      ++range.count;
+      ++outcomes;
+    });
+    CHECK(outcomes == 256 * (4 * 3 - 1) * 4);
+    for (const auto& [absent, by_tier] : tiers) {
+      INFO("compute-sanitizer " << (absent ? "absent" : "present"));
+      REQUIRE(by_tier.size() == 5);
+      CHECK(by_tier.at(0).low == 0.0);
+      CHECK(by_tier.at(0).high == 0.0);
+      for (int tier = 1; tier < 4; ++tier) {
+        INFO("tier " << tier << ": " << by_tier.at(tier).low << " to " << by_tier.at(tier).high << ", tier "
+                     << tier + 1 << ": " << by_tier.at(tier + 1).low << " to " << by_tier.at(tier + 1).high);
+        CHECK(by_tier.at(tier).low > by_tier.at(tier + 1).high);
+      }
+      CHECK(by_tier.at(1).high == (absent ? 95.0 : 100.0));
+      CHECK(by_tier.at(4).low == 0.0);
     }
-    CHECK(by_tier.at(1).high == (absent ? 95.0 : 100.0));
-    CHECK(by_tier.at(4).low == 0.0);
-  }
   }
 }
 
 TEST_CASE("every exercise's rubric rows add up to 100, and each row's prerequisite is named") {
   for (const auto& [exercise, heading] : every_exercise()) {
-  INFO(exercise.name);
-  double total = 0.0;
-  for (const labrun::RubricRow& row : exercise.rubric) {
-    INFO(row.name);
-    total += row.points;
-    CHECK(row.passes_when.size() > 10);
-    RubricOutcome all;
-    all.builds = all.odd_right = all.card_right = all.structure_right = all.buffers_right = true;
-    all.declared_right = all.predicted_right = true;
-    all.sanitizer = SanitizerVerdict::kClean;
-    all.timed = TimedVerdict::kRight;
-    all.speed = SpeedVerdict::kFast;
-    CHECK(labrun::earned(row, all));
-    CHECK(labrun::prerequisite_met(row, all));
-    RubricOutcome none;
-    CHECK(labrun::prerequisite_met(row, none) == row.needs_text.empty());
-  }
-  CHECK(total == 100.0);
-  CHECK(exercise.rubric.front().check == labrun::Check::kBuilds);
+    INFO(exercise.name);
+    double total = 0.0;
+    for (const labrun::RubricRow& row : exercise.rubric) {
+      INFO(row.name);
+      total += row.points;
+      CHECK(row.passes_when.size() > 10);
+      RubricOutcome all;
+      all.builds = all.odd_right = all.card_right = all.structure_right = all.buffers_right = true;
+      all.declared_right = all.predicted_right = true;
+      all.sanitizer = SanitizerVerdict::kClean;
+      all.timed = TimedVerdict::kRight;
+      all.speed = SpeedVerdict::kFast;
+      CHECK(labrun::earned(row, all));
+      CHECK(labrun::prerequisite_met(row, all));
+      RubricOutcome none;
+      CHECK(labrun::prerequisite_met(row, none) == row.needs_text.empty());
+    }
+    CHECK(total == 100.0);
+    CHECK(exercise.rubric.front().check == labrun::Check::kBuilds);
   }
 }
 
@@ -173,8 +176,8 @@ TEST_CASE("docs/grading.md's Verdicts table of each exercise is its rubric, row 
     std::vector<std::string> expected{"| check | points | passes when | counts once |",
                                       "| --- | ---: | --- | --- |"};
     for (const labrun::RubricRow& row : exercise.rubric) {
-      expected.push_back("| " + row.name + " | " + labrun::fixed(row.points, 0) + " | " + row.passes_when + " | " +
-                         (row.needs_text.empty() ? "-" : row.needs_text) + " |");
+      expected.push_back("| " + row.name + " | " + labrun::fixed(row.points, 0) + " | " + row.passes_when +
+                         " | " + (row.needs_text.empty() ? "-" : row.needs_text) + " |");
     }
     CHECK(rows == expected);
   }

@@ -24,7 +24,7 @@ using labrun::testing::require_sandbox;
 namespace {
 
 labrun::CompilerSetup test_setup(const fs::path& cuda_include = LABRUN_CUDA_INCLUDE_DIR,
-                                         const fs::path& lab_headers = LABRUN_DAY48_SOURCE_DIR_FOR_TESTS) {
+                                 const fs::path& lab_headers = LABRUN_DAY48_SOURCE_DIR_FOR_TESTS) {
   labrun::CompilerSetup setup;
   setup.nvcc = LABRUN_NVCC_PATH;
   setup.cuda_include = cuda_include;
@@ -48,8 +48,8 @@ TEST_CASE("the checks before compiling refuse exactly the corpus submissions exp
     INFO(entry.path().filename().string());
     const labrun::ScratchFolder scratch;
     const labrun::SourceVerdict verdict =
-        labrun::check_before_compiling(labrun::read_file(entry.path() / "halfway.cu"), scratch.path(),
-                                               setup, labrun::kArchitectureWithoutGpu);
+        labrun::check_before_compiling(labrun::read_file(entry.path() / "halfway.cu"), scratch.path(), setup,
+                                       labrun::kArchitectureWithoutGpu);
     CHECK(verdict.grader_problem.empty());
     CHECK(verdict.problems.empty() == !expects(entry.path(), "include-not-allowed"));
   }
@@ -102,8 +102,7 @@ TEST_CASE(
   const labrun::DeviceCompile correct = compile(labrun::testing::grading_corpus() / "correct");
   CHECK(correct.compiled);
   CHECK(correct.image_refusal.empty());
-  const labrun::DeviceCompile cuda_std =
-      compile(labrun::testing::grading_corpus() / "correct-cuda-std");
+  const labrun::DeviceCompile cuda_std = compile(labrun::testing::grading_corpus() / "correct-cuda-std");
   CHECK(cuda_std.compiled);
   const fs::path hostile = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile";
   const labrun::DeviceCompile hog = compile(hostile / "static-memory-hog");
@@ -119,8 +118,8 @@ TEST_CASE("a compile bomb is stopped at the compiler's limits before it is compi
   setup.wall_seconds = 20.0;
   const fs::path bomb = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile" / "compile-bomb";
   const labrun::ScratchFolder scratch;
-  const labrun::SourceVerdict verdict = labrun::check_before_compiling(
-      labrun::read_file(bomb / "halfway.cu"), scratch.path(), setup, "sm_75");
+  const labrun::SourceVerdict verdict =
+      labrun::check_before_compiling(labrun::read_file(bomb / "halfway.cu"), scratch.path(), setup, "sm_75");
   CHECK(verdict.problems.empty());
   CHECK_THAT(verdict.compiler_stopped, ContainsSubstring("stopped at the compiler's limits"));
 }

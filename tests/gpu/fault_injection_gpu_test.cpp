@@ -61,8 +61,8 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / ("honest-" + name) / "halfway.cu";
-    alone[name] =
-        labrun::testing::verdict_of_report(labrun::report_json(halfway.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(
+        labrun::report_json(halfway.grade(one, [](const std::string&) {})));
   }
 
   labrun::GradeCommand command;

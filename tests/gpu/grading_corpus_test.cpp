@@ -102,7 +102,8 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
 
 TEST_CASE("labrun grade --batch gives every submission of the sum-of-squares corpus its expected verdict") {
   labrun::testing::require_gpu();
-  grade_corpus(fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus", "sum-of-squares-corpus", 15);
+  grade_corpus(fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
+               "sum-of-squares-corpus", 15);
 }
 
 TEST_CASE("the skeleton a student starts from compiles and scores 0") {

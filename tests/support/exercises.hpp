@@ -19,8 +19,8 @@ inline const Exercise& halfway_exercise() {
 
 //! fusion-verdicts' sum of squares.
 inline const Exercise& sum_of_squares_exercise() {
-  static const Exercise exercise =
-      bound_exercise(*registered_labs().find("fusion-verdicts"), verdicts::grading::sum_of_squares_exercise());
+  static const Exercise exercise = bound_exercise(*registered_labs().find("fusion-verdicts"),
+                                                  verdicts::grading::sum_of_squares_exercise());
   return exercise;
 }
 

@@ -165,9 +165,9 @@ void inspect_output(const float* y, std::size_t n, std::uint64_t seed_x, std::ui
   OutputCounters initial{};
   initial.first_bad = ~0ull;
   LABRUN_CUDA_CHECK(cudaMemcpyAsync(counters, &initial, sizeof initial, cudaMemcpyHostToDevice, stream));
-  inspect_output_kernel<<<check_blocks(n), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(y), n,
-                                                                seed_x, seed_residual, absolute, relative,
-                                                                count_compositions, counters);
+  inspect_output_kernel<<<check_blocks(n), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(y),
+                                                                  n, seed_x, seed_residual, absolute,
+                                                                  relative, count_compositions, counters);
   LABRUN_CHECK_LAUNCH("inspect_output_kernel");
   // The copy reads `initial` before this function returns: wait for it.
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -184,7 +184,7 @@ void inspect_intermediate(const float* intermediate, std::size_t n, std::uint64_
 void count_input_changes(const float* x, const float* residual, std::size_t n, std::uint64_t seed_x,
                          std::uint64_t seed_residual, unsigned long long* count, cudaStream_t stream) {
   count_input_changes_kernel<<<check_blocks(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual,
-                                                                     count);
+                                                                       count);
   LABRUN_CHECK_LAUNCH("count_input_changes_kernel");
 }
 

@@ -87,7 +87,8 @@ class HalfwayChild final : public labrun::ExerciseChild {
       generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
       plant_intermediate(intermediate_->data(), n, seed_x, stream_);
     } else {
-      inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_, stream_);
+      inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
+                           stream_);
       const auto counters = session_.download_one(intermediate_counters_);
       result.intermediate = IntermediateInspection{counters.unwritten, counters.mismatches};
     }
@@ -107,7 +108,8 @@ class HalfwayChild final : public labrun::ExerciseChild {
     count_input_changes(x_->data(), residual_->data(), n, probe == "planted" ? seed_replaced_x : seed, seed,
                         session_.tally(kInputs), stream_);
     const std::vector<unsigned long long> tallies = session_.download_tallies();
-    result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX], tallies[kGuardResidual]};
+    result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
+                     tallies[kGuardResidual]};
     result.input_elements_changed = tallies[kInputs];
     if (probe == "after-staged") {
       if (staged_digest(n) != staged_before) {
@@ -212,9 +214,10 @@ class HalfwayChild final : public labrun::ExerciseChild {
     session_.launch(1, arguments, n, what, std::vector<OwnedRegion>{{y, n * sizeof(float)}});
   }
 
-  OutputInspection inspect(std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual, bool compositions) {
-    inspect_output(y_->data(), n, seed_x, seed_residual, kTolerance, kTolerance, compositions, output_counters_,
-                   stream_);
+  OutputInspection inspect(std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
+                           bool compositions) {
+    inspect_output(y_->data(), n, seed_x, seed_residual, kTolerance, kTolerance, compositions,
+                   output_counters_, stream_);
     const auto counters = session_.download_one(output_counters_);
     OutputInspection o;
     o.elements = n;
@@ -238,8 +241,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
   }
 
   unsigned long long staged_digest(std::size_t n) {
-    return session_.digest_of(
-        {{t1_, n * sizeof(float)}, {t2_, n * sizeof(float)}, {t3_, n * sizeof(float)}});
+    return session_.digest_of({{t1_, n * sizeof(float)}, {t2_, n * sizeof(float)}, {t3_, n * sizeof(float)}});
   }
 
   ChildSession& session_;

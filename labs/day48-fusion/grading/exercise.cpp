@@ -19,7 +19,6 @@ using labrun::add_mistake;
 using labrun::Check;
 using labrun::count_of;
 using labrun::GradeReport;
-using labrun::Needs;
 
 // What the child measured, as day 48's judge reads it: its probes' records and the timing.
 struct Measured {
@@ -58,22 +57,22 @@ void diagnose_output(GradeReport& report, const OutputInspection& o, const std::
   const std::uint64_t n = o.elements;
   if (o.unwritten == n) {
     add_mistake(report, "output-unwritten",
-        "no element of y was written (" + at +
-            "): the second kernel must store its result in y[i] for every i in [0, n)");
+                "no element of y was written (" + at +
+                    "): the second kernel must store its result in y[i] for every i in [0, n)");
     return;
   }
   if (o.unwritten > 0 && o.unwritten == o.trailing_unwritten && o.mismatches == o.unwritten) {
     add_mistake(report, "tail-missed",
-        "the last " + std::to_string(o.unwritten) + " of " + std::to_string(n) +
-            " elements were never written (" + at +
-            "): the grid must cover every element; at an odd n the last block is a partial one");
+                "the last " + std::to_string(o.unwritten) + " of " + std::to_string(n) +
+                    " elements were never written (" + at +
+                    "): the grid must cover every element; at an odd n the last block is a partial one");
     return;
   }
   if (o.non_finite > 0) {
     add_mistake(report, "nan-output",
-        std::to_string(o.non_finite) +
-            " outputs are NaN or infinite although every reference value is finite (" + at +
-            "): look for a division by zero, or a read of memory the kernel did not write");
+                std::to_string(o.non_finite) +
+                    " outputs are NaN or infinite although every reference value is finite (" + at +
+                    "): look for a division by zero, or a read of memory the kernel did not write");
     return;
   }
   const CompositionMatch* best = nullptr;
@@ -86,23 +85,24 @@ void diagnose_output(GradeReport& report, const OutputInspection& o, const std::
       static_cast<double>(best->matching) >= kCompositionMatchShare * static_cast<double>(n)) {
     const std::string& c = best->composition;
     if (c == "gelu-twice") {
-      add_mistake(report, "stage-2-applied-twice",
+      add_mistake(
+          report, "stage-2-applied-twice",
           "the output is clamp(gelu(gelu(x * g + b)) + r): the second kernel applies GELU again to the "
           "intermediate, which already holds gelu(x * g + b); it should only add the residual and clamp");
     } else if (c.rfind("skip-", 0) == 0) {
       add_mistake(report, "stage-skipped",
-          "the output matches the chain without its " + c.substr(5) +
-              " stage: every one of the four stages must be applied once, two in each kernel");
+                  "the output matches the chain without its " + c.substr(5) +
+                      " stage: every one of the four stages must be applied once, two in each kernel");
     } else {
       add_mistake(report, "stages-out-of-order",
-          "the output matches the stages applied in the wrong order (" + c +
-              "): the order is scale and bias, GELU, add the residual, clamp");
+                  "the output matches the stages applied in the wrong order (" + c +
+                      "): the order is scale and bias, GELU, add the residual, clamp");
     }
     return;
   }
   add_mistake(report, "wrong-output",
-      count_of(o.mismatches, "element") + " of y differ from the float64 reference (" + at + ")" +
-          first_bad(o));
+              count_of(o.mismatches, "element") + " of y differ from the float64 reference (" + at + ")" +
+                  first_bad(o));
 }
 
 struct SizeVerdict {
@@ -132,21 +132,24 @@ SizeVerdict judge_size(GradeReport& report, const Measured& results, const std::
   };
   verdict.summary = "n = " + std::to_string(alone->elements) + ", " + line(*alone) + "; " + line(*after);
   if (!alone_right && after_right) {
-    add_mistake(report, "depends-on-staged-chain",
+    add_mistake(
+        report, "depends-on-staged-chain",
         "the output is right only after the staged chain has run: run alone, with the staged chain's buffers "
         "poisoned, " +
             count_of(alone->output.mismatches, "element") + " were wrong (" + where(*alone) +
             "). Something is read that the staged chain left behind, not the intermediate the first kernel "
             "wrote");
   } else if (alone_right && !after_right) {
-    add_mistake(report, "wrong-on-later-calls",
+    add_mistake(
+        report, "wrong-on-later-calls",
         "the first run at this size was right, a later one on new inputs was wrong (" + where(*after) + ", " +
             count_of(after->output.mismatches, "element") +
             " wrong): the kernels must compute from their inputs on every call and keep nothing between "
             "calls");
   } else if (!alone_right) {
     if (size != "odd" && first_call_right) {
-      add_mistake(report, "wrong-at-large-size",
+      add_mistake(
+          report, "wrong-at-large-size",
           "right at the odd size but wrong at n = " + std::to_string(alone->elements) +
               ": look at index arithmetic that overflows and at a grid that does not cover every element");
     }
@@ -163,7 +166,8 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
     if (p.intermediate) {
       if (p.intermediate->unwritten > 0) {
         good = false;
-        add_mistake(report, "intermediate-unwritten",
+        add_mistake(
+            report, "intermediate-unwritten",
             "the first kernel left " + count_of(p.intermediate->unwritten, "element") +
                 " of the intermediate unwritten (" + where(p) +
                 "): it must store stage 2's result for every element, and the second kernel must read it "
@@ -172,9 +176,9 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
       } else if (p.intermediate->mismatches > 0) {
         good = false;
         add_mistake(report, "intermediate-not-stage-2",
-            "after the first kernel, " + count_of(p.intermediate->mismatches, "element") +
-                " of the intermediate are not gelu(x * g + b) (" + where(p) +
-                "): stages 1 and 2 belong in the first kernel, stages 3 and 4 in the second");
+                    "after the first kernel, " + count_of(p.intermediate->mismatches, "element") +
+                        " of the intermediate are not gelu(x * g + b) (" + where(p) +
+                        "): stages 1 and 2 belong in the first kernel, stages 3 and 4 in the second");
       }
     }
     if (!p.staged_buffers_written.empty()) {
@@ -184,8 +188,8 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
         names += (names.empty() ? "" : ", ") + t;
       }
       add_mistake(report, "uses-staged-buffer",
-          "the submission wrote the staged chain's buffer " + names + " (" + where(p) +
-              "): the half-way pair has its own intermediate and touches nothing else");
+                  "the submission wrote the staged chain's buffer " + names + " (" + where(p) +
+                      "): the half-way pair has its own intermediate and touches nothing else");
     }
   }
   for (const std::string size : {"odd", "card-scaled"}) {
@@ -200,13 +204,15 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
     }
     if (static_cast<double>(planted->matches_chain_of_x) >=
         kCompositionMatchShare * static_cast<double>(planted->output.elements)) {
-      add_mistake(report, "second-kernel-reads-x",
+      add_mistake(
+          report, "second-kernel-reads-x",
           "with x replaced by other inputs after the first kernel ran, y followed x, not the intermediate (" +
               where(*planted) +
               "): the second kernel reads x, which only the first kernel may read; compute y from the "
               "intermediate and the residual");
     } else {
-      add_mistake(report, "second-kernel-ignores-intermediate",
+      add_mistake(
+          report, "second-kernel-ignores-intermediate",
           "with the intermediate replaced by stage 2's output of other inputs, y did not follow it (" +
               where(*planted) + ", " + count_of(planted->output.mismatches, "element") +
               " wrong): the second kernel must compute y from the intermediate and the residual");
@@ -224,7 +230,8 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
   const auto outside = [&](std::uint64_t changed, const char* buffer, const std::string& at) {
     if (changed > 0) {
       inside = false;
-      add_mistake(report, "write-past-n",
+      add_mistake(
+          report, "write-past-n",
           count_of(changed, "word") + " outside elements [0, n) of " + buffer + " changed (" + at +
               "): every index a kernel stores to must lie in [0, n); check the bounds test, i < n, in both "
               "kernels");
@@ -236,7 +243,7 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
     if (p.input_elements_changed > 0 || p.guards.x > 0 || p.guards.residual > 0) {
       inputs = false;
       add_mistake(report, "input-modified",
-          "x or the residual changed during the run (" + where(p) + "): the inputs are read-only");
+                  "x or the residual changed during the run (" + where(p) + "): the inputs are read-only");
     }
   }
   if (results.timing) {
@@ -247,7 +254,8 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
   const auto elsewhere = [&](std::uint64_t launches, const std::string& at) {
     if (launches > 0) {
       inside = false;
-      add_mistake(report, "write-outside-buffers",
+      add_mistake(
+          report, "write-outside-buffers",
           "device memory the kernels were not given changed (" + at +
               "): a store landed outside every buffer passed to them, past their guards; every index a "
               "kernel stores to must lie in [0, n) of its own output");
@@ -312,7 +320,8 @@ void judge_probes(labrun::ProbeJudging& in) {
 labrun::Exercise halfway_exercise() {
   labrun::Exercise ex;
   ex.name = kExerciseName;
-  ex.title = "the half-way fusion: stages 1 and 2 in one kernel, 3 and 4 in a second, one intermediate between";
+  ex.title =
+      "the half-way fusion: stages 1 and 2 in one kernel, 3 and 4 in a second, one intermediate between";
   ex.summary = "two kernels of device code (grading/submission.cuh) and a manifest with the worked answer";
   ex.kernels = {{kFirstKernel, 3, false}, {kSecondKernel, 4, false}};
   ex.default_shape = labrun::LaunchShape{256, 1, false};
@@ -341,47 +350,6 @@ labrun::Exercise halfway_exercise() {
   ex.child_buffers = 11;
   ex.default_seed = 48;
   ex.probes = {"alone", "after-staged", "planted"};
-  // The points are chosen so that every tier (exercise/rubric.hpp) is strictly above the next
-  // whatever the other rows give: the worked answer (10 in all) is less than each of the rows that
-  // separate two tiers (correct, timed, speed), and the partial credit a submission that is not
-  // correct can collect (the odd and card-scaled sizes and two of the three checks of hygiene: at
-  // most 25, with the worked answer 35) is less than the correct row alone plus what it needs (55).
-  const std::string both_sizes = "the output is correct at both sizes";
-  ex.rubric = {
-      {Check::kBuilds, "Builds as the exercise's contract asks", 0.0,
-       "it passes the source check, compiles, loads, and defines both kernels with the contract's signatures "
-       "and launchable shapes",
-       Needs::kNothing, ""},
-      {Check::kOddSize, "Correct at the odd size 1,049,187, alone and after the staged chain", 10.0,
-       "y right at n = 1,049,187, run alone and run after the staged chain", Needs::kNothing, ""},
-      {Check::kCardSize, "Correct at the card-scaled size, alone and after the staged chain", 5.0,
-       "y right at the card-scaled size, run alone and run after the staged chain (calls that are not timed)",
-       Needs::kNothing, ""},
-      {Check::kStructure, "Two kernels with one intermediate between them", 5.0,
-       "the first kernel writes stage 2's output to every element of the intermediate, the second follows a "
-       "planted intermediate with x replaced, no staged buffer is touched",
-       Needs::kRightAtBothSizes, both_sizes},
-      {Check::kBuffers, "Writes only inside its buffers, leaves its inputs alone", 5.0,
-       "guards intact around every buffer, x and the residual unchanged", Needs::kRightAtBothSizes, both_sizes},
-      {Check::kSanitizer, "compute-sanitizer memcheck and racecheck", 5.0,
-       "memcheck clean, and racecheck clean where a kernel has shared memory to check (worth nothing where "
-       "compute-sanitizer is absent)",
-       Needs::kRightAtBothSizes, both_sizes},
-      {Check::kCorrect, "Correct: the whole contract", 30.0,
-       "every check above passes; compute-sanitizer may be missing only because the run stopped in a timed "
-       "call",
-       Needs::kNothing, ""},
-      {Check::kTimed, "Right in every timed call", 15.0,
-       "each of the 30 timed calls right, and the timing finished: no failure, hang or kill while timed",
-       Needs::kCorrect, "the submission is correct (the whole contract)"},
-      {Check::kSpeed, "Runs at the speed its bytes allow", 15.0,
-       "at most 1.5 times the lab's own half-way pair, and not impossibly fast", Needs::kCorrectAndTimed,
-       "the submission is correct and right in every timed call"},
-      {Check::kDeclared, "Worked answer: bytes per element and launches", 5.0, "",
-       Needs::kNothing, ""},
-      {Check::kPredicted, "Worked answer: predicted ratios", 5.0, "", Needs::kNothing,
-       ""},
-  };
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "grading/submission.cuh";
   w.parameters = "pointers and std::size_t n";
@@ -390,7 +358,8 @@ labrun::Exercise halfway_exercise() {
   w.submission_noun = "pair";
   w.reference_name = "the lab's own half-way pair";
   w.slow_hint =
-      "Look at the access pattern (consecutive threads should touch consecutive elements) and the launch shape";
+      "Look at the access pattern (consecutive threads should touch consecutive elements) and the launch "
+      "shape";
   w.timed_hint = "the kernels must compute the whole chain on every call";
   w.bytes_breakdown = "(x, the intermediate written and read back, the residual, y: five floats)";
   w.bytes_hint =
@@ -405,8 +374,22 @@ labrun::Exercise halfway_exercise() {
   w.correct_summary =
       "right at both sizes, two kernels joined by the intermediate, nothing outside the buffers changed";
   w.structure_part = "the two kernels' structure";
+  ex.rubric = labrun::exercise_rubric(
+      {{"Correct at the odd size 1,049,187, alone and after the staged chain", 10.0,
+        "y right at n = 1,049,187, run alone and run after the staged chain"},
+       {"Correct at the card-scaled size, alone and after the staged chain", 5.0,
+        "y right at the card-scaled size, run alone and run after the staged chain (calls that are not "
+        "timed)"},
+       {"Two kernels with one intermediate between them", 5.0,
+        "the first kernel writes stage 2's output to every element of the intermediate, the second follows a "
+        "planted intermediate with x replaced, no staged buffer is touched"},
+       {"Writes only inside its buffers, leaves its inputs alone", 5.0,
+        "guards intact around every buffer, x and the residual unchanged"}},
+      ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
   ex.judge_probes = judge_probes;
-  ex.record_checks.probe = [](const nlohmann::ordered_json& probe) { static_cast<void>(probe_from_json(probe)); };
+  ex.record_checks.probe = [](const nlohmann::ordered_json& probe) {
+    static_cast<void>(probe_from_json(probe));
+  };
   ex.record_checks.inspection = [](const nlohmann::ordered_json& inspection) {
     static_cast<void>(output_from_json(inspection));
   };

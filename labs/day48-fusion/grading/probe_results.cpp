@@ -30,16 +30,17 @@ Json to_json(const OutputInspection& o) {
   for (const CompositionMatch& m : o.compositions) {
     compositions[m.composition] = m.matching;
   }
-  return Json{{"elements", o.elements},
-              {"mismatches", o.mismatches},
-              {"unwritten", o.unwritten},
-              {"trailing_unwritten", o.trailing_unwritten},
-              {"non_finite", o.non_finite},
-              {"max_abs_error", any_double(o.max_abs_error)},
-              {"first_bad_index", optional_to_json(o.first_bad_index)},
-              {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : Json(nullptr)},
-              {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : Json(nullptr)},
-              {"compositions", compositions}};
+  return Json{
+      {"elements", o.elements},
+      {"mismatches", o.mismatches},
+      {"unwritten", o.unwritten},
+      {"trailing_unwritten", o.trailing_unwritten},
+      {"non_finite", o.non_finite},
+      {"max_abs_error", any_double(o.max_abs_error)},
+      {"first_bad_index", optional_to_json(o.first_bad_index)},
+      {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : Json(nullptr)},
+      {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : Json(nullptr)},
+      {"compositions", compositions}};
 }
 
 OutputInspection output_from_json(const Json& j) {

@@ -27,7 +27,6 @@ namespace verdicts::grading {
 namespace {
 
 using labrun::Check;
-using labrun::Needs;
 using labrun::OwnedRegion;
 using Json = nlohmann::ordered_json;
 
@@ -44,8 +43,9 @@ bool near(double got, double expected) {
 }
 
 const SumProbe* find(const std::vector<SumProbe>& probes, const std::string& size, const std::string& probe) {
-  const auto found = std::find_if(probes.begin(), probes.end(),
-                                  [&](const SumProbe& p) { return p.size_label == size && p.probe == probe; });
+  const auto found = std::find_if(probes.begin(), probes.end(), [&](const SumProbe& p) {
+    return p.size_label == size && p.probe == probe;
+  });
   return found == probes.end() ? nullptr : &*found;
 }
 
@@ -60,22 +60,26 @@ void name_wrong_sum(labrun::GradeReport& report, std::vector<const SumProbe*> pr
     }
     const double got = p->got();
     if (!p->sum_written()) {
-      labrun::add_mistake(report, "sum-unwritten",
-                          "the finish never stored the sum (" + at(*p) + "): it must write *sum from the partial sums");
+      labrun::add_mistake(
+          report, "sum-unwritten",
+          "the finish never stored the sum (" + at(*p) + "): it must write *sum from the partial sums");
     } else if (!std::isfinite(got)) {
-      labrun::add_mistake(report, "nan-output", "the sum is " + labrun::scientific(got) + " (" + at(*p) +
-                                                    "): look for a read of memory nothing wrote");
+      labrun::add_mistake(report, "nan-output",
+                          "the sum is " + labrun::scientific(got) + " (" + at(*p) +
+                              "): look for a read of memory nothing wrote");
     } else if (p->probe.rfind("counted", 0) == 0 && got < p->expected) {
       labrun::add_mistake(report, "elements-missed",
-                          labrun::count_of(static_cast<std::uint64_t>(p->expected - got), "element") + " of " +
-                              labrun::fixed(p->expected, 0) + " ones were not counted (" + at(*p) +
+                          labrun::count_of(static_cast<std::uint64_t>(p->expected - got), "element") +
+                              " of " + labrun::fixed(p->expected, 0) + " ones were not counted (" + at(*p) +
                               "): the grid, or each block's loop, must cover every element of [0, n) once");
     } else if (p->probe.rfind("counted", 0) == 0) {
       labrun::add_mistake(report, "elements-counted-twice",
-                          labrun::fixed(got - p->expected, 0) + " ones were counted more than once (" + at(*p) +
+                          labrun::fixed(got - p->expected, 0) + " ones were counted more than once (" +
+                              at(*p) +
                               "): two threads or two blocks add the same element; look at the stride");
     } else if (near(got, p->sum_of_x)) {
-      labrun::add_mistake(report, "square-missing", "the sum is that of x, not of x squared (" + at(*p) + ")");
+      labrun::add_mistake(report, "square-missing",
+                          "the sum is that of x, not of x squared (" + at(*p) + ")");
     } else {
       labrun::add_mistake(report, "wrong-sum",
                           "the sum is " + labrun::scientific(got) + ", the float64 sum of the squares " +
@@ -116,7 +120,8 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
   if (checked.size() < 4) {
     return false;
   }
-  const bool right = std::all_of(checked.begin(), checked.end(), [](const SumProbe* p) { return p->right(); });
+  const bool right =
+      std::all_of(checked.begin(), checked.end(), [](const SumProbe* p) { return p->right(); });
   finding = "n = " + std::to_string(checked[0]->elements) + ": ";
   for (const SumProbe* p : checked) {
     finding += p->probe + " " + labrun::scientific(p->got()) + (p->right() ? " right" : " wrong") +
@@ -134,10 +139,13 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
     return false;  // what the race made of the sum says nothing more
   }
   if (const SumProbe* replay = replayed(probes, checked)) {
-    labrun::add_mistake(report, "wrong-on-later-calls",
-                        "a later call on new inputs gave an earlier call's sum, or was wrong where the first was "
-                        "right (" + at(*replay) + "): compute from the inputs on every call and keep nothing "
-                        "between calls");
+    labrun::add_mistake(
+        report, "wrong-on-later-calls",
+        "a later call on new inputs gave an earlier call's sum, or was wrong where the first was "
+        "right (" +
+            at(*replay) +
+            "): compute from the inputs on every call and keep nothing "
+            "between calls");
     return false;
   }
   if (size != "odd" && odd_right) {
@@ -154,16 +162,17 @@ bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& p
   for (const SumProbe& p : probes) {
     if (p.own_words_written * 4 >= p.elements) {
       good = false;
-      labrun::add_mistake(report, "squares-materialised",
-                          "the first kernel wrote " + std::to_string(p.own_words_written) +
-                              " words to its own global memory (" + at(p) +
-                              "): an array of squares written and read back; square each x[i] as it is loaded "
-                              "and keep the sum in registers and shared memory");
+      labrun::add_mistake(
+          report, "squares-materialised",
+          "the first kernel wrote " + std::to_string(p.own_words_written) +
+              " words to its own global memory (" + at(p) +
+              "): an array of squares written and read back; square each x[i] as it is loaded "
+              "and keep the sum in registers and shared memory");
     } else if (p.partials_unwritten > 0) {
       good = false;
       labrun::add_mistake(report, "partials-unwritten",
-                          labrun::count_of(p.partials_unwritten, "block") + " of " + std::to_string(p.blocks) +
-                              " left partials[blockIdx.x] unwritten (" + at(p) +
+                          labrun::count_of(p.partials_unwritten, "block") + " of " +
+                              std::to_string(p.blocks) + " left partials[blockIdx.x] unwritten (" + at(p) +
                               "): every block stores its partial sum there, and the finish adds them");
     } else if (p.probe != "planted" && p.right() && !near(p.partials_total, p.expected)) {
       good = false;
@@ -175,15 +184,17 @@ bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& p
     if (p.probe == "planted" && p.sum_written() && !p.right()) {
       good = false;
       const bool read_x = near(p.got(), p.replaced_x);
-      labrun::add_mistake(report, read_x ? "finish-reads-x" : "finish-ignores-partials",
-                          std::string(read_x ? "with x replaced after the first kernel, the sum followed x"
-                                             : "with the partial sums replaced, the sum did not follow them") +
-                              " (" + at(p) + "): the finish must total partials[0, blocks) and nothing else");
+      labrun::add_mistake(
+          report, read_x ? "finish-reads-x" : "finish-ignores-partials",
+          std::string(read_x ? "with x replaced after the first kernel, the sum followed x"
+                             : "with the partial sums replaced, the sum did not follow them") +
+              " (" + at(p) + "): the finish must total partials[0, blocks) and nothing else");
     }
     if (p.lab_buffers_written) {
       good = false;
-      labrun::add_mistake(report, "uses-lab-buffer",
-                          "the lab's own squares, partials or sum changed (" + at(p) + "): use only your buffers");
+      labrun::add_mistake(
+          report, "uses-lab-buffer",
+          "the lab's own squares, partials or sum changed (" + at(p) + "): use only your buffers");
     }
   }
   finding = good ? "one partial sum per block, the finish follows them, no array of squares written; "
@@ -204,23 +215,26 @@ bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& pro
   };
   for (const SumProbe& p : probes) {
     outside(p.guard_words_changed > 0, "write-past-n",
-            labrun::count_of(p.guard_words_changed, "word") + " just outside x, the partials or the sum changed (" +
-                at(p) + ")");
+            labrun::count_of(p.guard_words_changed, "word") +
+                " just outside x, the partials or the sum changed (" + at(p) + ")");
     outside(p.launches_writing_outside > 0, "write-outside-buffers",
             "device memory the kernels were not given changed (" + at(p) + ")");
     if (p.input_changed) {
       inputs = false;
-      labrun::add_mistake(report, "input-modified", "x changed during the run (" + at(p) + "): it is read-only");
+      labrun::add_mistake(report, "input-modified",
+                          "x changed during the run (" + at(p) + "): it is read-only");
     }
   }
   if (timing != nullptr) {
-    outside(timing->guard_words_changed > 0, "write-past-n", "words around the partials or the sum changed while timed");
+    outside(timing->guard_words_changed > 0, "write-past-n",
+            "words around the partials or the sum changed while timed");
     outside(timing->samples_writing_outside > 0, "write-outside-buffers",
             "device memory the kernels were not given changed in " +
                 std::to_string(timing->samples_writing_outside) + " timed calls");
   }
-  finding = std::string(inside ? "nothing written outside the partials and the sum" : "a write outside them") +
-            ", x " + (inputs ? "unchanged" : "modified");
+  finding =
+      std::string(inside ? "nothing written outside the partials and the sum" : "a write outside them") +
+      ", x " + (inputs ? "unchanged" : "modified");
   return inside && inputs;
 }
 
@@ -283,7 +297,9 @@ class SumChild final : public labrun::ExerciseChild {
     }
     session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
     fill_inputs(x_->data(), n, seed, kind, stream_);
-    const std::vector<OwnedRegion> lab_buffers{{lab_.mid, n * sizeof(float)}, {lab_.partials, lab_.reduction_blocks * sizeof(float)}, {lab_.sum, sizeof(float)}};
+    const std::vector<OwnedRegion> lab_buffers{{lab_.mid, n * sizeof(float)},
+                                               {lab_.partials, lab_.reduction_blocks * sizeof(float)},
+                                               {lab_.sum, sizeof(float)}};
     unsigned long long lab_before = 0;
     if (probe == "after-lab") {
       launch_sum_two_kernels(lab_, n, stream_);
@@ -367,7 +383,9 @@ class SumChild final : public labrun::ExerciseChild {
     return guard_changes(n, session_.timed_plan(0, n).blocks);
   }
 
-  void fresh_lab_inputs(std::size_t n, std::uint64_t seed) override { fill_inputs(x_->data(), n, seed, kUniform, stream_); }
+  void fresh_lab_inputs(std::size_t n, std::uint64_t seed) override {
+    fill_inputs(x_->data(), n, seed, kUniform, stream_);
+  }
 
   // Exercise::lab_cases' order: two kernels, the lab's folded kernel, the copy floor.
   void launch_lab_case(std::size_t index, std::size_t n) override {
@@ -400,15 +418,17 @@ class SumChild final : public labrun::ExerciseChild {
     const float* x = x_->data();
     float* partials = partials_->data();
     void* arguments[] = {&x, &partials, &n};
-    session_.launch(0, arguments, n, what,
-                    checked ? std::optional(std::vector<OwnedRegion>{x_->region(), partials_->region()}) : std::nullopt);
+    session_.launch(
+        0, arguments, n, what,
+        checked ? std::optional(std::vector<OwnedRegion>{x_->region(), partials_->region()}) : std::nullopt);
   }
   void launch_finish(std::size_t n, std::size_t blocks, const std::string& what, bool checked) {
     const float* partials = partials_->data();
     float* sum = sum_->data();
     void* arguments[] = {&partials, &sum, &blocks};
-    session_.launch(1, arguments, n, what,
-                    checked ? std::optional(std::vector<OwnedRegion>{x_->region(), sum_->region()}) : std::nullopt);
+    session_.launch(
+        1, arguments, n, what,
+        checked ? std::optional(std::vector<OwnedRegion>{x_->region(), sum_->region()}) : std::nullopt);
   }
 
   // [sum of squares, sum] of the inputs of `kind` from `seed`, in float64.
@@ -463,18 +483,21 @@ labrun::Lab declare_submission(const labrun::SubmissionDeclaration& submission) 
   labrun::LabDeclaration lab = declare_lab();
   const std::shared_ptr<labrun::StudentKernels> kernels = submission.kernels;
   const labrun::BufferId x = lab.input("submission-x", kInputStream, kInputLow, kInputHigh);
-  const labrun::BufferId partials =
-      lab.output("submission-partials", [kernels] { return std::size_t{kernels->planned(0, kernels->capacity).blocks}; });
+  const labrun::BufferId partials = lab.output("submission-partials", [kernels] {
+    return std::size_t{kernels->planned(0, kernels->capacity).blocks};
+  });
   const labrun::BufferId sum = lab.output("submission-sum", [] { return std::size_t{1}; });
-  const labrun::RegionBuilder region = [kernels, x, partials, sum](labrun::RegionContext& ctx, std::uint64_t n) {
+  const labrun::RegionBuilder region = [kernels, x, partials, sum](labrun::RegionContext& ctx,
+                                                                   std::uint64_t n) {
     const labrun::LaunchPlan first = kernels->planned(0, n);
     const labrun::LaunchPlan second = kernels->planned(1, n);
     const float* in = ctx[x];
     float* partial_sums = ctx[partials];
     float* total = ctx[sum];
     const cudaStream_t s = ctx.stream();
-    return std::function<void()>(
-        [kernels, first, second, in, partial_sums, total, n, s] { launch_pair(*kernels, first, second, in, partial_sums, total, n, s); });
+    return std::function<void()>([kernels, first, second, in, partial_sums, total, n, s] {
+      launch_pair(*kernels, first, second, in, partial_sums, total, n, s);
+    });
   };
   const labrun::CheckId check = lab.check({"submission-sum-of-squares", region, sum,
                                            [x](const labrun::HostInputs& inputs, std::uint64_t) {
@@ -482,7 +505,11 @@ labrun::Lab declare_submission(const labrun::SubmissionDeclaration& submission) 
                                            },
                                            labrun::Tolerance{0.0, kSumTolerance}});
   const std::string name = case_name(kSumPart, "submission");
-  lab.add_case({labrun::CaseSpec{name, kSumPart, "yours: the submission's sum of squares", submission.model, "",
+  lab.add_case({labrun::CaseSpec{name,
+                                 kSumPart,
+                                 "yours: the submission's sum of squares",
+                                 submission.model,
+                                 "",
                                  {{"lesson", kLessonElements}, {"card-scaled", 0}}},
                 check, region, [kernels](std::uint64_t n) { return kernels->attributes(n); }});
   const auto lab_facts = lab.lab_facts();
@@ -500,15 +527,16 @@ labrun::Lab declare_submission(const labrun::SubmissionDeclaration& submission) 
   return derived;
 }
 
-void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_t>& sizes, std::uint64_t seed) {
+void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_t>& sizes,
+           std::uint64_t seed) {
   const std::uint64_t capacity = *std::max_element(sizes.begin(), sizes.end());
   const labrun::DeviceBuffer<float> x(capacity), partials(kernels.planned(0, capacity).blocks), sum(1);
   labrun::fill_seeded_uniform(x.data(), capacity, seed, kInputStream, kInputLow, kInputHigh, nullptr);
   for (const std::uint64_t n : sizes) {
     const std::string where = "the submission's kernels at n = " + std::to_string(n);
     try {
-      launch_pair(kernels, kernels.planned(0, n), kernels.planned(1, n), x.data(), partials.data(), sum.data(), n,
-                  nullptr);
+      launch_pair(kernels, kernels.planned(0, n), kernels.planned(1, n), x.data(), partials.data(),
+                  sum.data(), n, nullptr);
     } catch (const labrun::CudaError& error) {
       throw labrun::SubmissionError(where + " could not be launched: " + error.what());
     }
@@ -570,8 +598,10 @@ SumProbe sum_probe_from_json(const Json& j) {
 labrun::Exercise sum_of_squares_exercise() {
   labrun::Exercise ex;
   ex.name = kExerciseName;
-  ex.title = "elementwise then reduction, fused with care: the sum of x squared, the square folded into the loads";
-  ex.summary = "two kernels of device code, the partial sums and the finish, and a manifest with the worked answer";
+  ex.title =
+      "elementwise then reduction, fused with care: the sum of x squared, the square folded into the loads";
+  ex.summary =
+      "two kernels of device code, the partial sums and the finish, and a manifest with the worked answer";
   ex.kernels = {{kPartialsKernel, 3, false}, {kFinishKernel, 3, true}};
   ex.skeleton = "labs/fusion-verdicts/grading/skeleton/sum_of_squares.cu";
   ex.answers = {{"bytes_per_element", false, 1000.0}, {"launches", true, 64.0}};
@@ -589,43 +619,7 @@ labrun::Exercise sum_of_squares_exercise() {
   ex.default_seed = 2;
   ex.watch_own_memory = true;
   ex.probes = kProbes;
-  const std::string both_sizes = "the output is correct at both sizes";
-  ex.rubric = {
-      {Check::kBuilds, "Builds as the exercise's contract asks", 0.0,
-       "it passes the source check, compiles, loads, and defines both kernels with the contract's signatures and "
-       "launchable shapes",
-       Needs::kNothing, ""},
-      {Check::kOddSize, "Correct at the odd size 1,049,187: seeded, after the lab's version, and counting", 10.0,
-       "the sum within 1e-3 of float64 alone and after the lab's two kernels, and exactly n when x is all ones, "
-       "twice",
-       Needs::kNothing, ""},
-      {Check::kCardSize, "Correct at the card-scaled size, likewise", 5.0,
-       "the same at the card-scaled size, the ones sparse so that their count stays exact in float", Needs::kNothing,
-       ""},
-      {Check::kStructure, "Partial sums and a finishing step, no array of squares", 5.0,
-       "every block writes its partial sum, the partials add up to the sum, no n words of the kernels' own memory "
-       "written, the finish follows planted partials with x replaced",
-       Needs::kRightAtBothSizes, both_sizes},
-      {Check::kBuffers, "Writes only its partials and its sum, leaves x alone", 5.0,
-       "guards intact around x, the partials and the sum, nothing else the grader owns changed, x unchanged",
-       Needs::kRightAtBothSizes, both_sizes},
-      {Check::kSanitizer, "compute-sanitizer memcheck and racecheck", 5.0,
-       "memcheck clean, and racecheck clean where a kernel has shared memory to check (worth nothing where "
-       "compute-sanitizer is absent)",
-       Needs::kRightAtBothSizes, both_sizes},
-      {Check::kCorrect, "Correct: the whole contract", 30.0,
-       "every check above passes; compute-sanitizer may be missing only because the run stopped in a timed call",
-       Needs::kNothing, ""},
-      {Check::kTimed, "Right in every timed call", 15.0,
-       "each of the 30 timed calls right, and the timing finished: no failure, hang or kill while timed",
-       Needs::kCorrect, "the submission is correct (the whole contract)"},
-      {Check::kSpeed, "Runs at the speed its bytes allow", 15.0,
-       "at most 1.5 times the lab's own folded kernel, and not impossibly fast", Needs::kCorrectAndTimed,
-       "the submission is correct and right in every timed call"},
-      {Check::kDeclared, "Worked answer: bytes per element and launches", 5.0, "",
-       Needs::kNothing, ""},
-      {Check::kPredicted, "Worked answer: predicted ratio", 5.0, "", Needs::kNothing, ""},
-  };
+
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "the contract (docs/grading.md, the skeleton sum_of_squares.cu)";
   w.parameters = "two pointers and a std::size_t each";
@@ -637,12 +631,29 @@ labrun::Exercise sum_of_squares_exercise() {
   w.timed_hint = "compute the whole sum from x on every call";
   w.bytes_breakdown = "(x read once; the partial sums are one float per block, not per element)";
   w.bytes_hint = "count what is read and written per element: x is read once and no square is stored";
-  w.bytes_hints = {{cases::kSumTwoKernels, 0.0,
-                    "12 is the two-kernel version's: the square written and read back is what folding removes"}};
+  w.bytes_hints = {
+      {cases::kSumTwoKernels, 0.0,
+       "12 is the two-kernel version's: the square written and read back is what folding removes"}};
   w.launches_sentence = "the pair is 2 kernels: the partial sums and the finish";
-  w.correct_summary = "right at both sizes, one partial sum per block and a finish, nothing outside the buffers "
-                      "changed";
+  w.correct_summary =
+      "right at both sizes, one partial sum per block and a finish, nothing outside the buffers "
+      "changed";
   w.structure_part = "the partial sums and the finish";
+  ex.rubric = labrun::exercise_rubric(
+      {{"Correct at the odd size 1,049,187: seeded, after the lab's version, and counting", 10.0,
+        "the sum within 1e-3 of float64 alone and after the lab's two kernels, and exactly n when x is all "
+        "ones, "
+        "twice"},
+       {"Correct at the card-scaled size, likewise", 5.0,
+        "the same at the card-scaled size, the ones sparse so that their count stays exact in float"},
+       {"Partial sums and a finishing step, no array of squares", 5.0,
+        "every block writes its partial sum, the partials add up to the sum, no n words of the kernels' own "
+        "memory "
+        "written, the finish follows planted partials with x replaced"},
+       {"Writes only its partials and its sum, leaves x alone", 5.0,
+        "guards intact around x, the partials and the sum, nothing else the grader owns changed, x "
+        "unchanged"}},
+      ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
   ex.judge_probes = judge_probes;
   ex.record_checks.probe = [](const Json& record) { static_cast<void>(sum_probe_from_json(record)); };
   ex.record_checks.inspection = ex.record_checks.probe;
@@ -653,7 +664,8 @@ labrun::Exercise sum_of_squares_exercise() {
 }
 
 labrun::LabExercise sum_of_squares_entry(const labrun::Lab& lab) {
-  return labrun::exercise_entry(lab, sum_of_squares_exercise(), labrun::SubmissionCase{declare_submission, trial});
+  return labrun::exercise_entry(lab, sum_of_squares_exercise(),
+                                labrun::SubmissionCase{declare_submission, trial});
 }
 
 }  // namespace verdicts::grading

@@ -45,15 +45,15 @@ struct SumProbe {
   std::string probe;       //!< one of kProbes
   std::uint64_t elements = 0;
   int call = 0;
-  std::uint64_t blocks = 0;  //!< the first kernel's grid: the partial sums it must write
+  std::uint64_t blocks = 0;              //!< the first kernel's grid: the partial sums it must write
   std::uint32_t sum_bits = 0xFFFFFFFFu;  //!< what the finish stored (0xFFFFFFFF: the poison)
   double expected = 0.0;  //!< the float64 reference: the sum of x^2, or of the planted partials
   double sum_of_x = 0.0;  //!< the float64 sum of x itself, unsquared
   //! Planted: the float64 sum of the replaced x's squares (what a finish reading x would give).
   double replaced_x = 0.0;
-  std::uint64_t partials_unwritten = 0;  //!< of partials[0, blocks), after the first kernel
-  double partials_total = 0.0;           //!< their float64 total, the unwritten left out
-  std::uint64_t own_words_written = 0;   //!< words of its own global variables the first kernel changed
+  std::uint64_t partials_unwritten = 0;   //!< of partials[0, blocks), after the first kernel
+  double partials_total = 0.0;            //!< their float64 total, the unwritten left out
+  std::uint64_t own_words_written = 0;    //!< words of its own global variables the first kernel changed
   std::uint64_t guard_words_changed = 0;  //!< around x, the partials ([0, blocks)) and the sum
   bool input_changed = false;
   bool lab_buffers_written = false;  //!< after-lab: the lab's squares, partials or sum changed

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.hpp"
-#include "grading/compiler_messages.hpp"
 #include "exercise/submission_build.hpp"
+#include "grading/compiler_messages.hpp"
 #include "grading/exercise.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"

@@ -29,9 +29,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -228,7 +228,7 @@ class FakeGrading {
       k.name = name;
       k.found = true;
       k.parameter_bytes = name == day48::grading::kSecondKernel ? std::vector<std::uint64_t>{8, 8, 8, 8}
-                                                                  : std::vector<std::uint64_t>{8, 8, 8};
+                                                                : std::vector<std::uint64_t>{8, 8, 8};
       k.registers = 16;
       k.max_threads_per_block = 1024;
       results_.kernels.push_back(k);

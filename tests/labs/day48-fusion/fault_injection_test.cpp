@@ -101,8 +101,8 @@ TEST_CASE(
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
-    alone[name] =
-        labrun::testing::verdict_of_report(labrun::report_json(halfway.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(
+        labrun::report_json(halfway.grade(one, [](const std::string&) {})));
   }
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);

@@ -43,7 +43,6 @@ fs::path golden_folder() {
   return fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "day48-fusion" / "golden";
 }
 
-
 // ---- the grader's side: a JSON input as the judge takes it, and the report it gives ------------
 
 labrun::JudgeInput to_judge_input(const Json& j) {
@@ -77,7 +76,8 @@ labrun::JudgeInput to_judge_input(const Json& j) {
     in.child = child;
   }
   if (!j.at("results").is_null()) {
-    in.results = labrun::child_results_from_json(j.at("results"), labrun::testing::halfway_exercise().record_checks);
+    in.results =
+        labrun::child_results_from_json(j.at("results"), labrun::testing::halfway_exercise().record_checks);
   }
   in.last_step = j.at("last_step").get<std::string>();
   in.default_launch_shapes = j.at("default_launch_shapes").get<bool>();
@@ -108,8 +108,9 @@ bool results_survive_the_protocol(const Json& input) {
   if (input.at("results").is_null()) {
     return true;
   }
-  return labrun::to_json(labrun::child_results_from_json(input.at("results"), labrun::testing::halfway_exercise().record_checks)).dump() ==
-         input.at("results").dump();
+  return labrun::to_json(labrun::child_results_from_json(input.at("results"),
+                                                         labrun::testing::halfway_exercise().record_checks))
+             .dump() == input.at("results").dump();
 }
 
 // ---- the inputs, as JSON: golden/judge-reports.json holds them (its first is a correct

@@ -4,11 +4,11 @@
 
 #include <catch2/catch_test_macros.hpp>
 
-#include "registry/registry.hpp"
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+#include "registry/registry.hpp"
 
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
@@ -37,7 +37,9 @@ bool mentions(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("run --submission: another lab's exercise is refused by this lab's checks, a missing folder is a usage error") {
+TEST_CASE(
+    "run --submission: another lab's exercise is refused by this lab's checks, a missing folder is a usage "
+    "error") {
   // fusion-verdicts grades its own exercise: day 48's pair, which includes day 48's header, is
   // refused by that exercise's source check before any GPU.
   const fs::path correct = labrun::testing::grading_corpus() / "correct";

@@ -15,10 +15,10 @@
 
 #include "base/atomic_file.hpp"
 #include "cli/command_support.hpp"
-#include "runner/runner.hpp"
 #include "exercise/judge.hpp"
 #include "exercise/submission_build.hpp"
 #include "grading/source_check.hpp"
+#include "runner/runner.hpp"
 #include "support/exercises.hpp"
 #include "support/test_data.hpp"
 
@@ -107,7 +107,8 @@ Input good_input() {
   results.timing = timing;
   j.results = results;
   j.sanitizer_available = true;
-  j.sanitizers = {{"memcheck", true, "ERROR SUMMARY: 0 errors"}, {"racecheck", true, "RACECHECK SUMMARY: 0 hazards"}};
+  j.sanitizers = {{"memcheck", true, "ERROR SUMMARY: 0 errors"},
+                  {"racecheck", true, "RACECHECK SUMMARY: 0 hazards"}};
   j.run_limit_seconds = 60.0;
   return in;
 }
@@ -157,7 +158,8 @@ TEST_CASE("sum of squares: each wrong sum is named once, from what tells most") 
 
     in = good_input();
     for (const char* kind : {"alone", "after-lab"}) {
-      find(in.probes, "odd", kind).sum_bits = bits_of(static_cast<float>(2 * find(in.probes, "odd", kind).expected));
+      find(in.probes, "odd", kind).sum_bits =
+          bits_of(static_cast<float>(2 * find(in.probes, "odd", kind).expected));
     }
     for (const char* kind : {"counted", "counted-again"}) {
       find(in.probes, "odd", kind).sum_bits = bits_of(static_cast<float>(2 * kOdd));
@@ -209,7 +211,8 @@ TEST_CASE("sum of squares: each wrong sum is named once, from what tells most") 
       p.partials_unwritten = p.blocks;
       p.partials_total = 0.0;
     }
-    find(in.probes, "card-scaled", "planted").partials_unwritten = find(in.probes, "card-scaled", "planted").blocks;
+    find(in.probes, "card-scaled", "planted").partials_unwritten =
+        find(in.probes, "card-scaled", "planted").blocks;
     CHECK(mistakes(judge(in)) == Ids{"wrong-at-large-size", "nan-output", "partials-unwritten"});
   }
 }
@@ -277,7 +280,8 @@ TEST_CASE("every sum-of-squares corpus submission states its expected verdict, a
     CHECK(expected.at("passes_correctness").is_boolean());
     CHECK(expected.at("mistakes").is_array());
     CHECK(expected.at("score").is_number());
-    if (!labrun::check_submission_source(labrun::read_file(entry.path() / "sum_of_squares.cu"), policy).empty()) {
+    if (!labrun::check_submission_source(labrun::read_file(entry.path() / "sum_of_squares.cu"), policy)
+             .empty()) {
       refused.insert(name);
     }
     ++folders;
@@ -290,7 +294,8 @@ TEST_CASE("every sum-of-squares corpus submission states its expected verdict, a
   CHECK(labrun::check_submission_source(labrun::read_file(skeleton), policy).empty());
 }
 
-TEST_CASE("each folder of both exercises' corpora is graded as its own exercise, as a mixed batch grades it") {
+TEST_CASE(
+    "each folder of both exercises' corpora is graded as its own exercise, as a mixed batch grades it") {
   for (const auto& [folder, source, exercise] :
        {std::tuple{corpus(), "sum_of_squares.cu", "fusion-verdicts/sum-of-squares"},
         std::tuple{labrun::testing::grading_corpus(), "halfway.cu", "day48-fusion/halfway-pair"}}) {

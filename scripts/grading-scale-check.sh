@@ -5,7 +5,8 @@
 # once per GPU of the list (--jobs JOBS x GPUs), and
 # prints each run's rate and whether every verdict (score and mistakes) equals the serial run's and
 # the corpus's expected one, and the median seconds each grading spent in each phase (its report's
-# phase_seconds). Logs and summaries go to OUTDIR. Run after a dev build.
+# phase_seconds). Logs and summaries go to OUTDIR. Run after a dev build. With HONEST=1 in the
+# environment only the corpus's full-marks submissions are replicated: an honest batch.
 #
 #   scripts/grading-scale-check.sh OUTDIR REPLICAS SERIAL_REPLICAS JOBS DEVICES [DEVICES...]
 #   scripts/grading-scale-check.sh /tmp/scale 8 2 16 0 0,1
@@ -24,6 +25,8 @@ for r in $(seq 1 "$replicas"); do
   for d in "$corpus"/*/; do
     name=$(basename "$d")
     [ -f "$d/halfway.cu" ] || continue
+    # HONEST=1: only the submissions the corpus expects full marks for (an honest class's batch).
+    if [ "${HONEST:-0}" = 1 ] && ! grep -q '"score": 100' "$d/expected.json"; then continue; fi
     cp -r "$d" "$all/r$r-$name"
     [ "$r" -le "$serial" ] && cp -r "$d" "$few/r$r-$name"
   done

@@ -83,7 +83,8 @@ class ExerciseChild {
                                        const std::string& probe) = 0;
   //! Before the timed calls at n: the outputs poisoned whole.
   virtual void prepare_timing(std::size_t n) = 0;
-  //! What one call at n may write (its outputs' first elements).
+  //! The buffers one call at n is given (inputs and outputs): the allocations a timed call may
+  //! change, their guards and inputs checked on their own.
   [[nodiscard]] virtual std::vector<OwnedRegion> call_outputs(std::size_t n) const = 0;
   //! Fresh inputs for one timed call from `seed`, its outputs poisoned.
   virtual void fresh_call(std::size_t n, std::uint64_t seed) = 0;
@@ -142,10 +143,12 @@ class ChildSession {
   [[nodiscard]] LaunchPlan plan(std::size_t kernel, std::uint64_t n);
   //! Launches kernel `k` with `arguments` at n and waits for it, at most the kernel time limit (a
   //! longer one is a hang). `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
-  //! With `outputs` given (the launch's only legitimate writes), every other byte the child owns is
-  //! digested before and after, and a change counts in outside_writes().
+  //! With `given` (the buffers passed to the launch), every byte the child owns outside the
+  //! allocations that hold them is digested before and after, and a change counts in
+  //! outside_writes(). The given allocations, guards included, have checks of their own: the guards
+  //! (write-past-n), the inputs (input-modified) and the outputs.
   void launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
-              std::optional<std::vector<OwnedRegion>> outputs = std::nullopt);
+              std::optional<std::vector<OwnedRegion>> given = std::nullopt);
   //! A timed call's launch: no wait, the grid planned at the first timed call.
   void launch_timed(std::size_t kernel, void** arguments, std::uint64_t n);
   //! The grid of kernel `k` in the timed calls (planned once, at the first).
@@ -154,8 +157,8 @@ class ChildSession {
   [[nodiscard]] std::uint64_t outside_writes() const { return outside_writes_; }
   void reset_outside_writes() { outside_writes_ = 0; }
 
-  //! A keyed digest of every byte the child owns but the `allowed` regions (each inside one owned
-  //! region, at most one per region); the key is the child's own.
+  //! A keyed digest of every byte the child owns but the allocations that hold the start of one of
+  //! the `allowed` regions, guards included; the key is the child's own.
   unsigned long long digest_owned_except(const std::vector<OwnedRegion>& allowed);
   //! A keyed digest of the given regions (a lab's buffers, compared before and after a call).
   unsigned long long digest_of(const std::vector<OwnedRegion>& regions);

@@ -230,7 +230,7 @@ const LaunchPlan& ChildSession::timed_plan(std::size_t kernel, std::uint64_t n) 
 }
 
 void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
-                          std::optional<std::vector<OwnedRegion>> outputs) {
+                          std::optional<std::vector<OwnedRegion>> given) {
   const std::string where =
       exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + " (" + what + ")";
   phase(where);
@@ -238,7 +238,7 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
   if (!grid.problem.empty()) {
     throw SubmissionStopped{"launch-shape", where + ": " + grid.problem};
   }
-  const unsigned long long before = outputs ? digest_owned_except(*outputs) : 0;
+  const unsigned long long before = given ? digest_owned_except(*given) : 0;
   const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)),
                                                 dim3(grid.blocks), dim3(grid.threads), arguments, 0, stream_);
   if (launched != cudaSuccess) {
@@ -249,7 +249,7 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
   while (true) {
     const cudaError_t state = cudaStreamQuery(stream_);
     if (state == cudaSuccess) {
-      if (outputs && digest_owned_except(*outputs) != before) {
+      if (given && digest_owned_except(*given) != before) {
         ++outside_writes_;
       }
       return;
@@ -284,16 +284,12 @@ unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegi
   for (const OwnedRegion& region : owned_regions_) {
     const auto* begin = static_cast<const unsigned char*>(region.data);
     const auto* end = begin + region.bytes;
-    const auto inside = std::find_if(allowed.begin(), allowed.end(), [&](const OwnedRegion& a) {
-      const auto* a_begin = static_cast<const unsigned char*>(a.data);
-      return a_begin >= begin && a_begin + a.bytes <= end;
+    const bool holds_given = std::any_of(allowed.begin(), allowed.end(), [&](const OwnedRegion& a) {
+      const auto* at = static_cast<const unsigned char*>(a.data);
+      return at >= begin && at < end;
     });
-    if (inside == allowed.end()) {
+    if (!holds_given) {
       add(begin, end);
-    } else {
-      const auto* a_begin = static_cast<const unsigned char*>(inside->data);
-      add(begin, a_begin);
-      add(a_begin + inside->bytes, end);
     }
   }
   return download_one(digest);

@@ -509,7 +509,8 @@ GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
   input.run_limit_seconds = request.run_limit_seconds;
   input = read_manifest_into(ex, request, std::move(input));
   // Known before anything else, so that every submission on this machine has the same maximum score.
-  input.sanitizer_available = !find_on_path("compute-sanitizer").empty();
+  // A simulated GPU (tests of the scheduler) has no device for compute-sanitizer to watch.
+  input.sanitizer_available = !request.simulated_gpu && !find_on_path("compute-sanitizer").empty();
   const std::string source = read_source(request.submission, input.source_problems);
   GradeReport report;
   if (input.source_problems.empty()) {

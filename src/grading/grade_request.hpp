@@ -45,7 +45,8 @@ struct GradeRequest {
   //! What the lab's prepare_grading measured once for the batch on that GPU; empty when alone.
   nlohmann::ordered_json shared;
   //! Tests of the grading pipeline on a machine with no GPU: grade as if on this GPU, without asking
-  //! CUDA, with `child` a stand-in for the grading child. The command line never sets it.
+  //! CUDA, with `child` a stand-in for the grading child, and without compute-sanitizer (which needs
+  //! the real GPU). The command line never sets it.
   std::optional<GradingGpu> simulated_gpu;
 };
 

@@ -117,12 +117,13 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
       continue;
     }
     largest = std::max(largest, entry.file_size());
-    // The string and nesting limits are a transcript's: not the schemas, comparisons, grade reports
-    // or traces.
+    // The string and nesting limits are a transcript's: not the schemas, comparisons, grade reports,
+    // verdict-stability summaries or traces.
     const std::string relative = fs::relative(entry.path(), labrun::testing::evidence_folder()).string();
     const bool transcript = entry.path().extension() == ".json" && relative.rfind("schema/", 0) != 0 &&
                             relative.find("/comparisons/") == std::string::npos &&
                             relative.find("/grading/") == std::string::npos &&
+                            relative.find("/verdict-stability/") == std::string::npos &&
                             !labrun::is_trace_file(entry.path().filename().string());
     if (transcript) {
       measure(nlohmann::json::parse(labrun::read_file(entry.path())), 0, deepest, longest);

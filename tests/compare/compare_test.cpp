@@ -137,7 +137,7 @@ TEST_CASE(
   CHECK(row(c, "lab/p/steady").change == CaseChange::kSame);
   CHECK(row(c, "lab/p/slower").change == CaseChange::kSlower);
   CHECK(row(c, "lab/p/faster").change == CaseChange::kFaster);
-  const labrun::CaseComparison& unsure = row(c, "lab/p/unsure");
+  const labrun::CaseComparison unsure = row(c, "lab/p/unsure");
   CHECK(unsure.change == CaseChange::kAmbiguous);  // 5% slower on its figures, but the interval holds 1
   REQUIRE(unsure.time_ratio_interval.has_value());
   CHECK(unsure.time_ratio_interval->contains(1.0));

@@ -115,11 +115,13 @@ TEST_CASE("every committed measured transcript renders to the Markdown committed
     const fs::path& path = entry.path();
     fs::path markdown = path;
     markdown.replace_extension(".md");
-    // Transcripts only: `compare` and `grade` write JSON of their own beside their Markdown.
+    // Transcripts only: `compare` and `grade` write JSON of their own beside their Markdown, and so does
+    // scripts/diagnostics/verdict-stability.py (evidence/<lab>/verdict-stability/).
     const std::string where = path.generic_string();
     if (path.extension() != ".json" || !fs::exists(markdown) ||
         labrun::is_trace_file(path.filename().string()) || where.find("/comparisons/") != std::string::npos ||
-        where.find("/grading/") != std::string::npos) {
+        where.find("/grading/") != std::string::npos ||
+        where.find("/verdict-stability/") != std::string::npos) {
       continue;
     }
     INFO(path.string());

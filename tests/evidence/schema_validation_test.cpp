@@ -27,11 +27,13 @@ const fs::path kTests = fs::path(LABRUN_TEST_DATA_DIR);
 TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
   int transcripts = 0;
   for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::evidence_folder())) {
-    // Transcripts only: not the schemas, not `labrun compare` or `labrun grade` output.
+    // Transcripts only: not the schemas, not `labrun compare` or `labrun grade` output, not the
+    // verdict-stability script's summaries.
     const std::string relative = fs::relative(entry.path(), labrun::testing::evidence_folder()).string();
     const bool transcript_folder = relative.rfind("schema/", 0) != 0 &&
                                    relative.find("/comparisons/") == std::string::npos &&
-                                   relative.find("/grading/") == std::string::npos;
+                                   relative.find("/grading/") == std::string::npos &&
+                                   relative.find("/verdict-stability/") == std::string::npos;
     if (entry.path().extension() != ".json" || !transcript_folder ||
         labrun::is_trace_file(entry.path().filename().string())) {
       continue;

@@ -55,7 +55,8 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   labrun::GradeRequest request;
   request.compile_limit_seconds = 10.0;  // the bomb's limit; an honest compile takes about a second
-  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise("day48-fusion/halfway-pair");
+  const std::string exercise_name = "day48-fusion/halfway-pair";
+  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise(exercise_name);
 
   std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {

@@ -34,7 +34,8 @@ PY
   cat "$root/results/results.json"
 }
 
-out=$(run_case no-gpu "" "$corpus/correct/halfway.cu" "$corpus/correct/manifest.json")
+# No GPU, on any machine: CUDA sees none when CUDA_VISIBLE_DEVICES is empty.
+out=$(CUDA_VISIBLE_DEVICES= run_case no-gpu "" "$corpus/correct/halfway.cu" "$corpus/correct/manifest.json")
 echo "$out" | grep -q '"score": 0' || fail "no-gpu: expected a score of 0 without a GPU"
 echo "$out" | grep -q "not a mistake" || fail "no-gpu: expected the message for staff"
 

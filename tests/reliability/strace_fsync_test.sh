@@ -5,7 +5,8 @@
 #   strace_fsync_test.sh LABRUN EVIDENCE_DIR
 set -euo pipefail
 labrun=${1:?usage: strace_fsync_test.sh LABRUN EVIDENCE_DIR}; evidence=${2:?}
-command -v strace >/dev/null || { echo "strace is not installed (scripts/install-deps.sh --tests)"; exit 1; }
+# Exit 4 (CTest: skipped) where strace is missing, as on the lent GPU machines.
+command -v strace >/dev/null || { echo "strace is not installed (scripts/install-deps.sh --tests): skipped"; exit 4; }
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 out="$work/out"
 # LeakSanitizer cannot run under ptrace: in a sanitizer build (the asan preset) it is off here.

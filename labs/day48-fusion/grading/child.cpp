@@ -135,8 +135,9 @@ class HalfwayChild final : public labrun::ExerciseChild {
     }
   }
 
+  // The pair's four buffers, whose guards and contents the timed calls' own checks cover.
   [[nodiscard]] std::vector<OwnedRegion> call_outputs(std::size_t n) const override {
-    return {intermediate_->elements(n), y_->elements(n)};
+    return {x_->elements(n), residual_->elements(n), intermediate_->elements(n), y_->elements(n)};
   }
 
   void fresh_call(std::size_t n, std::uint64_t seed) override {
@@ -202,16 +203,20 @@ class HalfwayChild final : public labrun::ExerciseChild {
   }
 
  private:
-  // The checked launches of the probes: every byte the child owns but the launch's output is
-  // digested around each.
+  // The checked launches of the probes: every byte the child owns outside the allocations the
+  // launch was given is digested around each.
   void launch_first(const float* x, float* intermediate, std::size_t n, const std::string& what) {
     void* arguments[] = {&x, &intermediate, &n};
-    session_.launch(0, arguments, n, what, std::vector<OwnedRegion>{{intermediate, n * sizeof(float)}});
+    session_.launch(0, arguments, n, what,
+                    std::vector<OwnedRegion>{{x, n * sizeof(float)}, {intermediate, n * sizeof(float)}});
   }
   void launch_second(const float* intermediate, const float* residual, float* y, std::size_t n,
                      const std::string& what) {
     void* arguments[] = {&intermediate, &residual, &y, &n};
-    session_.launch(1, arguments, n, what, std::vector<OwnedRegion>{{y, n * sizeof(float)}});
+    session_.launch(
+        1, arguments, n, what,
+        std::vector<OwnedRegion>{
+            {intermediate, n * sizeof(float)}, {residual, n * sizeof(float)}, {y, n * sizeof(float)}});
   }
 
   OutputInspection inspect(std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,

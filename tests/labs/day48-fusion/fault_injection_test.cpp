@@ -94,7 +94,8 @@ TEST_CASE(
   request.run_limit_seconds = 10.0;
   request.kernel_time_limit_seconds = 0.4;
   request.timing_limit_seconds = 1.5;
-  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise("day48-fusion/halfway-pair");
+  const std::string exercise_name = "day48-fusion/halfway-pair";
+  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise(exercise_name);
 
   // Alone: one at a time, nothing beside them, no turns.
   std::map<std::string, labrun::testing::GradeVerdict> alone;

@@ -9,7 +9,7 @@ namespace labrun {
 namespace {
 
 // A model's number as a finding writes it: "20", "4.5".
-std::string number(double value) {
+std::string model_number(double value) {
   return fixed(value, std::fabs(value - std::round(value)) < 1e-9 ? 0 : 1);
 }
 
@@ -124,7 +124,7 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
   answer.declared_right = bytes_ok && launches_ok;
   answer.declared_output = "declared " + (bytes ? fixed(*bytes, 1) : std::string("no")) + " bytes and " +
                            (launches ? std::to_string(static_cast<int>(*launches)) : std::string("no")) +
-                           " launches; the model is " + number(model_bytes) + " bytes " +
+                           " launches; the model is " + model_number(model_bytes) + " bytes " +
                            ex.wording.bytes_breakdown + " and " + std::to_string(model_launches) +
                            " launches";
   if (bytes && !bytes_ok) {
@@ -136,7 +136,7 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
       }
     }
     add_mistake(report, "wrong-declared-bytes",
-                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " + number(model_bytes) +
+                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " + model_number(model_bytes) +
                     ": " + hint);
   }
   if (launches && !launches_ok) {
@@ -165,7 +165,7 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
     const std::string separator = p == 0 ? "" : " and ";
     predicted +=
         separator + (value ? fixed(*value, 2) : std::string("nothing")) + " against " + ratio.against;
-    gives += separator + number(slower.bytes_per_element()) + "/" + number(faster.bytes_per_element()) +
+    gives += separator + model_number(slower.bytes_per_element()) + "/" + model_number(faster.bytes_per_element()) +
              " = " + fixed(model_ratio, 2);
     launch_ratios += separator + std::to_string(slower.launches) + "/" + std::to_string(faster.launches);
   }
@@ -236,15 +236,15 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
         ratio.figure, fixed(time_of(ratio.slower_case) / time_of(ratio.faster_case), 2) + " (model " +
                           fixed(model_ratio, 2) + ")");
   }
-  report.figures.emplace_back("your GB/s at " + number(bytes) + " B/element", fixed(yours, 1));
-  report.figures.emplace_back("best copy's GB/s here (" + number(copy_bytes) + " B/element)",
+  report.figures.emplace_back("your GB/s at " + model_number(bytes) + " B/element", fixed(yours, 1));
+  report.figures.emplace_back("best copy's GB/s here (" + model_number(copy_bytes) + " B/element)",
                               fixed(best_copy, 1));
   output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
-           "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + number(bytes) +
+           "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + model_number(bytes) +
            " B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
   if (yours > ex.impossible_margin * best_copy) {
     add_mistake(report, "impossible-time",
-                "the " + noun + " would have moved its " + number(bytes) + " bytes per element at " +
+                "the " + noun + " would have moved its " + model_number(bytes) + " bytes per element at " +
                     fixed(yours, 1) + " GB/s, more than " + fixed(ex.impossible_margin, 1) +
                     " times the best copy measured beside it (" + fixed(best_copy, 1) +
                     " GB/s): no correct " + noun + " can, so the time is not counted");

@@ -136,8 +136,8 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
       }
     }
     add_mistake(report, "wrong-declared-bytes",
-                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " + model_number(model_bytes) +
-                    ": " + hint);
+                "declared " + fixed(*bytes, 1) + " bytes per element, the model is " +
+                    model_number(model_bytes) + ": " + hint);
   }
   if (launches && !launches_ok) {
     add_mistake(report, "wrong-declared-launches",
@@ -165,8 +165,8 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
     const std::string separator = p == 0 ? "" : " and ";
     predicted +=
         separator + (value ? fixed(*value, 2) : std::string("nothing")) + " against " + ratio.against;
-    gives += separator + model_number(slower.bytes_per_element()) + "/" + model_number(faster.bytes_per_element()) +
-             " = " + fixed(model_ratio, 2);
+    gives += separator + model_number(slower.bytes_per_element()) + "/" +
+             model_number(faster.bytes_per_element()) + " = " + fixed(model_ratio, 2);
     launch_ratios += separator + std::to_string(slower.launches) + "/" + std::to_string(faster.launches);
   }
   answer.predicted_right = all_right;

@@ -86,7 +86,7 @@ Exercise bound_exercise(const Lab& lab, Exercise exercise) {
   return exercise;
 }
 
-LabExercise exercise_entry(const Lab& lab, Exercise exercise, SubmissionCase submission_case) {
+LabExercise exercise_entry(const Lab& lab, Exercise exercise, const SubmissionCase& submission_case) {
   const auto declared = std::make_shared<const Exercise>(bound_exercise(lab, std::move(exercise)));
   LabExercise entry;
   entry.name = declared->name;

@@ -21,6 +21,7 @@ namespace labrun {
 
 //! The entry the lab lists: bound_exercise, with its grader, batch preparation, `run --submission`
 //! (where `submission_case` declares one) and grading child. Throws as bound_exercise does.
-[[nodiscard]] LabExercise exercise_entry(const Lab& lab, Exercise exercise, SubmissionCase submission_case);
+[[nodiscard]] LabExercise exercise_entry(const Lab& lab, Exercise exercise,
+                                         const SubmissionCase& submission_case);
 
 }  // namespace labrun

@@ -205,8 +205,8 @@ void StudentKernels::load() {
 }
 
 LaunchPlan StudentKernels::planned(std::size_t kernel, std::uint64_t n) const {
-  const LaunchPlan plan = plan_kernel_launch(loaded_.handles.at(kernel), exercise_.kernels.at(kernel),
-                                             shapes_.at(kernel), n, sm_count_);
+  LaunchPlan plan = plan_kernel_launch(loaded_.handles.at(kernel), exercise_.kernels.at(kernel),
+                                       shapes_.at(kernel), n, sm_count_);
   if (!plan.problem.empty()) {
     throw SubmissionError(exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + ": " +
                           plan.problem);

@@ -4,9 +4,12 @@
 #include <stdexcept>
 
 namespace labrun {
-namespace {
 
+// As evidence/transcript_json.hpp declares it (a unity build may put both in one file, where an
+// alias of the anonymous namespace would be shadowed by it).
 using Json = nlohmann::ordered_json;
+
+namespace {
 
 Json shape_to_json(const LaunchShape& shape) {
   Json j{{"threads_per_block", shape.threads_per_block}};

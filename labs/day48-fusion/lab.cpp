@@ -9,7 +9,6 @@
 #include "case_names.hpp"
 #include "chain_constants.hpp"
 #include "declarations.hpp"
-#include "grading/grader.hpp"
 #include "plots.hpp"
 #include "submission_case.hpp"
 
@@ -508,9 +507,6 @@ labrun::Lab make_lab() {
   lab.claims = declare_claims(lab.cases);
   lab.stability_case = cases::kStagedChain;
   lab.open_session = declaration.session_factory();
-  lab.grade = grading::grade_submission;
-  lab.prepare_grading = grading::prepare_grading;
-  lab.with_submission = with_submission;
   lab.render_tables = render_tables;
   lab.plots = plots;
   lab.card_figures.copy_floor_case = cases::kCopyFloor;

@@ -25,6 +25,7 @@
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
 #include "grading/gpu_turns.hpp"
+#include "grading/grade_request.hpp"
 #include "grading/manifest.hpp"
 #include "grading/report.hpp"
 #include "grading/utf8.hpp"
@@ -85,11 +86,11 @@ void write_grade_files(const GradeReport& report, const fs::path& folder, bool o
 }
 
 // A report for a folder that holds no gradable submission, or one the grader failed on: score 0,
-// one test that says why.
-GradeReport not_graded(const Lab& lab, const std::string& submission, const std::string& id,
+// one test that says why. `lab`: the exercise's lab, where it is known.
+GradeReport not_graded(const std::string& lab, const std::string& submission, const std::string& id,
                        const std::string& explanation, const std::string& problem_kind) {
   GradeReport report;
-  report.lab = lab.name;
+  report.lab = lab;
   report.student_id = "unknown";
   report.submission = valid_utf8(submission);
   report.host = host_name();
@@ -99,13 +100,13 @@ GradeReport not_graded(const Lab& lab, const std::string& submission, const std:
   return report;
 }
 
-GradeReport grade_one(const Lab& lab, const GradeRequest& request,
+GradeReport grade_one(const LabExercise& exercise, const GradeRequest& request,
                       const std::function<void(const std::string&)>& progress) {
   GradeReport report;
   try {
-    report = lab.grade(request, progress);
+    report = exercise.grade(request, progress);
   } catch (const std::exception& error) {
-    report = not_graded(lab, request.submission.string(), "grader-error",
+    report = not_graded(exercise.lab, request.submission.string(), "grader-error",
                         std::string("the grader failed on this submission (") + error.what() +
                             "); this is not a mistake in the submission: course staff must grade it again",
                         "setup");
@@ -236,14 +237,34 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
   out << markdown;
 }
 
-// The GPUs a batch grades on, each with its turns and what its gradings share.
+// The GPUs a batch grades on, each with its turns and what its gradings of each exercise share
+// (by the exercise's full name).
 struct BatchGpu {
   int device = 0;
   std::string visible_devices;
   std::unique_ptr<GpuTurns> turns;
-  nlohmann::ordered_json shared;
+  std::map<std::string, nlohmann::ordered_json> shared;
   int in_flight = 0;
 };
+
+// What one folder of a batch is: its one source and its exercise, or why it cannot be graded.
+struct BatchFolder {
+  std::vector<fs::path> sources;
+  const LabExercise* exercise = nullptr;
+  std::string problem;  // why no exercise was chosen
+};
+
+BatchFolder read_batch_folder(const fs::path& folder, const GradeCommand& command) {
+  BatchFolder read;
+  read.sources = submission_sources(folder);
+  if (read.sources.size() == 1) {
+    const Lab* lab = command.lab.empty() ? nullptr : &find_lab_or_throw(command.lab);
+    const ExerciseChoice choice = choose_exercise(read.sources.front(), {}, command.exercise, lab);
+    read.exercise = choice.exercise;
+    read.problem = choice.problem;
+  }
+  return read;
+}
 
 std::vector<int> batch_devices(const GradeCommand& command) {
   if (!command.devices.empty()) {
@@ -272,8 +293,8 @@ std::string duration(double seconds) {
 
 // Grades the batch folder's submissions (this shard of them), `jobs` at a time over the batch's
 // GPUs, and writes a summary with one row per folder, those that could not be graded included.
-int grade_batch(const Lab& lab, const GradeCommand& command,
-                const std::function<void(const std::string&)>& progress, std::ostream& out) {
+int grade_batch(const GradeCommand& command, const std::function<void(const std::string&)>& progress,
+                std::ostream& out) {
   const fs::path out_dir = command.out;
   std::vector<fs::path> folders;
   for (const auto& entry : fs::directory_iterator(command.batch)) {
@@ -308,6 +329,16 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       to_grade.push_back(k);
     }
   }
+  // Each folder's exercise, from its manifest (or --exercise): a batch may mix them.
+  std::vector<BatchFolder> read(folders.size());
+  std::vector<const LabExercise*> exercises;
+  for (const std::size_t k : to_grade) {
+    read[k] = read_batch_folder(folders[k], command);
+    if (read[k].exercise != nullptr &&
+        std::find(exercises.begin(), exercises.end(), read[k].exercise) == exercises.end()) {
+      exercises.push_back(read[k].exercise);
+    }
+  }
   const std::size_t skipped = folders.size() - to_grade.size();
   progress(
       std::to_string(folders.size()) + " submissions" +
@@ -331,22 +362,25 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       std::max(1, command.jobs > 0 ? command.jobs : static_cast<int>(std::thread::hardware_concurrency()));
   const bool gpu_usable = command.request.simulated_gpu.has_value() || probe_devices().usable;
   for (BatchGpu& gpu : gpus) {
-    std::size_t sharers = 1;
+    std::size_t sharers = static_cast<std::size_t>(jobs);
     gpu.turns = std::make_unique<GpuTurns>(static_cast<std::size_t>(jobs));
-    if (lab.prepare_grading && !to_grade.empty() && gpu_usable) {
+    for (const LabExercise* exercise : gpu_usable ? exercises : std::vector<const LabExercise*>{}) {
       GradeRequest request = command.request;
       request.device = gpu.device;
       request.visible_devices = gpu.visible_devices;
       request.turns = gpu.turns.get();
+      nlohmann::ordered_json& shared = gpu.shared[exercise->full_name()];
       try {
-        gpu.shared = lab.prepare_grading(request, progress);
-        sharers = gpu.shared.value("max_concurrent", std::size_t{1});
+        shared = exercise->prepare_grading(request, progress);
+        sharers = std::min(sharers, shared.value("max_concurrent", std::size_t{1}));
       } catch (const std::exception& error) {
-        progress("GPU " + std::to_string(gpu.device) + ": " + error.what() +
-                 "; each grading there times the lab's kernels itself, in its turn to time");
-        gpu.shared = nlohmann::ordered_json::object();
+        progress("GPU " + std::to_string(gpu.device) + ": " + error.what() + "; each grading of " +
+                 exercise->full_name() + " there times the lab's kernels itself, in its turn to time");
+        shared = nlohmann::ordered_json::object();
+        sharers = 1;
       }
     }
+    sharers = exercises.empty() || !gpu_usable ? 1 : sharers;
     // Timers gather in groups of half the gradings in flight, or after 2 s of waiting. No more
     // gradings' processes are on the GPU at once than its memory holds, whatever each is doing.
     const std::size_t in_flight = std::min(sharers, static_cast<std::size_t>(jobs));
@@ -375,19 +409,22 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
       }
       const fs::path& folder = folders[k];
       const std::string name = folder.filename().string();
-      const std::vector<fs::path> sources = submission_sources(folder);
+      const std::vector<fs::path>& sources = read[k].sources;
+      const LabExercise* exercise = read[k].exercise;
       GradeReport report;
       if (sources.size() != 1) {
         std::string listed;
         for (const fs::path& s : sources) {
           listed += (listed.empty() ? "" : ", ") + s.filename().string();
         }
-        report = sources.empty() ? not_graded(lab, folder.string(), "no-source",
+        report = sources.empty() ? not_graded(command.lab, folder.string(), "no-source",
                                               "the folder holds no .cu file to grade", "")
-                                 : not_graded(lab, folder.string(), "several-sources",
+                                 : not_graded(command.lab, folder.string(), "several-sources",
                                               "the folder holds " + std::to_string(sources.size()) +
                                                   " .cu files (" + listed + "): a submission is one .cu file",
                                               "");
+      } else if (exercise == nullptr) {
+        report = not_graded(command.lab, sources.front().string(), "exercise-unknown", read[k].problem, "");
       } else {
         GradeRequest request = command.request;
         request.submission = sources.front();
@@ -395,11 +432,14 @@ int grade_batch(const Lab& lab, const GradeCommand& command,
         request.device = gpu->device;
         request.visible_devices = gpu->visible_devices;
         request.turns = gpu->turns.get();
-        request.shared = gpu->shared;
+        const auto shared = gpu->shared.find(exercise->full_name());
+        request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
         if (command.secret_seed) {
           request.seed = secret_seed();
+        } else if (!command.seed_given) {
+          request.seed = exercise->default_seed;
         }
-        report = grade_one(lab, request, [](const std::string&) {});
+        report = grade_one(*exercise, request, [](const std::string&) {});
         record_seed(report, command, request.seed);
       }
       std::string failure;
@@ -608,8 +648,8 @@ void check_grade_usage(const GradeCommand& command) {
   }
 }
 
-int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress_sink, std::ostream& out) {
+int run_grade_command(GradeCommand command, const std::function<void(const std::string&)>& progress_sink,
+                      std::ostream& out) {
   // Progress lines name files and folders a submission chose, and go to a terminal: each is one inert
   // line (grading/utf8.hpp: no ESC, C1 control such as U+009B, carriage return or bidirectional
   // override), so that no name can move the cursor, rewrite a line or reorder one.
@@ -621,14 +661,22 @@ int run_grade_command(const Lab& lab, GradeCommand command,
     return merge_reports(command, progress, out);
   }
   if (!command.batch.empty()) {
-    return grade_batch(lab, command, progress, out);
+    return grade_batch(command, progress, out);
   }
   command.request.submission = command.submission;
   command.request.manifest = command.manifest;
+  const ExerciseChoice choice =
+      choose_exercise(command.submission, command.manifest, command.exercise,
+                      command.lab.empty() ? nullptr : &find_lab_or_throw(command.lab));
+  if (choice.exercise == nullptr) {
+    throw UsageError(command.submission + ": " + choice.problem);
+  }
   if (command.secret_seed) {
     command.request.seed = secret_seed();
+  } else if (!command.seed_given) {
+    command.request.seed = choice.exercise->default_seed;
   }
-  GradeReport report = grade_one(lab, command.request, progress);
+  GradeReport report = grade_one(*choice.exercise, command.request, progress);
   record_seed(report, command, command.request.seed);
   if (!command.out.empty()) {
     write_grade_files(report, command.out, command.force);
@@ -685,10 +733,9 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
   grade->add_option("--format", grade_command.format, "What to print: md, json or gradescope")
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
-  arguments.seed = grade
-                       ->add_option("--seed", grade_command.request.seed,
-                                    "Base seed of the inputs (each call gets fresh ones)")
-                       ->capture_default_str();
+  arguments.seed = grade->add_option("--seed", grade_command.request.seed,
+                                     "Base seed of the inputs (each call gets fresh ones); default: the "
+                                     "exercise's own");
   grade->add_flag(
       "--secret-seed", grade_command.secret_seed,
       "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
@@ -697,7 +744,11 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
                    "Seconds the grading run may take before it is killed")
       ->check(CLI::Range(1.0, 3600.0))
       ->capture_default_str();
-  grade->add_option("--lab", arguments.lab, "The lab whose exercise this is")->capture_default_str();
+  grade->add_option("--exercise", grade_command.exercise,
+                    "The exercise (NAME or LAB/NAME; `labrun list` shows them); default: the manifest's "
+                    "\"exercise\", else the one whose kernels the manifest names");
+  grade->add_option("--lab", grade_command.lab,
+                    "Only that lab's exercises (its only one, where the manifest says none)");
   grade->add_flag("--force", grade_command.force, "Replace existing report files");
   return grade;
 }
@@ -705,9 +756,8 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
 int run_grade_arguments(GradeArguments& arguments, const std::function<void(const std::string&)>& progress,
                         std::ostream& out) {
   GradeCommand& grade_command = arguments.command;
-  const Lab& lab = find_lab_or_throw(arguments.lab);
-  if (!lab.grade) {
-    throw UsageError("lab " + lab.name + " has no grader");
+  if (!grade_command.lab.empty() && find_lab_or_throw(grade_command.lab).exercises.empty()) {
+    throw UsageError("lab " + grade_command.lab + " has no graded exercise");
   }
   grade_command.seed_given = arguments.seed != nullptr && arguments.seed->count() > 0;
   if (!arguments.merge.empty()) {
@@ -726,7 +776,7 @@ int run_grade_arguments(GradeArguments& arguments, const std::function<void(cons
     choose_device_or_throw(*arguments.device);
   }
   check_grade_usage(grade_command);
-  return run_grade_command(lab, grade_command, progress, out);
+  return run_grade_command(grade_command, progress, out);
 }
 
 }  // namespace labrun

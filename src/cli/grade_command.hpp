@@ -41,6 +41,8 @@ struct GradeCommand {
   bool force = false;         //!< grade again what already has a report, and replace files
   int jobs = 0;               //!< gradings at once; 0: one per CPU core
   std::string devices;        //!< "0,1": the GPUs a batch uses; empty: every GPU
+  std::string exercise;       //!< --exercise NAME or LAB/NAME; empty: each submission's manifest says
+  std::string lab;            //!< --lab: only that lab's exercises; empty: any
   std::optional<Shard> shard;
   GradeRequest request;
 };
@@ -48,26 +50,27 @@ struct GradeCommand {
 //! Checks the command's usage before anything touches a device: throws UsageError.
 void check_grade_usage(const GradeCommand& command);
 
-//! Grades and writes the reports. Exit status: 0 graded (whatever the score); 3 no usable GPU (the
-//! reports are still written, scoring 0 with a message for staff); 1 the grader could not run; 4 a
-//! report file exists and --force was not given.
-int run_grade_command(const Lab& lab, GradeCommand command,
-                      const std::function<void(const std::string&)>& progress, std::ostream& out);
+//! Grades and writes the reports, each submission for its exercise (exercise/exercise.hpp; chosen
+//! as command_support.hpp's choose_exercise says). Exit status: 0 graded (whatever the score); 3 no
+//! usable GPU (the reports are still written, scoring 0 with a message for staff); 1 the grader could
+//! not run; 4 a report file exists and --force was not given. A single submission whose exercise
+//! cannot be told is a UsageError; in a batch it is a report scoring 0 (exercise-unknown).
+int run_grade_command(GradeCommand command, const std::function<void(const std::string&)>& progress,
+                      std::ostream& out);
 
 //! The command line's `labrun grade`: the command, and the options it is completed from once parsed.
 struct GradeArguments {
   GradeCommand command;
-  std::string lab = "day48-fusion";  //!< the lab whose exercise is graded
-  std::vector<std::string> merge;    //!< --merge OUT [DIR...]
-  std::string shard;                 //!< --shard I/N
-  std::optional<int> device;         //!< --device N, for one submission
-  CLI::Option* seed = nullptr;       //!< --seed, to tell whether it was given
+  std::vector<std::string> merge;  //!< --merge OUT [DIR...]
+  std::string shard;               //!< --shard I/N
+  std::optional<int> device;       //!< --device N, for one submission
+  CLI::Option* seed = nullptr;     //!< --seed, to tell whether it was given
 };
 
 //! Adds the subcommand and its options to `app`, filling `arguments` when parsed.
 CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments);
 
-//! Completes the command from the arguments (the lab, --merge, --shard or the Slurm array, --device),
+//! Completes the command from the arguments (--lab, --merge, --shard or the Slurm array, --device),
 //! checks its usage (check_grade_usage), then run_grade_command. Throws UsageError before anything
 //! touches a device.
 int run_grade_arguments(GradeArguments& arguments, const std::function<void(const std::string&)>& progress,

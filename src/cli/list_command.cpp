@@ -7,7 +7,8 @@
 namespace labrun {
 
 CLI::App* add_list_command(CLI::App& app, ListRequest& request) {
-  CLI::App* command = app.add_subcommand("list", "List the labs and their case names (no GPU needed).");
+  CLI::App* command = app.add_subcommand(
+      "list", "List the labs, their case names and the exercises `labrun grade` grades (no GPU needed).");
   command->add_option("lab", request.lab, "Only this lab");
   return command;
 }
@@ -23,6 +24,9 @@ int run_list_command(const ListRequest& request, std::ostream& out) {
     out << lab.name << "  " << lab.title << "\n  " << lab.summary << "\n";
     for (const CaseSpec& spec : lab.cases) {
       out << "    " << spec.name << "  [" << spec.describe_sizes() << "]\n";
+    }
+    for (const LabExercise& exercise : lab.exercises) {
+      out << "  exercise " << exercise.full_name() << ": " << exercise.title << "\n";
     }
   }
   return exit_code::kOk;

@@ -175,7 +175,7 @@ CLI::App* add_run_command(CLI::App& app, RunArguments& arguments) {
       "is "
       "checked, compiled to device code and loaded the grader's way, and timed as one more case beside the "
       "lab's own, with the manifest's bytes and launches; with --case, its case is added to those selected. "
-      "Only labs with a grader take one (day48-fusion)");
+      "Only labs with a graded exercise take one (day48-fusion, fusion-verdicts)");
   return run;
 }
 
@@ -186,14 +186,12 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
                     std::ostream& err) {
   RunOptions& options = arguments.options;
   const Lab& registered = find_lab_or_throw(options.lab_name);
-  if (!arguments.submission.empty() && !registered.with_submission) {
-    throw UsageError("--submission: " + registered.name +
-                     " takes no submission (it has no exercise to grade)");
-  }
   std::error_code not_a_folder;
   if (!arguments.submission.empty() && !std::filesystem::is_directory(arguments.submission, not_a_folder)) {
     throw UsageError("--submission " + arguments.submission + ": not a folder");
   }
+  const LabExercise* exercise =
+      arguments.submission.empty() ? nullptr : submission_exercise(registered, arguments.submission);
   if (arguments.device) {
     choose_device_or_throw(*arguments.device);
   }
@@ -239,7 +237,7 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
   // predictions and facts); the lab's own cases are unchanged.
   std::optional<Lab> with_student;
   if (!arguments.submission.empty()) {
-    with_student = registered.with_submission(registered, arguments.submission, info);
+    with_student = exercise->with_submission(registered, arguments.submission, info);
     if (!options.case_patterns.empty()) {
       for (const CaseSpec& added : with_student->cases) {
         if (registered.find_case(added.name) == nullptr) {

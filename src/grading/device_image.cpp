@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace labrun {
@@ -13,9 +14,10 @@ constexpr std::size_t kSectionOffsetField = 0x28;     // e_shoff
 constexpr std::size_t kSectionEntrySizeField = 0x3A;  // e_shentsize, e_shnum, e_shstrndx follow
 constexpr std::size_t kSectionHeaderBytes = 64;
 constexpr std::size_t kSymbolBytes = 24;
-constexpr std::uint32_t kSymbolTable = 2;  // SHT_SYMTAB
-constexpr std::uint64_t kAllocated = 0x2;  // SHF_ALLOC
-constexpr std::uint64_t kWritable = 0x1;   // SHF_WRITE
+constexpr std::uint32_t kSymbolTable = 2;   // SHT_SYMTAB
+constexpr unsigned char kObjectSymbol = 1;  // STT_OBJECT, in the low bits of st_info
+constexpr std::uint64_t kAllocated = 0x2;   // SHF_ALLOC
+constexpr std::uint64_t kWritable = 0x1;    // SHF_WRITE
 constexpr std::size_t kMaxSections = 65535;
 
 template <typename T>
@@ -33,6 +35,7 @@ struct Section {
   std::uint64_t flags = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
+  std::uint32_t link = 0;  // a symbol table's string table
   std::string label;
 };
 
@@ -74,7 +77,8 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
     const std::uint64_t at = section_table + i * static_cast<std::uint64_t>(entry_size);
     Section& s = sections[i];
     if (!read_at(image, at, s.name) || !read_at(image, at + 4, s.type) || !read_at(image, at + 8, s.flags) ||
-        !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size)) {
+        !read_at(image, at + 24, s.offset) || !read_at(image, at + 32, s.size) ||
+        !read_at(image, at + 40, s.link)) {
       problem = "section " + std::to_string(i) + " lies outside the file";
       return std::nullopt;
     }
@@ -95,8 +99,9 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
     return (s.flags & kAllocated) != 0 && (s.flags & kWritable) != 0 && !starts_with(s.label, ".nv.shared") &&
            !starts_with(s.label, ".nv.local");
   };
-  // Per section, the furthest end of any variable placed in it.
+  // Per section, the furthest end of any variable placed in it; the named variables.
   std::vector<std::uint64_t> extent(count, 0);
+  std::vector<DeviceImageGlobal> globals;
   for (std::size_t i = 0; i < count; ++i) {
     extent[i] = is_global_data(sections[i]) ? sections[i].size : 0;
   }
@@ -108,22 +113,36 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
       problem = "the symbol table lies outside the file";
       return std::nullopt;
     }
+    const Section* strings = table.link < count ? &sections[table.link] : nullptr;
     for (std::uint64_t at = table.offset; at + kSymbolBytes <= table.offset + table.size;
          at += kSymbolBytes) {
+      std::uint32_t name = 0;
+      unsigned char info = 0;
       std::uint16_t section = 0;
       std::uint64_t value = 0;
       std::uint64_t size = 0;
-      if (!read_at(image, at + 6, section) || !read_at(image, at + 8, value) ||
-          !read_at(image, at + 16, size)) {
+      if (!read_at(image, at, name) || !read_at(image, at + 4, info) || !read_at(image, at + 6, section) ||
+          !read_at(image, at + 8, value) || !read_at(image, at + 16, size)) {
         problem = "a symbol lies outside the file";
         return std::nullopt;
       }
       if (section > 0 && section < count && is_global_data(sections[section])) {
         extent[section] = std::max(extent[section], saturating_add(value, size));
+        const std::uint64_t name_at = strings != nullptr ? strings->offset + name : image.size();
+        if ((info & 0x0F) == kObjectSymbol && size > 0 && name < (strings != nullptr ? strings->size : 0) &&
+            name_at < image.size() && globals.size() < kDeviceImageGlobalsMax) {
+          const std::size_t end = image.find('\0', static_cast<std::size_t>(name_at));
+          const std::size_t length =
+              (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(name_at);
+          if (length > 0 && length <= kDeviceImageGlobalNameMax) {
+            globals.push_back({std::string(image.substr(static_cast<std::size_t>(name_at), length)), size});
+          }
+        }
       }
     }
   }
   DeviceImageFootprint footprint;
+  footprint.globals = std::move(globals);
   for (std::size_t i = 0; i < count; ++i) {
     footprint.global_bytes = saturating_add(footprint.global_bytes, extent[i]);
     if (starts_with(sections[i].label, ".nv.constant") && (sections[i].flags & kAllocated) != 0) {

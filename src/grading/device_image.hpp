@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace labrun {
 
@@ -16,6 +17,12 @@ namespace labrun {
 inline constexpr std::uint64_t kDeviceImageMaxBytes = std::uint64_t{64} * 1024 * 1024;
 //! Most device memory a submission's global variables may take (bytes).
 inline constexpr std::uint64_t kStaticDeviceMemoryMaxBytes = std::uint64_t{64} * 1024 * 1024;
+
+//! A global variable the image defines: its symbol's name and size.
+struct DeviceImageGlobal {
+  std::string name;
+  std::uint64_t bytes = 0;
+};
 
 struct DeviceImageFootprint {
   //! Bytes of global memory the image's variables occupy: per global-data section (.nv.global,
@@ -25,7 +32,13 @@ struct DeviceImageFootprint {
   std::uint64_t global_bytes = 0;
   //! Bytes of constant banks the image defines (`__constant__` data).
   std::uint64_t constant_bytes = 0;
+  //! The variables in those global-data sections with a name and a size (object symbols), at most
+  //! kDeviceImageGlobalsMax of them, names of at most kDeviceImageGlobalNameMax bytes.
+  std::vector<DeviceImageGlobal> globals;
 };
+
+inline constexpr std::size_t kDeviceImageGlobalsMax = 4096;
+inline constexpr std::size_t kDeviceImageGlobalNameMax = 1024;
 
 //! Reads an ELF64 little-endian image; nullopt, with `problem` set, when the bytes are not one
 //! (anything that points outside the file is refused, never followed).

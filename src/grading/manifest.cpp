@@ -15,10 +15,6 @@ namespace {
 
 using UnorderedJson = nlohmann::ordered_json;  // as parse_json_finding_duplicates reads it; order is unused
 
-// Ranges a worked answer may take: generous, but finite and positive.
-constexpr double kMaxBytesPerElement = 1000.0;
-constexpr double kMaxRatio = 100.0;
-constexpr std::int64_t kMaxLaunches = 64;
 constexpr std::int64_t kMaxElementsPerThread = 64;
 
 // A number as JSON wrote it: integers exactly, others with up to 17 significant digits.
@@ -164,10 +160,11 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
   return result;
 }
 
-// Why a student id cannot be used, or nullopt when it can: it must be a string of 1 to
-// kStudentIdMaxLength code points, none of them hidden (utf8.hpp's is_hidden_code_point: controls,
-// bidirectional and other format characters, zero-width and invisible ones), because it is shown in
-// every report and summary, where such characters could reorder or hide what is around it.
+// Why a student id (or an exercise's name) cannot be used, or nullopt when it can: it must be a
+// string of 1 to kStudentIdMaxLength code points, none of them hidden (utf8.hpp's
+// is_hidden_code_point: controls, bidirectional and other format characters, zero-width and
+// invisible ones), because it is shown in every report and summary, where such characters could
+// reorder or hide what is around it.
 std::optional<std::string> student_id_problem(const UnorderedJson& id) {
   const std::string expected = "expected a non-empty string of at most " +
                                std::to_string(kStudentIdMaxLength) + " printable characters";
@@ -202,8 +199,13 @@ std::string LaunchShape::describe() const {
          " per thread";
 }
 
-Manifest parse_manifest(const std::string& text, const std::string& origin,
-                        const std::vector<std::string>& kernel_names) {
+std::optional<double> Manifest::answer(const std::string& key) const {
+  const auto found = answers.find(key);
+  return found == answers.end() ? std::nullopt : std::optional<double>(found->second);
+}
+
+Manifest parse_manifest(const std::string& text, const std::string& origin, const ManifestSchema& schema) {
+  const std::vector<std::string>& kernel_names = schema.kernels;
   if (text.size() > kManifestMaxBytes) {
     throw ManifestError(origin + ": " + std::to_string(text.size()) + " bytes, more than the " +
                         std::to_string(kManifestMaxBytes) + " a manifest may have");
@@ -234,9 +236,10 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
     manifest.problems.push_back(std::to_string(parsed.duplicate_keys_not_recorded) +
                                 " more keys given more than once, none of them used");
   }
-  const std::set<std::string> known{
-      "student_id", "bytes_per_element", "launches", "predicted_ratio_vs_staged", "predicted_ratio_vs_fused",
-      "kernels"};
+  std::set<std::string> known{"student_id", "exercise", "kernels"};
+  for (const AnswerField& field : schema.answers) {
+    known.insert(field.key);
+  }
   for (const auto& item : document.items()) {
     if (known.count(item.key()) == 0) {
       manifest.problems.push_back(shown_pointer("/" + json_pointer_token(item.key())) + ": unknown field");
@@ -250,12 +253,26 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
       manifest.student_id = id->get<std::string>();
     }
   }
-  manifest.bytes_per_element = reader.positive_number("bytes_per_element", kMaxBytesPerElement);
-  if (const auto launches = reader.integer("/launches", document, "launches", 1, kMaxLaunches)) {
-    manifest.launches = static_cast<int>(*launches);
+  if (document.contains("exercise") && !duplicated.count("/exercise")) {
+    if (const std::optional<std::string> problem = student_id_problem(document.at("exercise"))) {
+      manifest.problems.push_back("/exercise: " + *problem);
+    } else {
+      manifest.exercise = document.at("exercise").get<std::string>();
+    }
   }
-  manifest.predicted_ratio_vs_staged = reader.positive_number("predicted_ratio_vs_staged", kMaxRatio);
-  manifest.predicted_ratio_vs_fused = reader.positive_number("predicted_ratio_vs_fused", kMaxRatio);
+  for (const AnswerField& field : schema.answers) {
+    std::optional<double> value;
+    if (field.whole) {
+      const auto whole =
+          reader.integer("/" + field.key, document, field.key, 1, static_cast<std::int64_t>(field.max));
+      value = whole ? std::optional<double>(static_cast<double>(*whole)) : std::nullopt;
+    } else {
+      value = reader.positive_number(field.key, field.max);
+    }
+    if (value) {
+      manifest.answers.emplace(field.key, *value);
+    }
+  }
   if (const UnorderedJson* kernels = reader.find("/kernels", document, "kernels")) {
     if (!kernels->is_object()) {
       manifest.problems.push_back("/kernels: expected an object with one launch shape per kernel name");
@@ -281,14 +298,41 @@ Manifest parse_manifest(const std::string& text, const std::string& origin,
   return manifest;
 }
 
-Manifest read_manifest(const std::filesystem::path& path, const std::vector<std::string>& kernel_names) {
+Manifest read_manifest(const std::filesystem::path& path, const ManifestSchema& schema) {
   std::string text;
   try {
     text = read_regular_file(path, kManifestMaxBytes);
   } catch (const std::runtime_error& error) {
     throw ManifestError(error.what());
   }
-  return parse_manifest(text, path.string(), kernel_names);
+  return parse_manifest(text, path.string(), schema);
+}
+
+ManifestHint read_manifest_hint(const std::filesystem::path& path) {
+  ManifestHint hint;
+  try {
+    std::error_code error;
+    if (path.empty() || std::filesystem::is_symlink(path, error)) {
+      return hint;
+    }
+    const UnorderedJson document =
+        parse_json_finding_duplicates(read_regular_file(path, kManifestMaxBytes)).document;
+    if (!document.is_object()) {
+      return hint;
+    }
+    if (const auto exercise = document.find("exercise");
+        exercise != document.end() && exercise->is_string() && !student_id_problem(*exercise)) {
+      hint.exercise = exercise->get<std::string>();
+    }
+    if (const auto kernels = document.find("kernels"); kernels != document.end() && kernels->is_object()) {
+      for (const auto& item : kernels->items()) {
+        hint.kernels.push_back(item.key());
+      }
+    }
+  } catch (const std::exception&) {
+    return ManifestHint{};
+  }
+  return hint;
 }
 
 std::filesystem::path manifest_beside(const std::filesystem::path& submission) {

@@ -1,8 +1,8 @@
 #pragma once
-// A submission's manifest: who submitted it, the student's worked answer to the exercise (bytes
-// per element, launches, the two predicted ratios) and how the harness should launch each kernel.
-// The worked answer is graded as an answer; nothing in the manifest is ever taken as a fact about
-// the code.
+// A submission's manifest: who submitted it, which exercise it is for, the student's worked answer
+// (the fields its exercise declares: bytes per element, launches, predicted ratios) and how the
+// harness should launch each kernel. The worked answer is graded as an answer; nothing in the
+// manifest is ever taken as a fact about the code.
 
 #include <cstdint>
 #include <filesystem>
@@ -31,18 +31,32 @@ struct LaunchShape {
 inline constexpr std::size_t kManifestMaxBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kStudentIdMaxLength = 128;  //!< characters (code points), not bytes
 
+//! One field of an exercise's worked answer, as its manifest holds it.
+struct AnswerField {
+  std::string key;     //!< "bytes_per_element"
+  bool whole = false;  //!< a whole number from 1 to max (launches), else a number in (0, max]
+  double max = 0.0;
+};
+
+//! What an exercise's manifest holds besides student_id, exercise and kernels.
+struct ManifestSchema {
+  std::vector<AnswerField> answers;  //!< in the order their problems are listed
+  std::vector<std::string> kernels;  //!< the kernels a launch shape may be given for (empty: any)
+};
+
 struct Manifest {
   //! Empty when missing or unusable: 1 to kStudentIdMaxLength characters, none of them a control, a
   //! format character (bidirectional overrides and isolates, zero-width spaces...) or another that
   //! grading/utf8.hpp's is_hidden_code_point names.
   std::string student_id;
-  std::optional<double> bytes_per_element;
-  std::optional<int> launches;
-  std::optional<double> predicted_ratio_vs_staged;
-  std::optional<double> predicted_ratio_vs_fused;
+  //! The exercise it names ("sum-of-squares"), the same rules as student_id; empty when not given.
+  std::string exercise;
+  std::map<std::string, double> answers;       //!< the usable worked-answer fields, by key
   std::map<std::string, LaunchShape> kernels;  //!< the usable launch shapes, by kernel name
   //! One line per unusable or unknown field, each starting with its JSON pointer.
   std::vector<std::string> problems;
+  //! The worked-answer field `key`, when the manifest gives a usable one.
+  [[nodiscard]] std::optional<double> answer(const std::string& key) const;
 };
 
 //! A manifest that cannot be read at all: not a file, too large, not JSON, not an object.
@@ -55,13 +69,22 @@ class ManifestError : public std::runtime_error {
 //! a missing, mistyped, out-of-range or unknown field becomes a line of Manifest::problems (nothing
 //! is narrowed or rounded: 2.5 launches or 2^32 + 2 launches are refused, not read as 2), and the
 //! other fields are still used. A key given twice in one object, at any depth, is a problem naming its
-//! JSON pointer, and none of its values is used. `kernel_names`: the kernels a launch shape may be given for
-//! (empty: any). Throws ManifestError, and nothing else, when the text is not one JSON object.
+//! JSON pointer, and none of its values is used. `schema`: the exercise's worked-answer fields and
+//! kernels ("exercise" is always known and never missing). Throws ManifestError, and nothing else,
+//! when the text is not one JSON object.
 [[nodiscard]] Manifest parse_manifest(const std::string& text, const std::string& origin,
-                                      const std::vector<std::string>& kernel_names = {});
+                                      const ManifestSchema& schema = {});
 //! Reads a regular file of at most kManifestMaxBytes and parses it.
-[[nodiscard]] Manifest read_manifest(const std::filesystem::path& path,
-                                     const std::vector<std::string>& kernel_names = {});
+[[nodiscard]] Manifest read_manifest(const std::filesystem::path& path, const ManifestSchema& schema = {});
+
+//! What a manifest says about which exercise it is for, read before its exercise (and so its schema)
+//! is known: its "exercise" string and the names its "kernels" object gives launch shapes for. Empty
+//! where the file is missing, unreadable or says nothing of either; never throws.
+struct ManifestHint {
+  std::string exercise;
+  std::vector<std::string> kernels;
+};
+[[nodiscard]] ManifestHint read_manifest_hint(const std::filesystem::path& path);
 
 //! The manifest beside a submission: "halfway.cu" -> "halfway.json", else "manifest.json" in the
 //! same folder; empty when neither exists.

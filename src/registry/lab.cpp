@@ -112,4 +112,20 @@ const CaseSpec* Lab::find_case(const std::string& case_name) const {
   return nullptr;
 }
 
+Lab with_exercises(Lab lab, const std::vector<LabExercise (*)(const Lab&)>& factories) {
+  for (LabExercise (*const factory)(const Lab&) : factories) {
+    lab.exercises.push_back(factory(lab));
+  }
+  return lab;
+}
+
+const LabExercise* Lab::find_exercise(const std::string& exercise_name) const {
+  for (const LabExercise& exercise : exercises) {
+    if (exercise.name == exercise_name) {
+      return &exercise;
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace labrun

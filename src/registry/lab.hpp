@@ -182,6 +182,37 @@ struct SessionConfig {
   std::optional<Shape> correctness_shape = std::nullopt;
 };
 
+struct Lab;
+
+//! One graded exercise of a lab, as the command line and the grading child use it: built from the
+//! exercise's declaration by exercise/exercise_entry.hpp.
+struct LabExercise {
+  std::string name;                       //!< "sum-of-squares", unique among the build's exercises
+  std::string lab;                        //!< its lab's name
+  std::string title;                      //!< one line for `labrun list`
+  std::vector<std::string> kernel_names;  //!< its contract's kernels, by which a manifest names it
+  std::uint64_t default_seed = 1;         //!< `labrun grade`'s seed when none is given
+  //! Grades one submission. Never throws for anything a submission does.
+  std::function<GradeReport(const GradeRequest&, const std::function<void(const std::string&)>&)> grade;
+  //! Batch grading: measures, once per GPU and with that GPU to itself, what every grading of this
+  //! exercise on it shares (GradeRequest::shared), with "max_concurrent": gradings the GPU holds at
+  //! once. Throws std::runtime_error when it cannot.
+  std::function<nlohmann::ordered_json(const GradeRequest&, const std::function<void(const std::string&)>&)>
+      prepare_grading;
+  //! `labrun run LAB --submission DIR`: the lab with a student's submission declared as one more
+  //! case (and its check, predictions and facts), loaded the grader's trusted way. `progress` gets a
+  //! line per step. Throws SubmissionError for a submission it cannot use and labrun::NoDeviceError
+  //! when no GPU can compile and load it. Empty when the exercise gives no such row.
+  std::function<Lab(const Lab& lab, const std::filesystem::path& folder,
+                    const std::function<void(const std::string&)>& progress)>
+      with_submission;
+  //! The grading child's work for one request (its JSON, exercise/child_protocol.hpp): the child's
+  //! exit status.
+  std::function<int(const nlohmann::ordered_json& request)> run_child;
+  //! "day48-fusion/halfway-pair"
+  [[nodiscard]] std::string full_name() const { return lab + "/" + name; }
+};
+
 struct Lab {
   std::string name;  //!< "day48-fusion": case names start with it
   std::string title;
@@ -198,20 +229,9 @@ struct Lab {
   std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
   std::string stability_case;     //!< timed a second time at the end of a run, at its largest size
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
-  //! Grades a student's submission for the lab's exercise; empty when the lab has no grader.
-  std::function<GradeReport(const GradeRequest&, const std::function<void(const std::string&)>&)> grade;
-  //! Batch grading: measures, once per GPU and with that GPU to itself, what every grading on it
-  //! shares (GradeRequest::shared), with "max_concurrent": gradings the GPU holds at once. Empty:
-  //! nothing is shared and one grading at a time runs per GPU.
-  std::function<nlohmann::ordered_json(const GradeRequest&, const std::function<void(const std::string&)>&)>
-      prepare_grading;
-  //! `labrun run LAB --submission DIR`: this lab with a student's exercise declared as one more case
-  //! (and its check, predictions and facts), loaded the grader's trusted way. `progress` gets a line
-  //! per step. Empty when the lab takes no submission. Throws SubmissionError for a submission it
-  //! cannot use and labrun::NoDeviceError when no GPU can compile and load it.
-  std::function<Lab(const Lab& lab, const std::filesystem::path& folder,
-                    const std::function<void(const std::string&)>& progress)>
-      with_submission;
+  //! The exercises `labrun grade` grades, each declared in the lab's folder (exercise/exercise.hpp);
+  //! empty when the lab has none.
+  std::vector<LabExercise> exercises;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
   //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when
@@ -223,7 +243,13 @@ struct Lab {
   RooflineCases roofline;
 
   [[nodiscard]] const CaseSpec* find_case(const std::string& case_name) const;
+  //! The exercise of that name (without the lab's), or nullptr.
+  [[nodiscard]] const LabExercise* find_exercise(const std::string& exercise_name) const;
 };
+
+//! `lab` with one exercise from each factory (labrun_register_exercise, labs/CMakeLists.txt), in order:
+//! each is given the lab, whose cases its worked answer is taken from.
+[[nodiscard]] Lab with_exercises(Lab lab, const std::vector<LabExercise (*)(const Lab&)>& factories);
 
 //! The lab of a name, or nullptr when this build has none. The command line passes the registry
 //! (registry/registry.hpp); code below it that needs a lab by name takes one of these.

@@ -282,6 +282,18 @@ void LabRegistry::add(Lab lab) {
     throw LabDeclarationError("lab '" + lab.name + "': registered twice");
   }
   check_lab(lab);
+  for (const LabExercise& exercise : lab.exercises) {
+    if (exercise.lab != lab.name) {
+      throw std::invalid_argument("exercise '" + exercise.name + "' is declared for lab '" + exercise.lab +
+                                  "'");
+    }
+    if (find_exercise(exercise.name) != nullptr || lab.find_exercise(exercise.name) != &exercise) {
+      throw std::invalid_argument("exercise registered twice: " + exercise.name);
+    }
+    if (!exercise.grade || !exercise.prepare_grading || !exercise.run_child) {
+      throw std::invalid_argument("exercise '" + exercise.name + "' cannot be graded: it lacks its grader");
+    }
+  }
   labs_.push_back(std::move(lab));
 }
 
@@ -300,6 +312,30 @@ const Lab* LabRegistry::find(const std::string& name) const {
     }
   }
   return nullptr;
+}
+
+const LabExercise* LabRegistry::find_exercise(const std::string& name) const {
+  const std::size_t slash = name.find('/');
+  for (const Lab& lab : labs_) {
+    if (slash != std::string::npos && name.compare(0, slash, lab.name) != 0) {
+      continue;
+    }
+    if (const LabExercise* found =
+            lab.find_exercise(slash == std::string::npos ? name : name.substr(slash + 1))) {
+      return found;
+    }
+  }
+  return nullptr;
+}
+
+std::vector<const LabExercise*> LabRegistry::exercises() const {
+  std::vector<const LabExercise*> all;
+  for (const Lab& lab : labs_) {
+    for (const LabExercise& exercise : lab.exercises) {
+      all.push_back(&exercise);
+    }
+  }
+  return all;
 }
 
 std::vector<const CaseSpec*> select_cases(const Lab& lab, const std::vector<std::string>& patterns) {

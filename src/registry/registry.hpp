@@ -57,6 +57,10 @@ class LabRegistry {
   //! throws nothing. `name` is the lab's registered name, for the record when `make` throws.
   void add_or_leave_out(const std::string& name, const std::function<Lab()>& make);
   [[nodiscard]] const Lab* find(const std::string& name) const;
+  //! The exercise named "LAB/NAME", or "NAME" alone when one lab has it; nullptr when none does.
+  [[nodiscard]] const LabExercise* find_exercise(const std::string& name) const;
+  //! Every exercise of every lab, in lab order.
+  [[nodiscard]] std::vector<const LabExercise*> exercises() const;
   [[nodiscard]] const std::vector<Lab>& labs() const { return labs_; }
   //! The labs add_or_leave_out left out, in registration order.
   [[nodiscard]] const std::vector<LeftOutLab>& left_out() const { return left_out_; }

@@ -79,12 +79,12 @@ TEST_CASE("LABRUN_DATA_DIR names the data folder instead") {
 
 TEST_CASE("helper programs are found beside labrun in a build tree and in libexec when installed") {
   TemporaryDirectory tree;
-  touch(tree.path / "build/labrun-day48-grade-child");
-  CHECK(labrun::find_helper_program("labrun-day48-grade-child", tree.path / "build/labrun") ==
-        tree.path / "build/labrun-day48-grade-child");
-  touch(tree.path / "prefix/libexec/labrun/labrun-day48-grade-child");
-  CHECK(labrun::find_helper_program("labrun-day48-grade-child", tree.path / "prefix/bin/labrun") ==
-        tree.path / "prefix/libexec/labrun/labrun-day48-grade-child");
+  touch(tree.path / "build/labrun-grade-child");
+  CHECK(labrun::find_helper_program("labrun-grade-child", tree.path / "build/labrun") ==
+        tree.path / "build/labrun-grade-child");
+  touch(tree.path / "prefix/libexec/labrun/labrun-grade-child");
+  CHECK(labrun::find_helper_program("labrun-grade-child", tree.path / "prefix/bin/labrun") ==
+        tree.path / "prefix/libexec/labrun/labrun-grade-child");
   CHECK_THROWS_WITH(labrun::find_helper_program("no-such-helper", tree.path / "prefix/bin/labrun"),
                     ContainsSubstring("no-such-helper"));
 }

@@ -55,15 +55,15 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   labrun::GradeRequest request;
   request.compile_limit_seconds = 10.0;  // the bomb's limit; an honest compile takes about a second
-  const std::string lab_name = "day48-fusion";
-  const labrun::Lab& lab = labrun::find_lab_or_throw(lab_name);
+  const std::string exercise_name = "day48-fusion/halfway-pair";
+  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise(exercise_name);
 
   std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / ("honest-" + name) / "halfway.cu";
-    alone[name] =
-        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(
+        labrun::report_json(halfway.grade(one, [](const std::string&) {})));
   }
 
   labrun::GradeCommand command;
@@ -73,7 +73,7 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
   command.request = request;
   std::ostringstream printed;
   const int status = labrun::run_grade_command(
-      lab, command, [](const std::string& line) { std::cerr << line << "\n"; }, printed);
+      command, [](const std::string& line) { std::cerr << line << "\n"; }, printed);
   CHECK(status == 0);
   const auto report_of = [&](const std::string& folder) {
     return nlohmann::json::parse(labrun::read_file(work / "out" / "submissions" / folder / "report.json"));

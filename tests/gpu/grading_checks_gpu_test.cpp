@@ -1,10 +1,11 @@
-// The grader's own kernels (labs/day48-fusion/grading/checks.hpp) against the host's float64
-// reference: what they count is what a host comparison finds. Skips without a GPU.
+// The grader's own kernels (labs/day48-fusion/grading/checks.hpp, exercise/device_checks.hpp) against the
+// host's float64 reference: what they count is what a host comparison finds. Skips without a GPU.
 
 #include <catch2/catch_test_macros.hpp>
 #include <cstring>
 #include <vector>
 
+#include "exercise/device_checks.hpp"
 #include "grading/checks.hpp"
 #include "kernels.hpp"
 #include "reference.hpp"
@@ -15,7 +16,10 @@
 
 namespace {
 
+using labrun::count_words_not;
 using labrun::DeviceBuffer;
+using labrun::digest_words;
+using labrun::kPoisonWord;
 using namespace day48::grading;
 
 template <typename T>

@@ -1,4 +1,5 @@
-// The grader on its corpus of submissions (tests/grading/corpus), each with its expected verdict,
+// The grader on its corpora of submissions (tests/grading/corpus for day 48, and
+// tests/labs/fusion-verdicts/corpus for sum-of-squares), each with its expected verdict,
 // graded the way course staff do it: `labrun grade --batch`. Skips without a GPU. Reports go to
 // $LABRUN_GRADE_OUT when set, else to a temporary folder.
 
@@ -37,12 +38,10 @@ int labrun_cli(const std::vector<std::string>& args, std::string& printed) {
   return outcome.status;
 }
 
-}  // namespace
-
-TEST_CASE("labrun grade --batch gives every submission of the corpus its expected verdict") {
-  labrun::testing::require_gpu();
-  const fs::path out = output_folder("corpus");
-  const fs::path corpus = labrun::testing::grading_corpus();
+// Grades `corpus` with `labrun grade --batch` into `leaf` and checks every report against the
+// folder's expected.json; at least `at_least` folders.
+void grade_corpus(const fs::path& corpus, const char* leaf, int at_least) {
+  const fs::path out = output_folder(leaf);
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   std::string printed;
   REQUIRE(labrun_cli(
@@ -81,17 +80,35 @@ TEST_CASE("labrun grade --batch gives every submission of the corpus its expecte
     }
     ++graded;
   }
-  CHECK(graded >= 28);
+  CHECK(graded >= at_least);
 }
 
-TEST_CASE("the skeleton a student starts from compiles and scores 0") {
-  labrun::testing::require_gpu();
+// `labrun grade SKELETON --format json`: it compiles and scores 0.
+void grade_skeleton(const fs::path& skeleton) {
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
-  const fs::path skeleton = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs" / "day48-fusion" /
-                            "grading" / "skeleton" / "halfway.cu";
   std::string printed;
   REQUIRE(labrun_cli({"grade", skeleton.string(), "--format", "json"}, printed) == 0);
   const auto report = nlohmann::json::parse(printed);
   CHECK(report.at("tests").at(0).at("status") == "passed");
   CHECK(report.at("score") == 0);
+}
+
+}  // namespace
+
+TEST_CASE("labrun grade --batch gives every submission of the corpus its expected verdict") {
+  labrun::testing::require_gpu();
+  grade_corpus(labrun::testing::grading_corpus(), "corpus", 28);
+}
+
+TEST_CASE("labrun grade --batch gives every submission of the sum-of-squares corpus its expected verdict") {
+  labrun::testing::require_gpu();
+  grade_corpus(fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
+               "sum-of-squares-corpus", 15);
+}
+
+TEST_CASE("the skeleton a student starts from compiles and scores 0") {
+  labrun::testing::require_gpu();
+  const fs::path labs = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs";
+  grade_skeleton(labs / "day48-fusion" / "grading" / "skeleton" / "halfway.cu");
+  grade_skeleton(labs / "fusion-verdicts" / "grading" / "skeleton" / "sum_of_squares.cu");
 }

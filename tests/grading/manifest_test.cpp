@@ -1,5 +1,6 @@
 #include "grading/manifest.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
@@ -9,13 +10,19 @@ using Catch::Matchers::ContainsSubstring;
 namespace {
 
 const std::vector<std::string> kKernels{"first", "second"};
+// A worked answer as day 48's exercise declares it (the fields are the exercise's, not the parser's).
+const labrun::ManifestSchema kSchema{{{"bytes_per_element", false, 1000.0},
+                                      {"launches", true, 64.0},
+                                      {"predicted_ratio_vs_staged", false, 100.0},
+                                      {"predicted_ratio_vs_fused", false, 100.0}},
+                                     kKernels};
 
 const std::string kShapes =
     R"("kernels": {"first": {"threads_per_block": 256, "elements_per_thread": 4},
                    "second": {"threads_per_block": 512, "grid_stride": true}})";
 
 labrun::Manifest parse(const std::string& fields) {
-  return labrun::parse_manifest("{" + fields + "}", "m.json", kKernels);
+  return labrun::parse_manifest("{" + fields + "}", "m.json", kSchema);
 }
 
 std::string good_fields(const std::string& replace_key = "", const std::string& with = "") {
@@ -43,10 +50,10 @@ TEST_CASE("a complete manifest is read, launch shapes included") {
   const labrun::Manifest m = parse(good_fields());
   CHECK(m.problems.empty());
   CHECK(m.student_id == "s1");
-  CHECK(m.bytes_per_element == 20.0);
-  CHECK(m.launches == 2);
-  CHECK(m.predicted_ratio_vs_staged == 1.8);
-  CHECK(m.predicted_ratio_vs_fused == 1.67);
+  CHECK(m.answer("bytes_per_element") == 20.0);
+  CHECK(m.answer("launches") == 2.0);
+  CHECK(m.answer("predicted_ratio_vs_staged") == 1.8);
+  CHECK(m.answer("predicted_ratio_vs_fused") == 1.67);
   REQUIRE(m.kernels.size() == 2);
   CHECK(m.kernels.at("first") == labrun::LaunchShape{256, 4, false});
   CHECK(m.kernels.at("second").grid_stride);
@@ -64,8 +71,8 @@ TEST_CASE("each unusable field is named by its pointer, and the others are still
   CHECK_THAT(only_problem(good_fields("student_id", R"("a\u0007b")")), ContainsSubstring("printable"));
   CHECK(only_problem(good_fields() + R"(, "byte_per_element": 20)") == "/byte_per_element: unknown field");
   const labrun::Manifest m = parse(good_fields("launches", "1.5"));
-  CHECK(m.bytes_per_element == 20.0);
-  CHECK_FALSE(m.launches.has_value());
+  CHECK(m.answer("bytes_per_element") == 20.0);
+  CHECK_FALSE(m.answer("launches").has_value());
 }
 
 TEST_CASE("numbers are never narrowed: out-of-range launches are refused as written") {
@@ -130,9 +137,10 @@ TEST_CASE("the skeleton's and the corpus's manifests are read") {
       root / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.cu";
   REQUIRE(labrun::manifest_beside(skeleton).filename() == "halfway.json");
   // The skeleton leaves the worked answer to the student: its zeros are problems, its shapes are not.
-  const labrun::Manifest blank = labrun::read_manifest(labrun::manifest_beside(skeleton));
+  const labrun::ManifestSchema day48{kSchema.answers, {"halfway_stages_1_2", "halfway_stages_3_4"}};
+  const labrun::Manifest blank = labrun::read_manifest(labrun::manifest_beside(skeleton), day48);
   CHECK(blank.kernels.size() == 2);
-  CHECK_FALSE(blank.bytes_per_element.has_value());
+  CHECK_FALSE(blank.answer("bytes_per_element").has_value());
   int manifests = 0;
   for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(LABRUN_TEST_DATA_DIR) /
                                                                "grading" / "corpus")) {
@@ -140,7 +148,7 @@ TEST_CASE("the skeleton's and the corpus's manifests are read") {
     REQUIRE_FALSE(beside.empty());
     INFO(entry.path().filename().string());
     try {
-      const labrun::Manifest m = labrun::read_manifest(beside);
+      const labrun::Manifest m = labrun::read_manifest(beside, day48);
       CHECK(m.student_id == entry.path().filename().string());
     } catch (const labrun::ManifestError&) {
       CHECK(entry.path().filename().string() == "manifest-number-overflow");
@@ -154,8 +162,8 @@ TEST_CASE("a key given twice, at any depth, is named by its pointer, not used, a
   labrun::Manifest m = parse(good_fields() + R"(, "launches": 3)");
   REQUIRE(m.problems.size() == 1);
   CHECK(m.problems.front() == "/launches: given more than once in its object; none of its values is used");
-  CHECK_FALSE(m.launches.has_value());
-  CHECK(m.bytes_per_element == 20.0);
+  CHECK_FALSE(m.answer("launches").has_value());
+  CHECK(m.answer("bytes_per_element") == 20.0);
   CHECK(m.kernels.size() == 2);
   m = parse(R"("student_id": "s1", "bytes_per_element": 20, "launches": 2, "predicted_ratio_vs_staged": 1.8,
                "predicted_ratio_vs_fused": 1.67, "kernels": {"first": {"threads_per_block": 256,
@@ -195,4 +203,41 @@ TEST_CASE("a long or strange key is shown cut, as one token of its pointer") {
   CHECK(m.problems.front().size() < 200);
   CHECK_THAT(m.problems.front(), ContainsSubstring("...: unknown field"));
   CHECK(only_problem(good_fields() + R"(, "a/b~": 1)") == "/a~1b~0: unknown field");
+}
+
+TEST_CASE(
+    "the worked answer's fields are the exercise's: another's are unknown, and it may name its exercise") {
+  const labrun::ManifestSchema sum{{{"bytes_per_element", false, 1000.0},
+                                    {"launches", true, 64.0},
+                                    {"predicted_ratio_vs_two_kernels", false, 100.0}},
+                                   {"first", "second"}};
+  const labrun::Manifest m = labrun::parse_manifest(
+      R"({"student_id": "s", "exercise": "sum-of-squares", "bytes_per_element": 4, "launches": 2,
+          "predicted_ratio_vs_two_kernels": 3, "predicted_ratio_vs_staged": 1.8, )" +
+          kShapes + "}",
+      "m.json", sum);
+  CHECK(m.exercise == "sum-of-squares");
+  CHECK(m.answer("predicted_ratio_vs_two_kernels") == 3.0);
+  REQUIRE(m.problems.size() == 1);
+  CHECK(m.problems.front() == "/predicted_ratio_vs_staged: unknown field");
+  const labrun::Manifest hidden =
+      labrun::parse_manifest(R"({"student_id": "s", "exercise": "a\u202eb"})", "m.json", sum);
+  const auto exercise_problem =
+      std::find_if(hidden.problems.begin(), hidden.problems.end(),
+                   [](const std::string& p) { return p.rfind("/exercise: ", 0) == 0; });
+  REQUIRE(exercise_problem != hidden.problems.end());
+  CHECK_THAT(*exercise_problem, ContainsSubstring("character 2 is U+202E"));
+  CHECK(hidden.exercise.empty());
+}
+
+TEST_CASE("a manifest's hint at its exercise is read without its schema, and never throws") {
+  const std::filesystem::path root = std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path();
+  const labrun::ManifestHint hint = labrun::read_manifest_hint(root / "labs" / "fusion-verdicts" / "grading" /
+                                                               "skeleton" / "sum_of_squares.json");
+  CHECK(hint.exercise == "sum-of-squares");
+  CHECK(hint.kernels == std::vector<std::string>{"sum_of_squares_partials", "sum_of_squares_finish"});
+  CHECK(labrun::read_manifest_hint(root / "labs" / "day48-fusion" / "grading" / "skeleton" / "halfway.json")
+            .exercise.empty());
+  CHECK(labrun::read_manifest_hint("/nonexistent.json").kernels.empty());
+  CHECK(labrun::read_manifest_hint("/dev/zero").exercise.empty());
 }

@@ -65,7 +65,7 @@ for t in unused:
 sys.exit(1 if unlisted or unused or not installed else 0)
 PY
 
-for file in bin/labrun libexec/labrun/labrun-day48-grade-child share/labrun/scripts/draw_plots.py \
+for file in bin/labrun libexec/labrun/labrun-grade-child share/labrun/scripts/draw_plots.py \
             share/labrun/labs/day48-fusion/stages.cuh share/labrun/labs/day48-fusion/chain_constants.hpp; do
   [ -e "$prefix/$file" ] || fail "$file is not installed"
 done

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "exercise/device_checks.hpp"
+#include "exercise/device_reduce.cuh"
 #include "grading/checks.hpp"
 #include "stages.cuh"
 #include "timing/cuda_check.hpp"
@@ -10,47 +12,17 @@
 namespace day48::grading {
 namespace {
 
-constexpr unsigned kThreads = 256;
-constexpr std::size_t kMaxBlocks = 2048;
+using labrun::device::check_blocks;
+constexpr unsigned kThreads = labrun::device::kCheckThreads;
 
-unsigned blocks_for(std::size_t items) {
-  const std::size_t blocks = (items + kThreads - 1) / kThreads;
-  return static_cast<unsigned>(std::max<std::size_t>(1, std::min(blocks, kMaxBlocks)));
-}
-
-__device__ __forceinline__ std::size_t first_index() {
-  return blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-}
-__device__ __forceinline__ std::size_t grid_stride() {
-  return gridDim.x * static_cast<std::size_t>(blockDim.x);
-}
-
-// Sums a value over the warp; lane 0 gets the total.
-__device__ __forceinline__ unsigned long long warp_sum(unsigned long long value) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value += __shfl_down_sync(0xFFFFFFFFu, value, offset);
-  }
-  return value;
-}
-__device__ __forceinline__ unsigned long long warp_max(unsigned long long value) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value = max(value, __shfl_down_sync(0xFFFFFFFFu, value, offset));
-  }
-  return value;
-}
-__device__ __forceinline__ unsigned long long warp_min(unsigned long long value) {
-  for (int offset = 16; offset > 0; offset /= 2) {
-    value = min(value, __shfl_down_sync(0xFFFFFFFFu, value, offset));
-  }
-  return value;
-}
-__device__ __forceinline__ bool lane_zero() {
-  return (threadIdx.x & 31u) == 0;
-}
-
-__device__ __forceinline__ bool within(double got, double expected, double absolute, double relative) {
-  return fabs(got - expected) <= absolute + relative * fabs(expected);
-}
+using labrun::kPoisonWord;
+using labrun::device::first_index;
+using labrun::device::grid_stride;
+using labrun::device::lane_zero;
+using labrun::device::warp_max;
+using labrun::device::warp_min;
+using labrun::device::warp_sum;
+using labrun::device::within;
 
 __global__ void generate_inputs_kernel(float* __restrict__ x, float* __restrict__ residual, std::size_t n,
                                        std::uint64_t seed_x, std::uint64_t seed_residual) {
@@ -158,18 +130,6 @@ __global__ void inspect_intermediate_kernel(const std::uint32_t* __restrict__ in
   }
 }
 
-__global__ void count_words_not_kernel(const std::uint32_t* __restrict__ words, std::size_t count,
-                                       std::uint32_t pattern, unsigned long long* total) {
-  unsigned long long differing = 0;
-  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
-    differing += words[i] != pattern ? 1 : 0;
-  }
-  differing = warp_sum(differing);
-  if (lane_zero() && differing > 0) {
-    atomicAdd(total, differing);
-  }
-}
-
 __global__ void count_input_changes_kernel(const float* __restrict__ x, const float* __restrict__ residual,
                                            std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
                                            unsigned long long* total) {
@@ -186,37 +146,16 @@ __global__ void count_input_changes_kernel(const float* __restrict__ x, const fl
   }
 }
 
-// splitmix64's finaliser over (key, index, word): a keyed hash of each word at its place.
-__device__ __forceinline__ unsigned long long mix(std::uint64_t key, std::uint64_t index,
-                                                  std::uint32_t word) {
-  std::uint64_t z = key ^ (index * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(word) << 17);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-__global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std::size_t count,
-                                    std::uint64_t key, unsigned long long* digest) {
-  unsigned long long sum = 0;
-  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
-    sum += mix(key, i, words[i]);
-  }
-  sum = warp_sum(sum);
-  if (lane_zero()) {
-    atomicAdd(digest, sum);
-  }
-}
-
 }  // namespace
 
 void generate_inputs(float* x, float* residual, std::size_t n, std::uint64_t seed_x,
                      std::uint64_t seed_residual, cudaStream_t stream) {
-  generate_inputs_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual);
+  generate_inputs_kernel<<<check_blocks(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual);
   LABRUN_CHECK_LAUNCH("generate_inputs_kernel");
 }
 
 void plant_intermediate(float* intermediate, std::size_t n, std::uint64_t seed_x, cudaStream_t stream) {
-  plant_intermediate_kernel<<<blocks_for(n), kThreads, 0, stream>>>(intermediate, n, seed_x);
+  plant_intermediate_kernel<<<check_blocks(n), kThreads, 0, stream>>>(intermediate, n, seed_x);
   LABRUN_CHECK_LAUNCH("plant_intermediate_kernel");
 }
 
@@ -226,9 +165,9 @@ void inspect_output(const float* y, std::size_t n, std::uint64_t seed_x, std::ui
   OutputCounters initial{};
   initial.first_bad = ~0ull;
   LABRUN_CUDA_CHECK(cudaMemcpyAsync(counters, &initial, sizeof initial, cudaMemcpyHostToDevice, stream));
-  inspect_output_kernel<<<blocks_for(n), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(y), n,
-                                                                seed_x, seed_residual, absolute, relative,
-                                                                count_compositions, counters);
+  inspect_output_kernel<<<check_blocks(n), kThreads, 0, stream>>>(reinterpret_cast<const std::uint32_t*>(y),
+                                                                  n, seed_x, seed_residual, absolute,
+                                                                  relative, count_compositions, counters);
   LABRUN_CHECK_LAUNCH("inspect_output_kernel");
   // The copy reads `initial` before this function returns: wait for it.
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -237,36 +176,16 @@ void inspect_output(const float* y, std::size_t n, std::uint64_t seed_x, std::ui
 void inspect_intermediate(const float* intermediate, std::size_t n, std::uint64_t seed_x, double absolute,
                           double relative, IntermediateCounters* counters, cudaStream_t stream) {
   LABRUN_CUDA_CHECK(cudaMemsetAsync(counters, 0, sizeof(IntermediateCounters), stream));
-  inspect_intermediate_kernel<<<blocks_for(n), kThreads, 0, stream>>>(
+  inspect_intermediate_kernel<<<check_blocks(n), kThreads, 0, stream>>>(
       reinterpret_cast<const std::uint32_t*>(intermediate), n, seed_x, absolute, relative, counters);
   LABRUN_CHECK_LAUNCH("inspect_intermediate_kernel");
 }
 
-void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
-                     unsigned long long* count, cudaStream_t stream) {
-  if (count_words == 0) {
-    return;
-  }
-  count_words_not_kernel<<<blocks_for(count_words), kThreads, 0, stream>>>(
-      static_cast<const std::uint32_t*>(words), count_words, pattern, count);
-  LABRUN_CHECK_LAUNCH("count_words_not_kernel");
-}
-
 void count_input_changes(const float* x, const float* residual, std::size_t n, std::uint64_t seed_x,
                          std::uint64_t seed_residual, unsigned long long* count, cudaStream_t stream) {
-  count_input_changes_kernel<<<blocks_for(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual,
-                                                                     count);
+  count_input_changes_kernel<<<check_blocks(n), kThreads, 0, stream>>>(x, residual, n, seed_x, seed_residual,
+                                                                       count);
   LABRUN_CHECK_LAUNCH("count_input_changes_kernel");
-}
-
-void digest_words(const void* words, std::size_t count_words, std::uint64_t key, unsigned long long* digest,
-                  cudaStream_t stream) {
-  if (count_words == 0) {
-    return;
-  }
-  digest_words_kernel<<<blocks_for(count_words), kThreads, 0, stream>>>(
-      static_cast<const std::uint32_t*>(words), count_words, key, digest);
-  LABRUN_CHECK_LAUNCH("digest_words_kernel");
 }
 
 }  // namespace day48::grading

@@ -1,6 +1,7 @@
 #pragma once
-// The grader's own kernels (checks.cu): they generate a call's inputs, plant an intermediate, and
-// inspect what a submission's kernels left in device memory. Each regenerates the inputs and the
+// Day 48's checking kernels (checks.cu): they generate a call's inputs, plant an intermediate, and
+// inspect what a submission's kernels left in device memory (the harness's own, which count and
+// digest memory for every exercise, are exercise/device_checks.hpp). Each regenerates the inputs and the
 // float64 reference from the seeds it is given (chain_math.hpp) rather than reading a buffer the
 // submission could have changed, and each runs after the submission's kernels have finished, on
 // the same stream, so what it counts is what the submission did. Every launcher checks its launch
@@ -14,9 +15,6 @@
 #include "chain_math.hpp"
 
 namespace day48::grading {
-
-//! The bit pattern every unwritten element holds (cudaMemset 0xFF): a NaN no arithmetic yields.
-inline constexpr std::uint32_t kPoisonWord = 0xFFFFFFFFu;
 
 //! What inspect_output counts; written by the device, read once after the kernel.
 struct OutputCounters {
@@ -53,17 +51,8 @@ void inspect_output(const float* y, std::size_t n, std::uint64_t seed_x, std::ui
 void inspect_intermediate(const float* intermediate, std::size_t n, std::uint64_t seed_x, double absolute,
                           double relative, IntermediateCounters* counters, cudaStream_t stream);
 
-//! Adds to *count the 4-byte words of [words, words + count_words) that differ from `pattern`.
-void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
-                     unsigned long long* count, cudaStream_t stream);
-
 //! Adds to *count the elements of x and residual that differ from their generated values.
 void count_input_changes(const float* x, const float* residual, std::size_t n, std::uint64_t seed_x,
                          std::uint64_t seed_residual, unsigned long long* count, cudaStream_t stream);
-
-//! Adds to *digest a keyed sum over the words of [words, words + count_words): any change to the
-//! buffer changes it, except with negligible probability, unless the key is known.
-void digest_words(const void* words, std::size_t count_words, std::uint64_t key, unsigned long long* digest,
-                  cudaStream_t stream);
 
 }  // namespace day48::grading

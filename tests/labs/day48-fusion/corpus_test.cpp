@@ -8,8 +8,9 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.hpp"
+#include "exercise/submission_build.hpp"
 #include "grading/compiler_messages.hpp"
-#include "grading/contract.hpp"
+#include "grading/exercise.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
@@ -46,7 +47,7 @@ TEST_CASE("every corpus submission states its expected verdict") {
 // the second (submission_build_test.cpp). Neither refuses what the corpus expects to pass, and the
 // text check alone refuses every literal escape of the corpus.
 TEST_CASE("the text check refuses no corpus submission expected to pass") {
-  const labrun::IncludePolicy policy = day48::grading::include_policy(LABRUN_CUDA_INCLUDE_DIR);
+  const labrun::IncludePolicy policy = labrun::exercise_include_policy(day48::grading::halfway_exercise());
   for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     INFO(entry.path().filename().string());
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));

@@ -1,9 +1,10 @@
-// A stand-in for the grading child (labs/day48-fusion/grading/grade_child.cpp) on a machine with no
-// GPU, for the fault-injection test of the batch scheduler (fault_injection_test.cpp). It speaks
-// the child's protocol (child_protocol.hpp) exactly: the request file, the phase file, the results
-// file, "ready-to-time" and "may-time". What it reports is not measured: an honest submission
-// gets the results a correct pair gets, every time, so that any difference between a submission
-// graded alone and in a batch comes from the scheduler. A submission chooses how its stand-in
+// A stand-in for the grading child (src/exercise/grade_child.cpp) on a machine with no GPU, for the
+// fault-injection test of the batch scheduler (fault_injection_test.cpp). It speaks the child's
+// protocol (exercise/child_protocol.hpp) exactly: the request file, the phase file, the results
+// file, "ready-to-time" and "may-time", for the exercise the request names (its probe records are
+// the exercise's own). What it reports is not measured: an honest submission gets the results a
+// correct one gets, every time, so that any difference between a submission graded alone and in a
+// batch comes from the scheduler. A submission chooses how its stand-in
 // behaves with a marker compiled into its image, `LABRUN-FAKE:<behaviour>;`:
 //
 //   slow                 correct, timed at twice the lab's half-way pair
@@ -30,6 +31,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -39,29 +41,49 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
-#include "grading/child_protocol.hpp"
-#include "grading/contract.hpp"
+#include "exercise/child_protocol.hpp"
+#include "fusion-verdicts/grading/exercise.hpp"
+#include "grading/exercise.hpp"
+#include "grading/probe_results.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
-using day48::grading::ChildRequest;
-using day48::grading::ChildResults;
+using labrun::ChildRequest;
+using labrun::ChildResults;
 
 // Units of simulated GPU memory: a grading takes one; the hog takes all but one.
 constexpr int kMemoryUnits = 8;
 
-// The lab's kernels as the stand-in "times" them, milliseconds at the card-scaled size.
-day48::grading::LabTimes lab_times(std::uint64_t n) {
-  day48::grading::LabTimes t;
-  t.elements = n;
-  t.staged_ms = 0.90;
-  t.fused_ms = 0.30;
-  t.lab_halfway_ms = 0.50;
-  t.copy_floor_ms = 0.25;
-  t.copy_vectorized_ms = 0.22;
-  t.copy_memcpy_ms = 0.22;
-  return t;
+// The lab's kernels as the stand-in "times" them, milliseconds at the card-scaled size, and the one
+// a correct submission runs as fast as.
+struct StandInExercise {
+  std::vector<std::pair<std::string, double>> lab_ms;
+  std::string reference_key;
+  std::vector<std::string> kernels;
+  std::vector<std::string> probes;
+};
+
+StandInExercise stand_in_for(const std::string& exercise) {
+  if (exercise == verdicts::grading::kExerciseName) {
+    return {{{"two_kernels_ms", 0.60}, {"folded_ms", 0.20}, {"copy_floor_ms", 0.25}},
+            "folded_ms",
+            {verdicts::grading::kPartialsKernel, verdicts::grading::kFinishKernel},
+            verdicts::grading::kProbes};
+  }
+  return {{{"staged_ms", 0.90},
+           {"fused_ms", 0.30},
+           {"lab_halfway_ms", 0.50},
+           {"copy_floor_ms", 0.25},
+           {"copy_vectorized_ms", 0.22},
+           {"copy_memcpy_ms", 0.22}},
+          "lab_halfway_ms",
+          {day48::grading::kFirstKernel, day48::grading::kSecondKernel},
+          {"alone", "after-staged", "planted"}};
+}
+
+labrun::LabTimes lab_times(const StandInExercise& exercise, std::uint64_t n) {
+  return labrun::LabTimes{n, exercise.lab_ms};
 }
 
 class Pool {
@@ -169,16 +191,17 @@ day48::grading::OutputInspection output(std::uint64_t n, bool right) {
 
 class FakeGrading {
  public:
-  FakeGrading(const ChildRequest& request, Pool& pool) : request_(request), pool_(pool) {}
+  FakeGrading(const ChildRequest& request, Pool& pool)
+      : request_(request), pool_(pool), exercise_(stand_in_for(request.exercise)) {}
 
   int run() {
     results_.device = "Simulated GPU";
     results_.device_uuid = "GPU-00000000-0000-0000-0000-000000000000";
     phase("starting CUDA");
     if (request_.mode == "lab-times") {
-      day48::grading::TimingResult timing;
+      labrun::TimingResult timing;
       timing.elements = request_.card_elements;
-      timing.lab = lab_times(request_.card_elements);
+      timing.lab = lab_times(exercise_, request_.card_elements);
       results_.timing = timing;
       results_.completed = true;
       write();
@@ -200,13 +223,12 @@ class FakeGrading {
 
  private:
   int grade() {
-    for (const char* name : {day48::grading::kFirstKernel, day48::grading::kSecondKernel}) {
-      day48::grading::KernelInfo k;
+    for (const std::string& name : exercise_.kernels) {
+      labrun::KernelInfo k;
       k.name = name;
       k.found = true;
-      k.parameter_bytes = std::string(name) == day48::grading::kFirstKernel
-                              ? std::vector<std::uint64_t>{8, 8, 8}
-                              : std::vector<std::uint64_t>{8, 8, 8, 8};
+      k.parameter_bytes = name == day48::grading::kSecondKernel ? std::vector<std::uint64_t>{8, 8, 8, 8}
+                                                                : std::vector<std::uint64_t>{8, 8, 8};
       k.registers = 16;
       k.max_threads_per_block = 1024;
       results_.kernels.push_back(k);
@@ -218,9 +240,9 @@ class FakeGrading {
                                                            {"card-scaled", request_.card_elements}};
     int call = 0;
     for (const auto& [label, n] : sizes) {
-      for (const char* probe : {"alone", "after-staged", "planted"}) {
-        for (const char* kernel : {day48::grading::kFirstKernel, day48::grading::kSecondKernel}) {
-          phase(std::string(kernel) + " at n = " + std::to_string(n) + " (" + probe + ")");
+      for (const std::string& probe : exercise_.probes) {
+        for (const std::string& kernel : exercise_.kernels) {
+          phase(kernel + " at n = " + std::to_string(n) + " (" + probe + ")");
           if (behaviour_ == "stall-every-launch") {
             sleep_for(0.9 * request_.kernel_time_limit_s);
           } else if (behaviour_ == "hog-memory" || behaviour_ == "spoil-neighbours") {
@@ -232,19 +254,8 @@ class FakeGrading {
             return stop("cuda-error", "cudaErrorLaunchFailure (unspecified launch failure)");
           }
         }
-        day48::grading::ProbeResult p;
-        p.size_label = label;
-        p.probe = probe;
-        p.elements = n;
-        p.call = ++call;
         const bool right = !(behaviour_ == "wrong-output" && std::string(label) == "odd");
-        p.output = output(n, right);
-        if (std::string(probe) != "planted") {
-          p.intermediate = day48::grading::IntermediateInspection{0, 0};
-        } else {
-          p.matches_chain_of_x = right ? 0 : n;
-        }
-        results_.probes.push_back(p);
+        results_.probes.push_back(probe_record(label, n, probe, ++call, right));
         write();
       }
     }
@@ -284,11 +295,11 @@ class FakeGrading {
                        std::to_string(static_cast<int>(request_.timing_limit_s)) + " s");
       std::_Exit(3);
     }
-    day48::grading::TimingResult timing;
+    labrun::TimingResult timing;
     timing.elements = n;
     timing.samples = request_.timing_samples;
-    const day48::grading::LabTimes lab = request_.lab_times ? *request_.lab_times : lab_times(n);
-    const double pair = (behaviour_ == "slow" ? 2.0 : 1.0) * lab.lab_halfway_ms;
+    const labrun::LabTimes lab = request_.lab_times ? *request_.lab_times : lab_times(exercise_, n);
+    const double pair = (behaviour_ == "slow" ? 2.0 : 1.0) * lab.at(exercise_.reference_key);
     timing.pair_samples_ms.assign(static_cast<std::size_t>(request_.timing_samples), pair);
     timing.pair_ms = pair;
     timing.lab = lab;
@@ -311,11 +322,46 @@ class FakeGrading {
   }
 
   void write() const {
-    labrun::write_file_atomically(request_.results, day48::grading::to_json(results_).dump(2) + "\n", true);
+    labrun::write_file_atomically(request_.results, labrun::to_json(results_).dump(2) + "\n", true);
+  }
+
+  // An honest call's record, as the exercise's child writes it: right, or (wrong-output) every
+  // element wrong.
+  [[nodiscard]] nlohmann::ordered_json probe_record(const std::string& label, std::uint64_t n,
+                                                    const std::string& probe, int call, bool right) const {
+    if (request_.exercise == verdicts::grading::kExerciseName) {
+      verdicts::grading::SumProbe p;
+      p.size_label = label;
+      p.probe = probe;
+      p.elements = n;
+      p.call = call;
+      p.blocks = 64;
+      // The sum of x^2 at the odd size, or the count of the ones, or the planted partials' total:
+      // a right sum is that exactly, a wrong one a tenth of it.
+      p.expected = probe.rfind("counted", 0) == 0 ? static_cast<double>(n) : 0.25 * static_cast<double>(n);
+      p.partials_total = p.expected;
+      p.replaced_x = 0.5 * p.expected;
+      const float sum = static_cast<float>(right ? p.expected : 0.1 * p.expected);
+      std::memcpy(&p.sum_bits, &sum, sizeof sum);
+      return verdicts::grading::to_json(p);
+    }
+    day48::grading::ProbeResult p;
+    p.size_label = label;
+    p.probe = probe;
+    p.elements = n;
+    p.call = call;
+    p.output = output(n, right);
+    if (probe != "planted") {
+      p.intermediate = day48::grading::IntermediateInspection{0, 0};
+    } else {
+      p.matches_chain_of_x = right ? 0 : n;
+    }
+    return day48::grading::to_json(p);
   }
 
   const ChildRequest& request_;
   Pool& pool_;
+  StandInExercise exercise_;
   ChildResults results_;
   std::string behaviour_;
   std::string step_;
@@ -329,8 +375,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const ChildRequest request = day48::grading::request_from_json(
-        nlohmann::ordered_json::parse(labrun::read_regular_file(argv[4], day48::grading::kRequestMaxBytes)));
+    const ChildRequest request = labrun::request_from_json(
+        nlohmann::ordered_json::parse(labrun::read_regular_file(argv[4], labrun::kRequestMaxBytes)));
     Pool pool(argv[2]);
     return FakeGrading(request, pool).run();
   } catch (const std::exception& error) {

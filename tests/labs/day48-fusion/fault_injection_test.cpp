@@ -94,16 +94,16 @@ TEST_CASE(
   request.run_limit_seconds = 10.0;
   request.kernel_time_limit_seconds = 0.4;
   request.timing_limit_seconds = 1.5;
-  const std::string lab_name = "day48-fusion";
-  const labrun::Lab& lab = labrun::find_lab_or_throw(lab_name);
+  const std::string exercise_name = "day48-fusion/halfway-pair";
+  const labrun::LabExercise& halfway = *labrun::registered_labs().find_exercise(exercise_name);
 
   // Alone: one at a time, nothing beside them, no turns.
   std::map<std::string, labrun::testing::GradeVerdict> alone;
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
-    alone[name] =
-        labrun::testing::verdict_of_report(labrun::report_json(lab.grade(one, [](const std::string&) {})));
+    alone[name] = labrun::testing::verdict_of_report(
+        labrun::report_json(halfway.grade(one, [](const std::string&) {})));
   }
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);
@@ -118,7 +118,7 @@ TEST_CASE(
   std::ostringstream printed;
   std::string progress_lines;
   const int status = labrun::run_grade_command(
-      lab, command, [&](const std::string& line) { progress_lines += line + "\n"; }, printed);
+      command, [&](const std::string& line) { progress_lines += line + "\n"; }, printed);
   INFO(progress_lines);
   CHECK(status == 0);
   const auto report_of = [&](const std::string& name) {

@@ -1,17 +1,40 @@
-#include "grading/judge.hpp"
+// Day 48's judge (grading/exercise.cpp's judge_probes inside the harness's judge(), exercise/judge.hpp)
+// on what the grading child and the tools would report.
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
 #include <map>
 
+#include "exercise/judge.hpp"
+#include "grading/exercise.hpp"
+#include "grading/probe_results.hpp"
+#include "registry/registry.hpp"
+#include "support/exercises.hpp"
+
 using Catch::Matchers::ContainsSubstring;
-using day48::grading::ChildResults;
-using day48::grading::JudgeInput;
 using day48::grading::OutputInspection;
 using day48::grading::ProbeResult;
 
 namespace {
+
+// What the judge is given, with the child's probes as day 48's records (the judge reads them as
+// the JSON the child writes).
+struct JudgeInput : labrun::JudgeInput {
+  std::vector<ProbeResult> probes;
+};
+using ChildResults = labrun::ChildResults;
+
+labrun::GradeReport judge(const JudgeInput& in) {
+  labrun::JudgeInput given = in;
+  if (given.results) {
+    given.results->probes.clear();
+    for (const ProbeResult& p : in.probes) {
+      given.results->probes.push_back(day48::grading::to_json(p));
+    }
+  }
+  return labrun::judge(labrun::testing::halfway_exercise(), given);
+}
 
 constexpr std::uint64_t kOdd = 1049187;
 constexpr std::uint64_t kCard = 134217728;
@@ -40,8 +63,8 @@ ProbeResult probe(const std::string& size, std::uint64_t n, const std::string& k
   return p;
 }
 
-ProbeResult& find(ChildResults& r, const std::string& size, const std::string& kind) {
-  for (ProbeResult& p : r.probes) {
+ProbeResult& find(std::vector<ProbeResult>& probes, const std::string& size, const std::string& kind) {
+  for (ProbeResult& p : probes) {
     if (p.size_label == size && p.probe == kind) {
       return p;
     }
@@ -55,10 +78,10 @@ JudgeInput good_input() {
   in.submission = "halfway.cu";
   labrun::Manifest m;
   m.student_id = "s1";
-  m.bytes_per_element = 20.0;
-  m.launches = 2;
-  m.predicted_ratio_vs_staged = 1.8;
-  m.predicted_ratio_vs_fused = 1.67;
+  m.answers = {{"bytes_per_element", 20.0},
+               {"launches", 2.0},
+               {"predicted_ratio_vs_staged", 1.8},
+               {"predicted_ratio_vs_fused", 1.67}};
   in.manifest = m;
   in.compiled = true;
   in.child = labrun::ProcessResult{true, false, 0, 0, 5.0, "", 0};
@@ -69,19 +92,15 @@ JudgeInput good_input() {
   int call = 0;
   for (const auto& [size, n] : {std::pair{"odd", kOdd}, std::pair{"card-scaled", kCard}}) {
     for (const char* kind : {"alone", "after-staged", "planted"}) {
-      results.probes.push_back(probe(size, n, kind, ++call));
+      in.probes.push_back(probe(size, n, kind, ++call));
     }
   }
-  day48::grading::TimingResult timing;
+  labrun::TimingResult timing;
   timing.elements = kCard;
   timing.samples = 30;
   timing.pair_ms = 0.90;
-  timing.lab.lab_halfway_ms = 0.89;
-  timing.lab.staged_ms = 1.69;
-  timing.lab.fused_ms = 0.49;
-  timing.lab.copy_floor_ms = 0.40;
-  timing.lab.copy_vectorized_ms = 0.26;
-  timing.lab.copy_memcpy_ms = 0.25;
+  timing.lab.medians = {{"staged_ms", 1.69},     {"fused_ms", 0.49},           {"lab_halfway_ms", 0.89},
+                        {"copy_floor_ms", 0.40}, {"copy_vectorized_ms", 0.26}, {"copy_memcpy_ms", 0.25}};
   results.timing = timing;
   in.results = results;
   in.sanitizer_available = true;
@@ -94,7 +113,7 @@ JudgeInput good_input() {
 }  // namespace
 
 TEST_CASE("a correct submission gets every point and no mistake") {
-  const labrun::GradeReport report = day48::grading::judge(good_input());
+  const labrun::GradeReport report = judge(good_input());
   CHECK(report.score() == 100.0);
   CHECK(report.max_score() == 100.0);
   CHECK(report.mistakes.empty());
@@ -105,25 +124,25 @@ TEST_CASE(
     "a correct pair faster than the lab's own gets full marks; only a time no copy allows is impossible") {
   JudgeInput in = good_input();
   in.results->timing->pair_ms = 0.70;  // float4 kernels can beat the lab's scalar pair
-  CHECK(day48::grading::judge(in).score() == 100.0);
+  CHECK(judge(in).score() == 100.0);
   // 20 B/element at 0.40 ms is 6.7 TB/s, 1.7 times the best copy's 4.3 TB/s.
   in.results->timing->pair_ms = 0.40;
-  const labrun::GradeReport report = day48::grading::judge(in);
+  const labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("impossible-time"));
   CHECK(report.score() == 85.0);
 }
 
 TEST_CASE("nothing is given for code that does nothing: hygiene counts only once the output is correct") {
   JudgeInput in = good_input();
-  for (ProbeResult& p : in.results->probes) {
+  for (ProbeResult& p : in.probes) {
     p.output.unwritten = p.output.mismatches = p.output.trailing_unwritten = p.output.elements;
     p.intermediate = p.probe == "planted"
                          ? std::nullopt
                          : std::optional(day48::grading::IntermediateInspection{p.elements, 0});
   }
-  in.manifest->bytes_per_element.reset();
+  in.manifest->answers.erase("bytes_per_element");
   in.manifest->problems = {"/bytes_per_element: expected a number greater than 0 and at most 1000, got 0"};
-  const labrun::GradeReport report = day48::grading::judge(in);
+  const labrun::GradeReport report = judge(in);
   CHECK(report.score() == 5.0);  // only the predictions, a worked answer on its own
   CHECK(report.has_mistake("output-unwritten"));
   CHECK(report.has_mistake("intermediate-unwritten"));
@@ -132,70 +151,70 @@ TEST_CASE("nothing is given for code that does nothing: hygiene counts only once
 
 TEST_CASE("the lesson's classic mistakes are named from the output") {
   JudgeInput in = good_input();
-  for (ProbeResult& p : in.results->probes) {
+  for (ProbeResult& p : in.probes) {
     p.output.mismatches = p.output.elements;
     p.output.compositions[0].matching = p.output.elements;  // gelu-twice
   }
-  CHECK(day48::grading::judge(in).has_mistake("stage-2-applied-twice"));
+  CHECK(judge(in).has_mistake("stage-2-applied-twice"));
   JudgeInput tail = good_input();
-  for (ProbeResult& p : tail.results->probes) {
+  for (ProbeResult& p : tail.probes) {
     if (p.size_label == "odd") {
       p.output.unwritten = p.output.trailing_unwritten = p.output.mismatches = 99;
     }
   }
-  const labrun::GradeReport report = day48::grading::judge(tail);
+  const labrun::GradeReport report = judge(tail);
   CHECK(report.has_mistake("tail-missed"));
   CHECK(report.score() == 15.0);  // card-scaled correctness, worked answer
 }
 
 TEST_CASE("structure is measured: a second kernel that reads x, or ignores the intermediate, is named") {
   JudgeInput in = good_input();
-  ProbeResult& planted = find(*in.results, "card-scaled", "planted");
+  ProbeResult& planted = find(in.probes, "card-scaled", "planted");
   planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
-  labrun::GradeReport report = day48::grading::judge(in);
+  labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("second-kernel-reads-x"));
   CHECK(report.score() == 35.0);  // not correct: both sizes, buffers, sanitizer and the worked answer
   in = good_input();
-  ProbeResult& ignored = find(*in.results, "odd", "planted");
+  ProbeResult& ignored = find(in.probes, "odd", "planted");
   ignored.output.mismatches = 1000;
-  CHECK(day48::grading::judge(in).has_mistake("second-kernel-ignores-intermediate"));
+  CHECK(judge(in).has_mistake("second-kernel-ignores-intermediate"));
   in = good_input();
-  find(*in.results, "odd", "alone").intermediate->mismatches = 10;
-  CHECK(day48::grading::judge(in).has_mistake("intermediate-not-stage-2"));
+  find(in.probes, "odd", "alone").intermediate->mismatches = 10;
+  CHECK(judge(in).has_mistake("intermediate-not-stage-2"));
   in = good_input();
-  find(*in.results, "card-scaled", "after-staged").staged_buffers_written = {"t1, t2 or t3"};
-  CHECK(day48::grading::judge(in).has_mistake("uses-staged-buffer"));
+  find(in.probes, "card-scaled", "after-staged").staged_buffers_written = {"t1, t2 or t3"};
+  CHECK(judge(in).has_mistake("uses-staged-buffer"));
 }
 
 TEST_CASE("state kept between calls and work skipped while timed are named") {
   JudgeInput in = good_input();
-  ProbeResult& later = find(*in.results, "odd", "after-staged");
+  ProbeResult& later = find(in.probes, "odd", "after-staged");
   later.output.mismatches = later.elements;
-  CHECK(day48::grading::judge(in).has_mistake("wrong-on-later-calls"));
+  CHECK(judge(in).has_mistake("wrong-on-later-calls"));
   in = good_input();
-  find(*in.results, "card-scaled", "alone").output.mismatches = 5;
-  find(*in.results, "card-scaled", "after-staged").output.mismatches = 5;
-  const auto large = day48::grading::judge(in);
+  find(in.probes, "card-scaled", "alone").output.mismatches = 5;
+  find(in.probes, "card-scaled", "after-staged").output.mismatches = 5;
+  const auto large = judge(in);
   CHECK(large.has_mistake("wrong-at-large-size"));
   in = good_input();
   in.results->timing->wrong_samples = 28;
-  const labrun::GradeReport timed = day48::grading::judge(in);
+  const labrun::GradeReport timed = judge(in);
   CHECK(timed.has_mistake("wrong-when-timed"));
   CHECK(timed.score() == 70.0);  // correct, but not in every timed call: neither that row nor speed
   in = good_input();
-  find(*in.results, "odd", "alone").output.mismatches = 3;
-  CHECK(day48::grading::judge(in).has_mistake("depends-on-staged-chain"));
+  find(in.probes, "odd", "alone").output.mismatches = 3;
+  CHECK(judge(in).has_mistake("depends-on-staged-chain"));
 }
 
 TEST_CASE("a write past a guard or into an input is named and costs its points") {
   JudgeInput in = good_input();
-  find(*in.results, "odd", "alone").guards.y = 1;
-  labrun::GradeReport report = day48::grading::judge(in);
+  find(in.probes, "odd", "alone").guards.y = 1;
+  labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("write-past-n"));
   CHECK(report.score() == 35.0);  // not correct: it writes outside its buffers
   in = good_input();
-  find(*in.results, "odd", "alone").input_elements_changed = 7;
-  CHECK(day48::grading::judge(in).has_mistake("input-modified"));
+  find(in.probes, "odd", "alone").input_elements_changed = 7;
+  CHECK(judge(in).has_mistake("input-modified"));
 }
 
 TEST_CASE("every way the run can stop is a named mistake") {
@@ -204,38 +223,38 @@ TEST_CASE("every way the run can stop is a named mistake") {
   in.results->error_kind = "cuda-error";
   in.results->error = "cudaErrorIllegalAddress (an illegal memory access was encountered)";
   in.results->failed_step = "halfway_stages_3_4 at n = 1049187 (alone)";
-  in.results->probes.clear();
+  in.probes.clear();
   in.results->timing.reset();
   in.child->exit_code = 3;
-  labrun::GradeReport report = day48::grading::judge(in);
+  labrun::GradeReport report = judge(in);
   REQUIRE(report.has_mistake("cuda-error"));
   CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("halfway_stages_3_4 at n = 1049187"));
   CHECK(report.score() == 10.0);
 
   in.results->error_kind = "hang";
   in.results->error = "halfway_stages_3_4 at n = 1049187 (alone) had not finished after 10 s";
-  CHECK(day48::grading::judge(in).has_mistake("timeout"));
+  CHECK(judge(in).has_mistake("timeout"));
 
   JudgeInput killed = good_input();
   killed.results.reset();
   killed.child = labrun::ProcessResult{true, true, -1, 9, 60.0, "", 0};
   killed.last_step = "timing at n = 134217728";
-  report = day48::grading::judge(killed);
+  report = judge(killed);
   REQUIRE(report.has_mistake("timeout"));
   CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("timing at n = 134217728"));
 
   JudgeInput early = good_input();
   early.results->completed = false;
   early.child = labrun::ProcessResult{true, false, 0, 0, 1.0, "", 0};
-  CHECK(day48::grading::judge(early).has_mistake("early-exit"));
+  CHECK(judge(early).has_mistake("early-exit"));
 
   JudgeInput missing = good_input();
   missing.results->error_kind = "kernel-missing";
   missing.results->error =
       "the submission defines no extern \"C\" __global__ kernel named halfway_stages_3_4";
   missing.results->kernels_found = {"_Z6secondPKfS0_Pfm"};
-  missing.results->probes.clear();
-  report = day48::grading::judge(missing);
+  missing.probes.clear();
+  report = judge(missing);
   REQUIRE(report.has_mistake("kernel-missing"));
   CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("_Z6secondPKfS0_Pfm"));
 
@@ -243,7 +262,7 @@ TEST_CASE("every way the run can stop is a named mistake") {
   refused.compiled = false;
   refused.results.reset();
   refused.source_problems = {{3, "#include \"/etc/passwd\" is not allowed"}};
-  report = day48::grading::judge(refused);
+  report = judge(refused);
   CHECK(report.has_mistake("include-not-allowed"));
   CHECK_THAT(report.tests.front().output, ContainsSubstring("line 3"));
   CHECK(report.score() == 0.0);  // an escape attempt earns nothing, its right worked answer included
@@ -259,7 +278,7 @@ TEST_CASE("a pair that hangs or fails only while it is timed is correct, but sco
   hang.results->failed_step = "timing at n = 134217728";
   hang.child->exit_code = 3;
   hang.sanitizers.clear();  // the grader sanitizes only a run that finished
-  const labrun::GradeReport hung = day48::grading::judge(hang);
+  const labrun::GradeReport hung = judge(hang);
   CHECK(hung.has_mistake("timeout"));
   CHECK(hung.score() == 65.0);  // correct (sanitizer not run), worked answer; not timed, not fast
   JudgeInput killed = good_input();
@@ -268,23 +287,23 @@ TEST_CASE("a pair that hangs or fails only while it is timed is correct, but sco
   killed.child = labrun::ProcessResult{true, true, -1, 9, 60.0, "", 0};
   killed.last_step = "timing at n = 134217728";
   killed.sanitizers.clear();
-  CHECK(day48::grading::judge(killed).score() == 65.0);
+  CHECK(judge(killed).score() == 65.0);
   JudgeInput slow = good_input();
   slow.results->timing->pair_ms = 1.5;
-  CHECK(day48::grading::judge(slow).has_mistake("slow"));
-  CHECK(day48::grading::judge(slow).score() == 85.0);
+  CHECK(judge(slow).has_mistake("slow"));
+  CHECK(judge(slow).score() == 85.0);
   // A hang in a probe, before anything is timed, is not correct: the planted probe never finished.
   JudgeInput probe_hang = hang;
   probe_hang.results->failed_step = "halfway_stages_3_4 at n = 134217728 (planted)";
-  probe_hang.results->probes.pop_back();
-  CHECK(day48::grading::judge(probe_hang).score() == 25.0);  // both sizes and the worked answer
+  probe_hang.probes.pop_back();
+  CHECK(judge(probe_hang).score() == 25.0);  // both sizes and the worked answer
 }
 
 TEST_CASE("the worked answer is graded as an answer, with hints") {
   JudgeInput in = good_input();
-  in.manifest->bytes_per_element = 36.0;
-  in.manifest->predicted_ratio_vs_staged = 2.0;
-  const labrun::GradeReport report = day48::grading::judge(in);
+  in.manifest->answers["bytes_per_element"] = 36.0;
+  in.manifest->answers["predicted_ratio_vs_staged"] = 2.0;
+  const labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("wrong-declared-bytes"));
   CHECK(report.has_mistake("wrong-predictions"));
   CHECK(report.score() == 90.0);
@@ -292,13 +311,13 @@ TEST_CASE("the worked answer is graded as an answer, with hints") {
   none.manifest.reset();
   none.manifest_missing = true;
   none.manifest_problem = "none given";
-  CHECK(day48::grading::judge(none).has_mistake("manifest-missing"));
+  CHECK(judge(none).has_mistake("manifest-missing"));
 }
 
 TEST_CASE("a grader that cannot run scores 0 and says so for staff") {
   JudgeInput in = good_input();
   in.grader_problem = "no usable CUDA device on the grading machine (cudaErrorNoDevice)";
-  const labrun::GradeReport report = day48::grading::judge(in);
+  const labrun::GradeReport report = judge(in);
   CHECK(report.score() == 0.0);
   CHECK(report.max_score() == 100.0);
   CHECK(report.has_mistake("grader-error"));
@@ -340,7 +359,7 @@ JudgeInput measured(const Scenario& s) {
   ChildResults& r = *in.results;
   const auto wrong_in_one = [&](const std::string& size) {
     for (const char* kind : {"alone", "after-staged"}) {
-      ProbeResult& p = find(r, size, kind);
+      ProbeResult& p = find(in.probes, size, kind);
       p.output.mismatches = 1;
       p.output.first_bad_index = 7;
     }
@@ -352,15 +371,15 @@ JudgeInput measured(const Scenario& s) {
     wrong_in_one("card-scaled");
   }
   if (s.structure == StructureCase::kSecondKernelReadsX) {
-    ProbeResult& planted = find(r, "card-scaled", "planted");
+    ProbeResult& planted = find(in.probes, "card-scaled", "planted");
     planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
   } else if (s.structure == StructureCase::kUsesStagedBuffer) {
-    find(r, "odd", "after-staged").staged_buffers_written = {"t2"};
+    find(in.probes, "odd", "after-staged").staged_buffers_written = {"t2"};
   }
   if (s.buffers == BufferCase::kWritePastN) {
-    find(r, "card-scaled", "alone").guards.y = 1;
+    find(in.probes, "card-scaled", "alone").guards.y = 1;
   } else if (s.buffers == BufferCase::kInputModified) {
-    find(r, "odd", "alone").input_elements_changed = 3;
+    find(in.probes, "odd", "alone").input_elements_changed = 3;
   }
   if (s.sanitizer == SanitizerCase::kErrors) {
     in.sanitizers.front() = {"memcheck", false, "ERROR SUMMARY: 1 error"};
@@ -396,14 +415,14 @@ JudgeInput measured(const Scenario& s) {
     case TimingCase::kHangBeforeTiming:
       stop("hang", "halfway_stages_3_4 at n = 134217728 (planted) had not finished after 2 s",
            "halfway_stages_3_4 at n = 134217728 (planted)");
-      r.probes.pop_back();  // the card-scaled planted probe never finished
+      in.probes.pop_back();  // the card-scaled planted probe never finished
       break;
   }
   if (!s.declared_right) {
-    in.manifest->bytes_per_element = 36.0;
+    in.manifest->answers["bytes_per_element"] = 36.0;
   }
   if (!s.predicted_right) {
-    in.manifest->predicted_ratio_vs_staged = 2.0;
+    in.manifest->answers["predicted_ratio_vs_staged"] = 2.0;
   }
   return in;
 }
@@ -445,7 +464,7 @@ TEST_CASE("judge orders every combination of measured outcomes as an instructor 
                 for (const int answer : {0, 1, 2, 3}) {
                   const Scenario s{odd,    card,  structure,         buffers,          sanitizer,
                                    timing, speed, (answer & 1) != 0, (answer & 2) != 0};
-                  const double score = day48::grading::judge(measured(s)).score();
+                  const double score = judge(measured(s)).score();
                   const auto [at, fresh] = tiers[sanitizer == SanitizerCase::kAbsent].try_emplace(
                       instructor_tier(s), std::pair{score, score});
                   at->second = {std::min(at->second.first, score), std::max(at->second.second, score)};
@@ -482,6 +501,6 @@ TEST_CASE("judge orders every combination of measured outcomes as an instructor 
     refused.child.reset();
     refused.sanitizers.clear();
     refused.source_problems = {{2, "#include \"/etc/hostname\" names a file outside the allowed headers"}};
-    CHECK(day48::grading::judge(refused).score() == 0.0);
+    CHECK(judge(refused).score() == 0.0);
   }
 }

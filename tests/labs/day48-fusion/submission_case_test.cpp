@@ -3,10 +3,12 @@
 // a transcript alone. tests/gpu/submission_run_gpu_test.cpp runs submissions on a GPU.
 
 #include <catch2/catch_test_macros.hpp>
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
+#include "registry/registry.hpp"
 
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
@@ -35,11 +37,15 @@ bool mentions(const std::string& text, const std::string& part) {
 
 }  // namespace
 
-TEST_CASE("run --submission: a lab without a grader and a missing folder are usage errors") {
+TEST_CASE(
+    "run --submission: another lab's exercise is refused by this lab's checks, a missing folder is a usage "
+    "error") {
+  // fusion-verdicts grades its own exercise: day 48's pair, which includes day 48's header, is
+  // refused by that exercise's source check before any GPU.
   const fs::path correct = labrun::testing::grading_corpus() / "correct";
   const labrun::testing::CliOutcome verdicts = run_with(correct, "fusion-verdicts");
-  CHECK(verdicts.status == 2);
-  CHECK(mentions(verdicts.err, "fusion-verdicts takes no submission"));
+  CHECK(verdicts.status == 7);
+  CHECK(mentions(verdicts.err, "#include \"grading/submission.cuh\" is not allowed"));
   const labrun::testing::CliOutcome missing = run_with("/nonexistent/labrun-submission");
   CHECK(missing.status == 2);
   CHECK(mentions(missing.err, "not a folder"));
@@ -164,7 +170,8 @@ TEST_CASE("a submission's row and predictions and worked answer render from the 
 }
 
 TEST_CASE("the day-48 lab takes a submission and declares no submission case without one") {
-  const labrun::Lab lab = day48::make_lab();
-  CHECK(static_cast<bool>(lab.with_submission));
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  REQUIRE(lab.exercises.size() == 1);
+  CHECK(static_cast<bool>(lab.exercises.front().with_submission));
   CHECK(lab.find_case(day48::cases::kSubmission) == nullptr);
 }

@@ -1,0 +1,105 @@
+// The sum-of-squares exercise's checking kernels; grading/exercise.hpp states their contracts. They
+// regenerate every input from its seed, so what they compare with is never a buffer the
+// submission could have changed.
+
+#include <cstdint>
+
+#include "../constants.hpp"
+#include "cases/seeded_uniform.hpp"
+#include "exercise.hpp"
+#include "exercise/device_checks.hpp"
+#include "exercise/device_reduce.cuh"
+#include "timing/cuda_check.hpp"
+
+namespace verdicts::grading {
+namespace {
+
+using labrun::device::check_blocks;
+using labrun::device::first_index;
+using labrun::device::grid_stride;
+using labrun::device::kCheckThreads;
+using labrun::device::lane_zero;
+using labrun::device::warp_sum;
+
+constexpr std::uint64_t kPlantedStream = 7;
+
+__device__ __forceinline__ float input_at(std::uint64_t seed, int kind, std::size_t i, std::size_t n) {
+  if (kind == 0) {
+    return labrun::seeded_uniform(seed, kInputStream, i, kInputLow, kInputHigh);
+  }
+  return kind == 1 || i % 16 == 0 || i + 4096 >= n ? 1.0f : 0.0f;
+}
+
+__global__ void fill_kernel(float* __restrict__ x, std::size_t n, std::uint64_t seed, int kind) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    x[i] = input_at(seed, kind, i, n);
+  }
+}
+
+// The float64 sums of x^2 (of the float product, as a kernel squares) and of x.
+__global__ void reference_kernel(std::size_t n, std::uint64_t seed, int kind, double* sums) {
+  double squares = 0.0;
+  double plain = 0.0;
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    const double v = input_at(seed, kind, i, n);
+    squares += v * v;
+    plain += v;
+  }
+  squares = warp_sum(squares);
+  plain = warp_sum(plain);
+  if (lane_zero()) {
+    atomicAdd(sums, squares);
+    atomicAdd(sums + 1, plain);
+  }
+}
+
+__global__ void partials_kernel(const std::uint32_t* __restrict__ partials, std::size_t blocks, double* total,
+                                unsigned long long* unwritten) {
+  double sum = 0.0;
+  unsigned long long poisoned = 0;
+  for (std::size_t b = first_index(); b < blocks; b += grid_stride()) {
+    if (partials[b] == labrun::kPoisonWord) {
+      ++poisoned;
+    } else {
+      sum += static_cast<double>(__uint_as_float(partials[b]));
+    }
+  }
+  sum = warp_sum(sum);
+  poisoned = warp_sum(poisoned);
+  if (lane_zero()) {
+    atomicAdd(total, sum);
+    atomicAdd(unwritten, poisoned);
+  }
+}
+
+__global__ void plant_kernel(float* __restrict__ partials, std::size_t blocks, std::uint64_t seed) {
+  for (std::size_t b = first_index(); b < blocks; b += grid_stride()) {
+    partials[b] = labrun::seeded_uniform(seed, kPlantedStream, b, 0.0f, 1.0f);
+  }
+}
+
+}  // namespace
+
+void fill_inputs(float* x, std::size_t n, std::uint64_t seed, int kind, cudaStream_t stream) {
+  fill_kernel<<<check_blocks(n), kCheckThreads, 0, stream>>>(x, n, seed, kind);
+  LABRUN_CHECK_LAUNCH("fill_kernel");
+}
+
+void reference_sums(std::size_t n, std::uint64_t seed, int kind, double* sums, cudaStream_t stream) {
+  reference_kernel<<<check_blocks(n), kCheckThreads, 0, stream>>>(n, seed, kind, sums);
+  LABRUN_CHECK_LAUNCH("reference_kernel");
+}
+
+void total_partials(const float* partials, std::size_t blocks, double* total, unsigned long long* unwritten,
+                    cudaStream_t stream) {
+  partials_kernel<<<check_blocks(blocks), kCheckThreads, 0, stream>>>(
+      reinterpret_cast<const std::uint32_t*>(partials), blocks, total, unwritten);
+  LABRUN_CHECK_LAUNCH("partials_kernel");
+}
+
+void plant_partials(float* partials, std::size_t blocks, std::uint64_t seed, cudaStream_t stream) {
+  plant_kernel<<<check_blocks(blocks), kCheckThreads, 0, stream>>>(partials, blocks, seed);
+  LABRUN_CHECK_LAUNCH("plant_kernel");
+}
+
+}  // namespace verdicts::grading

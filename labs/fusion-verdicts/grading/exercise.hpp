@@ -1,0 +1,88 @@
+#pragma once
+// The fusion chapter's "elementwise then reduction: fuse with care", as a graded exercise
+// (exercise/exercise.hpp): fold the square into the sum's loads, per-block partial sums of x[i]^2
+// and a finishing step, with no array of n squares ever written. A submission is two kernels:
+//
+//   extern "C" __global__ void sum_of_squares_partials(const float* x, float* partials, std::size_t n);
+//   extern "C" __global__ void sum_of_squares_finish(const float* partials, float* sum, std::size_t blocks);
+//
+// The first is launched with the manifest's shape over n; block b stores the sum of x[i]^2 over the
+// elements it covers in partials[b] (the blocks together cover [0, n) once), and nothing else. The
+// second is launched as one block of its shape's threads and stores the total of partials[0,
+// blocks) in *sum, `blocks` being the first launch's grid. docs/grading.md says how it is graded.
+// The declaration and its device side in the grading child are exercise.cpp, the checking kernels
+// checks.cu; nvcc compiles this header too, so it names the harness's types without including them.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+namespace labrun {
+struct Exercise;
+struct LabExercise;
+struct Lab;
+}  // namespace labrun
+
+namespace verdicts::grading {
+
+inline constexpr const char* kExerciseName = "sum-of-squares";
+inline constexpr const char* kPartialsKernel = "sum_of_squares_partials";
+inline constexpr const char* kFinishKernel = "sum_of_squares_finish";
+//! Relative tolerance of a sum against its float64 reference (docs/grading.md argues it).
+inline constexpr double kSumTolerance = 1e-3;
+//! The probes at each size: x seeded uniform (alone; after the lab's two-kernel version), x of
+//! ones and zeros whose sum is a count every order adds exactly (counted, and again), and the
+//! finish on planted partials with x replaced (planted).
+inline const std::vector<std::string> kProbes{"alone", "after-lab", "counted", "counted-again", "planted"};
+
+//! One checked call of the pair at one size, as the child records it.
+struct SumProbe {
+  std::string size_label;  //!< "odd" or "card-scaled"
+  std::string probe;       //!< one of kProbes
+  std::uint64_t elements = 0;
+  int call = 0;
+  std::uint64_t blocks = 0;              //!< the first kernel's grid: the partial sums it must write
+  std::uint32_t sum_bits = 0xFFFFFFFFu;  //!< what the finish stored (0xFFFFFFFF: the poison)
+  double expected = 0.0;  //!< the float64 reference: the sum of x^2, or of the planted partials
+  double sum_of_x = 0.0;  //!< the float64 sum of x itself, unsquared
+  //! Planted: the float64 sum of the replaced x's squares (what a finish reading x would give).
+  double replaced_x = 0.0;
+  std::uint64_t partials_unwritten = 0;   //!< of partials[0, blocks), after the first kernel
+  double partials_total = 0.0;            //!< their float64 total, the unwritten left out
+  std::uint64_t own_words_written = 0;    //!< words of its own global variables the first kernel changed
+  std::uint64_t guard_words_changed = 0;  //!< around x, the partials ([0, blocks)) and the sum
+  bool input_changed = false;
+  bool lab_buffers_written = false;  //!< after-lab: the lab's squares, partials or sum changed
+  std::uint64_t launches_writing_outside = 0;
+  [[nodiscard]] bool sum_written() const { return sum_bits != 0xFFFFFFFFu; }
+  [[nodiscard]] double got() const;
+  //! Counted probes exactly; the others within kSumTolerance of `expected`.
+  [[nodiscard]] bool right() const;
+};
+
+[[nodiscard]] nlohmann::ordered_json to_json(const SumProbe& probe);
+//! Throws nlohmann::json::exception when the document is not a probe's record.
+[[nodiscard]] SumProbe sum_probe_from_json(const nlohmann::ordered_json& document);
+
+//! The exercise: contract, manifest, sizes, rubric, wording, judge, lab cases.
+[[nodiscard]] labrun::Exercise sum_of_squares_exercise();
+//! The exercise as fusion-verdicts lists it (labrun_register_exercise in the lab's CMakeLists.txt).
+[[nodiscard]] labrun::LabExercise sum_of_squares_entry(const labrun::Lab& lab);
+
+// The checking kernels (checks.cu), on `stream`, none synchronising. Inputs: kind 0 is seeded
+// uniform in [kInputLow, kInputHigh) (the lab's x), 1 all ones, 2 ones at every 16th index and the
+// last 4096 (a count below 2^24 at any n, so every order of float adds sums it exactly).
+void fill_inputs(float* x, std::size_t n, std::uint64_t seed, int kind, cudaStream_t stream);
+//! Adds the float64 sums of x^2 and of x over those inputs, regenerated, to sums[0] and sums[1].
+void reference_sums(std::size_t n, std::uint64_t seed, int kind, double* sums, cudaStream_t stream);
+//! Adds the float64 total of the written ones of partials[0, blocks) to *total, the poisoned to *unwritten.
+void total_partials(const float* partials, std::size_t blocks, double* total, unsigned long long* unwritten,
+                    cudaStream_t stream);
+//! partials[b] = seeded uniform in [0, 1) for b < blocks.
+void plant_partials(float* partials, std::size_t blocks, std::uint64_t seed, cudaStream_t stream);
+
+}  // namespace verdicts::grading

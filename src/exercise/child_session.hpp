@@ -1,0 +1,234 @@
+#pragma once
+// The trusted grading child's runtime, for any exercise (grade_child.cpp runs it). The child loads a
+// submission's compiled device code (a cubin, with no host code), launches its kernels on a stream
+// of its own with the grids it computes, checks what they did, times them beside the lab's kernels,
+// and writes what it measured. It decides nothing: labrun grade judges.
+//
+// What every exercise needs is here: the kernels loaded against the contract, guarded and poisoned
+// buffers, a keyed digest of every byte the child owns around every checked launch, fresh seeds
+// per call, launches waited on with a time limit, the timed calls (each checked, under a re-armable
+// watchdog), the lab's kernels timed the same way, GPU turns and the phase file. What an exercise's
+// probes do between launches, and how its kernels' outputs are inspected, is the exercise's own
+// ExerciseChild, which works through a ChildSession.
+//
+// Host code that calls the CUDA runtime; nvcc is not needed to compile it.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "exercise/child_protocol.hpp"
+#include "exercise/device_checks.hpp"
+#include "exercise/exercise.hpp"
+#include "exercise/launch_plan.hpp"
+#include "timing/device_buffer.hpp"
+#include "timing/sampler.hpp"
+
+namespace labrun {
+
+//! Poisoned floats before and after each guarded buffer: 2 MiB, a large page's worth, so no
+//! plausible stray index hops it unseen; past it lies another allocation or unmapped memory.
+inline constexpr std::size_t kGuardFloats = std::size_t{512} * 1024;
+
+//! A stop caused by the submission: the results say what (child_protocol.hpp's error_kind) and where.
+struct SubmissionStopped {
+  std::string kind;
+  std::string message;
+};
+
+//! Memory the child owns, as (first byte, bytes).
+struct OwnedRegion {
+  const void* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+//! [guard | capacity floats, padded to 256 bytes | guard] in one allocation, poisoned; data() is
+//! 256-byte aligned, so a submission may use 16-byte vector accesses from element 0.
+class GuardedBuffer {
+ public:
+  explicit GuardedBuffer(std::size_t capacity, std::size_t guard = kGuardFloats);
+  [[nodiscard]] float* data() const { return storage_.data() + guard_; }
+  void poison(cudaStream_t stream) const;
+  void poison_elements(std::size_t n, cudaStream_t stream) const;
+  [[nodiscard]] OwnedRegion region() const { return {storage_.data(), words_ * sizeof(float)}; }
+  //! The first n elements: what a launch that writes this buffer may change.
+  [[nodiscard]] OwnedRegion elements(std::size_t n) const { return {data(), n * sizeof(float)}; }
+  //! Adds to *count the guard words (everything outside [0, n)) that no longer hold the poison.
+  void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const;
+
+ private:
+  std::size_t guard_;
+  std::size_t words_;
+  DeviceBuffer<float> storage_;
+};
+
+//! An exercise's device side in the grading child: its buffers, its probes, how one timed call is
+//! prepared, launched and checked, the lab's cases it is timed against, and compute-sanitizer's run.
+//! Created by Exercise::child once the submission is loaded; works through its ChildSession.
+class ExerciseChild {
+ public:
+  virtual ~ExerciseChild() = default;
+  //! The buffers of calls of up to `capacity` elements, allocated through the session (guarded(),
+  //! owned()) so that the child owns and digests them.
+  virtual void allocate(std::size_t capacity) = 0;
+  //! One probe at n (one of Exercise::probes): a call of the submission, checked; its record.
+  virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n,
+                                       const std::string& probe) = 0;
+  //! Before the timed calls at n: the outputs poisoned whole.
+  virtual void prepare_timing(std::size_t n) = 0;
+  //! The buffers one call at n is given (inputs and outputs): the allocations a timed call may
+  //! change, their guards and inputs checked on their own.
+  [[nodiscard]] virtual std::vector<OwnedRegion> call_outputs(std::size_t n) const = 0;
+  //! Fresh inputs for one timed call from `seed`, its outputs poisoned.
+  virtual void fresh_call(std::size_t n, std::uint64_t seed) = 0;
+  //! The submission's kernels of one call, back to back with no wait (ChildSession::launch_timed).
+  virtual void launch_call(std::size_t n) = 0;
+  //! The inspection of a timed call that was wrong; nullopt when it was right.
+  virtual std::optional<nlohmann::ordered_json> check_call(std::size_t n, std::uint64_t seed) = 0;
+  //! Guard words around the outputs changed by the timed calls.
+  virtual std::uint64_t output_guard_changes(std::size_t n) = 0;
+  //! Fresh inputs, from `seed`, for the lab's cases.
+  virtual void fresh_lab_inputs(std::size_t n, std::uint64_t seed) = 0;
+  //! One execution of the exercise's lab case `index` (Exercise::lab_cases) at n.
+  virtual void launch_lab_case(std::size_t index, std::size_t n) = 0;
+  //! compute-sanitizer's run at n: the submission's kernels once, in buffers of exactly n elements.
+  virtual void sanitize(std::size_t n, std::uint64_t seed) = 0;
+};
+
+//! What the child gives an exercise's device side during one grading.
+class ChildSession {
+ public:
+  //! on_hang records a hang and ends the process; it must not return.
+  ChildSession(const Exercise& exercise, const ChildRequest& request, ChildResults& results,
+               std::function<void(const std::string&)> phase,
+               std::function<void(const std::string&)> on_hang);
+  ~ChildSession();
+  ChildSession(const ChildSession&) = delete;
+  ChildSession& operator=(const ChildSession&) = delete;
+
+  [[nodiscard]] const Exercise& exercise() const { return exercise_; }
+  [[nodiscard]] const ChildRequest& request() const { return request_; }
+  [[nodiscard]] cudaStream_t stream() const { return stream_; }
+  [[nodiscard]] int sm_count() const { return sm_count_; }
+  [[nodiscard]] int l2_bytes() const { return l2_bytes_; }
+  //! Whether a submission was loaded (not in the lab-times mode, which times the lab's kernels only).
+  [[nodiscard]] bool has_submission() const { return !kernels_.empty(); }
+  //! The step in progress, in the phase file (so labrun can name what hung after killing us).
+  void phase(const std::string& step) { phase_(step); }
+
+  //! A fresh seed for one call's inputs; calls() counts them.
+  std::uint64_t next_seed();
+  [[nodiscard]] int calls() const { return static_cast<int>(calls_); }
+
+  //! A guarded buffer of `capacity` floats that the child owns (digested around every launch).
+  GuardedBuffer& guarded(std::size_t capacity);
+  //! Plain device memory of `bytes` that the child owns and digests (the lab's buffers, counters).
+  void* owned(std::size_t bytes);
+  template <typename T>
+  T* owned_array(std::size_t count) {
+    return static_cast<T*>(owned(count * sizeof(T)));
+  }
+  //! Memory the child owns for a while (the L2 flush buffer while timing): digested until forgotten.
+  void own(OwnedRegion region) { owned_regions_.push_back(region); }
+  void forget_last_owned() { owned_regions_.pop_back(); }
+
+  //! The grid of kernel `k` at n (one block for a one_block kernel), from the manifest's shape.
+  [[nodiscard]] LaunchPlan plan(std::size_t kernel, std::uint64_t n);
+  //! Launches kernel `k` with `arguments` at n and waits for it, at most the kernel time limit (a
+  //! longer one is a hang). `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
+  //! With `given` (the buffers passed to the launch), every byte the child owns outside the
+  //! allocations that hold them is digested before and after, and a change counts in
+  //! outside_writes(). The given allocations, guards included, have checks of their own: the guards
+  //! (write-past-n), the inputs (input-modified) and the outputs.
+  void launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
+              std::optional<std::vector<OwnedRegion>> given = std::nullopt);
+  //! A timed call's launch: no wait, the grid planned at the first timed call.
+  void launch_timed(std::size_t kernel, void** arguments, std::uint64_t n);
+  //! The grid of kernel `k` in the timed calls (planned once, at the first).
+  [[nodiscard]] const LaunchPlan& timed_plan(std::size_t kernel, std::uint64_t n);
+  //! Checked launches since reset_outside_writes() that changed memory outside their outputs.
+  [[nodiscard]] std::uint64_t outside_writes() const { return outside_writes_; }
+  void reset_outside_writes() { outside_writes_ = 0; }
+
+  //! A keyed digest of every byte the child owns but the allocations that hold the start of one of
+  //! the `allowed` regions, guards included; the key is the child's own.
+  unsigned long long digest_owned_except(const std::vector<OwnedRegion>& allowed);
+  //! A keyed digest of the given regions (a lab's buffers, compared before and after a call).
+  unsigned long long digest_of(const std::vector<OwnedRegion>& regions);
+
+  //! Counters of the exercise's own, on the device: kTallies of them, not owned (they change as the
+  //! checks count), each an unsigned long long.
+  static constexpr std::size_t kTallies = 8;
+  [[nodiscard]] unsigned long long* tally(std::size_t index) const;
+  void reset_tallies();
+  [[nodiscard]] std::vector<unsigned long long> download_tallies();
+
+  //! Reads one value the checks wrote, through the grading stream: a plain cudaMemcpy would not wait
+  //! for work on a non-blocking stream.
+  template <typename T>
+  [[nodiscard]] T download_one(const T* device) {
+    T value{};
+    download(&value, device, sizeof(T));
+    return value;
+  }
+  void download(void* host, const void* device, std::size_t bytes);
+
+  //! The submission's own global variables (Exercise::watch_own_memory): copied aside, and later
+  //! compared, so that the words a launch wrote to them are counted.
+  void snapshot_own_memory();
+  [[nodiscard]] std::uint64_t own_words_changed();
+
+  // The generic child (grade_child.cpp) drives these.
+  void load();
+  void grade();
+  void time_lab_only();
+  void sanitize_runs();
+  void write() const;
+
+ private:
+  void allocate(std::size_t capacity);
+  void time_at(std::size_t n);
+  LabTimes time_lab(std::size_t n);
+  void wait_for_timing_turn();
+  std::vector<double> sample(const std::function<void()>& region, const std::function<void()>& before,
+                             const std::function<void()>& after);
+  void watch_own_memory();
+
+  const Exercise& exercise_;
+  const ChildRequest& request_;
+  ChildResults& results_;
+  std::function<void(const std::string&)> phase_;
+  std::function<void(const std::string&)> on_hang_;
+  int sm_count_ = 0;
+  int l2_bytes_ = 0;
+  cudaStream_t stream_ = nullptr;
+  std::uint64_t calls_ = 0;
+  std::uint64_t digest_key_ = 0;
+  cudaLibrary_t library_ = nullptr;
+  std::vector<cudaKernel_t> kernels_;
+  std::vector<std::unique_ptr<GuardedBuffer>> guarded_;
+  std::vector<DeviceBuffer<unsigned char>> plain_;
+  DeviceBuffer<unsigned long long> tallies_;
+  std::vector<OwnedRegion> owned_regions_;  // every allocation of the child's, for digest_owned_except
+  std::vector<std::optional<LaunchPlan>> timed_plans_;
+  std::uint64_t outside_writes_ = 0;
+  std::vector<OwnedRegion> own_memory_;  // the submission's global variables
+  DeviceBuffer<unsigned char> own_snapshot_;
+  std::unique_ptr<L2Flusher> flusher_;
+  std::unique_ptr<ExerciseChild> child_;
+};
+
+//! The whole grading child for `exercise`: runs the request's mode, writes its results and phase
+//! files. Exit status: 0 finished (whatever the submission did), 3 stopped by the submission (a CUDA
+//! error, a hang, a kernel that cannot be loaded or launched; the results say which), 1 the child
+//! itself failed.
+[[nodiscard]] int run_grading_child(const Exercise& exercise, const ChildRequest& request);
+
+}  // namespace labrun

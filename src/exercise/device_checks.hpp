@@ -1,0 +1,30 @@
+#pragma once
+// The grading child's own kernels that every exercise's checks use (device_checks.cu): they count
+// what changed in memory the child owns and digest it with a key the submission never sees. Each
+// runs after the submission's kernels have finished, on the same stream, so what it counts is what
+// the submission did. Every launcher checks its launch and throws labrun::CudaError.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace labrun {
+
+//! The bit pattern every unwritten element holds (cudaMemset 0xFF): a NaN no arithmetic yields.
+inline constexpr std::uint32_t kPoisonWord = 0xFFFFFFFFu;
+
+//! Adds to *count the 4-byte words of [words, words + count_words) that differ from `pattern`.
+void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
+                     unsigned long long* count, cudaStream_t stream);
+
+//! Adds to *count the 4-byte words where [a, a + count_words) and [b, b + count_words) differ.
+void count_words_differing(const void* a, const void* b, std::size_t count_words, unsigned long long* count,
+                           cudaStream_t stream);
+
+//! Adds to *digest a keyed sum over the words of [words, words + count_words): any change to the
+//! buffer changes it, except with negligible probability, unless the key is known.
+void digest_words(const void* words, std::size_t count_words, std::uint64_t key, unsigned long long* digest,
+                  cudaStream_t stream);
+
+}  // namespace labrun

@@ -1,0 +1,598 @@
+// The grading child's runtime (child_session.hpp states what it does and why it is its own
+// process); grade_child_main.cpp is the program.
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "base/format.hpp"
+#include "core/statistics.hpp"
+#include "exercise/child_session.hpp"
+#include "exercise/submission_kernels.hpp"
+#include "grading/device_image.hpp"
+#include "timing/cuda_check.hpp"
+
+namespace labrun {
+namespace {
+
+constexpr int kTimingWarmups = 2;
+
+std::uint64_t mix64(std::uint64_t z) {
+  z += 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// The step in progress, kept in a file so that labrun can name what hung after killing us.
+class Phase {
+ public:
+  explicit Phase(std::string path) : path_(std::move(path)) {}
+  void set(const std::string& step) {
+    step_ = step;
+    write_file_atomically(path_, step + "\n", true);
+  }
+  [[nodiscard]] const std::string& step() const { return step_; }
+
+ private:
+  std::string path_;
+  std::string step_;
+};
+
+// Calls `expired` from its own thread, with what was armed, when the deadline passes before it is
+// re-armed or destroyed: for the timing phase, where a kernel that never ends would block an event
+// wait forever. Armed once for the whole phase, and again for each sample.
+class Watchdog {
+ public:
+  explicit Watchdog(std::function<void(const std::string&)> expired)
+      : expired_(std::move(expired)), thread_([this] { watch(); }) {}
+  ~Watchdog() {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  //! From now, `seconds` until `what` is a hang (replacing the earlier deadline).
+  void arm(double seconds, std::string what) {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      deadline_ =
+          std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                 std::chrono::duration<double>(seconds));
+      what_ = std::move(what);
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (!done_) {
+      if (!deadline_) {
+        changed_.wait(lock);
+        continue;
+      }
+      const auto deadline = *deadline_;
+      if (changed_.wait_until(lock, deadline) == std::cv_status::timeout && !done_ && deadline_ == deadline) {
+        expired_(what_);  // does not return: it ends the process
+      }
+    }
+  }
+
+  std::function<void(const std::string&)> expired_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool done_ = false;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
+  std::string what_;
+  std::thread thread_;
+};
+
+// As nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
+std::string gpu_uuid(const cudaUUID_t& uuid) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    const auto byte = static_cast<unsigned char>(uuid.bytes[i]);
+    text += kHex[byte >> 4];
+    text += kHex[byte & 0x0F];
+    if (i == 3 || i == 5 || i == 7 || i == 9) {
+      text += '-';
+    }
+  }
+  return text;
+}
+
+void record_device(ChildResults& results) {
+  int device = 0;
+  LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+  cudaDeviceProp properties{};
+  LABRUN_CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  results.device = properties.name;
+  results.device_uuid = gpu_uuid(properties.uuid);
+  int pageable = 0;
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device));
+  results.pageable_memory_access = pageable != 0;
+}
+
+// The seconds left until `end`, never negative.
+double seconds_until(std::chrono::steady_clock::time_point end) {
+  return std::max(std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count(), 0.0);
+}
+
+}  // namespace
+
+GuardedBuffer::GuardedBuffer(std::size_t capacity, std::size_t guard)
+    : guard_(guard), words_(guard + (capacity + 63) / 64 * 64 + guard), storage_(words_) {}
+
+void GuardedBuffer::poison(cudaStream_t stream) const {
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(storage_.data(), 0xFF, words_ * sizeof(float), stream));
+}
+
+void GuardedBuffer::poison_elements(std::size_t n, cudaStream_t stream) const {
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(data(), 0xFF, n * sizeof(float), stream));
+}
+
+void GuardedBuffer::count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const {
+  count_words_not(storage_.data(), guard_, kPoisonWord, count, stream);
+  count_words_not(data() + n, words_ - guard_ - n, kPoisonWord, count, stream);
+}
+
+ChildSession::ChildSession(const Exercise& exercise, const ChildRequest& request, ChildResults& results,
+                           std::function<void(const std::string&)> phase,
+                           std::function<void(const std::string&)> on_hang)
+    : exercise_(exercise),
+      request_(request),
+      results_(results),
+      phase_(std::move(phase)),
+      on_hang_(std::move(on_hang)),
+      timed_plans_(exercise.kernels.size()) {
+  int device = 0;
+  LABRUN_CUDA_CHECK(cudaGetDevice(&device));
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&l2_bytes_, cudaDevAttrL2CacheSize, device));
+  LABRUN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  std::random_device entropy;
+  digest_key_ = (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+}
+
+ChildSession::~ChildSession() {
+  child_.reset();
+  LABRUN_CUDA_NOTHROW(cudaStreamDestroy(stream_));
+}
+
+std::uint64_t ChildSession::next_seed() {
+  return mix64(request_.seed ^ mix64(++calls_));
+}
+
+GuardedBuffer& ChildSession::guarded(std::size_t capacity) {
+  guarded_.push_back(std::make_unique<GuardedBuffer>(capacity));
+  owned_regions_.push_back(guarded_.back()->region());
+  return *guarded_.back();
+}
+
+void* ChildSession::owned(std::size_t bytes) {
+  plain_.emplace_back(bytes);
+  owned_regions_.push_back({plain_.back().data(), bytes});
+  return plain_.back().data();
+}
+
+unsigned long long* ChildSession::tally(std::size_t index) const {
+  return tallies_.data() + index;
+}
+
+void ChildSession::reset_tallies() {
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(tallies_.data(), 0, kTallies * sizeof(unsigned long long), stream_));
+}
+
+std::vector<unsigned long long> ChildSession::download_tallies() {
+  std::vector<unsigned long long> values(kTallies);
+  download(values.data(), tallies_.data(), kTallies * sizeof(unsigned long long));
+  return values;
+}
+
+void ChildSession::download(void* host, const void* device, std::size_t bytes) {
+  LABRUN_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream_));
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+}
+
+LaunchPlan ChildSession::plan(std::size_t kernel, std::uint64_t n) {
+  return plan_kernel_launch(kernels_.at(kernel), exercise_.kernels.at(kernel), request_.shapes.at(kernel), n,
+                            sm_count_);
+}
+
+const LaunchPlan& ChildSession::timed_plan(std::size_t kernel, std::uint64_t n) {
+  std::optional<LaunchPlan>& cached = timed_plans_.at(kernel);
+  if (!cached) {
+    cached = plan(kernel, n);
+  }
+  return *cached;
+}
+
+void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
+                          std::optional<std::vector<OwnedRegion>> given) {
+  const std::string where =
+      exercise_.kernels.at(kernel).name + " at n = " + std::to_string(n) + " (" + what + ")";
+  phase(where);
+  const LaunchPlan grid = plan(kernel, n);
+  if (!grid.problem.empty()) {
+    throw SubmissionStopped{"launch-shape", where + ": " + grid.problem};
+  }
+  const unsigned long long before = given ? digest_owned_except(*given) : 0;
+  const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)),
+                                                dim3(grid.blocks), dim3(grid.threads), arguments, 0, stream_);
+  if (launched != cudaSuccess) {
+    throw CudaError(launched, "launch of " + where, __FILE__, __LINE__);
+  }
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.kernel_time_limit_s);
+  while (true) {
+    const cudaError_t state = cudaStreamQuery(stream_);
+    if (state == cudaSuccess) {
+      if (given && digest_owned_except(*given) != before) {
+        ++outside_writes_;
+      }
+      return;
+    }
+    if (state != cudaErrorNotReady) {
+      throw CudaError(state, where, __FILE__, __LINE__);
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      // No unwinding: freeing a buffer would wait for the kernel that never ends.
+      on_hang_(where + " had not finished after " +
+               std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+void ChildSession::launch_timed(std::size_t kernel, void** arguments, std::uint64_t n) {
+  const LaunchPlan& grid = timed_plan(kernel, n);
+  LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)), dim3(grid.blocks),
+                                     dim3(grid.threads), arguments, 0, stream_));
+}
+
+unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegion>& allowed) {
+  unsigned long long* digest = tallies_.data() + kTallies;
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(digest, 0, sizeof(unsigned long long), stream_));
+  const auto add = [&](const unsigned char* begin, const unsigned char* end) {
+    if (end > begin) {
+      digest_words(begin, static_cast<std::size_t>(end - begin) / sizeof(std::uint32_t),
+                   digest_key_ ^ reinterpret_cast<std::uintptr_t>(begin), digest, stream_);
+    }
+  };
+  for (const OwnedRegion& region : owned_regions_) {
+    const auto* begin = static_cast<const unsigned char*>(region.data);
+    const auto* end = begin + region.bytes;
+    const bool holds_given = std::any_of(allowed.begin(), allowed.end(), [&](const OwnedRegion& a) {
+      const auto* at = static_cast<const unsigned char*>(a.data);
+      return at >= begin && at < end;
+    });
+    if (!holds_given) {
+      add(begin, end);
+    }
+  }
+  return download_one(digest);
+}
+
+unsigned long long ChildSession::digest_of(const std::vector<OwnedRegion>& regions) {
+  unsigned long long* digest = tallies_.data() + kTallies;
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(digest, 0, sizeof(unsigned long long), stream_));
+  for (const OwnedRegion& region : regions) {
+    digest_words(region.data, region.bytes / sizeof(std::uint32_t),
+                 digest_key_ + reinterpret_cast<std::uintptr_t>(region.data), digest, stream_);
+  }
+  return download_one(digest);
+}
+
+void ChildSession::watch_own_memory() {
+  std::uint64_t total = 0;
+  for (const ImageGlobal& global : request_.image_globals) {
+    void* address = nullptr;
+    std::size_t bytes = 0;
+    if (cudaLibraryGetGlobal(&address, &bytes, library_, global.name.c_str()) != cudaSuccess ||
+        address == nullptr || total + bytes > kStaticDeviceMemoryMaxBytes) {
+      static_cast<void>(cudaGetLastError());
+      continue;  // a name the runtime does not know: nothing to watch there
+    }
+    own_memory_.push_back({address, bytes / sizeof(std::uint32_t) * sizeof(std::uint32_t)});
+    total += bytes;
+  }
+  own_snapshot_ = DeviceBuffer<unsigned char>(total);
+}
+
+void ChildSession::snapshot_own_memory() {
+  std::size_t at = 0;
+  for (const OwnedRegion& region : own_memory_) {
+    LABRUN_CUDA_CHECK(cudaMemcpyAsync(own_snapshot_.data() + at, region.data, region.bytes,
+                                      cudaMemcpyDeviceToDevice, stream_));
+    at += region.bytes;
+  }
+}
+
+std::uint64_t ChildSession::own_words_changed() {
+  unsigned long long* changed = tallies_.data() + kTallies;
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), stream_));
+  std::size_t at = 0;
+  for (const OwnedRegion& region : own_memory_) {
+    count_words_differing(region.data, own_snapshot_.data() + at, region.bytes / sizeof(std::uint32_t),
+                          changed, stream_);
+    at += region.bytes;
+  }
+  return download_one(changed);
+}
+
+void ChildSession::load() {
+  phase("loading the compiled submission");
+  // The device-side heap (malloc in a kernel) has a fixed, small size, set before any module loads.
+  LABRUN_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, kDeviceHeapBytes));
+  LoadedKernels loaded =
+      load_submission_kernels(read_regular_file(request_.image, kDeviceImageMaxBytes), exercise_.kernels);
+  results_.kernels = std::move(loaded.kernels);
+  results_.kernels_found = std::move(loaded.kernels_found);
+  library_ = loaded.library;
+  kernels_ = std::move(loaded.handles);
+  if (!loaded.problem_kind.empty()) {
+    throw SubmissionStopped{loaded.problem_kind, loaded.problem};
+  }
+  // The driver reserves a kernel's local memory for every thread the GPU can hold: bounded per
+  // thread, so that no submission takes the memory of those graded beside it.
+  for (const KernelInfo& kernel : results_.kernels) {
+    if (kernel.local_bytes > kLocalBytesPerThreadMax) {
+      throw SubmissionStopped{"local-memory-too-large",
+                              kernel.name + " uses " + std::to_string(kernel.local_bytes) +
+                                  " bytes of local memory per thread, more than the " +
+                                  std::to_string(kLocalBytesPerThreadMax) + " a submission may"};
+    }
+  }
+  if (exercise_.watch_own_memory) {
+    watch_own_memory();
+  }
+}
+
+// The exercise's buffers, the counters; a GPU without the memory for them stops the child with
+// "grader-out-of-memory" (not the submission's doing: labrun grades it again).
+void ChildSession::allocate(std::size_t capacity) {
+  try {
+    tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);  // the last is digest_owned_except's
+    child_ = exercise_.child(*this);
+    child_->allocate(capacity);
+  } catch (const CudaError& error) {
+    if (error.code() != cudaErrorMemoryAllocation) {
+      throw;
+    }
+    static_cast<void>(cudaGetLastError());
+    throw SubmissionStopped{
+        "grader-out-of-memory",
+        "the child's buffers for n = " + std::to_string(capacity) + " did not fit in the GPU's free memory"};
+  }
+}
+
+void ChildSession::write() const {
+  write_file_atomically(request_.results, to_json(results_).dump(2) + "\n", true);
+}
+
+// Unguarded runs for compute-sanitizer, at the small odd size and at the graded odd size, each in
+// buffers of exactly n elements: any access outside [0, n) leaves its allocation.
+void ChildSession::sanitize_runs() {
+  tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);
+  child_ = exercise_.child(*this);
+  for (const std::uint64_t n : {request_.sanitize_elements, request_.odd_elements}) {
+    child_->sanitize(static_cast<std::size_t>(n), request_.seed);
+  }
+}
+
+void ChildSession::grade() {
+  allocate(static_cast<std::size_t>(std::max(request_.odd_elements, request_.card_elements)));
+  write();
+  const std::pair<const char*, std::uint64_t> sizes[] = {{"odd", request_.odd_elements},
+                                                         {"card-scaled", request_.card_elements}};
+  for (const auto& [label, n] : sizes) {
+    if (n == 0) {
+      continue;
+    }
+    for (const std::string& probe : exercise_.probes) {
+      results_.probes.push_back(child_->probe(label, static_cast<std::size_t>(n), probe));
+      write();
+    }
+  }
+  if (request_.card_elements > 0) {
+    time_at(static_cast<std::size_t>(request_.card_elements));
+  }
+  results_.completed = true;
+  phase("finished");
+  write();
+}
+
+// The lab's kernels alone, timed at the large size, for a batch to share (mode lab-times).
+void ChildSession::time_lab_only() {
+  const std::size_t n = static_cast<std::size_t>(request_.card_elements);
+  allocate(n);
+  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  TimingResult timing;
+  timing.elements = n;
+  timing.samples = request_.timing_samples;
+  timing.lab = time_lab(n);
+  results_.timing = timing;
+  results_.completed = true;
+  phase("finished");
+  write();
+}
+
+// Cold samples of every case on fresh inputs; each of the submission's samples is checked.
+void ChildSession::time_at(std::size_t n) {
+  for (std::size_t k = 0; k < results_.kernels.size(); ++k) {
+    results_.kernels[k].launch = timed_plan(k, n).describe() + " at n = " + std::to_string(n);
+  }
+  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  own({flusher_->data(), flusher_->bytes()});  // read by the flush, written by nothing
+  if (request_.wait_for_timing_turn) {
+    wait_for_timing_turn();
+  }
+  // The GPU is this child's alone now (in a batch): the phase as a whole, and each timed call (one
+  // launch per kernel, each at most the kernel time limit), end at their limits, so that a
+  // submission that stalls gives the GPU back then.
+  const std::string phase_step = "timing at n = " + std::to_string(n);
+  phase(phase_step);
+  const auto phase_end =
+      std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                             std::chrono::duration<double>(request_.timing_limit_s));
+  const std::string phase_over = phase_step + " had not finished after " +
+                                 std::to_string(static_cast<int>(request_.timing_limit_s)) + " s";
+  Watchdog watchdog([this](const std::string& what) { on_hang_(what); });
+  watchdog.arm(request_.timing_limit_s, phase_over);
+  const double call_limit = static_cast<double>(exercise_.kernels.size()) * request_.kernel_time_limit_s;
+  TimingResult timing;
+  timing.elements = n;
+  timing.samples = request_.timing_samples;
+  std::uint64_t call_seed = 0;
+  const std::vector<OwnedRegion> outputs = child_->call_outputs(n);
+  unsigned long long outside_before = 0;
+  const auto fresh_call = [&] {
+    call_seed = next_seed();
+    child_->fresh_call(n, call_seed);
+    outside_before = digest_owned_except(outputs);
+    const double left = seconds_until(phase_end);
+    if (left > call_limit) {
+      watchdog.arm(call_limit, phase_step + ": one call of the " + exercise_.wording.submission_noun +
+                                   " had not finished after " + fixed(call_limit, 1) + " s");
+    } else {
+      watchdog.arm(left, phase_over);
+    }
+  };
+  child_->prepare_timing(n);
+  const auto call = [&] { child_->launch_call(n); };
+  const auto check = [&] {
+    if (digest_owned_except(outputs) != outside_before) {
+      ++timing.samples_writing_outside;
+    }
+    if (std::optional<nlohmann::ordered_json> wrong = child_->check_call(n, call_seed)) {
+      ++timing.wrong_samples;
+      if (!timing.first_wrong_sample) {
+        timing.first_wrong_sample = std::move(*wrong);
+      }
+    }
+  };
+  timing.pair_samples_ms = sample(call, fresh_call, check);
+  timing.pair_ms = median(timing.pair_samples_ms);
+  watchdog.arm(seconds_until(phase_end), phase_over);
+  timing.guard_words_changed = child_->output_guard_changes(n);
+  if (request_.lab_times) {
+    timing.lab = *request_.lab_times;
+    timing.lab_times_shared = true;
+  } else {
+    timing.lab = time_lab(n);
+  }
+  results_.timing = timing;
+  forget_last_owned();  // the flusher goes with this phase
+}
+
+// The lab's kernels, timed the way the submission is: cold, each sample on fresh inputs.
+LabTimes ChildSession::time_lab(std::size_t n) {
+  phase("timing the lab's kernels at n = " + std::to_string(n));
+  const auto fresh_inputs = [&] { child_->fresh_lab_inputs(n, next_seed()); };
+  LabTimes times;
+  times.elements = n;
+  for (std::size_t c = 0; c < exercise_.lab_cases.size(); ++c) {
+    times.medians.emplace_back(exercise_.lab_cases[c].key,
+                               median(sample([&] { child_->launch_lab_case(c, n); }, fresh_inputs, nullptr)));
+  }
+  return times;
+}
+
+// Batch grading: tells labrun this child is ready to time, then waits until labrun says the GPU
+// is this child's alone (grading/gpu_turns.hpp).
+void ChildSession::wait_for_timing_turn() {
+  phase("waiting for a turn to time, with the GPU to itself");
+  write_file_atomically("ready-to-time", "\n", true);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.turn_wait_limit_s);
+  std::error_code missing;
+  while (!std::filesystem::exists("may-time", missing)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("labrun gave no turn to time within " +
+                               std::to_string(static_cast<int>(request_.turn_wait_limit_s)) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+std::vector<double> ChildSession::sample(const std::function<void()>& region,
+                                         const std::function<void()>& before,
+                                         const std::function<void()>& after) {
+  for (int w = 0; w < kTimingWarmups; ++w) {
+    before();
+    region();
+  }
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  CaseSampler sampler(region, 1, TimingMode::kCold, flusher_.get(), nullptr, nullptr, stream_);
+  sampler.set_sample_hooks(before, after);
+  sampler.take(request_.timing_samples);
+  return sampler.samples_ms();
+}
+
+int run_grading_child(const Exercise& exercise, const ChildRequest& request) {
+  ChildResults results;
+  Phase phase(request.phase);
+  const auto stop = [&](const std::string& kind, const std::string& message) {
+    results.error_kind = kind;
+    results.error = message;
+    results.failed_step = phase.step();
+    if (request.mode != "sanitize") {
+      write_file_atomically(request.results, to_json(results).dump(2) + "\n", true);
+    }
+    std::cerr << "grade-child: " << message << "\n";
+  };
+  try {
+    phase.set("starting CUDA");
+    record_device(results);
+    ChildSession session(
+        exercise, request, results, [&](const std::string& step) { phase.set(step); },
+        [&](const std::string& message) {
+          stop("hang", message);
+          std::_Exit(3);  // the kernel still runs: only the end of the process stops it
+        });
+    if (request.mode == "lab-times") {
+      session.time_lab_only();
+      return 0;
+    }
+    session.load();
+    if (request.mode == "sanitize") {
+      session.sanitize_runs();
+      return 0;
+    }
+    session.grade();
+    return 0;
+  } catch (const SubmissionStopped& stopped) {
+    stop(stopped.kind, stopped.message);
+    return 3;
+  } catch (const CudaError& error) {
+    stop("cuda-error", error.error_name() + " (" + cudaGetErrorString(error.code()) + ")");
+    return 3;
+  } catch (const std::exception& error) {
+    std::cerr << "grade-child: " << error.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace labrun

@@ -1,0 +1,617 @@
+#include "exercise/grader.hpp"
+
+#include <cuda_runtime_api.h>
+#include <sys/stat.h>
+
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <future>
+#include <random>
+
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "core/install_layout.hpp"
+#include "core/sizes.hpp"
+#include "core/wall_clock.hpp"
+#include "device/device_info.hpp"
+#include "exercise/child_protocol.hpp"
+#include "exercise/judge.hpp"
+#include "exercise/submission_build.hpp"
+#include "grading/device_image.hpp"
+#include "grading/manifest.hpp"
+#include "grading/resource_usage.hpp"
+#include "grading/source_check.hpp"
+#include "grading/utf8.hpp"
+#include "process/process.hpp"
+#include "runner/runner.hpp"
+#include "timing/cuda_check.hpp"
+
+namespace labrun {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kContextBytes = std::uint64_t{1}
+                                        << 30;  // a CUDA context and the child's small buffers
+constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
+constexpr std::size_t kPhaseMaxBytes = 4096;
+constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
+// Seconds the grading holds the GPU to itself beyond the child's own timing limit: its lab-time
+// check and the end of the process. Past it labrun ends the child and gives the turn back.
+constexpr double kTimingTurnMarginSeconds = 5.0;
+
+// The grading child: the request's, $LABRUN_GRADE_CHILD, or the helper program installed with labrun
+// (libexec/labrun, or beside labrun in a build tree). Throws DataFileNotFound naming where it
+// looked.
+fs::path child_program(const GradeRequest& request) {
+  if (!request.child.empty()) {
+    return request.child;
+  }
+  if (const char* from_environment = std::getenv("LABRUN_GRADE_CHILD")) {
+    return from_environment;
+  }
+  return find_helper_program(kGradeChildProgram);
+}
+
+// What the grader needs of the GPU, read without creating a context (the child creates the only
+// one), or the request's simulated GPU.
+GradingGpu read_grading_gpu(const GradeRequest& request) {
+  if (request.simulated_gpu) {
+    return *request.simulated_gpu;
+  }
+  cudaDeviceProp properties{};
+  if (const cudaError_t error = cudaGetDeviceProperties(&properties, request.device); error != cudaSuccess) {
+    throw NoDeviceError("no usable CUDA device: " + describe_cuda_error(error));
+  }
+  return GradingGpu{properties.major,
+                    properties.minor,
+                    static_cast<std::uint64_t>(properties.l2CacheSize),
+                    static_cast<std::uint64_t>(properties.totalGlobalMem),
+                    properties.multiProcessorCount,
+                    properties.maxThreadsPerMultiProcessor};
+}
+
+std::string architecture(const GradingGpu& gpu) {
+  return "sm_" + std::to_string(gpu.major) + std::to_string(gpu.minor);
+}
+
+// The card-scaled size when the card reports its L2 and the child's buffers fit, else the lesson's.
+std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
+  if (gpu.l2_bytes == 0) {
+    return ex.lesson_elements;
+  }
+  const std::uint64_t card = card_scaled_elements(gpu.l2_bytes, 4, 8);
+  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers);
+  return fits_in_device_memory(card * 4 * buffers, gpu.memory_bytes) ? card : ex.lesson_elements;
+}
+
+// The most device memory one grading can hold: the child's buffers and context, and what the
+// submission may take besides (its global variables, and the child's copy of them where it watches
+// them; the local memory reserved for every thread the GPU holds at its per-thread bound; the
+// device heap).
+std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
+  const std::uint64_t resident_threads =
+      static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
+      static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
+  const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
+  return large_size(ex, gpu) * 4 * static_cast<std::uint64_t>(ex.child_buffers) + kContextBytes + globals +
+         kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
+}
+
+std::uint64_t fresh_seed() {
+  std::random_device entropy;
+  return (static_cast<std::uint64_t>(entropy()) << 32) ^ entropy();
+}
+
+void write_request(const fs::path& path, const ChildRequest& request) {
+  write_file_atomically(path, to_json(request).dump(2) + "\n", true);
+  ::chmod(path.c_str(), 0600);
+}
+
+// The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ...").
+std::string summary_lines(const std::string& log) {
+  std::string lines;
+  std::size_t at = 0;
+  while ((at = log.find("SUMMARY:", at)) != std::string::npos) {
+    const std::size_t start = log.rfind('\n', at);
+    const std::size_t end = log.find('\n', at);
+    std::string line = log.substr(
+        start == std::string::npos ? 0 : start + 1,
+        (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
+    const std::size_t text = line.find_first_not_of("= ");
+    lines += (lines.empty() ? "" : "; ") + (text == std::string::npos ? line : line.substr(text));
+    at = end == std::string::npos ? log.size() : end;
+  }
+  return lines;
+}
+
+// Whether every error count in compute-sanitizer's summary lines is zero ("ERROR SUMMARY: 0 errors",
+// "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.
+bool reports_no_errors(const std::string& summary) {
+  bool counted = false;
+  for (std::size_t at = summary.find(" error"); at != std::string::npos;
+       at = summary.find(" error", at + 1)) {
+    std::size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(summary[digits - 1])) != 0) {
+      --digits;
+    }
+    if (digits == at) {
+      continue;  // "error" not preceded by a count
+    }
+    counted = true;
+    if (summary.compare(digits, at - digits, "0") != 0) {
+      return false;
+    }
+  }
+  return counted;
+}
+
+// compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
+// output, which a kernel's printf could fill with anything. The child runs the submission's kernels
+// once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
+// buffers of exactly n elements.
+SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
+                      const fs::path& scratch, const ChildRequest& base, double limit,
+                      const std::string& visible_devices) {
+  ChildRequest request = base;
+  request.mode = "sanitize";
+  request.seed = fresh_seed();
+  request.phase = "phase-" + tool + ".txt";
+  const std::string request_file = "request-" + tool + ".json";
+  write_request(scratch / request_file, request);
+  const std::string log_file = "sanitizer-" + tool + ".log";
+  const ProcessResult run = run_contained(contained(
+      {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
+       "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
+      limit, scratch, kChildFileSizeLimit, visible_devices));
+  SanitizerRun result;
+  result.tool = tool;
+  std::string log;
+  try {
+    log = read_regular_file(scratch / log_file, kSanitizerLogMaxBytes);
+  } catch (const std::exception&) {
+    log.clear();
+  }
+  const std::string summary = summary_lines(log);
+  const bool reported_clean = reports_no_errors(summary);
+  result.clean = run.succeeded() && reported_clean;
+  result.finished = !summary.empty();
+  result.summary =
+      valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
+                                 : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
+  return result;
+}
+
+std::string read_phase(const fs::path& path) {
+  try {
+    std::string text = read_regular_file(path, kPhaseMaxBytes);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) {
+      text.pop_back();
+    }
+    return valid_utf8(text);
+  } catch (const std::exception&) {
+    return "";
+  }
+}
+
+JudgeInput read_manifest_into(const Exercise& ex, const GradeRequest& request, JudgeInput input) {
+  const fs::path manifest_path =
+      request.manifest.empty() ? manifest_beside(request.submission) : request.manifest;
+  if (manifest_path.empty()) {
+    input.manifest_missing = true;
+    input.manifest_problem = "none given and none beside the submission (" +
+                             request.submission.stem().string() + ".json or manifest.json)";
+    return input;
+  }
+  std::error_code link_error;
+  if (fs::is_symlink(manifest_path, link_error)) {
+    input.manifest_problem = manifest_path.filename().string() +
+                             " is a symbolic link, which the grader does not follow (it could name any "
+                             "file of the grading machine): submit the manifest itself";
+    return input;
+  }
+  try {
+    input.manifest = read_manifest(manifest_path, ex.manifest_schema());
+  } catch (const ManifestError& error) {
+    input.manifest_problem = valid_utf8(error.what());
+  }
+  return input;
+}
+
+// The submission's source, or the problem that keeps it from being read, of the kind the report
+// names: a link (never followed: it could name any file of the grading machine), a file over the
+// size limit, anything but a regular file.
+std::string read_source(const fs::path& path, std::vector<SourceProblem>& problems) {
+  std::error_code error;
+  if (fs::is_symlink(path, error)) {
+    problems.push_back(
+        {0,
+         path.filename().string() +
+             " is a symbolic link, which the grader does not follow (it could name any file of "
+             "the grading machine): submit the source file itself",
+         kSourceIsLink});
+    return "";
+  }
+  const auto bytes = fs::file_size(path, error);
+  if (!error && bytes > kSubmissionMaxBytes) {
+    problems.push_back({0,
+                        "the source is " + std::to_string(bytes) + " bytes, more than the " +
+                            std::to_string(kSubmissionMaxBytes) + " a submission may have",
+                        kSourceTooLarge});
+    return "";
+  }
+  try {
+    return read_regular_file(path, kSubmissionMaxBytes);
+  } catch (const std::exception& failure) {
+    problems.push_back({0, valid_utf8(failure.what()), kSourceUnreadable});
+    return "";
+  }
+}
+
+// Runs the grading child with a budget of `run_limit` seconds of its own work. In a batch (turns
+// given, and the grading not alone) it holds a shared turn on its GPU while it checks; when it says
+// it is ready to time, the budget stops while labrun trades the shared turn for an exclusive one,
+// and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
+// while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
+// seconds spent waiting for each turn and running under it.
+ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns* turns, double run_limit,
+                        double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases) {
+  auto since = std::chrono::steady_clock::now();
+  if (turns == nullptr) {
+    RunBudget budget(run_limit);
+    options.budget = &budget;
+    ProcessResult result = run_contained(options);
+    phases.emplace_back("child", seconds_since(since));
+    return result;
+  }
+  const ResidentTurn resident(turns);
+  SharedTurn shared(turns);
+  phases.emplace_back("waiting to check", seconds_since(since));
+  since = std::chrono::steady_clock::now();
+  RunBudget budget(run_limit);
+  options.budget = &budget;
+  auto running = std::async(std::launch::async, [&] { return run_contained(options); });
+  std::error_code missing;
+  while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
+    if (fs::exists(scratch / "ready-to-time", missing)) {
+      phases.emplace_back("checking", seconds_since(since));
+      since = std::chrono::steady_clock::now();
+      budget.pause();  // waiting for the GPU is not the submission's time
+      shared.release();
+      const ExclusiveTurn exclusive(turns);
+      phases.emplace_back("waiting to time", seconds_since(since));
+      since = std::chrono::steady_clock::now();
+      budget.resume();
+      budget.cap_remaining(timing_turn_limit);
+      write_file_atomically(scratch / "may-time", "\n", true);
+      ProcessResult result = running.get();
+      phases.emplace_back("timing", seconds_since(since));
+      return result;
+    }
+  }
+  ProcessResult result = running.get();
+  phases.emplace_back("checking", seconds_since(since));
+  return result;
+}
+
+// Why racecheck need not run on the compiled submission (scratch/submission.cubin), or nullopt when
+// it must. racecheck reports hazards on shared memory only, and the grader launches the kernels with
+// no dynamic shared memory, so a cubin in which cuobjdump finds no function with static shared
+// memory cannot give it anything to report (any shared access is then out of bounds, memcheck's
+// finding). Where cuobjdump is missing, fails or prints anything unreadable, racecheck runs. It
+// reads the image in the compiler's sandbox.
+std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const CompilerSetup& setup) {
+  const fs::path cuobjdump = setup.nvcc.parent_path() / "cuobjdump";
+  if (!fs::exists(cuobjdump)) {
+    return std::nullopt;
+  }
+  const ProcessResult dump =
+      run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
+  // All of the output must have been kept: a cut could hide a function.
+  if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
+      any_function_uses_shared_memory(dump.output) != false) {
+    return std::nullopt;
+  }
+  return std::string(
+      "no kernel of the submission has shared memory (cuobjdump -res-usage), the only memory "
+      "racecheck checks");
+}
+
+// Whether the grading ran beside others on its GPU when what went wrong happened, so that another
+// grading could have caused it: a CUDA error, a hang, a time-out or an early end outside the
+// timing phase (which holds the GPU alone), the child's own memory running short, or a sanitizer
+// run that ended without its verdict.
+std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
+  const ChildResults* results = input.results ? &*input.results : nullptr;
+  const std::string step =
+      results != nullptr && !results->failed_step.empty() ? results->failed_step : input.last_step;
+  const bool while_timing = step.rfind("timing", 0) == 0 || step.rfind("waiting for a turn to time", 0) == 0;
+  if (results != nullptr && results->error_kind == "grader-out-of-memory") {
+    return "the grading child could not allocate its buffers on the shared GPU";
+  }
+  const bool stopped =
+      (results != nullptr && (results->error_kind == "cuda-error" || results->error_kind == "hang")) ||
+      (input.child && !input.child->succeeded()) || results == nullptr ||
+      (results != nullptr && !results->completed);
+  if (stopped && !while_timing) {
+    return "its run stopped while other gradings shared the GPU (" +
+           (step.empty() ? std::string("at the start") : step) + ")";
+  }
+  for (const SanitizerRun& run : input.sanitizers) {
+    if (!run.finished) {
+      return "compute-sanitizer " + run.tool +
+             " ended without its verdict while other gradings shared the GPU";
+    }
+  }
+  return std::nullopt;
+}
+
+// Everything the grading child and compute-sanitizer do with a compiled submission. With `turns`
+// the child checks under a shared turn and times under an exclusive one; without, it runs as if
+// alone (a single grading, or one that holds the GPU to itself already).
+void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::path& child,
+                   const fs::path& scratch, const CompilerSetup& setup, ChildRequest child_request,
+                   GpuTurns* turns, JudgeInput& input,
+                   const std::function<void(const std::string&)>& progress) {
+  input.child.reset();
+  input.results.reset();
+  input.last_step.clear();
+  input.sanitizers.clear();
+  child_request.wait_for_timing_turn = turns != nullptr;
+  write_request(scratch / "request.json", child_request);
+  std::error_code ignored;
+  for (const char* signal_file : {"ready-to-time", "may-time", "results.json"}) {
+    fs::remove(scratch / signal_file, ignored);
+  }
+  progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +
+           std::to_string(child_request.card_elements) + " in the grading child (limit " +
+           std::to_string(static_cast<int>(request.run_limit_seconds)) + " s of its own time)");
+  input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                                    scratch, kChildFileSizeLimit, request.visible_devices),
+                          scratch, turns, request.run_limit_seconds,
+                          request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+  input.last_step = read_phase(scratch / child_request.phase);
+  try {
+    input.results = child_results_from_json(
+        nlohmann::ordered_json::parse(read_regular_file(scratch / child_request.results, kResultsMaxBytes)),
+        ex.record_checks);
+  } catch (const std::exception& error) {
+    if (input.child->succeeded()) {
+      progress(std::string("the child's results could not be read: ") + error.what());
+    }
+  }
+  const fs::path sanitizer = find_on_path("compute-sanitizer");
+  // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
+  // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
+  const bool checks_ran =
+      input.results && (input.results->completed || input.results->failed_step.rfind("timing", 0) == 0 ||
+                        input.last_step.rfind("timing", 0) == 0);
+  if (!input.sanitizer_available || !checks_ran) {
+    return;
+  }
+  // The two tools run side by side: each is mostly start-up, and the runs are small. racecheck
+  // checks shared memory only, so it runs only where a kernel of the submission has some.
+  const std::optional<std::string> no_shared_memory = racecheck_not_needed(scratch, setup);
+  progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
+           " at n = " + std::to_string(ex.sanitize_elements) + " and " + std::to_string(ex.odd_elements));
+  auto since = std::chrono::steady_clock::now();
+  const SharedTurn turn(turns);
+  if (turns != nullptr) {
+    input.phase_seconds.emplace_back("waiting to sanitize", seconds_since(since));
+    since = std::chrono::steady_clock::now();
+  }
+  std::future<SanitizerRun> racecheck;
+  if (!no_shared_memory) {
+    racecheck = std::async(std::launch::async, [&] {
+      return sanitize(sanitizer, "racecheck", child, scratch, child_request, request.run_limit_seconds,
+                      request.visible_devices);
+    });
+  }
+  input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
+                                      request.run_limit_seconds, request.visible_devices));
+  input.sanitizers.push_back(racecheck.valid()
+                                 ? racecheck.get()
+                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
+  input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
+}
+
+// Every step after the checks before compiling; runs only where a GPU (or a simulated one) and the
+// grader's programs exist.
+void compile_run_and_check(const Exercise& ex, const GradeRequest& request, const GradingGpu& gpu,
+                           const fs::path& scratch, const CompilerSetup& setup, JudgeInput& input,
+                           const std::function<void(const std::string&)>& progress) {
+  fs::path child;
+  try {
+    child = child_program(request);
+  } catch (const DataFileNotFound& error) {
+    input.grader_problem = std::string(error.what()) + " (build or install labrun's programs)";
+    return;
+  }
+  if (!fs::exists(child)) {
+    input.grader_problem =
+        "the grading child " + child.string() + " is missing (build or install labrun's programs)";
+    return;
+  }
+  const std::string arch = architecture(gpu);
+  progress("compiling " + request.submission.string() + " to device code for " + arch);
+  const DeviceCompile compile = compile_to_cubin(scratch, setup, arch);
+  input.phase_seconds.emplace_back("compiling", compile.seconds);
+  if (!compile.include_problems.empty()) {
+    input.source_problems = compile.include_problems;
+    return;
+  }
+  input.compiled = compile.compiled;
+  input.compiler_messages = compile.messages;
+  input.image_refusal = compile.image_refusal;
+  input.image_refusal_message = compile.image_refusal_message;
+  if (!input.compiled) {
+    return;
+  }
+  ChildRequest child_request;
+  child_request.lab = ex.lab;
+  child_request.exercise = ex.name;
+  child_request.seed = request.seed;
+  child_request.odd_elements = ex.odd_elements;
+  child_request.card_elements = large_size(ex, gpu);
+  child_request.sanitize_elements = ex.sanitize_elements;
+  child_request.kernel_time_limit_s = request.kernel_time_limit_seconds;
+  child_request.timing_limit_s = request.timing_limit_seconds;
+  for (const ContractKernel& kernel : ex.kernels) {
+    const auto found = input.manifest ? input.manifest->kernels.find(kernel.name)
+                                      : std::map<std::string, LaunchShape>::const_iterator{};
+    if (input.manifest && found != input.manifest->kernels.end()) {
+      child_request.shapes.push_back(found->second);
+    } else {
+      input.default_launch_shapes = true;
+      child_request.shapes.push_back(ex.default_shape);
+    }
+  }
+  if (ex.watch_own_memory) {
+    child_request.image_globals = compile.globals;
+  }
+  if (request.shared.contains("lab_times")) {
+    child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
+  }
+  run_and_check(ex, request, child, scratch, setup, child_request, request.turns, input, progress);
+  if (request.turns == nullptr) {
+    return;
+  }
+  // A grading that shared its GPU when it went wrong is graded again with the GPU to itself, and
+  // that verdict stands: no other grading can have caused it.
+  if (const std::optional<std::string> why = shared_gpu_may_explain(input)) {
+    progress("grading it again with the GPU to itself: " + *why);
+    auto since = std::chrono::steady_clock::now();
+    const AloneTurn alone(request.turns);
+    input.phase_seconds.emplace_back("waiting to grade alone", seconds_since(since));
+    input.graded_alone_because = *why;
+    run_and_check(ex, request, child, scratch, setup, child_request, nullptr, input, progress);
+  }
+  if (input.results && input.results->error_kind == "grader-out-of-memory") {
+    input.grader_problem =
+        "the grading child could not allocate its buffers on the GPU, even with the GPU to "
+        "itself (" +
+        input.results->error + ")";
+  }
+}
+
+}  // namespace
+
+GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
+                             const std::function<void(const std::string&)>& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  JudgeInput input;
+  input.submission = valid_utf8(request.submission.string());
+  input.run_limit_seconds = request.run_limit_seconds;
+  input = read_manifest_into(ex, request, std::move(input));
+  // Known before anything else, so that every submission on this machine has the same maximum score.
+  // A simulated GPU (tests of the scheduler) has no device for compute-sanitizer to watch.
+  input.sanitizer_available = !request.simulated_gpu && !find_on_path("compute-sanitizer").empty();
+  const std::string source = read_source(request.submission, input.source_problems);
+  GradeReport report;
+  if (input.source_problems.empty()) {
+    try {
+      // The GPU's properties, read without a context; none on a machine without a GPU, where the
+      // include checks still run (for the oldest architecture) and refuse what they would refuse.
+      std::optional<GradingGpu> gpu;
+      std::string no_gpu_because;
+      if (request.simulated_gpu) {
+        gpu = request.simulated_gpu;
+      } else if (const DeviceAvailability availability = probe_devices(); availability.usable) {
+        gpu = read_grading_gpu(request);
+      } else {
+        no_gpu_because = "no usable CUDA device on the grading machine (" + availability.error + ")";
+      }
+      if (containment_program().empty()) {
+        throw std::runtime_error(
+            "labrun-contain is missing beside labrun (build or install labrun's programs)");
+      }
+      const CompilerSetup setup = grader_compiler_setup(ex, request.compile_limit_seconds);
+      const ScratchFolder scratch;
+      const SourceVerdict verdict = check_before_compiling(
+          source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
+      input.source_problems = verdict.problems;
+      if (!verdict.grader_problem.empty()) {
+        input.grader_problem = "the submission cannot be compiled safely here: " + verdict.grader_problem;
+        report.grader_problem_kind = "sandbox";
+      } else if (!input.source_problems.empty()) {
+        // refused: nothing else runs
+      } else if (!verdict.compiler_stopped.empty()) {
+        input.compiler_messages = verdict.compiler_stopped;  // a compile error, without compiling again
+      } else if (!gpu) {
+        input.grader_problem = no_gpu_because;
+        report.grader_problem_kind = "no-device";
+      } else {
+        compile_run_and_check(ex, request, *gpu, scratch.path(), setup, input, progress);
+      }
+    } catch (const NoDeviceError& error) {
+      input.grader_problem = error.what();
+      report.grader_problem_kind = "no-device";
+    } catch (const std::exception& error) {
+      input.grader_problem = std::string("the grader failed: ") + error.what();
+    }
+    if (!input.grader_problem.empty() && report.grader_problem_kind.empty()) {
+      report.grader_problem_kind = "setup";
+    }
+  }
+  input.seconds = elapsed();
+  const std::string problem_kind = report.grader_problem_kind;
+  report = judge(ex, input);
+  report.grader_problem_kind = problem_kind;
+  report.execution_seconds = elapsed();
+  report.phase_seconds = input.phase_seconds;
+  if (!input.graded_alone_because.empty()) {
+    report.figures.emplace_back("graded again with the GPU to itself", input.graded_alone_because);
+  }
+  if (input.results) {
+    report.raw = to_json(*input.results);
+    report.device = input.results->device;
+    report.device_uuid = input.results->device_uuid;
+  }
+  return report;
+}
+
+nlohmann::ordered_json prepare_grading(const Exercise& ex, const GradeRequest& request,
+                                       const std::function<void(const std::string&)>& progress) {
+  const GradingGpu gpu = read_grading_gpu(request);
+  const fs::path child = child_program(request);
+  ChildRequest lab_request;
+  lab_request.lab = ex.lab;
+  lab_request.exercise = ex.name;
+  lab_request.mode = "lab-times";
+  lab_request.seed = fresh_seed();
+  lab_request.card_elements = large_size(ex, gpu);
+  const ScratchFolder scratch_folder;
+  const fs::path& scratch = scratch_folder.path();
+  write_request(scratch / "request.json", lab_request);
+  progress("timing the lab's own kernels at n = " + std::to_string(lab_request.card_elements) +
+           ", once for the batch, on GPU " + std::to_string(request.device));
+  const ExclusiveTurn turn(request.turns);
+  const ProcessResult run =
+      run_contained(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
+                              scratch, kChildFileSizeLimit, request.visible_devices));
+  ChildResults results;
+  try {
+    results = child_results_from_json(
+        nlohmann::ordered_json::parse(read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
+  } catch (const std::exception& error) {
+    throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
+                             "): " + error.what());
+  }
+  if (!results.completed || !results.timing) {
+    throw std::runtime_error("timing the lab's kernels for the batch failed: " + results.error + " (" +
+                             run.describe() + ")");
+  }
+  // Each grading holds at most grading_memory_bytes: what fits in 85% of the card's memory runs at once.
+  const std::uint64_t fits = gpu.memory_bytes / 100 * 85 / grading_memory_bytes(ex, gpu);
+  return nlohmann::ordered_json{{"lab_times", to_json(results.timing->lab)},
+                                {"max_concurrent", std::max<std::uint64_t>(1, fits)},
+                                {"device", results.device},
+                                {"device_uuid", results.device_uuid}};
+}
+
+}  // namespace labrun

@@ -1,0 +1,334 @@
+#include "exercise/submission_build.hpp"
+
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
+#include <utility>
+
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "base/format.hpp"
+#include "core/install_layout.hpp"
+#include "core/wall_clock.hpp"
+#include "grading/compiler_messages.hpp"
+#include "grading/device_image.hpp"
+#include "grading/included_files.hpp"
+#include "process/sandbox.hpp"
+
+namespace labrun {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kProcessLimit = 4096;  // processes and threads of this user, per child tree
+constexpr std::size_t kDependencyListMaxBytes = std::size_t{4} * 1024 * 1024;
+
+std::vector<std::string> child_environment(const fs::path& scratch, const std::string& visible_devices) {
+  // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
+  std::vector<std::string> extra{"HOME=" + scratch.string(), "TMPDIR=" + scratch.string(),
+                                 "CUDA_CACHE_DISABLE=1", "LC_ALL=C"};
+  if (!visible_devices.empty()) {
+    extra.push_back("CUDA_VISIBLE_DEVICES=" + visible_devices);
+  }
+  return minimal_environment(extra);
+}
+
+// The toolkit nvcc belongs to: the folder above its bin/ (/usr/local/cuda for /usr/local/cuda/bin/nvcc).
+fs::path toolkit_root(const fs::path& nvcc) {
+  return nvcc.parent_path().parent_path();
+}
+
+// `argv` in the sandbox: the toolkit, the CUDA include folder and the lab's headers read-only,
+// scratch writable, under labrun-contain with the compiler's limits.
+SpawnOptions sandboxed(const std::vector<std::string>& argv, const fs::path& scratch,
+                       const CompilerSetup& setup) {
+  SandboxView view;
+  view.read_only = {toolkit_root(setup.nvcc), setup.cuda_include};
+  if (!setup.lab_headers.empty()) {
+    view.read_only.push_back(setup.lab_headers);
+  }
+  view.writable = scratch;
+  const std::vector<std::string> inside{"PATH=/usr/bin:/bin", "HOME=" + scratch.string(),
+                                        "TMPDIR=" + scratch.string(), "LC_ALL=C", "CUDA_CACHE_DISABLE=1"};
+  SpawnOptions options;
+  options.argv = sandbox_command(sandbox_program(), view, inside, argv);
+  options.limit_seconds = setup.wall_seconds;
+  options.working_directory = scratch;
+  options.environment = minimal_environment();
+  options.limits.file_size_bytes = setup.file_size_bytes;
+  options.limits.processes = kProcessLimit;
+  options.limits.address_space_bytes = setup.memory_bytes;
+  options.limits.cpu_seconds = static_cast<std::uint64_t>(setup.cpu_seconds);
+  return options;
+}
+
+// The compile's flags, shared by the include check and the compile so that both preprocess alike.
+std::vector<std::string> nvcc_flags(const CompilerSetup& setup, const std::string& arch) {
+  std::vector<std::string> flags{"-std=c++17", "-arch=" + arch};
+  if (!setup.lab_headers.empty()) {
+    flags.insert(flags.end(), {"-I", setup.lab_headers.string()});
+  }
+  flags.insert(flags.end(), {"-I", setup.cuda_include.string()});
+  return flags;
+}
+
+// "the lab's grading/submission.cuh, stages.cuh and chain_constants.hpp, a few standard headers and
+// CUDA's own": what a submission may include, in words.
+std::string allowed_in_words(const IncludePolicy& policy) {
+  std::string lab;
+  for (std::size_t i = 0; i < policy.quoted.size(); ++i) {
+    lab += (i == 0 ? "" : i + 1 == policy.quoted.size() ? " and " : ", ") + policy.quoted[i];
+  }
+  return (lab.empty() ? std::string() : "the lab's " + lab + ", ") + "a few standard headers and CUDA's own";
+}
+
+AllowedIncludes allowed_includes(const fs::path& scratch, const CompilerSetup& setup) {
+  AllowedIncludes allowed;
+  allowed.files.push_back(scratch / kSourceName);
+  for (const std::string& name : setup.policy.quoted) {
+    allowed.files.push_back(setup.lab_headers / name);
+  }
+  allowed.trees.push_back(setup.cuda_include);
+  allowed.trees.push_back(toolkit_root(setup.nvcc) / "include");  // nvcc's own, which it includes itself
+  return allowed;
+}
+
+// One problem per file: its path, never its contents, and the line of the submission that names it
+// where one does. `verb`: "opens" (a file outside the allowed set the preprocessor read) or "tries
+// to open" (a file it reached for that does not exist in the sandbox: every allowed header does, and
+// the text check has refused every literal include of anything else, so only a name made by a
+// macro gets here).
+std::vector<SourceProblem> describe_includes(const std::vector<fs::path>& files, const std::string& verb,
+                                             const std::string& source, const IncludePolicy& policy) {
+  std::vector<SourceProblem> problems;
+  for (const fs::path& file : files) {
+    const int line = line_including(source, file);
+    problems.push_back({line,
+                        "compiling it " + verb + " " + file.string() +
+                            (line > 0 ? "" : " (through a macro or a header it includes)") +
+                            ", which a submission may not reach: it may include only " +
+                            allowed_in_words(policy),
+                        kIncludeNotAllowed});
+  }
+  return problems;
+}
+
+std::vector<SourceProblem> opened_not_allowed(const std::vector<std::string>& opened,
+                                              const std::string& source, const fs::path& scratch,
+                                              const CompilerSetup& setup) {
+  return describe_includes(files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens",
+                           source, setup.policy);
+}
+
+std::vector<SourceProblem> reached_for(const std::string& compiler_output, const std::string& source,
+                                       const IncludePolicy& policy) {
+  std::vector<fs::path> files;
+  for (const std::string& name : files_not_found(compiler_output)) {
+    files.emplace_back(name);
+  }
+  return describe_includes(files, "tries to open", source, policy);
+}
+
+// Whether a compiler run ended at one of its limits rather than on an error in the source: killed
+// at its wall clock, by a signal (SIGXCPU past its CPU seconds), or out of memory.
+bool stopped_at_a_limit(const ProcessResult& run) {
+  if (run.timed_out || run.signal != 0) {
+    return true;
+  }
+  for (const char* said : {"died due to signal", "signal terminated program", "out of memory",
+                           "memory exhausted", "std::bad_alloc"}) {
+    if (run.output.find(said) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::string source_in(const fs::path& scratch) {
+  return read_regular_file(scratch / kSourceName, kSubmissionMaxBytes);
+}
+
+}  // namespace
+
+ScratchFolder::ScratchFolder() {
+  std::string pattern = (fs::temp_directory_path() / "labrun-grade-XXXXXX").string();
+  if (mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("cannot create a temporary folder for grading");
+  }
+  path_ = pattern;
+  registered_.emplace(path_);
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ignored;
+  fs::remove_all(path_, ignored);
+}
+
+SpawnOptions contained(std::vector<std::string> argv, double limit_seconds, const fs::path& scratch,
+                       std::uint64_t file_size_limit, const std::string& visible_devices) {
+  SpawnOptions options;
+  options.argv = std::move(argv);
+  options.limit_seconds = limit_seconds;
+  options.working_directory = scratch;
+  options.environment = child_environment(scratch, visible_devices);
+  options.limits.file_size_bytes = file_size_limit;
+  options.limits.processes = kProcessLimit;
+  return options;
+}
+
+IncludePolicy include_policy(const std::vector<std::string>& quoted, const fs::path& cuda_include_dir) {
+  IncludePolicy policy;
+  policy.quoted = quoted;
+  policy.angled = {"cstddef",     "cstdint", "climits",  "cfloat",   "cmath",
+                   "type_traits", "limits",  "stddef.h", "stdint.h", "math.h"};
+  // CUDA's own headers, and the C++ libraries it ships under include/cccl (cuda/std, cub, thrust),
+  // which nvcc puts on the include path itself.
+  policy.angled_roots = {cuda_include_dir, cuda_include_dir / "cccl"};
+  return policy;
+}
+
+IncludePolicy exercise_include_policy(const Exercise& exercise) {
+  return include_policy(exercise.quoted_headers, LABRUN_CUDA_INCLUDE_DIR);
+}
+
+CompilerSetup grader_compiler_setup(const Exercise& exercise, double cpu_seconds) {
+  CompilerSetup setup;
+  setup.cpu_seconds = cpu_seconds;
+  setup.wall_seconds = 3.0 * cpu_seconds;
+  setup.nvcc = LABRUN_NVCC;
+  setup.cuda_include = LABRUN_CUDA_INCLUDE_DIR;
+  if (!exercise.header_folder.empty()) {
+    setup.lab_headers = find_data_file(exercise.header_folder);
+  }
+  setup.policy = exercise_include_policy(exercise);
+  return setup;
+}
+
+SourceVerdict check_before_compiling(const std::string& source, const fs::path& scratch,
+                                     const CompilerSetup& setup, const std::string& arch) {
+  SourceVerdict verdict;
+  verdict.problems = check_submission_source(source, setup.policy);
+  if (!verdict.problems.empty()) {
+    return verdict;
+  }
+  if (const SandboxAvailability& sandbox = sandbox_availability(); !sandbox.usable) {
+    verdict.grader_problem = sandbox.problem;
+    return verdict;
+  }
+  write_file_atomically(scratch / kSourceName, source, true);
+  std::vector<std::string> argv{setup.nvcc.string(), "-M"};
+  for (std::string& flag : nvcc_flags(setup, arch)) {
+    argv.push_back(std::move(flag));
+  }
+  argv.insert(argv.end(), {"-MF", kDependencyName, kSourceName});
+  const ProcessResult listed = run_contained(sandboxed(argv, scratch, setup));
+  if (const std::optional<std::string> failed = sandbox_failure(listed.output)) {
+    verdict.grader_problem = "the compiler sandbox did not start (" + *failed + ")";
+    return verdict;
+  }
+  if (!listed.succeeded()) {
+    // The preprocessor stopped. Where it stopped at a file that does not exist in the sandbox and
+    // that a submission may not reach, that was the attempt; otherwise (#error, a syntax error) the
+    // compile will stop the same way and its messages say why.
+    verdict.problems = reached_for(listed.output, source, setup.policy);
+    if (verdict.problems.empty() && stopped_at_a_limit(listed)) {
+      verdict.compiler_stopped = "the preprocessor was stopped at the compiler's limits (" +
+                                 std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
+                                 std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
+                                 (listed.timed_out ? listed.describe() : last_output_line(listed.output));
+    }
+    return verdict;
+  }
+  const std::optional<std::vector<std::string>> opened =
+      make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
+  if (!opened) {
+    verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
+    return verdict;
+  }
+  verdict.problems = opened_not_allowed(*opened, source, scratch, setup);
+  return verdict;
+}
+
+DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& setup, const std::string& arch) {
+  std::error_code ignored;
+  fs::remove(scratch / kDependencyName, ignored);
+  const auto since = std::chrono::steady_clock::now();
+  // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
+  std::vector<std::string> argv{setup.nvcc.string(), "-cubin", "-O3"};
+  for (std::string& flag : nvcc_flags(setup, arch)) {
+    argv.push_back(std::move(flag));
+  }
+  argv.insert(argv.end(), {"-MD", "-MF", kDependencyName, "-o", kImageName, kSourceName});
+  const ProcessResult compile = run_contained(sandboxed(argv, scratch, setup));
+  DeviceCompile result;
+  result.seconds = seconds_since(since);
+  if (const std::optional<std::string> failed = sandbox_failure(compile.output)) {
+    throw std::runtime_error("the compiler sandbox did not start (" + *failed + ")");
+  }
+  // The files this compile opened, when it wrote their list (a compile that stops early may not).
+  try {
+    if (const auto opened =
+            make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes))) {
+      result.include_problems = opened_not_allowed(*opened, source_in(scratch), scratch, setup);
+    }
+  } catch (const std::runtime_error&) {
+    // no list: nothing more to check than the check before compiling did
+  }
+  if (result.include_problems.empty() && !compile.succeeded()) {
+    result.include_problems = reached_for(compile.output, source_in(scratch), setup.policy);
+  }
+  if (!result.include_problems.empty()) {
+    return result;  // neither its messages nor its image are used
+  }
+  result.compiled = compile.succeeded() && fs::is_regular_file(scratch / kImageName);
+  result.messages =
+      compile.timed_out ? "the compiler " + compile.describe() : messages_about(compile.output, kSourceName);
+  if (!result.compiled && result.messages.empty()) {
+    result.messages = "the compiler " + compile.describe();
+  }
+  if (!result.compiled) {
+    return result;
+  }
+  const std::uint64_t image_bytes = fs::file_size(scratch / kImageName, ignored);
+  if (image_bytes > kDeviceImageMaxBytes) {
+    result.compiled = false;
+    result.image_refusal = "image-too-large";
+    result.image_refusal_message =
+        "the compiled device code is " + std::to_string(image_bytes >> 20) + " MiB, more than the " +
+        std::to_string(kDeviceImageMaxBytes >> 20) +
+        " MiB a submission may have: look for large initialised __device__ or __constant__ arrays and "
+        "loops unrolled far beyond need";
+    return result;
+  }
+  std::string unreadable;
+  const std::optional<DeviceImageFootprint> footprint =
+      device_image_footprint(read_regular_file(scratch / kImageName, kDeviceImageMaxBytes), unreadable);
+  if (footprint) {
+    for (const DeviceImageGlobal& global : footprint->globals) {
+      result.globals.push_back({global.name, global.bytes});
+    }
+  }
+  if (!footprint) {
+    result.compiled = false;
+    result.image_refusal = "image-too-large";
+    result.image_refusal_message =
+        "the compiled device code cannot be read as a device image (" + unreadable + ")";
+  } else if (footprint->global_bytes > kStaticDeviceMemoryMaxBytes) {
+    result.compiled = false;
+    result.image_refusal = "device-memory-too-large";
+    result.image_refusal_message =
+        "the submission's global variables (__device__ and __managed__ arrays) would take " +
+        std::to_string(footprint->global_bytes >> 20) + " MiB of the GPU's memory, more than the " +
+        std::to_string(kStaticDeviceMemoryMaxBytes >> 20) +
+        " MiB a submission may: the kernels work on the buffers the grader passes them and need no "
+        "memory of their own";
+  }
+  return result;
+}
+
+ProcessResult run_toolkit_program(const std::vector<std::string>& argv, const fs::path& scratch,
+                                  const CompilerSetup& setup) {
+  return run_contained(sandboxed(argv, scratch, setup));
+}
+
+}  // namespace labrun

@@ -1,0 +1,42 @@
+// Sum-of-squares corpus: race-on-partials. Every thread adds its square into the block's shared
+// accumulator with a plain +=, not an atomic: updates are lost, differently from one call to the
+// next, and racecheck sees the hazard.
+
+#include <cstddef>
+extern "C" __global__ void sum_of_squares_partials(const float* __restrict__ x, float* __restrict__ partials,
+                                                   std::size_t n) {
+  __shared__ float total;
+  if (threadIdx.x == 0) {
+    total = 0.0f;
+  }
+  __syncthreads();
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    total += x[i] * x[i];  // a race: read, add, write, by every thread at once
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = total;
+  }
+}
+
+// One block: each thread adds every blockDim.x-th partial, then a shared-memory tree adds the threads'.
+extern "C" __global__ void sum_of_squares_finish(const float* __restrict__ partials, float* __restrict__ sum,
+                                                 std::size_t blocks) {
+  __shared__ float part[1024];
+  float total = 0.0f;
+  for (std::size_t b = threadIdx.x; b < blocks; b += blockDim.x) {
+    total += partials[b];
+  }
+  part[threadIdx.x] = total;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      part[threadIdx.x] += part[threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    *sum = part[0];
+  }
+}

@@ -38,8 +38,8 @@ const labrun::CaseSpec& spec_of(const std::string& name) {
 }  // namespace
 
 TEST_CASE("day 20: staged and fused move 13 and 5 bytes a pixel, the lesson's 218 and 84 MB at 4096 x 4096") {
-  const labrun::CaseSpec& staged = spec_of("edges/staged");
-  const labrun::CaseSpec& fused = spec_of("edges/fused");
+  const labrun::CaseSpec staged = spec_of("edges/staged");
+  const labrun::CaseSpec fused = spec_of("edges/fused");
   CHECK(staged.model.bytes_per_element() == 13.0);
   CHECK(fused.model.bytes_per_element() == 5.0);
   CHECK(staged.model.launches == 2);

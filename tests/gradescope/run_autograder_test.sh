@@ -84,9 +84,10 @@ mkdir -p "$work/fake-home"
 hostile="$work/hostile-name"
 mkdir -p "$hostile"
 cp "$corpus/correct/halfway.cu" "$hostile/x;touch injected;'y'.cu"
-out=$(FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case hostile-file-name "LABRUN_GPU_HOST=grader@gpu
+# No GPU for the "remote" labrun either, on any machine (CUDA_VISIBLE_DEVICES empty).
+out=$(CUDA_VISIBLE_DEVICES= FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case hostile-file-name "LABRUN_GPU_HOST=grader@gpu
 LABRUN_REMOTE=$labrun" "$hostile/x;touch injected;'y'.cu")
 [ ! -e "$work/fake-home/injected" ] || fail "hostile-file-name: the file's name ran a command on the GPU host"
-echo "$out" | grep -q "not a mistake" || fail "hostile-file-name: expected labrun's own results.json (no GPU here)"
+echo "$out" | grep -q "not a mistake" || fail "hostile-file-name: expected labrun's own results.json (no GPU visible)"
 
 echo "gradescope test: results.json written with output_format md in every case"

@@ -153,7 +153,8 @@ class ChildSession {
   void launch_timed(std::size_t kernel, void** arguments, std::uint64_t n);
   //! The grid of kernel `k` in the timed calls (planned once, at the first).
   [[nodiscard]] const LaunchPlan& timed_plan(std::size_t kernel, std::uint64_t n);
-  //! Checked launches since reset_outside_writes() that changed memory outside their outputs.
+  //! Checked launches since reset_outside_writes() that changed memory outside the allocations
+  //! they were given.
   [[nodiscard]] std::uint64_t outside_writes() const { return outside_writes_; }
   void reset_outside_writes() { outside_writes_ = 0; }
 

@@ -1,5 +1,6 @@
 #include "base/format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -29,6 +30,22 @@ std::string compact_number(double value) {
     return fixed(value, 0);
   }
   return fixed(value, 2);
+}
+
+std::string significant(double value, int digits) {
+  if (!std::isfinite(value)) {
+    return fixed(value, 0);
+  }
+  const double magnitude = std::fabs(value);
+  const int exponent = magnitude > 0.0 ? static_cast<int>(std::floor(std::log10(magnitude))) : 0;
+  std::string text = fixed(value, std::clamp(digits - 1 - exponent, 0, 12));
+  if (text.find('.') != std::string::npos) {
+    text.erase(text.find_last_not_of('0') + 1);
+    if (text.back() == '.') {
+      text.pop_back();
+    }
+  }
+  return text;
 }
 
 std::string percent(double fraction) {

@@ -15,6 +15,9 @@ namespace labrun {
 [[nodiscard]] std::string scientific(double value);
 //! A figure for a summary cell: whole numbers of 1000 or more without decimals, others with two.
 [[nodiscard]] std::string compact_number(double value);
+//! A figure to `digits` significant digits, trailing zeros dropped: 5 is "5", 340 / 256 "1.328",
+//! 512.345 "512.3", 0.0123456 "0.01235" (whole numbers of more digits keep them all: "123456").
+[[nodiscard]] std::string significant(double value, int digits);
 //! Percentage of a fraction with one decimal ("100.0%").
 [[nodiscard]] std::string percent(double fraction);
 //! A byte count per element: whole numbers without decimals ("36"), others with up to two, trailing

@@ -33,7 +33,9 @@ namespace labrun {
 //! (each case's and size's width x height), the roofline's ceiling cases, and the FP32 instructions
 //! Nsight Compute counted per profiled case; older transcripts are read with none declared, and
 //! draw no roofline.
-inline constexpr const char* kTranscriptSchemaVersion = "1.7.0";
+//! 1.8.0 added the figures a lab declares per case (each case's `declared_figures`: a name, a unit
+//! and a value, counted from the source or computed from the case); older transcripts have none.
+inline constexpr const char* kTranscriptSchemaVersion = "1.8.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -134,6 +136,18 @@ struct RoundRecord {
   double sampling_seconds = 0.0;  //!< wall seconds this round spent on the case, warm-ups included
 };
 
+//! A figure the lab declared for a case (registry/lab.hpp: CaseFigure), as the run recorded it
+//! (1.8.0): "global loads", "per cell", 5.
+struct DeclaredFigure {
+  std::string name;
+  std::string unit;
+  //! nullopt: the figure has no value for this case (a formula over a time the case lacks), and
+  //! unknown_reason says why.
+  std::optional<double> value;
+  std::string source;  //!< where the value comes from, in words: "counted from kernels.cu", a formula
+  std::string unknown_reason;
+};
+
 //! One case timed at one size.
 struct CaseResult {
   std::string name;        //!< stable case name, "day48-fusion/part2/staged-chain"
@@ -172,6 +186,9 @@ struct CaseResult {
   //! 1.6.0: samples timed together between one pair of CUDA events, each recorded as their time over
   //! this count (`--small-case-batch`); 1: every sample between events of its own, as before.
   int event_pair_batch = 1;
+  //! 1.8.0: the figures the lab declares for this case, in declaration order; empty in older
+  //! transcripts and for a case that declares none.
+  std::vector<DeclaredFigure> declared_figures = {};
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
   //! The case's central time in ms: the median of its samples, or the published figure of a

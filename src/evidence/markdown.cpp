@@ -253,15 +253,57 @@ Table bitwise_table(const Transcript& t) {
   return table;
 }
 
+// The figures the cases declare (1.8.0), as "name (unit)" columns in the order first met.
+std::vector<std::pair<std::string, std::string>> declared_figure_columns(const Transcript& t) {
+  std::vector<std::pair<std::string, std::string>> columns;
+  for (const CaseResult& c : t.cases) {
+    for (const DeclaredFigure& f : c.declared_figures) {
+      if (std::find(columns.begin(), columns.end(), std::make_pair(f.name, f.unit)) == columns.end()) {
+        columns.emplace_back(f.name, f.unit);
+      }
+    }
+  }
+  return columns;
+}
+
+// A declared figure's cell: four significant digits ("5", "1.328", "512.3"); "unknown" where it has no
+// value, "-" where the case does not declare it.
+std::string declared_figure_text(const CaseResult& c, const std::pair<std::string, std::string>& column) {
+  for (const DeclaredFigure& f : c.declared_figures) {
+    if (f.name == column.first && f.unit == column.second) {
+      return f.value ? significant(*f.value, 4) : "unknown";
+    }
+  }
+  return "-";
+}
+
+// Every case at every size; from 1.8.0 with a column for each figure the lab declares.
 Table generic_cases_table(const Transcript& t) {
   Table table;
   table.title = "Every case";
   table.headers = {"case", "size", "n", "median ms", "spread", "GB/s"};
   table.right_aligned = {false, false, true, true, true, true};
+  const std::vector<std::pair<std::string, std::string>> columns = declared_figure_columns(t);
+  // What each figure column is, as its cases declared it: one line per column and source.
+  for (const CaseResult& c : t.cases) {
+    for (const DeclaredFigure& f : c.declared_figures) {
+      const std::string note = escape_markdown(f.name + " (" + f.unit + "): " + f.source + ".");
+      if (std::find(table.notes.begin(), table.notes.end(), note) == table.notes.end()) {
+        table.notes.push_back(note);
+      }
+    }
+  }
+  for (const auto& [name, unit] : columns) {
+    table.headers.push_back(name + " (" + unit + ")");
+    table.right_aligned.push_back(true);
+  }
   for (const CaseResult& c : t.cases) {
     table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.central_ms(), 4),
                           c.has_samples() ? percent(c.summary.relative_spread) : "-",
                           fixed(c.gb_per_s(), 1)});
+    for (const auto& column : columns) {
+      table.rows.back().push_back(declared_figure_text(c, column));
+    }
   }
   return table;
 }
@@ -598,6 +640,10 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
   if (lab != nullptr && lab->render_tables) {
     for (const Table& table : lab->render_tables(t)) {
       append_section(out, table);
+    }
+    // The figures its cases declare are the generic table's columns, whatever tables the lab draws.
+    if (!declared_figure_columns(t).empty()) {
+      append_section(out, generic_cases_table(t));
     }
   } else if (lab != nullptr) {
     // A lab may leave its tables out (Lab::render_tables is optional): the generic one serves it.

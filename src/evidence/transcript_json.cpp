@@ -333,6 +333,20 @@ Json optional_count(const std::optional<std::uint64_t>& value) {
 Json optional_number(const std::optional<double>& value) {
   return value ? number_or_text(*value) : Json(nullptr);
 }
+
+// 1.8.0: a case's declared figures; an unknown one is null with its reason.
+Json declared_figures_to_json(const std::vector<DeclaredFigure>& figures) {
+  Json out = Json::array();
+  for (const DeclaredFigure& f : figures) {
+    Json entry{{"name", f.name}, {"unit", f.unit}, {"value", optional_number(f.value)}, {"source", f.source}};
+    if (!f.value) {
+      entry["unknown_reason"] = f.unknown_reason;
+    }
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 Json optional_interval(const std::optional<Interval>& interval) {
   return interval ? Json{{"low", number_or_text(interval->low)}, {"high", number_or_text(interval->high)}}
                   : Json(nullptr);
@@ -434,7 +448,8 @@ Json transcript_to_json(const Transcript& t) {
                {"warmups", c.warmups},
                {"samples_ms", c.samples_ms},
                {"summary", c.has_samples() || !c.published ? summary_to_json(c.summary) : Json(nullptr)},
-               {"attributes", attributes}};
+               {"attributes", attributes},
+               {"declared_figures", declared_figures_to_json(c.declared_figures)}};
     if (c.published) {
       entry["published"] = Json{{"statistic", c.published->statistic},
                                 {"runs", c.published->runs},
@@ -663,6 +678,17 @@ CaseResult read_case(const Reader& c, bool transcribed) {
   } else if (!transcribed) {
     static_cast<void>(c.field("attributes"));  // throws: missing
   }
+  if (c.has("declared_figures")) {  // 1.8.0
+    for (const Reader& f : c.items("declared_figures")) {
+      DeclaredFigure figure{f.text("name"), f.text("unit"), std::nullopt, f.text("source"), ""};
+      if (f.has("value")) {
+        figure.value = f.number("value");
+      } else {
+        figure.unknown_reason = f.text("unknown_reason");
+      }
+      result.declared_figures.push_back(std::move(figure));
+    }
+  }
   if (c.has("published")) {
     const Reader published = c.child("published");
     result.published =
@@ -880,8 +906,8 @@ bool from_1_6(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", "1.3.0",
-                                                 "1.4.0", "1.5.0", "1.6.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{
+      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", kTranscriptSchemaVersion};
   return versions;
 }
 

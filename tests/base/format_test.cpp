@@ -15,3 +15,14 @@ TEST_CASE("join puts the separator between items only") {
   CHECK(labrun::join({"a"}, ", ") == "a");
   CHECK(labrun::join({"a", "b", "c"}, ";") == "a;b;c");
 }
+
+TEST_CASE("a figure to four significant digits drops its trailing zeros") {
+  CHECK(labrun::significant(5.0, 4) == "5");
+  CHECK(labrun::significant(340.0 / 256.0, 4) == "1.328");
+  CHECK(labrun::significant(512.345, 4) == "512.3");
+  CHECK(labrun::significant(123456.0, 4) == "123456");
+  CHECK(labrun::significant(0.25, 4) == "0.25");
+  CHECK(labrun::significant(-2.5, 4) == "-2.5");
+  CHECK(labrun::significant(0.0123456, 4) == "0.01235");
+  CHECK(labrun::significant(0.0, 4) == "0");
+}

@@ -132,3 +132,28 @@ TEST_CASE("every committed measured transcript renders to the Markdown committed
   }
   CHECK(checked >= 10);
 }
+
+TEST_CASE(
+    "the figures a lab declares are columns of the table of every case, each said where it comes from") {
+  // Synthetic: built by tests/support/sample_transcript.cpp, with two figures on the fused chain.
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.lab_name = "day99-unknown";
+  const std::string generic = render(t);
+  CHECK_THAT(generic, ContainsSubstring("| global loads (per element) | elements (10^9/s) |"));
+  CHECK_THAT(generic,
+             ContainsSubstring("global loads (per element): counted from the source: x and the residual."));
+  CHECK_THAT(generic, ContainsSubstring("elements (10^9/s): n / median time, in 10^9 a second."));
+  // The fused chain's row: 2, and unknown where the formula found no value; other rows have none.
+  CHECK_THAT(generic, ContainsSubstring("|                          2 |           unknown |"));
+  CHECK_THAT(generic, ContainsSubstring("|                          - |                 - |"));
+  // A lab with tables of its own still shows its figures: the generic table follows its tables.
+  const std::string own = render(labrun::testing::sample_day48_transcript());
+  CHECK_THAT(own, ContainsSubstring("## Every case"));
+  CHECK_THAT(own, ContainsSubstring("global loads (per element)"));
+  // Without declared figures nothing changes: no columns and no extra table.
+  labrun::Transcript plain = labrun::testing::sample_day48_transcript();
+  for (labrun::CaseResult& c : plain.cases) {
+    c.declared_figures.clear();
+  }
+  CHECK(render(plain).find("## Every case") == std::string::npos);
+}

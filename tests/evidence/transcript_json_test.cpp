@@ -198,3 +198,34 @@ TEST_CASE("a transcript older than 1.6.0 reads as one round, its verdicts as rec
   CHECK_FALSE(t.predictions.front().measured.empty());  // computed from the cases, no interval
   CHECK_FALSE(t.predictions.front().measured.front().interval.has_value());
 }
+
+TEST_CASE("a case's declared figures survive a round trip, an unknown one with its reason (1.8.0)") {
+  const labrun::Transcript original = labrun::testing::sample_day48_transcript();
+  const labrun::Transcript back = labrun::transcript_from_text(labrun::transcript_to_text(original));
+  const labrun::CaseResult* fused = back.find_case("day48-fusion/part2/fused-chain");
+  REQUIRE(fused != nullptr);
+  REQUIRE(fused->declared_figures.size() == 2);
+  CHECK(fused->declared_figures[0].name == "global loads");
+  CHECK(fused->declared_figures[0].unit == "per element");
+  CHECK(*fused->declared_figures[0].value == 2.0);
+  CHECK(fused->declared_figures[0].source == "counted from the source: x and the residual");
+  CHECK_FALSE(fused->declared_figures[1].value.has_value());
+  CHECK(fused->declared_figures[1].unknown_reason == "the case has no time");
+  CHECK(back.find_case("day48-fusion/part2/copy-floor")->declared_figures.empty());
+  // A figure of no value must say why, and a 1.7.0 transcript has none.
+  Json document = Json::parse(labrun::transcript_to_text(original));
+  for (Json& c : document["cases"]) {
+    if (!c["declared_figures"].empty()) {
+      c["declared_figures"][1].erase("unknown_reason");
+    }
+  }
+  CHECK_THROWS_WITH(labrun::transcript_from_json(document),
+                    ContainsSubstring("declared_figures/1/unknown_reason"));
+  const labrun::Transcript older = labrun::transcript_from_text(
+      labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence" /
+                        "day20-sobel-threshold" / "nvidia-h200" / "2026-12-02T02-48-10Z.json"));
+  CHECK(older.schema_version == "1.7.0");
+  for (const labrun::CaseResult& c : older.cases) {
+    CHECK(c.declared_figures.empty());
+  }
+}

@@ -122,6 +122,11 @@ Transcript sample_day48_transcript() {
                                      {0.45, 0.45, 0.46}));
   t.cases.push_back(make_case_result("day48-fusion/part2/fused-chain", "part2", "lesson", n, floats(2, 1, 1),
                                      {0.15, 0.15, 0.16}));
+  // Figures a lab declares (schema 1.8.0): one counted, one a formula that found no value.
+  t.cases.back().declared_figures = {
+      DeclaredFigure{"global loads", "per element", 2.0, "counted from the source: x and the residual", ""},
+      DeclaredFigure{"elements", "10^9/s", std::nullopt, "n / median time, in 10^9 a second",
+                     "the case has no time"}};
   t.cases.push_back(make_case_result("day48-fusion/part3/staged-chain", "part3", "sweep", 1024,
                                      floats(5, 4, 4), {0.010, 0.011, 0.012}));
   t.cases.push_back(make_case_result("day48-fusion/part3/fused-chain", "part3", "sweep", 1024,

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -63,34 +62,17 @@ const labrun::ByteModel kThresholdModel = labrun::with_flops({4.0, 1.0, 1}, 0.0)
 const labrun::ByteModel kStagedModel = labrun::with_flops({8.0, 5.0, 2}, kSobelFlops);
 const labrun::ByteModel kFusedModel = labrun::with_flops({4.0, 1.0, 1}, kSobelFlops);
 
-std::vector<labrun::SizeRequest> image_sizes() {
-  return {labrun::image_size("lesson", kLessonSide, kLessonSide), labrun::card_scaled_image()};
+std::vector<double> mask_of(const std::vector<float>& image, std::size_t width, std::size_t height) {
+  return mask_reference(image, width, height, kEdgeThreshold, kAmbiguity);
 }
 
-labrun::AttributesBuilder kernel_attributes(const void* kernel) {
-  return [kernel](std::uint64_t /*n*/) {
-    const labrun::KernelResources resources = labrun::kernel_resources(kernel, kThreadsPerBlock);
-    return std::map<std::string, double>{{"threads_per_block", kThreadsPerBlock},
-                                         {"registers", resources.registers},
-                                         {"blocks_per_sm", resources.blocks_per_sm},
-                                         {"theoretical_occupancy", resources.theoretical_occupancy}};
-  };
-}
-
-struct Declared {
-  labrun::LabDeclaration lab{kLab};
-  std::string launch_case;
-  labrun::CopyCases copies;
-  std::string peak_fma_case;
-};
-
-Declared declare() {
-  Declared d;
-  labrun::LabDeclaration& lab = d.lab;
+labrun::LabDeclaration declare() {
+  labrun::LabDeclaration lab(kLab);
+  lab.correctness_image(kCorrectnessImage);
+  lab.sizes({labrun::image_size("lesson", kLessonSide, kLessonSide), labrun::card_scaled_image()});
   const labrun::BufferId image = lab.input("image", 1, kPixelLow, kPixelHigh);
   const labrun::BufferId magnitude = lab.output("magnitude");
   const labrun::ByteBufferId mask = lab.byte_output("mask");
-  const labrun::BufferId copy_out = lab.output("copy-out");
 
   const labrun::RegionBuilder staged = labrun::image_region(
       [](const float* in, float* between, std::uint8_t* out, std::size_t width, std::size_t height,
@@ -109,41 +91,26 @@ Declared declare() {
                                cudaStream_t s) { launch_threshold(in, out, n, kEdgeThreshold, s); },
                             magnitude, mask);
 
-  const auto mask_expected = [image](const labrun::HostInputs& inputs, std::uint64_t /*n*/) {
-    return mask_reference(inputs[image], kCorrectnessImage.width, kCorrectnessImage.height, kEdgeThreshold,
-                          kAmbiguity);
-  };
   // 0.5 absolute: a mask value is 0 or 1, so only an ambiguous pixel's 0.5 accepts either.
   const labrun::Tolerance mask_tolerance{0.5, 0.0};
+  const auto mask_expected = labrun::image_reference(mask_of, image);
   const labrun::CheckId staged_check =
-      lab.check({"staged", staged, mask, mask_expected, mask_tolerance, "mask"});
+      lab.add_checked_case(labrun::case_spec(kStaged, "staged: Sobel, then threshold", kStagedModel),
+                           {"staged", staged, mask, mask_expected, mask_tolerance, "mask"},
+                           labrun::kernel_attributes(sobel_kernel(), kThreadsPerBlock));
   const labrun::CheckId fused_check =
-      lab.check({"fused", fused, mask, mask_expected, mask_tolerance, "mask"});
-  const labrun::CheckId sobel_check =
-      lab.check({"sobel", sobel, magnitude,
-                 [image](const labrun::HostInputs& inputs, std::uint64_t /*n*/) {
-                   return sobel_reference(inputs[image], kCorrectnessImage.width, kCorrectnessImage.height);
-                 },
-                 labrun::Tolerance{1e-5, 1e-5}});
-  lab.compare_bitwise(fused_check, staged_check);
-
-  lab.add_case({labrun::case_spec(kStaged, "staged: Sobel, then threshold", kStagedModel, image_sizes()),
-                staged_check, staged, kernel_attributes(sobel_kernel())});
-  lab.add_case({labrun::case_spec(kFused, "fused: Sobel and threshold", kFusedModel, image_sizes()),
-                fused_check, fused, kernel_attributes(fused_kernel())});
-  lab.add_case({labrun::case_spec(kSobel, "Sobel alone", kSobelModel, image_sizes()), sobel_check, sobel,
-                kernel_attributes(sobel_kernel())});
+      lab.add_checked_case(labrun::case_spec(kFused, "fused: Sobel and threshold", kFusedModel),
+                           {"fused", fused, mask, mask_expected, mask_tolerance, "mask"},
+                           labrun::kernel_attributes(fused_kernel(), kThreadsPerBlock));
+  lab.add_checked_case(labrun::case_spec(kSobel, "Sobel alone", kSobelModel),
+                       {"sobel", sobel, magnitude, labrun::image_reference(sobel_reference, image),
+                        labrun::Tolerance{1e-5, 1e-5}},
+                       labrun::kernel_attributes(sobel_kernel(), kThreadsPerBlock));
   // It reads the magnitude the last staged or Sobel execution wrote (primed below).
-  lab.add_case({labrun::case_spec(kThreshold, "threshold alone", kThresholdModel, image_sizes()),
-                staged_check,
-                threshold,
-                {}});
-
-  d.copies =
-      labrun::add_copy_cases(lab, "card", image, copy_out,
-                             {labrun::SizeRequest{"lesson", kLessonSide * kLessonSide}, {"card-scaled", 0}});
-  d.peak_fma_case = labrun::add_peak_fma_case(lab, "card");
-  d.launch_case = labrun::add_launch_cost_case(lab, "card");
+  lab.add_case(
+      {labrun::case_spec(kThreshold, "threshold alone", kThresholdModel), staged_check, threshold, {}});
+  lab.compare_bitwise(fused_check, staged_check);
+  labrun::add_card_cases(lab, "card", image);
 
   // The threshold case reads a magnitude: the whole buffer is written once the inputs are filled and
   // again after the checks have poisoned it.
@@ -154,7 +121,7 @@ Declared declare() {
     return [in, out, capacity, s] { launch_sobel(in, out, capacity, 1, s); };
   });
   lab.facts([] { return labrun::compiled_kernel_facts(fused_kernel(), kThreadsPerBlock); });
-  return d;
+  return lab;
 }
 
 // The one launch fusion removes, against the time it saves at the lesson's size: what a launch costs
@@ -191,16 +158,12 @@ void launch_cost_is_negligible(const std::string& launch_case, const labrun::Tra
 }  // namespace
 
 labrun::Lab make_lab() {
-  Declared d = declare();
-  labrun::Lab lab = labrun::declared(labrun::Lab{}, d.lab);
-  lab.name = kLab;
+  labrun::Lab lab = labrun::declared(declare());
   lab.title = "Day 20: Sobel and threshold, staged and fused";
   lab.summary = "A Sobel edge magnitude and its threshold, two kernels against one: time follows the bytes";
-  lab.correctness_shape = kCorrectnessImage;
-  lab.correctness_elements = kCorrectnessImage.elements();
   lab.predictions = {{"staged over fused", kStaged, kFused}};
   lab.stability_case = kFused;
-  const std::string launch_case = d.launch_case;
+  const std::string launch_case = lab.card_figures.launch_case;
   lab.claims = {
       labrun::byte_ratio_claim(
           "speedup-follows-traffic",
@@ -218,10 +181,6 @@ labrun::Lab make_lab() {
       labrun::bitwise_equal_claim("fused-and-staged-masks-agree",
                                   "The fused and staged masks agree bit for bit", "fused", "staged", false),
   };
-  lab.roofline = {{d.copies.copy, d.copies.memcpy}, d.peak_fma_case};
-  lab.card_figures.copy_floor_case = d.copies.copy;
-  lab.card_figures.ceiling_cases = {d.copies.memcpy};
-  lab.card_figures.launch_case = launch_case;
   return lab;
 }
 

@@ -147,6 +147,9 @@ labrun::CheckDeclaration ChainDeclaration::chain_check(std::string version, Regi
 
 ChainDeclaration declare_chain() {
   labrun::LabDeclaration lab(kLabName);
+  lab.correctness_elements(kCorrectnessElements);
+  // Parts 2 and 4 run at these; the other parts name their own.
+  lab.sizes({kLesson, kCardScaled});
   ChainIds ids{lab.input("x", kInputStream, kInputLow, kInputHigh),
                lab.input("residual", kResidualStream, -kResidualSpan, kResidualSpan),
                lab.output("t1"),
@@ -200,31 +203,27 @@ ChainDeclaration declare_chain() {
                         {kLesson}, kLaunchesPerPart1Sample),
       std::nullopt, empty_chain_grid_region(), grid_attributes(0));
 
-  // Part 2. The stages read the intermediates the staged chain primes (LabDeclaration::prime).
-  const std::vector<SizeRequest> part2{kLesson, kCardScaled};
-  add(labrun::case_spec(cases::kCopyFloor, "copyFloor", floats(1, 1, 1, 0.0), part2), copy_floor,
+  // Part 2, at the lab's sizes. The stages read the intermediates the staged chain primes
+  // (LabDeclaration::prime).
+  add(labrun::case_spec(cases::kCopyFloor, "copyFloor", floats(1, 1, 1, 0.0)), copy_floor,
       copy_region(ids, launch_copy_floor), grid_attributes(0));
-  add(labrun::case_spec(cases::kCopyVectorized, "ceiling: vectorised grid-stride copy", floats(1, 1, 1, 0.0),
-                        part2),
+  add(labrun::case_spec(cases::kCopyVectorized, "ceiling: vectorised grid-stride copy", floats(1, 1, 1, 0.0)),
       copy_vectorized, copy_region(ids, launch_copy_vectorized), grid_attributes(0));
-  add(labrun::case_spec(cases::kCopyMemcpy, "ceiling: cudaMemcpy device to device", floats(1, 1, 1, 0.0),
-                        part2),
+  add(labrun::case_spec(cases::kCopyMemcpy, "ceiling: cudaMemcpy device to device", floats(1, 1, 1, 0.0)),
       copy_memcpy, copy_region(ids, launch_copy_memcpy), grid_attributes(0));
-  add(labrun::case_spec(cases::kStageScaleBias, "stage 1: applyScaleBias", floats(1, 1, 1, 2.0), part2),
-      staged, chain_region(ids, launch_stage_scale_bias), grid_attributes(0));
-  add(labrun::case_spec(cases::kStageGelu, "stage 2: applyGelu", floats(1, 1, 1, 5.0), part2), staged,
+  add(labrun::case_spec(cases::kStageScaleBias, "stage 1: applyScaleBias", floats(1, 1, 1, 2.0)), staged,
+      chain_region(ids, launch_stage_scale_bias), grid_attributes(0));
+  add(labrun::case_spec(cases::kStageGelu, "stage 2: applyGelu", floats(1, 1, 1, 5.0)), staged,
       chain_region(ids, launch_stage_gelu), grid_attributes(0));
-  add(labrun::case_spec(cases::kStageAddResidual, "stage 3: applyAddResidual", floats(2, 1, 1, 1.0), part2),
-      staged, chain_region(ids, launch_stage_add_residual), grid_attributes(0));
-  add(labrun::case_spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1, 0.0), part2),
-      staged, chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
-  add(labrun::case_spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4, kChainFlops),
-                        part2),
+  add(labrun::case_spec(cases::kStageAddResidual, "stage 3: applyAddResidual", floats(2, 1, 1, 1.0)), staged,
+      chain_region(ids, launch_stage_add_residual), grid_attributes(0));
+  add(labrun::case_spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1, 0.0)), staged,
+      chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
+  add(labrun::case_spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4, kChainFlops)),
       staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
-  add(labrun::case_spec(cases::kFusedChain, "chainFused", floats(2, 1, 1, kChainFlops), part2), fused,
+  add(labrun::case_spec(cases::kFusedChain, "chainFused", floats(2, 1, 1, kChainFlops)), fused,
       chain_region(ids, launch_fused_chain), grid_attributes(0));
-  add(labrun::case_spec(cases::kHalfwayPair, "half-way pair (the exercise)", floats(3, 2, 2, kChainFlops),
-                        part2),
+  add(labrun::case_spec(cases::kHalfwayPair, "half-way pair (the exercise)", floats(3, 2, 2, kChainFlops)),
       halfway, chain_region(ids, launch_halfway_pair), grid_attributes(0));
 
   // Part 3: the two chains swept over n.
@@ -237,7 +236,7 @@ ChainDeclaration declare_chain() {
   // Part 4: the fused chain widened; same work and bytes.
   for (const int width : kWidths) {
     add(labrun::case_spec(cases::fused_wide(width), "chainFusedWide<" + std::to_string(width) + ">",
-                          floats(2, 1, 1, kChainFlops), {kLesson, kCardScaled}),
+                          floats(2, 1, 1, kChainFlops)),
         wide.at(width), wide_region(ids, width), grid_attributes(width));
   }
 

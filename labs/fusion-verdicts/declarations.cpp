@@ -143,7 +143,7 @@ struct VersionedCase {
   std::string name;  // the case's full name (case_names.hpp)
   std::string label;
   ByteModel model;
-  std::vector<SizeRequest> sizes;
+  std::vector<SizeRequest> sizes = {};  // none: the lab's (LabDeclaration::sizes)
   RegionBuilder region;
   BufferId output;
   Reference reference;
@@ -156,11 +156,12 @@ CheckId declare(labrun::LabDeclaration& lab, VersionedCase declared) {
   const std::size_t last = declared.name.rfind('/');
   labrun::CaseSpec spec =
       labrun::case_spec(declared.name, std::move(declared.label), declared.model, std::move(declared.sizes));
-  const CheckId check =
-      lab.check({version_name(spec.part, declared.name.substr(last + 1)), declared.region, declared.output,
-                 std::move(declared.reference), declared.tolerance, std::move(declared.reference_key)});
-  lab.add_case({std::move(spec), check, std::move(declared.region), std::move(declared.attributes)});
-  return check;
+  std::string version = version_name(spec.part, declared.name.substr(last + 1));
+  return lab.add_checked_case(
+      std::move(spec),
+      {std::move(version), std::move(declared.region), declared.output, std::move(declared.reference),
+       declared.tolerance, std::move(declared.reference_key)},
+      std::move(declared.attributes));
 }
 
 // The lesson and card-scaled sizes first, then every other power of two. The card-scaled size
@@ -201,6 +202,9 @@ Reference reuse_expected(const WorkspaceIds& ids, bool expensive, unsigned reuse
 
 labrun::LabDeclaration declare_lab() {
   labrun::LabDeclaration lab(kLabName);
+  lab.correctness_elements(kCorrectnessElements);
+  // Every case runs at these but the pair (swept), the wider stencils and the reuse cases (lesson).
+  lab.sizes({kLesson, kCardScaled});
   const WorkspaceIds ids{
       lab.input("x", kInputStream, kInputLow, kInputHigh),
       lab.input("a", kGroupInputStream, kInputLow, kInputHigh),
@@ -208,14 +212,12 @@ labrun::LabDeclaration declare_lab() {
       lab.output("y"),
       lab.output("partials", [] { return std::size_t{std::max(reduction_grid().blocks, 1u)}; }),
       lab.output("sum", [] { return std::size_t{1}; })};
-  const std::vector<SizeRequest> both{kLesson, kCardScaled};
   const auto x_of = [ids](const HostInputs& in) -> const std::vector<float>& { return in[ids.x]; };
 
   // The practical ceiling the eliminated traffic is judged against: one read and one write.
   declare(lab, {.name = cases::kCopy,
                 .label = "copy floor: y = x",
                 .model = labrun::with_flops(ByteModel{kFloat, kFloat, 1}, 0.0),
-                .sizes = both,
                 .region = region(ids, launch_copy_floor),
                 .output = ids.y,
                 .reference =
@@ -265,7 +267,6 @@ labrun::LabDeclaration declare_lab() {
   const CheckId sum_two_kernels = declare(lab, {.name = cases::kSumTwoKernels,
                                                 .label = "square, then sum: two kernels",
                                                 .model = ByteModel{2 * kFloat, kFloat, 3},
-                                                .sizes = both,
                                                 .region = region(ids, launch_sum_two_kernels),
                                                 .output = ids.sum,
                                                 .reference = sum_of_squares,
@@ -275,7 +276,6 @@ labrun::LabDeclaration declare_lab() {
   const CheckId sum_folded = declare(lab, {.name = cases::kSumFolded,
                                            .label = "sum of squares, the square folded into the loads",
                                            .model = ByteModel{kFloat, 0.0, 2},
-                                           .sizes = both,
                                            .region = region(ids, launch_sum_folded),
                                            .output = ids.sum,
                                            .reference = sum_of_squares,
@@ -293,7 +293,6 @@ labrun::LabDeclaration declare_lab() {
   const CheckId normalise_two_kernels = declare(lab, {.name = cases::kNormaliseTwoKernels,
                                                       .label = "sum of squares, then normalise: two kernels",
                                                       .model = ByteModel{2 * kFloat, kFloat, 2},
-                                                      .sizes = both,
                                                       .region = region(ids, launch_normalise_two_kernels),
                                                       .output = ids.y,
                                                       .reference = normalised,
@@ -303,7 +302,6 @@ labrun::LabDeclaration declare_lab() {
   const CheckId normalise_cooperative = declare(lab, {.name = cases::kNormaliseCooperative,
                                                       .label = "one cooperative kernel, grid barrier between",
                                                       .model = ByteModel{2 * kFloat, kFloat, 1},
-                                                      .sizes = both,
                                                       .region = region(ids, launch_normalise_cooperative),
                                                       .output = ids.y,
                                                       .reference = normalised,
@@ -322,7 +320,7 @@ labrun::LabDeclaration declare_lab() {
   // side per pass, 2R for the fused kernel) are read again by the neighbouring block and served
   // by the L2, so the model leaves them out; the cases record halo and tile as attributes.
   for (const int radius : kStencilRadii) {
-    const std::vector<SizeRequest> sizes = radius == 1 ? both : std::vector<SizeRequest>{kLesson};
+    const std::vector<SizeRequest> sizes = radius == 1 ? lab.sizes() : std::vector<SizeRequest>{kLesson};
     const std::string points = std::to_string(2 * radius + 1) + "-point";
     const Reference stencil_pair = [x_of, radius](const HostInputs& in, std::uint64_t) {
       return stencil_pair_reference(x_of(in), radius);

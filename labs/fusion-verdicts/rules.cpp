@@ -105,25 +105,6 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
   }
 }
 
-void judge_at_least_byte_ratio(const AtLeastByteRatioRule& rule, const Transcript& t, ClaimResult& result) {
-  result.figures = "median of " + rule.unfused + " over " + rule.fused + " at the " + rule.size_label +
-                   " size, against the byte ratio of their models";
-  result.tolerance =
-      "at least " + percent_text(1.0 - rule.shortfall) + " of the byte ratio (more is allowed)";
-  const std::optional<PairPoint> p = pair_at(t, rule.unfused, rule.fused, rule.size_label);
-  if (!p) {
-    not_measured(result, "the pair was not timed at the " + rule.size_label + " size");
-    return;
-  }
-  result.expected = p->byte_ratio;
-  result.measured = p->speedup;
-  result.bound_low = (1.0 - rule.shortfall) * p->byte_ratio;
-  result.verdict = p->speedup >= (1.0 - rule.shortfall) * p->byte_ratio ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = fixed(p->unfused_ms, 4) + " ms / " + fixed(p->fused_ms, 4) +
-                  " ms = " + fixed(p->speedup, 2) + ", " + signed_percent(p->speedup / p->byte_ratio - 1.0) +
-                  " from the byte ratio " + fixed(p->byte_ratio, 2);
-}
-
 void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcript& t, ClaimResult& result) {
   result.figures =
       "(model bytes unfused - fused) / (median unfused - fused) of each pair, over the GB/s of " +

@@ -25,17 +25,6 @@ struct CrossoverRule {
 //! reaching required_l2_multiple; failed when the largest n is off the byte ratio.
 void judge_crossover(const CrossoverRule& rule, const labrun::Transcript& t, labrun::ClaimResult& result);
 
-//! The fused version gains at least (1 - shortfall) of the byte ratio; more is allowed.
-struct AtLeastByteRatioRule {
-  std::string unfused;
-  std::string fused;
-  std::string size_label;
-  double shortfall = 0.10;
-};
-//! measured: unfused over fused medians; expected: the byte ratio of their models.
-void judge_at_least_byte_ratio(const AtLeastByteRatioRule& rule, const labrun::Transcript& t,
-                               labrun::ClaimResult& result);
-
 //! The chapter's method: the time a fusion saves, divided by the bytes it removes, is the
 //! bandwidth of the eliminated traffic; it should be near the card's practical ceiling, here the
 //! copy floor's GB/s at the same size.

@@ -60,7 +60,32 @@ void LabDeclaration::add_case(CaseDeclaration declared) {
     throw std::invalid_argument(lab_name_ + " declares the case '" + declared.spec.name + "' twice");
   }
   declared.spec.verified_by = declared.verified_by ? checks_.at(declared.verified_by->index()).name : "";
+  if (declared.spec.sizes.empty()) {
+    declared.spec.sizes = sizes_;
+  }
+  for (CaseFigure& figure : declared.figures) {
+    declared.spec.figures.push_back(std::move(figure));
+  }
+  declared.figures.clear();
   cases_.push_back(std::move(declared));
+}
+
+CheckId LabDeclaration::add_checked_case(CaseSpec spec, CheckDeclaration check, AttributesBuilder attributes,
+                                         std::vector<CaseFigure> figures) {
+  RegionBuilder region = check.region;
+  const CheckId id = this->check(std::move(check));
+  add_case({std::move(spec), id, std::move(region), std::move(attributes), std::move(figures)});
+  return id;
+}
+
+void LabDeclaration::correctness_elements(std::uint64_t elements) {
+  correctness_elements_ = elements;
+  correctness_shape_.reset();
+}
+
+void LabDeclaration::correctness_image(Shape shape) {
+  correctness_elements_ = shape.elements();
+  correctness_shape_ = shape;
 }
 
 void LabDeclaration::compare_bitwise(CheckId first, CheckId second) {
@@ -161,7 +186,7 @@ class DeclaredSession final : public LabSession, private RegionContext {
         inputs.emplace(b, download(buffers_[b].floats.data(), n));
       }
     }
-    const HostInputs host_inputs(std::move(inputs));
+    const HostInputs host_inputs(std::move(inputs), shape_);
     std::map<std::size_t, std::vector<float>> outputs;  // by check index
     std::map<std::string, std::vector<double>> shared;  // references by CheckDeclaration::reference_key
     for (const std::string& version : versions) {
@@ -386,12 +411,47 @@ std::function<std::unique_ptr<LabSession>(const SessionConfig&)> LabDeclaration:
 }
 
 Lab declared(Lab lab, const LabDeclaration& declaration) {
+  if (lab.name.empty()) {
+    lab.name = declaration.lab_name();
+  }
+  if (lab.correctness_elements == 0) {
+    lab.correctness_elements = declaration.correctness_size();
+    lab.correctness_shape = declaration.correctness_shape();
+  }
+  if (lab.roofline.empty()) {
+    lab.roofline = declaration.roofline();
+  }
+  CardFigures& figures = lab.card_figures;
+  const CardFigures& declared_figures = declaration.card_figures();
+  if (figures.copy_floor_case.empty()) {
+    figures.copy_floor_case = declared_figures.copy_floor_case;
+  }
+  if (figures.ceiling_cases.empty()) {
+    figures.ceiling_cases = declared_figures.ceiling_cases;
+  }
+  if (figures.launch_case.empty()) {
+    figures.launch_case = declared_figures.launch_case;
+  }
   lab.cases = declaration.case_specs();
   lab.open_session = declaration.session_factory();
   lab.buffers_at_max_size =
       static_cast<int>(std::count_if(declaration.buffers().begin(), declaration.buffers().end(),
                                      [](const LabDeclaration::Buffer& buffer) { return !buffer.elements; }));
   return lab;
+}
+
+Lab declared(const LabDeclaration& declaration) {
+  return declared(Lab{}, declaration);
+}
+
+AttributesBuilder kernel_attributes(const void* kernel, int threads_per_block) {
+  return [kernel, threads_per_block](std::uint64_t /*n: the same at every size*/) {
+    const KernelResources resources = kernel_resources(kernel, threads_per_block);
+    return std::map<std::string, double>{{"threads_per_block", threads_per_block},
+                                         {"registers", resources.registers},
+                                         {"blocks_per_sm", resources.blocks_per_sm},
+                                         {"theoretical_occupancy", resources.theoretical_occupancy}};
+  };
 }
 
 std::vector<Fact> compiled_kernel_facts(const void* kernel, int threads_per_block) {

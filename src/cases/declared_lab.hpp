@@ -113,16 +113,39 @@ using RegionBuilder = std::function<std::function<void()>(RegionContext& ctx, st
 //! Per-case facts recorded with each timed case (blocks, registers, occupancy, ...).
 using AttributesBuilder = std::function<std::map<std::string, double>(std::uint64_t n)>;
 
-//! Host copies of the declared inputs, the first n elements of each, as the session filled them.
+//! Host copies of the declared inputs, the first n elements of each, as the session filled them,
+//! and the image they form when the check runs on one (the lab's correctness image).
 class HostInputs {
  public:
-  explicit HostInputs(std::map<std::size_t, std::vector<float>> inputs) : inputs_(std::move(inputs)) {}
+  explicit HostInputs(std::map<std::size_t, std::vector<float>> inputs,
+                      std::optional<Shape> shape = std::nullopt)
+      : inputs_(std::move(inputs)), shape_(shape) {}
   //! Throws std::invalid_argument for a buffer that is not a declared input.
   [[nodiscard]] const std::vector<float>& operator[](BufferId buffer) const;
+  //! The image the inputs are (width x height == n), or nullopt for a 1-D check.
+  [[nodiscard]] const std::optional<Shape>& shape() const { return shape_; }
 
  private:
   std::map<std::size_t, std::vector<float>> inputs_;
+  std::optional<Shape> shape_;
 };
+
+//! A check's reference (CheckDeclaration::reference) on an image: `reference(inputs[buffers]...,
+//! width, height)` for a float64 function of the shape `std::vector<double> sobel_reference(const
+//! std::vector<float>& image, std::size_t width, std::size_t height)`. Throws std::invalid_argument
+//! when the check runs on no image (the lab sets no correctness image).
+template <typename Reference, typename... Buffers>
+[[nodiscard]] auto image_reference(Reference reference, Buffers... buffers) {
+  return [reference, buffers...](const HostInputs& inputs, std::uint64_t n) -> std::vector<double> {
+    const std::optional<Shape>& shape = inputs.shape();
+    if (!shape || shape->elements() != n) {
+      throw std::invalid_argument("an image reference is computed at " + std::to_string(n) +
+                                  " elements, which is not the lab's correctness image");
+    }
+    return reference(inputs[buffers]..., static_cast<std::size_t>(shape->width),
+                     static_cast<std::size_t>(shape->height));
+  };
+}
 
 //! A correctness version: its region runs once at the lab's odd correctness size with every
 //! non-input buffer poisoned, and `output`'s first n floats are compared with `reference`. An
@@ -144,10 +167,11 @@ struct CheckDeclaration {
 //! A timed case: its spec (name, label, byte model, sizes, launches per sample), the version whose
 //! check covers its kernels, and the region the harness times.
 struct CaseDeclaration {
-  CaseSpec spec;  //!< spec.verified_by is set from `verified_by`
+  CaseSpec spec;  //!< spec.verified_by is set from `verified_by`; no sizes: the lab's (sizes())
   std::optional<CheckId> verified_by;
   RegionBuilder region;
-  AttributesBuilder attributes;  //!< empty: no per-case facts
+  AttributesBuilder attributes;          //!< empty: no per-case facts
+  std::vector<CaseFigure> figures = {};  //!< added to spec.figures: the lab's columns for this case
 };
 
 //! The facts every lab records about its compiled kernels: the machine code and PTX versions they
@@ -171,6 +195,9 @@ struct KernelResources {
 //! `kernel` as compiled_kernel_facts takes it, launched with `threads_per_block` and no dynamic
 //! shared memory. Throws labrun::CudaError.
 [[nodiscard]] KernelResources kernel_resources(const void* kernel, int threads_per_block);
+//! A case's attributes from its kernel's resources (kernel_resources), the same at every size:
+//! "threads_per_block", "registers", "blocks_per_sm", "theoretical_occupancy".
+[[nodiscard]] AttributesBuilder kernel_attributes(const void* kernel, int threads_per_block);
 
 //! A region that calls `launch(ctx[buffers]..., n, ctx.stream())` once per execution: the shape of
 //! most elementwise launchers, `void launch_copy(const float* in, float* out, std::size_t n,
@@ -212,6 +239,18 @@ class LabDeclaration {
  public:
   explicit LabDeclaration(std::string lab_name) : lab_name_(std::move(lab_name)) {}
 
+  //! The sizes of every case that declares none of its own (nvbench's axes: one list per lab).
+  void sizes(std::vector<SizeRequest> sizes) { sizes_ = std::move(sizes); }
+  [[nodiscard]] const std::vector<SizeRequest>& sizes() const { return sizes_; }
+  //! The correctness size of a 1-D lab: odd, so that every bounds check fires (Lab::correctness_elements).
+  void correctness_elements(std::uint64_t elements);
+  //! The correctness image of an image lab: odd by odd (Lab::correctness_shape and its area).
+  void correctness_image(Shape shape);
+  //! The cases behind the lab's roofline and its card figures, as the harness's reference cases
+  //! (cases/reference_cases.hpp) fill them in; a lab may name its own there too.
+  [[nodiscard]] RooflineCases& roofline() { return roofline_; }
+  [[nodiscard]] CardFigures& card_figures() { return card_figures_; }
+
   //! An input, filled once when a session opens: element i = seeded_uniform(seed, seed_stream,
   //! i, low, high) (src/cases/seeded_uniform.hpp).
   BufferId input(std::string name, std::uint64_t seed_stream, float low, float high);
@@ -230,6 +269,11 @@ class LabDeclaration {
   CheckId check(CheckDeclaration check);
   //! A timed case. Throws std::invalid_argument for a repeated case name.
   void add_case(CaseDeclaration declared);
+  //! A case and the correctness version that checks it, where one region is both timed and checked:
+  //! `check` is declared (check()), and the case times check.region, verified by it. Returns the
+  //! check's id (for compare_bitwise, or another case it verifies).
+  CheckId add_checked_case(CaseSpec spec, CheckDeclaration check, AttributesBuilder attributes = {},
+                           std::vector<CaseFigure> figures = {});
   //! Whether two versions' outputs are bitwise equal is recorded when both were checked.
   void compare_bitwise(CheckId first, CheckId second);
   //! Runs (and is synchronised) after the inputs are filled and again after the correctness
@@ -260,9 +304,18 @@ class LabDeclaration {
   [[nodiscard]] const std::vector<std::pair<CheckId, CheckId>>& bitwise_pairs() const { return bitwise_; }
   [[nodiscard]] const RegionBuilder& priming() const { return prime_; }
   [[nodiscard]] const std::function<std::vector<Fact>()>& lab_facts() const { return facts_; }
+  [[nodiscard]] std::uint64_t correctness_size() const { return correctness_elements_; }
+  [[nodiscard]] const std::optional<Shape>& correctness_shape() const { return correctness_shape_; }
+  [[nodiscard]] const RooflineCases& roofline() const { return roofline_; }
+  [[nodiscard]] const CardFigures& card_figures() const { return card_figures_; }
 
  private:
   std::string lab_name_;
+  std::vector<SizeRequest> sizes_;
+  std::uint64_t correctness_elements_ = 0;
+  std::optional<Shape> correctness_shape_;
+  RooflineCases roofline_;
+  CardFigures card_figures_;
   std::vector<Buffer> buffers_;
   std::vector<CheckDeclaration> checks_;
   std::vector<CaseDeclaration> cases_;
@@ -273,7 +326,11 @@ class LabDeclaration {
 
 //! `lab` with what its declaration gives it: its cases (case_specs), its session (session_factory)
 //! and buffers_at_max_size (each buffer of max_elements, a byte buffer counted as a float one, so
-//! the runner's check that the card-scaled size fits errs on the safe side).
+//! the runner's check that the card-scaled size fits errs on the safe side); and, where `lab` leaves
+//! them empty, its name, its correctness size and image, its roofline and its card figures' cases.
 [[nodiscard]] Lab declared(Lab lab, const LabDeclaration& declaration);
+//! The same from an empty Lab: everything but the title, summary, predictions, claims and stability
+//! case, which the lab sets on the result.
+[[nodiscard]] Lab declared(const LabDeclaration& declaration);
 
 }  // namespace labrun

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -110,6 +111,26 @@ std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part, i
       region,
       {}});
   return name;
+}
+
+CardCases add_card_cases(LabDeclaration& lab, const std::string& part, BufferId from) {
+  if (lab.sizes().empty()) {
+    throw std::invalid_argument(lab.lab_name() + " declares its card cases before its sizes");
+  }
+  std::vector<SizeRequest> linear;
+  for (const SizeRequest& size : lab.sizes()) {
+    linear.push_back(SizeRequest{size.label, size.elements});
+  }
+  const BufferId copy_out = lab.output("copy-out");
+  CardCases card;
+  card.copies = add_copy_cases(lab, part, from, copy_out, linear);
+  card.peak_fma = add_peak_fma_case(lab, part);
+  card.empty_launch = add_launch_cost_case(lab, part);
+  lab.roofline() = RooflineCases{{card.copies.copy, card.copies.memcpy}, card.peak_fma};
+  lab.card_figures().copy_floor_case = card.copies.copy;
+  lab.card_figures().ceiling_cases = {card.copies.memcpy};
+  lab.card_figures().launch_case = card.empty_launch;
+  return card;
 }
 
 }  // namespace labrun

@@ -45,6 +45,21 @@ CopyCases add_copy_cases(LabDeclaration& lab, const std::string& part, BufferId 
 std::string add_launch_cost_case(LabDeclaration& lab, const std::string& part,
                                  int launches_per_sample = 1000);
 
+//! The names add_card_cases declared.
+struct CardCases {
+  CopyCases copies;
+  std::string peak_fma;
+  std::string empty_launch;
+};
+//! Every case that measures the card, in `part`, in one call: add_copy_cases from the input `from`
+//! to an output of their own at the lab's sizes (LabDeclaration::sizes) laid out as 1-D sizes (an
+//! image's elements, the card-scaled size), then add_peak_fma_case and add_launch_cost_case. Their
+//! roles are recorded in the declaration, which `declared` gives the Lab: the roofline's memory
+//! ceiling (both copies) and compute ceiling (peak FMA), and the card figures' copy floor (the
+//! copy), ceiling (the memcpy) and launch case. Throws std::invalid_argument when the lab has no
+//! sizes yet.
+CardCases add_card_cases(LabDeclaration& lab, const std::string& part, BufferId from);
+
 //! The float64 value of peak-fma's element i: its chains' sums, as the kernel computes them.
 [[nodiscard]] double peak_fma_reference(std::uint64_t i);
 

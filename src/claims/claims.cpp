@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 
@@ -12,6 +13,28 @@
 namespace labrun {
 namespace {
 
+// A figure of a bound: four significant digits, trailing zeros dropped ("1.05", "0.98", "2").
+std::string bound_number(double value) {
+  return significant(value, 4);
+}
+
+// A fraction as a percentage: whole percents without decimals ("15%"), others with one ("4.8%").
+std::string percent_text(double fraction) {
+  const double percent = fraction * 100.0;
+  return fixed(percent, std::fabs(percent - std::round(percent)) < 1e-9 ? 0 : 1) + "%";
+}
+
+// Where a claim is judged: a declared size by its label, or (a claim at every size) one n.
+struct SizeKey {
+  std::string label;
+  std::optional<std::uint64_t> elements;
+};
+
+std::string size_text(const SizeKey& at) {
+  return at.elements ? "at n = " + std::to_string(*at.elements) + " (" + at.label + ")"
+                     : "at the " + at.label + " size";
+}
+
 ClaimResult start(const ClaimSpec& spec) {
   ClaimResult result;
   result.id = spec.id;
@@ -19,6 +42,14 @@ ClaimResult start(const ClaimSpec& spec) {
   result.expected_to_fail = spec.expected_to_fail;
   result.verdict_basis = "point";
   return result;
+}
+
+// The bound's figures as the result records them; `tolerance` is its words.
+void apply_bound(ClaimResult& result, const ClaimBound& bound, const std::string& words) {
+  result.expected = bound.expected;
+  result.tolerance = words;
+  result.bound_low = bound.low;
+  result.bound_high = bound.high;
 }
 
 // What every builder below sets: the claim's id, statement, kind and the cases it reads.
@@ -38,88 +69,118 @@ ClaimResult not_measured(ClaimResult result, const std::string& why) {
   return result;
 }
 
-const CaseResult* timed(const Transcript& t, const std::string& name, const std::string& size_label) {
-  const CaseResult* c = t.find_case(name, size_label);
-  return c != nullptr && c->central_ms() > 0.0 ? c : nullptr;
-}
-
-std::string missing(const std::string& name, const std::string& size_label) {
-  return name + " was not timed" + (size_label.empty() ? "" : " at the " + size_label + " size");
-}
-
-std::string percent_text(double fraction) {
-  return fixed(fraction * 100.0, 0) + "%";
-}
-
-ClaimResult ratio_near(const ClaimSpec& spec, const Transcript& t) {
-  ClaimResult result = start(spec);
-  result.figures = "median time of " + spec.cases.at(0) + " over " + spec.cases.at(1) + " at the " +
-                   spec.size_label + " size";
-  result.expected = spec.expected;
-  result.tolerance = "within " + percent_text(spec.tolerance) + " of " + fixed(spec.expected, 2);
-  result.bound_low = spec.expected * (1.0 - spec.tolerance);
-  result.bound_high = spec.expected * (1.0 + spec.tolerance);
-  const CaseResult* slower = timed(t, spec.cases[0], spec.size_label);
-  const CaseResult* faster = timed(t, spec.cases[1], spec.size_label);
-  if (slower == nullptr || faster == nullptr) {
-    return not_measured(result, missing(slower == nullptr ? spec.cases[0] : spec.cases[1], spec.size_label));
+const CaseResult* timed(const Transcript& t, const std::string& name, const SizeKey& at) {
+  const CaseResult* found = nullptr;
+  if (at.elements) {
+    for (const CaseResult* c : t.cases_named(name)) {
+      if (c->elements == *at.elements) {
+        found = c;
+        break;
+      }
+    }
+  } else {
+    found = t.find_case(name, at.label);
   }
-  const double ratio = slower->central_ms() / faster->central_ms();
+  return found != nullptr && found->central_ms() > 0.0 ? found : nullptr;
+}
+
+std::string missing(const std::string& name, const SizeKey& at) {
+  return name + " was not timed" + (at.label.empty() ? "" : " " + size_text(at));
+}
+
+// The words of each kind's figure and bound: what evaluation records and `plan` prints.
+std::string figures_text(const ClaimSpec& spec, const std::string& where) {
+  switch (spec.kind) {
+    case ClaimKind::kTimeRatio:
+      return "median time of " + spec.cases.at(0) + " over " + spec.cases.at(1) + " " + where;
+    case ClaimKind::kBandwidthBand:
+      return "GB/s of each row over the GB/s of " + spec.cases.at(0) + " " + where;
+    case ClaimKind::kPerLaunchConverges:
+      return "lowest time per launch of " + spec.cases.at(0) +
+             " over its sizes, over the per-launch time of " + spec.cases.at(1);
+    case ClaimKind::kNotFaster: {
+      std::vector<std::string> others(spec.cases.begin() + 1, spec.cases.end());
+      return "the fastest median among " + join(others, ", ") + " over the median of " + spec.cases.at(0) +
+             " " + where;
+    }
+    case ClaimKind::kBitwiseEqual:
+      return "bitwise comparison of " + spec.cases.at(0) + " and " + spec.cases.at(1);
+    case ClaimKind::kCustom: return "the lab's own rule over " + join(spec.cases, ", ");
+  }
+  return "";
+}
+
+std::string bound_words(const ClaimSpec& spec) {
+  switch (spec.kind) {
+    case ClaimKind::kBandwidthBand: return "every row " + spec.bound.words;
+    case ClaimKind::kBitwiseEqual: return "no element differs";
+    case ClaimKind::kCustom: return "the lab's own rule";
+    default: return spec.bound.words;
+  }
+}
+
+ClaimResult time_ratio(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  ClaimResult result = start(spec);
+  result.figures = figures_text(spec, size_text(at));
+  apply_bound(result, spec.bound, bound_words(spec));
+  const CaseResult* numerator = timed(t, spec.cases[0], at);
+  const CaseResult* denominator = timed(t, spec.cases[1], at);
+  if (numerator == nullptr || denominator == nullptr) {
+    return not_measured(result, missing(numerator == nullptr ? spec.cases[0] : spec.cases[1], at));
+  }
+  const double ratio = numerator->central_ms() / denominator->central_ms();
   result.measured = ratio;
-  const double off = ratio / spec.expected - 1.0;
-  result.verdict = std::fabs(off) <= spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = fixed(slower->central_ms(), 4) + " ms / " + fixed(faster->central_ms(), 4) +
-                  " ms = " + fixed(ratio, 2) + ", " + (off >= 0 ? "+" : "") + fixed(off * 100.0, 1) +
-                  "% from " + fixed(spec.expected, 2);
+  result.verdict = spec.bound.holds(ratio) ? Verdict::kHeld : Verdict::kFailed;
+  result.detail = fixed(numerator->central_ms(), 4) + " ms / " + fixed(denominator->central_ms(), 4) +
+                  " ms = " + fixed(ratio, 2);
+  if (spec.bound.expected) {
+    const double off = ratio / *spec.bound.expected - 1.0;
+    result.detail += std::string(", ") + (off >= 0 ? "+" : "") + fixed(off * 100.0, 1) + "% from " +
+                     fixed(*spec.bound.expected, 2);
+  }
   return result;
 }
 
-ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t) {
+ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
   ClaimResult result = start(spec);
-  result.figures =
-      "GB/s of each row over the GB/s of " + spec.cases.at(0) + " at the " + spec.size_label + " size";
-  result.expected = 1.0;
-  result.tolerance = "every row between " + fixed(spec.low, 2) + " and " + fixed(spec.high, 2);
+  result.figures = figures_text(spec, size_text(at));
+  apply_bound(result, spec.bound, bound_words(spec));
   // The figure is the row furthest from 1; with a band as wide on both sides, it is the first row
   // to leave the band, so the band bounds it.
-  result.bound_low = spec.low;
-  result.bound_high = spec.high;
-  const CaseResult* reference = timed(t, spec.cases[0], spec.size_label);
+  result.expected = 1.0;
+  const CaseResult* reference = timed(t, spec.cases[0], at);
   if (reference == nullptr) {
-    return not_measured(result, missing(spec.cases[0], spec.size_label));
+    return not_measured(result, missing(spec.cases[0], at));
   }
   bool all_within = true;
   double worst = 1.0;
   int rows = 0;
   for (std::size_t i = 1; i < spec.cases.size(); ++i) {
-    const CaseResult* row = timed(t, spec.cases[i], spec.size_label);
+    const CaseResult* row = timed(t, spec.cases[i], at);
     if (row == nullptr) {
       continue;
     }
     const double multiple = row->gb_per_s() / reference->gb_per_s();
-    all_within = all_within && multiple >= spec.low && multiple <= spec.high;
+    all_within = all_within && spec.bound.holds(multiple);
     if (std::fabs(multiple - 1.0) > std::fabs(worst - 1.0)) {
       worst = multiple;
     }
     result.detail += (rows++ == 0 ? "" : ", ") + row->label + " " + fixed(multiple, 2);
   }
   if (rows == 0) {
-    return not_measured(result, "none of the rows was timed at the " + spec.size_label + " size");
+    return not_measured(result, "none of the rows was timed " + size_text(at));
   }
   result.measured = worst;
   result.verdict = all_within ? Verdict::kHeld : Verdict::kFailed;
-  result.detail = "x copy floor (" + fixed(reference->gb_per_s(), 1) + " GB/s): " + result.detail;
+  result.detail =
+      "x " + reference->label + " (" + fixed(reference->gb_per_s(), 1) + " GB/s): " + result.detail;
   return result;
 }
 
 ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
-  result.figures = "lowest time per launch of " + spec.cases.at(0) +
-                   " over its sizes, over the per-launch time of " + spec.cases.at(1);
-  result.expected = 1.0;
-  result.tolerance = "within " + percent_text(spec.tolerance);
-  result.bound_low = 1.0 - spec.tolerance;
-  result.bound_high = 1.0 + spec.tolerance;
+  result.figures = figures_text(spec, "");
+  apply_bound(result, spec.bound, bound_words(spec));
   // The floor the per-launch time falls to as n shrinks: the lowest over the sizes timed.
   const CaseResult* smallest = nullptr;
   const auto per_launch = [](const CaseResult* c) {
@@ -138,42 +199,39 @@ ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
     }
   }
   if (smallest == nullptr || empty == nullptr || smallest->model.launches <= 0) {
-    return not_measured(result, missing(smallest == nullptr ? spec.cases[0] : spec.cases[1], ""));
+    return not_measured(result, missing(smallest == nullptr ? spec.cases[0] : spec.cases[1], {}));
   }
   const double chain_us = smallest->central_ms() * 1000.0 / smallest->model.launches;
   const double empty_us = empty->central_ms() * 1000.0 / empty->launches_per_sample;
   const double ratio = chain_us / empty_us;
   result.measured = ratio;
-  result.verdict = std::fabs(ratio - 1.0) <= spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
+  result.verdict = spec.bound.holds(ratio) ? Verdict::kHeld : Verdict::kFailed;
   result.detail = fixed(chain_us, 3) + " us per launch at n = " + std::to_string(smallest->elements) +
                   " against " + fixed(empty_us, 3) + " us per empty launch";
   return result;
 }
 
-ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t) {
+ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
   ClaimResult result = start(spec);
-  result.figures = "fastest median among the wider cases over the median of " + spec.cases.at(0) +
-                   " at the " + spec.size_label + " size";
-  result.expected = 1.0;
-  result.tolerance = "no case faster by more than " + percent_text(spec.tolerance);
-  result.bound_low = 1.0 - spec.tolerance;
-  const CaseResult* baseline = timed(t, spec.cases[0], spec.size_label);
+  result.figures = figures_text(spec, size_text(at));
+  apply_bound(result, spec.bound, bound_words(spec));
+  const CaseResult* baseline = timed(t, spec.cases[0], at);
   if (baseline == nullptr) {
-    return not_measured(result, missing(spec.cases[0], spec.size_label));
+    return not_measured(result, missing(spec.cases[0], at));
   }
   const CaseResult* fastest = nullptr;
   for (std::size_t i = 1; i < spec.cases.size(); ++i) {
-    const CaseResult* c = timed(t, spec.cases[i], spec.size_label);
+    const CaseResult* c = timed(t, spec.cases[i], at);
     if (c != nullptr && (fastest == nullptr || c->central_ms() < fastest->central_ms())) {
       fastest = c;
     }
   }
   if (fastest == nullptr) {
-    return not_measured(result, "no other case was timed at the " + spec.size_label + " size");
+    return not_measured(result, "no other case was timed " + size_text(at));
   }
   const double ratio = fastest->central_ms() / baseline->central_ms();
   result.measured = ratio;
-  result.verdict = ratio >= 1.0 - spec.tolerance ? Verdict::kHeld : Verdict::kFailed;
+  result.verdict = spec.bound.holds(ratio) ? Verdict::kHeld : Verdict::kFailed;
   result.detail = "fastest: " + fastest->label + " " + fixed(fastest->central_ms(), 4) + " ms against " +
                   baseline->label + " " + fixed(baseline->central_ms(), 4) + " ms";
   return result;
@@ -181,9 +239,9 @@ ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t) {
 
 ClaimResult bitwise_equal(const ClaimSpec& spec, const Transcript& t) {
   ClaimResult result = start(spec);
-  result.figures = "bitwise comparison of " + spec.cases.at(0) + " and " + spec.cases.at(1);
+  result.figures = figures_text(spec, "");
   result.expected = 0.0;
-  result.tolerance = "no element differs";
+  result.tolerance = bound_words(spec);
   result.bound_low = 0.0;
   result.bound_high = 0.0;
   for (const BitwiseComparison& b : t.bitwise) {
@@ -215,42 +273,191 @@ ClaimResult custom(const ClaimSpec& spec, const Transcript& t) {
   return result;
 }
 
-}  // namespace
-
-ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) {
+// One claim at one size (or, for the kinds that read no size, as a whole).
+ClaimResult evaluate_at(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
   switch (spec.kind) {
-    case ClaimKind::kRatioNear: return ratio_near(spec, transcript);
-    case ClaimKind::kBandwidthBand: return bandwidth_band(spec, transcript);
-    case ClaimKind::kPerLaunchConverges: return per_launch_converges(spec, transcript);
-    case ClaimKind::kNotFaster: return not_faster(spec, transcript);
-    case ClaimKind::kBitwiseEqual: return bitwise_equal(spec, transcript);
-    case ClaimKind::kCustom: return custom(spec, transcript);
+    case ClaimKind::kTimeRatio: return time_ratio(spec, t, at);
+    case ClaimKind::kBandwidthBand: return bandwidth_band(spec, t, at);
+    case ClaimKind::kPerLaunchConverges: return per_launch_converges(spec, t);
+    case ClaimKind::kNotFaster: return not_faster(spec, t, at);
+    case ClaimKind::kBitwiseEqual: return bitwise_equal(spec, t);
+    case ClaimKind::kCustom: return custom(spec, t);
   }
   return not_measured(start(spec), "unknown claim kind");
 }
 
+// The sizes a claim at every size is judged at: each n its first case ran at (in run order) at
+// which another of its cases ran too, labelled as the first case's run labels it.
+std::vector<SizeKey> shared_sizes(const ClaimSpec& spec, const Transcript& t) {
+  std::vector<SizeKey> sizes;
+  for (const CaseResult* first : t.cases_named(spec.cases.at(0))) {
+    const bool seen = std::any_of(sizes.begin(), sizes.end(),
+                                  [&](const SizeKey& key) { return *key.elements == first->elements; });
+    const bool shared = std::any_of(spec.cases.begin() + 1, spec.cases.end(), [&](const std::string& other) {
+      const std::vector<const CaseResult*> runs = t.cases_named(other);
+      return std::any_of(runs.begin(), runs.end(),
+                         [&](const CaseResult* c) { return c->elements == first->elements; });
+    });
+    if (!seen && shared) {
+      sizes.push_back(SizeKey{first->size_label, first->elements});
+    }
+  }
+  return sizes;
+}
+
+// How close a held figure is to its bound, relative to it: the smaller, the closer.
+double margin(const ClaimResult& r) {
+  double closest = std::numeric_limits<double>::infinity();
+  const auto relative = [](double gap, double bound) { return gap / std::max(std::fabs(bound), 1e-12); };
+  if (r.measured && r.bound_low) {
+    closest = std::min(closest, relative(*r.measured - *r.bound_low, *r.bound_low));
+  }
+  if (r.measured && r.bound_high) {
+    closest = std::min(closest, relative(*r.bound_high - *r.measured, *r.bound_high));
+  }
+  return closest;
+}
+
+int severity(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kFailed: return 3;
+    case Verdict::kInconclusive: return 2;
+    case Verdict::kNotMeasured: return 1;
+    case Verdict::kHeld: return 0;
+  }
+  return 3;
+}
+
+// A claim at every size from its verdict at each size: the size that decides it (the first that
+// fails, else the first inconclusive or not measured, else the held one closest to its bound) gives
+// the figure, its interval and the verdict; the detail lists every size.
+ClaimResult combine_sizes(const ClaimSpec& spec,
+                          const std::vector<std::pair<SizeKey, ClaimResult>>& per_size) {
+  if (per_size.empty()) {
+    ClaimResult result = start(spec);
+    result.figures = figures_text(spec, "at every size they share");
+    apply_bound(result, spec.bound, bound_words(spec));
+    return not_measured(result,
+                        "no size at which " + spec.cases.at(0) + " and another of its cases both ran");
+  }
+  std::size_t deciding = 0;
+  for (std::size_t i = 1; i < per_size.size(); ++i) {
+    const ClaimResult& candidate = per_size[i].second;
+    const ClaimResult& current = per_size[deciding].second;
+    if (severity(candidate.verdict) > severity(current.verdict) ||
+        (candidate.verdict == Verdict::kHeld && current.verdict == Verdict::kHeld &&
+         margin(candidate) < margin(current))) {
+      deciding = i;
+    }
+  }
+  ClaimResult result = per_size[deciding].second;
+  result.figures =
+      figures_text(spec, "at every size they share") + "; reported " + size_text(per_size[deciding].first);
+  result.detail.clear();
+  for (const auto& [at, judged] : per_size) {
+    result.detail += (result.detail.empty() ? "" : "; ") + at.label +
+                     " (n = " + std::to_string(*at.elements) + "): " + verdict_name(judged.verdict) + ", " +
+                     judged.detail;
+  }
+  return result;
+}
+
+std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Transcript>& views,
+                                   const SizeKey& at) {
+  std::vector<ClaimResult> results;
+  results.reserve(views.size());
+  for (const Transcript& view : views) {
+    results.push_back(evaluate_at(spec, view, at));
+  }
+  return results;
+}
+
+// One claim over the run and, with 2 or more views, over each round alone (judge_with_rounds).
+ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views) {
+  const auto judged_at = [&](const SizeKey& at) {
+    ClaimResult result = evaluate_at(spec, t, at);
+    if (views.size() >= 2) {
+      judge_with_rounds(result, per_round(spec, views, at));
+    }
+    return result;
+  };
+  if (!spec.at_every_size() || spec.kind == ClaimKind::kPerLaunchConverges ||
+      spec.kind == ClaimKind::kBitwiseEqual || spec.kind == ClaimKind::kCustom) {
+    return judged_at(SizeKey{spec.size_label, std::nullopt});
+  }
+  std::vector<std::pair<SizeKey, ClaimResult>> per_size;
+  for (const SizeKey& at : shared_sizes(spec, t)) {
+    per_size.emplace_back(at, judged_at(at));
+  }
+  return combine_sizes(spec, per_size);
+}
+
+}  // namespace
+
+bool ClaimBound::holds(double figure) const {
+  if (fraction && expected) {
+    return std::fabs(figure / *expected - 1.0) <= *fraction;
+  }
+  return (!low || figure >= *low) && (!high || figure <= *high);
+}
+
+ClaimBound at_most(double high) {
+  ClaimBound bound;
+  bound.high = high;
+  bound.words = "at most " + bound_number(high);
+  return bound;
+}
+
+ClaimBound at_least(double low) {
+  ClaimBound bound;
+  bound.low = low;
+  bound.words = "at least " + bound_number(low);
+  return bound;
+}
+
+ClaimBound within(double expected, double fraction) {
+  ClaimBound bound;
+  bound.expected = expected;
+  bound.fraction = fraction;
+  bound.low = expected * (1.0 - fraction);
+  bound.high = expected * (1.0 + fraction);
+  bound.words = "within " + percent_text(fraction) + " of " + fixed(expected, 2);
+  return bound;
+}
+
+ClaimBound between(double low, double high) {
+  ClaimBound bound;
+  bound.low = low;
+  bound.high = high;
+  bound.words = "between " + fixed(low, 2) + " and " + fixed(high, 2);
+  return bound;
+}
+
+ClaimDescription describe_claim(const ClaimSpec& spec) {
+  static const char* const kKinds[] = {"time ratio", "bandwidth band", "per-launch convergence",
+                                       "not faster", "bitwise equal",  "the lab's own rule"};
+  const std::string where =
+      spec.at_every_size() ? "at every size they share" : size_text({spec.size_label, {}});
+  return {kKinds[static_cast<int>(spec.kind)], figures_text(spec, where), bound_words(spec)};
+}
+
+ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) {
+  return judge(spec, transcript, {});
+}
+
 std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
+  std::vector<Transcript> views;
+  const std::size_t rounds = round_count(transcript);
+  if (rounds >= 2) {
+    views.reserve(rounds);
+    for (std::size_t r = 0; r < rounds; ++r) {
+      views.push_back(round_view(transcript, r));
+    }
+  }
   std::vector<ClaimResult> results;
   results.reserve(specs.size());
   for (const ClaimSpec& spec : specs) {
-    results.push_back(evaluate_claim(spec, transcript));
-  }
-  const std::size_t rounds = round_count(transcript);
-  if (rounds < 2) {
-    return results;
-  }
-  std::vector<Transcript> views;
-  views.reserve(rounds);
-  for (std::size_t r = 0; r < rounds; ++r) {
-    views.push_back(round_view(transcript, r));
-  }
-  for (std::size_t i = 0; i < specs.size(); ++i) {
-    std::vector<ClaimResult> per_round;
-    per_round.reserve(rounds);
-    for (const Transcript& view : views) {
-      per_round.push_back(evaluate_claim(specs[i], view));
-    }
-    judge_with_rounds(results[i], per_round);
+    results.push_back(judge(spec, transcript, views));
   }
   return results;
 }
@@ -316,14 +523,12 @@ std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vec
   return specs != nullptr ? evaluate_claims(*specs, transcript) : std::vector<ClaimResult>{};
 }
 
-ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
-                           std::string faster_case, std::string size_label, double expected,
-                           double tolerance) {
-  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kRatioNear,
-                                 {std::move(slower_case), std::move(faster_case)});
+ClaimSpec time_ratio_claim(std::string id, std::string statement, std::string numerator_case,
+                           std::string denominator_case, std::string size_label, ClaimBound bound) {
+  ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kTimeRatio,
+                                 {std::move(numerator_case), std::move(denominator_case)});
   spec.size_label = std::move(size_label);
-  spec.expected = expected;
-  spec.tolerance = tolerance;
+  spec.bound = std::move(bound);
   return spec;
 }
 
@@ -334,29 +539,27 @@ ClaimSpec bandwidth_band_claim(std::string id, std::string statement, std::strin
                                  {std::move(reference_case)});
   spec.cases.insert(spec.cases.end(), rows.begin(), rows.end());
   spec.size_label = std::move(size_label);
-  spec.expected = 1.0;
-  spec.low = low;
-  spec.high = high;
+  spec.bound = between(low, high);
   return spec;
 }
 
 ClaimSpec per_launch_converges_claim(std::string id, std::string statement, std::string swept_case,
-                                     std::string launch_case, double tolerance) {
+                                     std::string launch_case, double fraction) {
   ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kPerLaunchConverges,
                                  {std::move(swept_case), std::move(launch_case)});
-  spec.expected = 1.0;
-  spec.tolerance = tolerance;
+  spec.bound = within(1.0, fraction);
   return spec;
 }
 
 ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,
-                           const std::vector<std::string>& others, std::string size_label, double tolerance) {
+                           const std::vector<std::string>& others, std::string size_label,
+                           double at_least_times) {
   ClaimSpec spec =
       claim_of_kind(std::move(id), std::move(statement), ClaimKind::kNotFaster, {std::move(baseline_case)});
   spec.cases.insert(spec.cases.end(), others.begin(), others.end());
   spec.size_label = std::move(size_label);
-  spec.expected = 1.0;
-  spec.tolerance = tolerance;
+  spec.bound = at_least(at_least_times);
+  spec.bound.expected = 1.0;
   return spec;
 }
 

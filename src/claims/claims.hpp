@@ -1,9 +1,9 @@
 #pragma once
-// A lesson's claims as data: what is predicted, from which figures of a transcript, with what
-// tolerance. Evaluating them needs only a transcript, so claims are checked the same way on a
-// fresh run, an old transcript or a transcribed reference. A transcript of several rounds
-// (core/rounds.hpp) gives each claim's figure a 95% interval, and its verdict three values: held,
-// failed or inconclusive (docs/measurement.md, "Rounds and intervals").
+// A lesson's claims as data: what is predicted, from which figures of a transcript, within what
+// bound. Evaluating them needs only a transcript, so claims are checked the same way on a fresh run,
+// an old transcript or a transcribed reference. A transcript of several rounds (core/rounds.hpp)
+// gives each claim's figure a 95% interval, and its verdict three values: held, failed or
+// inconclusive (docs/measurement.md, "Rounds and intervals").
 
 #include <functional>
 #include <optional>
@@ -14,23 +14,52 @@
 
 namespace labrun {
 
+//! Where a claim's figure must lie, said as the lesson says it. Build one with at_most, at_least,
+//! within or between; `words` is how the report and `labrun plan` print it.
+struct ClaimBound {
+  std::optional<double> low;       //!< the figure is at least this
+  std::optional<double> high;      //!< the figure is at most this
+  std::optional<double> expected;  //!< the figure the lesson predicts, shown beside the bound
+  //! within: the largest |figure / expected - 1|, which decides instead of low and high (the same
+  //! bound, without the rounding of expected x (1 +- fraction)).
+  std::optional<double> fraction;
+  std::string words;  //!< "at most 1.05", "within 15% of 2.60"
+
+  //! Whether `figure` satisfies the bound.
+  [[nodiscard]] bool holds(double figure) const;
+};
+
+//! The figure is at most `high`: "naive over tiled at most 1.05".
+[[nodiscard]] ClaimBound at_most(double high);
+//! The figure is at least `low`.
+[[nodiscard]] ClaimBound at_least(double low);
+//! The figure is within `fraction` (0.15 is 15%) of `expected`, either way.
+[[nodiscard]] ClaimBound within(double expected, double fraction);
+//! The figure is between `low` and `high`, both included.
+[[nodiscard]] ClaimBound between(double low, double high);
+
+//! A claim's size_label that asks for every size its cases share (a claim at every size): the
+//! claim is judged at each n every one of its cases ran at, and holds when it holds at each.
+inline constexpr const char* kEverySize = "*";
+
 enum class ClaimKind {
-  //! central(cases[0]) / central(cases[1]) at size_label is within `tolerance` (a fraction) of
-  //! `expected`.
-  kRatioNear,
-  //! Every row of cases[1..] moves bytes at between `low` and `high` times the GB/s of the
-  //! reference cases[0], at size_label.
+  //! central(cases[0]) / central(cases[1]) at size_label (or at every size: kEverySize) lies in
+  //! `bound`.
+  kTimeRatio,
+  //! Every row of cases[1..] moves bytes at between bound.low and bound.high times the GB/s of the
+  //! reference cases[0], at size_label (or at every size).
   kBandwidthBand,
   //! cases[0]'s lowest time per launch over the sizes it ran (central / its model's launches: the
-  //! floor it falls to as n shrinks) is within `tolerance` of cases[1]'s time per launch
-  //! (central / launches per sample).
+  //! floor it falls to as n shrinks) over cases[1]'s time per launch (central / launches per
+  //! sample) lies in `bound` (within a fraction of 1).
   kPerLaunchConverges,
-  //! No case of cases[1..] is faster than cases[0] by more than `tolerance`, at size_label.
+  //! No case of cases[1..] is faster than cases[0]: the fastest one's central over cases[0]'s, at
+  //! size_label (or at every size), is at least bound.low.
   kNotFaster,
   //! The bitwise comparison of versions cases[0] and cases[1] found no differing element.
   kBitwiseEqual,
   //! The lab's own rule (ClaimSpec::evaluate), for a claim no kind above expresses: a crossover
-  //! size found in a sweep, a ratio across several sizes. The rule fills the result's figures,
+  //! size found in a sweep, a ratio across several pairs. The rule fills the result's figures,
   //! verdict, measured, expected, tolerance and detail; id and statement come from the spec.
   kCustom,
 };
@@ -38,43 +67,45 @@ enum class ClaimKind {
 struct ClaimSpec {
   std::string id;         //!< stable, lower-case words joined by '-'
   std::string statement;  //!< the prediction, in words
-  ClaimKind kind = ClaimKind::kRatioNear;
+  ClaimKind kind = ClaimKind::kTimeRatio;
   std::vector<std::string> cases;  //!< case names (versions, for kBitwiseEqual), as the kind says
-  std::string size_label;          //!< "lesson", "card-scaled", ...; unused by some kinds
-  double expected = 0.0;
-  double tolerance = 0.0;  //!< a fraction: 0.1 is 10%
-  double low = 0.0;        //!< kBandwidthBand only
-  double high = 0.0;
+  //! "lesson", "card-scaled", ..., or kEverySize; unused by kPerLaunchConverges, kBitwiseEqual and
+  //! kCustom.
+  std::string size_label;
+  ClaimBound bound;                                               //!< unused by kBitwiseEqual and kCustom
   bool expected_to_fail = false;                                  //!< the lesson hedges on this one
   std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
-  //! kRatioNear: `expected` is the byte ratio of the two cases' models (byte_ratio_claim,
-  //! registry/lab.hpp), checked again when the lab registers; false where the lesson's own figure is
-  //! meant and typed in.
+  //! kTimeRatio: bound.expected is the byte ratio of the two cases' models (byte_ratio_claim,
+  //! registry/lab.hpp), checked again when the lab registers; false where the lesson's own figure
+  //! is meant and typed in.
   bool expected_from_byte_models = false;
+
+  [[nodiscard]] bool at_every_size() const { return size_label == kEverySize; }
 };
 
 // The one way a lab declares a claim: a builder per kind, whose parameters are the fields that kind
-// reads (ClaimKind says how). Case names are full names, "<lab>/<part>/<case>"; tolerances are
-// fractions (0.1 is 10%).
+// reads (ClaimKind says how). Case names are full names, "<lab>/<part>/<case>"; size_label is a
+// declared size's label or kEverySize.
 
-//! kRatioNear: central(slower_case) / central(faster_case) at size_label within tolerance of expected.
-//! `expected` is typed in: use it where the lesson's own figure is meant; a ratio the byte models
+//! kTimeRatio: central(numerator_case) / central(denominator_case) at size_label lies in `bound`:
+//! `time_ratio_claim(id, "...", naive, tiled, kEverySize, at_most(1.05))`. A ratio the byte models
 //! predict is byte_ratio_claim's (registry/lab.hpp), derived from the models it names.
-[[nodiscard]] ClaimSpec ratio_near_claim(std::string id, std::string statement, std::string slower_case,
-                                         std::string faster_case, std::string size_label, double expected,
-                                         double tolerance);
+[[nodiscard]] ClaimSpec time_ratio_claim(std::string id, std::string statement, std::string numerator_case,
+                                         std::string denominator_case, std::string size_label,
+                                         ClaimBound bound);
 //! kBandwidthBand: every row's GB/s between low and high times reference_case's, at size_label.
 [[nodiscard]] ClaimSpec bandwidth_band_claim(std::string id, std::string statement,
                                              std::string reference_case, const std::vector<std::string>& rows,
                                              std::string size_label, double low, double high);
-//! kPerLaunchConverges: swept_case's lowest time per launch within tolerance of launch_case's.
+//! kPerLaunchConverges: swept_case's lowest time per launch within `fraction` of launch_case's.
 [[nodiscard]] ClaimSpec per_launch_converges_claim(std::string id, std::string statement,
                                                    std::string swept_case, std::string launch_case,
-                                                   double tolerance);
-//! kNotFaster: no case of others faster than baseline_case by more than tolerance, at size_label.
+                                                   double fraction);
+//! kNotFaster: the fastest case of `others` takes at least `at_least_times` the baseline's time at
+//! size_label: 0.98 lets one be up to 2% faster, 1.0 none.
 [[nodiscard]] ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,
                                          const std::vector<std::string>& others, std::string size_label,
-                                         double tolerance);
+                                         double at_least_times);
 //! kBitwiseEqual: the correctness outputs of two versions (version names, not cases) agree bit for
 //! bit; expected_to_fail where the lesson itself hedges.
 [[nodiscard]] ClaimSpec bitwise_equal_claim(std::string id, std::string statement, std::string first_version,
@@ -83,12 +114,23 @@ struct ClaimSpec {
 [[nodiscard]] ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
                                      std::function<void(const Transcript&, ClaimResult&)> evaluate);
 
+//! What a claim reads and where its figure must lie, in words, before anything is measured
+//! (`labrun plan`): the same words its evaluation records.
+struct ClaimDescription {
+  std::string kind;     //!< "time ratio", "not faster", ..., "the lab's own rule"
+  std::string figures;  //!< ClaimResult::figures: what the claim reads
+  std::string bound;    //!< ClaimResult::tolerance: where the figure must lie
+};
+[[nodiscard]] ClaimDescription describe_claim(const ClaimSpec& spec);
+
 //! Evaluates one claim on the transcript's figures as they stand (each case's median over all its
 //! samples): held or failed, with its figure and bound; a figure the transcript lacks gives "not
-//! measured" with the reason. Its verdict_basis is "point".
+//! measured" with the reason. Its verdict_basis is "point". A claim at every size is judged at each
+//! size and reported at the one that decides it (the first that fails, else the closest to its bound).
 [[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
 //! Evaluates every claim (evaluate_claim); on a transcript of 2 or more rounds (round_count), each
-//! claim is also evaluated on every round alone (round_view) and judged with judge_with_rounds.
+//! claim is also evaluated on every round alone (round_view) and judged with judge_with_rounds (a
+//! claim at every size: at each size, then the sizes' verdicts combined).
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 

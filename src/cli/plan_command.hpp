@@ -1,10 +1,14 @@
 #pragma once
-// `labrun plan LAB`: a lab's byte model and predicted ratios, with no GPU.
+// `labrun plan LAB`: everything a lab declares, with no GPU: its cases (labels, sizes, checks), their
+// byte and flop models and declared figures, its claims with their bounds, its predicted ratios and
+// the cases behind its roofline and card figures.
 
 #include <CLI/CLI.hpp>
 
 #include <ostream>
 #include <string>
+
+#include "registry/lab.hpp"
 
 namespace labrun {
 
@@ -15,7 +19,10 @@ struct PlanRequest {
 //! Adds the subcommand and its options to `app`, filling `request` when parsed.
 CLI::App* add_plan_command(CLI::App& app, PlanRequest& request);
 
-//! Prints the plan (runner/plan.hpp). Returns 0; throws UsageError for an unknown lab.
+//! The plan of `lab` as Markdown: what `labrun plan` prints.
+[[nodiscard]] std::string render_plan(const Lab& lab);
+
+//! Prints the plan (render_plan). Returns 0; throws UsageError for an unknown lab.
 int run_plan_command(const PlanRequest& request, std::ostream& out);
 
 }  // namespace labrun

@@ -1,6 +1,7 @@
 #include "registry/lab.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -14,6 +15,54 @@ SizeRequest image_size(std::string label, std::uint64_t width, std::uint64_t hei
 
 SizeRequest card_scaled_image() {
   return SizeRequest{"card-scaled", 0, Shape{0, 0}};
+}
+
+CaseFigure declared_figure(std::string name, std::string unit, double value, std::string source) {
+  CaseFigure figure;
+  figure.name = std::move(name);
+  figure.unit = std::move(unit);
+  figure.value = value;
+  figure.source = std::move(source);
+  return figure;
+}
+
+CaseFigure formula_figure(std::string name, std::string unit, std::string words,
+                          std::function<std::optional<double>(const CaseResult&)> formula) {
+  CaseFigure figure;
+  figure.name = std::move(name);
+  figure.unit = std::move(unit);
+  figure.formula = std::move(formula);
+  figure.source = std::move(words);
+  return figure;
+}
+
+CaseFigure rate_figure(std::string name, std::string unit) {
+  return formula_figure(std::move(name), std::move(unit), "n / median time, in 10^9 a second",
+                        [](const CaseResult& c) -> std::optional<double> {
+                          if (!(c.central_ms() > 0.0)) {
+                            return std::nullopt;
+                          }
+                          return static_cast<double>(c.elements) / (c.central_ms() * 1e6);
+                        });
+}
+
+std::vector<DeclaredFigure> declared_figures_of(const CaseSpec& spec, const CaseResult& result) {
+  std::vector<DeclaredFigure> records;
+  for (const CaseFigure& figure : spec.figures) {
+    DeclaredFigure record{figure.name, figure.unit, figure.value, figure.source, ""};
+    if (figure.formula) {
+      record.value = figure.formula(result);
+      if (record.value && !std::isfinite(*record.value)) {
+        record.value.reset();
+      }
+      if (!record.value) {
+        record.unknown_reason = result.central_ms() > 0.0 ? "the formula gives no finite value for this case"
+                                                          : "the case has no time";
+      }
+    }
+    records.push_back(std::move(record));
+  }
+  return records;
 }
 
 std::string CaseSpec::describe_sizes() const {
@@ -84,9 +133,10 @@ std::string with_ratios(std::string statement, const PredictedRatios& ratios) {
   return statement;
 }
 
-ClaimSpec byte_ratio_claim(std::string id, const std::string& statement, const std::vector<CaseSpec>& cases,
-                           const std::string& slower_case, const std::string& faster_case,
-                           std::string size_label, double tolerance) {
+namespace {
+
+PredictedRatios ratios_of(const std::string& id, const std::vector<CaseSpec>& cases,
+                          const std::string& slower_case, const std::string& faster_case) {
   const auto model_of = [&](const std::string& name) {
     const auto found =
         std::find_if(cases.begin(), cases.end(), [&](const CaseSpec& spec) { return spec.name == name; });
@@ -96,11 +146,41 @@ ClaimSpec byte_ratio_claim(std::string id, const std::string& statement, const s
     }
     return found->model;
   };
-  const PredictedRatios ratios = predicted_ratios(model_of(slower_case), model_of(faster_case));
-  ClaimSpec spec = ratio_near_claim(std::move(id), with_ratios(statement, ratios), slower_case, faster_case,
-                                    std::move(size_label), ratios.bytes, tolerance);
+  return predicted_ratios(model_of(slower_case), model_of(faster_case));
+}
+
+}  // namespace
+
+ClaimSpec byte_ratio_claim(std::string id, const std::string& statement, const std::vector<CaseSpec>& cases,
+                           const std::string& slower_case, const std::string& faster_case,
+                           std::string size_label, double tolerance) {
+  const PredictedRatios ratios = ratios_of(id, cases, slower_case, faster_case);
+  ClaimSpec spec = time_ratio_claim(std::move(id), with_ratios(statement, ratios), slower_case, faster_case,
+                                    std::move(size_label), within(ratios.bytes, tolerance));
   spec.expected_from_byte_models = true;
   return spec;
+}
+
+ClaimSpec byte_ratio_floor_claim(std::string id, const std::string& statement,
+                                 const std::vector<CaseSpec>& cases, const std::string& slower_case,
+                                 const std::string& faster_case, std::string size_label, double share) {
+  const PredictedRatios ratios = ratios_of(id, cases, slower_case, faster_case);
+  ClaimBound bound = at_least(share * ratios.bytes);
+  bound.expected = ratios.bytes;
+  bound.words = "at least " + fixed(share * 100.0, 0) + "% of the byte ratio " + fixed(ratios.bytes, 2) +
+                " (more is allowed)";
+  ClaimSpec spec = time_ratio_claim(std::move(id), with_ratios(statement, ratios), slower_case, faster_case,
+                                    std::move(size_label), std::move(bound));
+  spec.expected_from_byte_models = true;
+  return spec;
+}
+
+void record_declared_figures(const Lab& lab, Transcript& transcript) {
+  for (CaseResult& result : transcript.cases) {
+    if (const CaseSpec* spec = lab.find_case(result.name)) {
+      result.declared_figures = declared_figures_of(*spec, result);
+    }
+  }
 }
 
 const CaseSpec* Lab::find_case(const std::string& case_name) const {

@@ -42,6 +42,30 @@ struct SizeRequest {
 //! The card-scaled size as an image: power_of_two_image of the card-scaled element count.
 [[nodiscard]] SizeRequest card_scaled_image();
 
+//! A figure a lab declares for a case beside its byte model (nvbench's state.add_summary): a name,
+//! a unit, and either a value (counted from the source: global loads per cell, 5) or a formula over
+//! the timed case (its model, n, image, median and attributes). The run records it with the case
+//! (CaseResult::declared_figures); the generic tables show it as a column, and `labrun plan` lists it.
+struct CaseFigure {
+  std::string name;             //!< the column: "global loads"
+  std::string unit;             //!< "per cell"
+  std::optional<double> value;  //!< declared: the same at every size
+  //! A formula: the figure of one timed case; nullopt where the case gives it none (no time).
+  std::function<std::optional<double>(const CaseResult&)> formula;
+  std::string source;  //!< where the value comes from, or what the formula computes, in words
+};
+
+//! A figure of `value` (finite), the same at every size: `declared_figure("global loads", "per cell",
+//! 5, "counted from kernels.cu")`.
+[[nodiscard]] CaseFigure declared_figure(std::string name, std::string unit, double value,
+                                         std::string source);
+//! A figure computed from each timed case by `formula`, which `words` describe ("n / median").
+[[nodiscard]] CaseFigure formula_figure(std::string name, std::string unit, std::string words,
+                                        std::function<std::optional<double>(const CaseResult&)> formula);
+//! The formula figure of elements per nanosecond at the case's median (10^9 elements a second):
+//! `rate_figure("cells", "10^9/s")`.
+[[nodiscard]] CaseFigure rate_figure(std::string name, std::string unit);
+
 struct CaseSpec {
   std::string name;         //!< stable, "<lab>/<part>/<case>"
   std::string part;         //!< "part1" .. for grouping into tables
@@ -49,7 +73,8 @@ struct CaseSpec {
   ByteModel model;          //!< bytes, launches and (optionally) flops per element
   std::string verified_by;  //!< correctness version covering this case's kernels; "" for none
   std::vector<SizeRequest> sizes;
-  int launches_per_sample = 1;  //!< region executions inside one timed sample
+  int launches_per_sample = 1;           //!< region executions inside one timed sample
+  std::vector<CaseFigure> figures = {};  //!< the lab's own figures for this case, as columns
 
   //! The declared sizes with their labels: "lesson 16777216, sweep 1024, card-scaled",
   //! "lesson 4096x4096, card-scaled image".
@@ -62,20 +87,30 @@ struct CaseSpec {
 [[nodiscard]] std::string case_name(const std::string& lab, const std::string& part, const std::string& name);
 
 //! A case's spec from its full name ("<lab>/<part>/<name>"; its part is taken from it), row label,
-//! model, sizes and launches per sample. Throws std::invalid_argument for a name that is not three
-//! parts joined by '/'.
+//! model, sizes and launches per sample. No sizes: the lab's own (cases/declared_lab.hpp:
+//! LabDeclaration::sizes). Throws std::invalid_argument for a name that is not three parts joined
+//! by '/'.
 [[nodiscard]] CaseSpec case_spec(const std::string& name, std::string label, ByteModel model,
-                                 std::vector<SizeRequest> sizes, int launches_per_sample = 1);
+                                 std::vector<SizeRequest> sizes = {}, int launches_per_sample = 1);
 
-//! A claim that the time ratio of two of `cases` at `size_label` follows the byte ratio of their
-//! models within `tolerance` (a fraction): a kRatioNear claim (claims/claims.hpp) whose expectation
-//! is derived, never typed, and checked again when the lab registers. In `statement`,
-//! "{byte_ratio}" and "{launch_ratio}" become the two models' ratios to two decimals ("3.00").
-//! Throws std::invalid_argument when `cases` lacks either case.
+//! The figures `spec` declares for one timed case of it, as the transcript records them.
+[[nodiscard]] std::vector<DeclaredFigure> declared_figures_of(const CaseSpec& spec, const CaseResult& result);
+
+//! A claim that the time ratio of two of `cases` at `size_label` (or kEverySize) follows the byte
+//! ratio of their models within `tolerance` (a fraction): a kTimeRatio claim (claims/claims.hpp)
+//! whose expectation is derived, never typed, and checked again when the lab registers. In
+//! `statement`, "{byte_ratio}" and "{launch_ratio}" become the two models' ratios to two decimals
+//! ("3.00"). Throws std::invalid_argument when `cases` lacks either case.
 [[nodiscard]] ClaimSpec byte_ratio_claim(std::string id, const std::string& statement,
                                          const std::vector<CaseSpec>& cases, const std::string& slower_case,
                                          const std::string& faster_case, std::string size_label,
                                          double tolerance);
+//! As byte_ratio_claim, one-sided: the time ratio is at least `share` of the byte ratio (0.9: at
+//! most 10% short of it), and more is allowed (a read-only stream that runs faster per byte).
+[[nodiscard]] ClaimSpec byte_ratio_floor_claim(std::string id, const std::string& statement,
+                                               const std::vector<CaseSpec>& cases,
+                                               const std::string& slower_case, const std::string& faster_case,
+                                               std::string size_label, double share);
 
 //! `statement` with "{byte_ratio}" and "{launch_ratio}" replaced by `ratios`, two decimals each.
 [[nodiscard]] std::string with_ratios(std::string statement, const PredictedRatios& ratios);
@@ -250,6 +285,10 @@ struct Lab {
 //! `lab` with one exercise from each factory (labrun_register_exercise, labs/CMakeLists.txt), in order:
 //! each is given the lab, whose cases its worked answer is taken from.
 [[nodiscard]] Lab with_exercises(Lab lab, const std::vector<LabExercise (*)(const Lab&)>& factories);
+
+//! Each case of `transcript` given the figures `lab` declares for it (declared_figures_of): what a
+//! run records once its cases are timed. A case the lab does not declare keeps none.
+void record_declared_figures(const Lab& lab, Transcript& transcript);
 
 //! The lab of a name, or nullptr when this build has none. The command line passes the registry
 //! (registry/registry.hpp); code below it that needs a lab by name takes one of these.

@@ -105,6 +105,28 @@ class Checker {
       fail(field + ": launches_per_sample", std::to_string(spec.launches_per_sample) + " (at least 1)");
     }
     check_sizes(spec, field);
+    check_figures(spec, field);
+  }
+
+  // A declared figure has a name, a unit, and exactly one of a finite value and a formula.
+  void check_figures(const CaseSpec& spec, const std::string& field) const {
+    std::set<std::string> names;
+    for (std::size_t f = 0; f < spec.figures.size(); ++f) {
+      const CaseFigure& figure = spec.figures[f];
+      const std::string at = field + ": figures[" + std::to_string(f) + "] '" + figure.name + "'";
+      if (figure.name.empty() || figure.unit.empty()) {
+        fail(at, "a declared figure has a name and a unit (they head its column)");
+      }
+      if (!names.insert(figure.name).second) {
+        fail(at, "declared twice for the case");
+      }
+      if (figure.value.has_value() == static_cast<bool>(figure.formula)) {
+        fail(at, "a declared figure has a value or a formula, not both and not neither");
+      }
+      if (figure.value && !std::isfinite(*figure.value)) {
+        fail(at + ": value", number_text(*figure.value) + " (a declared value is finite)");
+      }
+    }
   }
 
   void check_sizes(const CaseSpec& spec, const std::string& field) const {
@@ -160,9 +182,6 @@ class Checker {
         claim.statement.find("{launch_ratio}") != std::string::npos) {
       fail(field + ": statement", "a ratio placeholder is left in it (only byte_ratio_claim fills them)");
     }
-    if (!(claim.tolerance >= 0.0) || !std::isfinite(claim.tolerance)) {
-      fail(field + ": tolerance", number_text(claim.tolerance) + " (a fraction, >= 0)");
-    }
     if (claim.kind == ClaimKind::kCustom) {
       if (!claim.evaluate) {
         fail(field, "custom, but declares no rule");
@@ -183,9 +202,25 @@ class Checker {
     for (const std::string& name : claim.cases) {
       specs.push_back(&declared(field, name));
     }
-    const bool reads_size = claim.kind == ClaimKind::kRatioNear || claim.kind == ClaimKind::kBandwidthBand ||
+    if (claim.kind == ClaimKind::kCustom) {
+      return;
+    }
+    check_bound(claim, field);
+    const bool reads_size = claim.kind == ClaimKind::kTimeRatio || claim.kind == ClaimKind::kBandwidthBand ||
                             claim.kind == ClaimKind::kNotFaster;
-    if (reads_size) {
+    if (reads_size && claim.at_every_size()) {
+      for (std::size_t i = 1; i < specs.size(); ++i) {
+        const bool shares =
+            std::any_of(specs[0]->sizes.begin(), specs[0]->sizes.end(),
+                        [&](const SizeRequest& size) { return specs[i]->declares_size(size.label); });
+        if (!shares) {
+          fail(field + ": size_label", "every size, but " + specs[i]->name + " (" +
+                                           specs[i]->describe_sizes() + ") shares no size with " +
+                                           specs[0]->name + " (" + specs[0]->describe_sizes() +
+                                           "); the claim would never be measured");
+        }
+      }
+    } else if (reads_size) {
       for (const CaseSpec* spec : specs) {
         if (!spec->declares_size(claim.size_label)) {
           fail(field + ": size_label", "'" + claim.size_label + "' is not a size of " + spec->name +
@@ -194,18 +229,40 @@ class Checker {
         }
       }
     }
-    if (claim.kind == ClaimKind::kRatioNear) {
-      if (!(claim.expected > 0.0) || !std::isfinite(claim.expected)) {
-        fail(field + ": expected", number_text(claim.expected) + " (a ratio is above 0)");
+    if (claim.kind == ClaimKind::kTimeRatio && claim.expected_from_byte_models) {
+      const double ratio = predicted_ratios(specs[0]->model, specs[1]->model).bytes;
+      if (claim.bound.expected != ratio) {
+        fail(field + ": expected", number_text(claim.bound.expected.value_or(std::nan(""))) +
+                                       ", where the byte models of its cases give " + number_text(ratio) +
+                                       " (byte_ratio_claim derives it from them)");
       }
-      if (claim.expected_from_byte_models) {
-        const double ratio = predicted_ratios(specs[0]->model, specs[1]->model).bytes;
-        if (ratio != claim.expected) {
-          fail(field + ": expected", number_text(claim.expected) +
-                                         ", where the byte models of its cases give " + number_text(ratio) +
-                                         " (byte_ratio_claim derives it from them)");
-        }
+    }
+  }
+
+  // A bound is a low end, a high end or both, finite, in order; a ratio's ends are above 0.
+  void check_bound(const ClaimSpec& claim, const std::string& field) const {
+    const ClaimBound& bound = claim.bound;
+    if (!bound.low && !bound.high) {
+      fail(field + ": bound", "none (at_most, at_least, within or between gives one)");
+    }
+    for (const auto& [what, value] :
+         {std::pair<const char*, std::optional<double>>{"low", bound.low},
+          std::pair<const char*, std::optional<double>>{"high", bound.high},
+          std::pair<const char*, std::optional<double>>{"expected", bound.expected},
+          std::pair<const char*, std::optional<double>>{"fraction", bound.fraction}}) {
+      if (value && (!std::isfinite(*value) || *value < 0.0)) {
+        fail(field + ": bound: " + what, number_text(*value) + " (finite and >= 0)");
       }
+    }
+    if (bound.low && bound.high && *bound.low > *bound.high) {
+      fail(field + ": bound", "from " + number_text(*bound.low) + " to " + number_text(*bound.high) +
+                                  ": its low end is above its high end");
+    }
+    if (claim.kind == ClaimKind::kTimeRatio && bound.expected && !(*bound.expected > 0.0)) {
+      fail(field + ": expected", number_text(*bound.expected) + " (a ratio is above 0)");
+    }
+    if (claim.kind == ClaimKind::kNotFaster && (bound.high || !bound.low)) {
+      fail(field + ": bound", "a not-faster claim bounds its figure from below only (not_faster_claim)");
     }
   }
 

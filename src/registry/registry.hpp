@@ -29,10 +29,13 @@ class LabDeclarationError : public std::invalid_argument {
 //!   launches per sample (>= 1); at least one size, each labelled (lower-case letters, digits, '-'),
 //!   the card-scaled one labelled "card-scaled"; an image size's width x height its elements, and a
 //!   case's sizes all images or none;
+//! - every case's declared figures: each named once, with a unit, and a finite value or a formula;
 //! - every claim: its id once, its cases declared (a bitwise claim: its versions are correctness
-//!   versions of the lab's cases), its size label one that each case it reads declares, its ratio's
-//!   expectation the byte ratio of the two cases' models where it is derived from them
-//!   (byte_ratio_claim), no placeholder left in its statement;
+//!   versions of the lab's cases), its bound (a low or a high end, finite, >= 0 and in order; a
+//!   not-faster claim's a low end only), its size label one that each case it reads declares (a
+//!   claim at every size: its cases share a size), its ratio's expectation the byte ratio of the two
+//!   cases' models where it is derived from them (byte_ratio_claim), no placeholder left in its
+//!   statement;
 //! - every prediction's cases declared, the faster one moving bytes and launching; the stability
 //!   case, card figures and roofline cases declared, the roofline's compute case declaring flops.
 void check_lab(const Lab& lab);

@@ -925,6 +925,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   for (PredictionRecord& p : t.predictions) {
     p.measured = measure_prediction(t, p);
   }
+  record_declared_figures(lab, t);
 
   const std::string stem = timestamp_file_stem(t.started_utc) + (options.smoke ? "-smoke" : "");
   std::optional<TimelinePass> timeline;

@@ -7,12 +7,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "cases/reference_cases.hpp"
 #include "registry/lab.hpp"
 
 TEST_CASE("an output of its own element count keeps the count; a plain output holds max_elements") {
@@ -134,4 +136,72 @@ TEST_CASE("a declared lab counts its buffers of max_elements; its cases come fro
   REQUIRE(declared.cases.size() == 1);
   CHECK(declared.cases[0].verified_by == "copy");
   CHECK(declared.open_session);
+}
+
+TEST_CASE("a lab's sizes, its correctness image and its card cases are declared once, in the declaration") {
+  labrun::LabDeclaration lab("grid-lab");
+  lab.correctness_image({7, 5});
+  lab.sizes({labrun::image_size("small", 64, 32), labrun::card_scaled_image()});
+  const labrun::BufferId grid = lab.input("grid", 1, 0.0f, 1.0f);
+  const labrun::BufferId out = lab.output("out");
+  const labrun::RegionBuilder region =
+      labrun::image_region([](const float*, float*, std::size_t, std::size_t, cudaStream_t) {}, grid, out);
+  const labrun::CheckId check = lab.check(
+      {"step", region, out, [](const labrun::HostInputs&, std::uint64_t n) { return std::vector<double>(n); },
+       labrun::Tolerance{}});
+  lab.add_case({labrun::case_spec("grid-lab/part/step", "step", labrun::ByteModel{4, 4, 1}),
+                check,
+                region,
+                {},
+                {labrun::declared_figure("global loads", "per cell", 5.0, "counted")}});
+  const labrun::CardCases card = labrun::add_card_cases(lab, "card", grid);
+
+  const labrun::Lab declared = labrun::declared(lab);
+  CHECK(declared.name == "grid-lab");
+  CHECK(declared.correctness_elements == 35);
+  CHECK(declared.correctness_shape == labrun::Shape{7, 5});
+  // A case that names no sizes runs at the lab's; its figures travel with its spec.
+  const labrun::CaseSpec* step = declared.find_case("grid-lab/part/step");
+  REQUIRE(step != nullptr);
+  CHECK(step->describe_sizes() == "small 64x32, card-scaled image");
+  REQUIRE(step->figures.size() == 1);
+  CHECK(*step->figures[0].value == 5.0);
+  // The card's cases: the copies at the lab's sizes as 1-D sizes, the roofline and card figures named.
+  const labrun::CaseSpec* copy = declared.find_case(card.copies.copy);
+  REQUIRE(copy != nullptr);
+  CHECK(copy->describe_sizes() == "small 2048, card-scaled");
+  CHECK(declared.find_case(card.peak_fma) != nullptr);
+  CHECK(declared.find_case(card.empty_launch) != nullptr);
+  CHECK(declared.roofline.memory_ceiling_cases ==
+        std::vector<std::string>{card.copies.copy, card.copies.memcpy});
+  CHECK(declared.roofline.compute_ceiling_case == card.peak_fma);
+  CHECK(declared.card_figures.copy_floor_case == card.copies.copy);
+  CHECK(declared.card_figures.ceiling_cases == std::vector<std::string>{card.copies.memcpy});
+  CHECK(declared.card_figures.launch_case == card.empty_launch);
+  // What a lab sets itself stands.
+  labrun::Lab own;
+  own.name = "grid-lab";
+  own.card_figures.launch_case = "grid-lab/part/step";
+  CHECK(labrun::declared(own, lab).card_figures.launch_case == "grid-lab/part/step");
+  // Card cases need the lab's sizes first.
+  labrun::LabDeclaration sizeless("sizeless");
+  const labrun::BufferId x = sizeless.input("x", 1, 0.0f, 1.0f);
+  CHECK_THROWS_AS(labrun::add_card_cases(sizeless, "card", x), std::invalid_argument);
+}
+
+TEST_CASE("an image reference is given the correctness image's width and height") {
+  labrun::LabDeclaration lab("example");
+  const labrun::BufferId image = lab.input("image", 1, 0.0f, 1.0f);
+  const auto reference = labrun::image_reference(
+      [](const std::vector<float>& pixels, std::size_t width, std::size_t height) {
+        return std::vector<double>{static_cast<double>(pixels.size()), static_cast<double>(width),
+                                   static_cast<double>(height)};
+      },
+      image);
+  std::map<std::size_t, std::vector<float>> inputs{{image.index(), std::vector<float>(15)}};
+  const labrun::HostInputs on_image(inputs, labrun::Shape{5, 3});
+  CHECK(reference(on_image, 15) == std::vector<double>{15.0, 5.0, 3.0});
+  CHECK_THROWS_AS(reference(on_image, 16), std::invalid_argument);
+  const labrun::HostInputs linear(inputs);
+  CHECK_THROWS_AS(reference(linear, 15), std::invalid_argument);
 }

@@ -40,17 +40,8 @@ labrun::Transcript known_transcript(double staged_ms, double fused_ms) {
 }
 
 ClaimSpec ratio_claim(double expected, double tolerance, const std::string& size = "lesson") {
-  return {"ratio",
-          "staged over fused",
-          ClaimKind::kRatioNear,
-          {"lab/p2/staged", "lab/p2/fused"},
-          size,
-          expected,
-          tolerance,
-          0,
-          0,
-          false,
-          {}};
+  return labrun::time_ratio_claim("ratio", "staged over fused", "lab/p2/staged", "lab/p2/fused", size,
+                                  labrun::within(expected, tolerance));
 }
 
 }  // namespace
@@ -81,17 +72,9 @@ TEST_CASE("a claim whose figures were not measured says so") {
 
 TEST_CASE("the bandwidth band holds only when every row is inside it") {
   // copy: 8 B in 0.1 ms. staged: 36 B in 0.45 ms -> the same GB/s; fused 12 B in 0.15 ms -> the same.
-  ClaimSpec band{"band",
-                 "rows at the copy floor",
-                 ClaimKind::kBandwidthBand,
-                 {"lab/p2/copy", "lab/p2/staged", "lab/p2/fused"},
-                 "lesson",
-                 1.0,
-                 0.0,
-                 0.95,
-                 1.05,
-                 false,
-                 {}};
+  const ClaimSpec band =
+      labrun::bandwidth_band_claim("band", "rows at the copy floor", "lab/p2/copy",
+                                   {"lab/p2/staged", "lab/p2/fused"}, "lesson", 0.95, 1.05);
   CHECK(labrun::evaluate_claim(band, known_transcript(0.45, 0.15)).verdict == Verdict::kHeld);
   // fused at 0.12 ms moves 1.25 x the copy floor's GB/s.
   const labrun::ClaimResult r = labrun::evaluate_claim(band, known_transcript(0.45, 0.12));
@@ -101,59 +84,45 @@ TEST_CASE("the bandwidth band holds only when every row is inside it") {
 }
 
 TEST_CASE("per-launch convergence reads the lowest per-launch time against the empty launch") {
-  ClaimSpec converge{"converge",
-                     "per launch",
-                     ClaimKind::kPerLaunchConverges,
-                     {"lab/p3/staged", "lab/p1/empty"},
-                     "",
-                     1.0,
-                     0.10,
-                     0,
-                     0,
-                     false,
-                     {}};
+  ClaimSpec converge =
+      labrun::per_launch_converges_claim("converge", "per launch", "lab/p3/staged", "lab/p1/empty", 0.10);
   const labrun::ClaimResult r = labrun::evaluate_claim(converge, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kHeld);  // 4.2 us against 4.0 us
   CHECK(*r.measured == Catch::Approx(1.05));
   CHECK_THAT(r.detail, ContainsSubstring("n = 1024"));
-  converge.tolerance = 0.04;
+  converge.bound = labrun::within(1.0, 0.04);
   CHECK(labrun::evaluate_claim(converge, known_transcript(0.45, 0.15)).verdict == Verdict::kFailed);
   // As on the lesson's T4, the floor need not be at the smallest n: 4.05 us at 1024, 2.675 at 16384.
   labrun::Transcript t4_like = known_transcript(0.45, 0.15);
   t4_like.cases.push_back(make_case_result("lab/p3/staged", "p3", "sweep", 16384, floats(5, 4, 4), {0.0107}));
   t4_like.cases[3].samples_ms = {2.668};
   t4_like.cases[3].summary = labrun::summarize(t4_like.cases[3].samples_ms);
-  converge.tolerance = 0.20;
+  converge.bound = labrun::within(1.0, 0.20);
   const labrun::ClaimResult t4 = labrun::evaluate_claim(converge, t4_like);
   CHECK(t4.verdict == Verdict::kHeld);
   CHECK(*t4.measured == Catch::Approx(2.675 / 2.668));
   CHECK_THAT(t4.detail, ContainsSubstring("n = 16384"));
 }
 
-TEST_CASE("not-faster fails when a wider case beats the baseline by more than the tolerance") {
-  ClaimSpec wider{"wider",
-                  "widening does not help",
-                  ClaimKind::kNotFaster,
-                  {"lab/p4/k1", "lab/p4/k2", "lab/p4/k4"},
-                  "lesson",
-                  1.0,
-                  0.02,
-                  0,
-                  0,
-                  false,
-                  {}};
-  CHECK(labrun::evaluate_claim(wider, known_transcript(0.45, 0.15)).verdict ==
-        Verdict::kHeld);  // 0.149 vs 0.150
-  wider.tolerance = 0.001;
+TEST_CASE("not-faster fails when a wider case beats the baseline by more than its bound allows") {
+  ClaimSpec wider = labrun::not_faster_claim("wider", "widening does not help", "lab/p4/k1",
+                                             {"lab/p4/k2", "lab/p4/k4"}, "lesson", 0.98);
+  const labrun::ClaimResult held = labrun::evaluate_claim(wider, known_transcript(0.45, 0.15));
+  CHECK(held.verdict == Verdict::kHeld);  // 0.149 vs 0.150
+  CHECK(held.tolerance == "at least 0.98");
+  CHECK(held.figures ==
+        "the fastest median among lab/p4/k2, lab/p4/k4 over the median of lab/p4/k1 at the "
+        "lesson size");
+  CHECK(*held.bound_low == 0.98);
+  CHECK_FALSE(held.bound_high.has_value());
+  wider.bound = labrun::at_least(0.999);
   const labrun::ClaimResult r = labrun::evaluate_claim(wider, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kFailed);
   CHECK_THAT(r.detail, ContainsSubstring("fastest: k2"));
 }
 
 TEST_CASE("the bitwise claim reports the differing count and keeps expected-to-fail") {
-  ClaimSpec bitwise{
-      "bitwise", "fused equals staged", ClaimKind::kBitwiseEqual, {"fused", "staged"}, "", 0, 0, 0, 0, true,
-      {}};
+  ClaimSpec bitwise = labrun::bitwise_equal_claim("bitwise", "fused equals staged", "fused", "staged", true);
   const labrun::ClaimResult r = labrun::evaluate_claim(bitwise, known_transcript(0.45, 0.15));
   CHECK(r.verdict == Verdict::kFailed);
   CHECK(r.expected_to_fail);
@@ -182,25 +151,26 @@ TEST_CASE("verdict names round trip") {
 
 TEST_CASE("each claim builder fills the fields its kind reads, and judges as a spec filled by hand") {
   const labrun::Transcript t = known_transcript(0.45, 0.15);  // staged over fused: 3.00
-  const ClaimSpec ratio = labrun::ratio_near_claim("ratio", "staged over fused", "lab/p2/staged",
-                                                   "lab/p2/fused", "lesson", 3.0, 0.10);
-  CHECK(ratio.kind == ClaimKind::kRatioNear);
+  const ClaimSpec ratio = labrun::time_ratio_claim("ratio", "staged over fused", "lab/p2/staged",
+                                                   "lab/p2/fused", "lesson", labrun::within(3.0, 0.10));
+  CHECK(ratio.kind == ClaimKind::kTimeRatio);
   CHECK(ratio.cases == std::vector<std::string>{"lab/p2/staged", "lab/p2/fused"});
-  CHECK(labrun::evaluate_claim(ratio, t).detail == labrun::evaluate_claim(ratio_claim(3.0, 0.10), t).detail);
+  CHECK(labrun::evaluate_claim(ratio, t).detail == "0.4500 ms / 0.1500 ms = 3.00, +0.0% from 3.00");
 
   const ClaimSpec band = labrun::bandwidth_band_claim("band", "rows at the floor", "lab/p2/copy",
                                                       {"lab/p2/staged"}, "lesson", 0.9, 1.1);
   CHECK(band.kind == ClaimKind::kBandwidthBand);
   CHECK(band.cases == std::vector<std::string>{"lab/p2/copy", "lab/p2/staged"});
-  CHECK(band.low == 0.9);
-  CHECK(band.high == 1.1);
+  CHECK(band.bound.low == 0.9);
+  CHECK(band.bound.high == 1.1);
+  CHECK(labrun::evaluate_claim(band, t).tolerance == "every row between 0.90 and 1.10");
 
   const ClaimSpec converges =
       labrun::per_launch_converges_claim("launch", "converges", "lab/p3/staged", "lab/p1/empty", 0.20);
   CHECK(labrun::evaluate_claim(converges, t).verdict == Verdict::kHeld);  // 4.2 us against 4 us
 
   const ClaimSpec wider = labrun::not_faster_claim("wider", "not faster", "lab/p4/k1",
-                                                   {"lab/p4/k2", "lab/p4/k4"}, "lesson", 0.02);
+                                                   {"lab/p4/k2", "lab/p4/k4"}, "lesson", 0.98);
   CHECK(wider.cases == std::vector<std::string>{"lab/p4/k1", "lab/p4/k2", "lab/p4/k4"});
   CHECK(labrun::evaluate_claim(wider, t).verdict == Verdict::kHeld);
 
@@ -307,4 +277,129 @@ TEST_CASE("with rounds, a claim of several conditions holds only when every roun
       labrun::evaluate_claims({rule}, rounds_transcript({0.3, 0.19, 0.25}, {0.1, 0.1, 0.1}));
   CHECK(disagree[0].verdict == Verdict::kInconclusive);
   CHECK_THAT(disagree[0].detail, ContainsSubstring("rounds: held 2, failed 1"));
+}
+
+TEST_CASE("a bound says its direction and its figures in the lab's own terms") {
+  CHECK(labrun::at_most(1.05).words == "at most 1.05");
+  CHECK(labrun::at_least(0.98).words == "at least 0.98");
+  CHECK(labrun::at_least(2.0).words == "at least 2");
+  CHECK(labrun::within(2.6, 0.15).words == "within 15% of 2.60");
+  CHECK(labrun::within(1.0, 1.0 - 1.0 / 1.05).words == "within 4.8% of 1.00");
+  CHECK(labrun::between(0.95, 1.05).words == "between 0.95 and 1.05");
+  CHECK(labrun::at_most(1.05).holds(1.05));
+  CHECK_FALSE(labrun::at_most(1.05).holds(1.0501));
+  CHECK(labrun::at_least(0.98).holds(5.0));
+  CHECK_FALSE(labrun::at_least(0.98).holds(0.97));
+  CHECK(labrun::within(3.0, 0.1).holds(3.3));
+  CHECK_FALSE(labrun::within(3.0, 0.1).holds(3.31));
+  CHECK(labrun::between(0.8, 1.25).holds(0.8));
+  CHECK_FALSE(labrun::between(0.8, 1.25).holds(1.26));
+  const labrun::ClaimBound within = labrun::within(3.0, 0.1);
+  CHECK(*within.expected == 3.0);
+  CHECK(*within.low == Catch::Approx(2.7));
+  CHECK(*within.high == Catch::Approx(3.3));
+  CHECK_FALSE(labrun::at_most(1.05).expected.has_value());
+}
+
+TEST_CASE("a time ratio at most a bound: naive over tiled at most 1.05") {
+  // staged over fused is 3.00: at most 3.1 holds, at most 2.9 fails; no expectation is recorded.
+  const labrun::Transcript t = known_transcript(0.45, 0.15);
+  const auto claim = [](double high) {
+    return labrun::time_ratio_claim("not-faster", "fused is not faster", "lab/p2/staged", "lab/p2/fused",
+                                    "lesson", labrun::at_most(high));
+  };
+  const labrun::ClaimResult held = labrun::evaluate_claim(claim(3.1), t);
+  CHECK(held.verdict == Verdict::kHeld);
+  CHECK(held.tolerance == "at most 3.1");
+  CHECK(held.detail == "0.4500 ms / 0.1500 ms = 3.00");
+  CHECK_FALSE(held.expected.has_value());
+  CHECK_FALSE(held.bound_low.has_value());
+  CHECK(*held.bound_high == 3.1);
+  CHECK(labrun::evaluate_claim(claim(2.9), t).verdict == Verdict::kFailed);
+}
+
+namespace {
+
+// Two cases at two sizes, with the ratio a / b given at each.
+labrun::Transcript two_sizes(double small_ratio, double large_ratio) {
+  labrun::Transcript t;
+  t.cases.push_back(make_case_result("lab/p/a", "p", "small", 1024, floats(1, 1, 1), {0.1 * small_ratio}));
+  t.cases.push_back(
+      make_case_result("lab/p/a", "p", "card-scaled", 1u << 27, floats(1, 1, 1), {large_ratio}));
+  t.cases.push_back(make_case_result("lab/p/b", "p", "small", 1024, floats(1, 1, 1), {0.1}));
+  t.cases.push_back(make_case_result("lab/p/b", "p", "card-scaled", 1u << 27, floats(1, 1, 1), {1.0}));
+  return t;
+}
+
+ClaimSpec at_every_size(double high) {
+  return labrun::time_ratio_claim("every", "a is at most b", "lab/p/a", "lab/p/b", labrun::kEverySize,
+                                  labrun::at_most(high));
+}
+
+}  // namespace
+
+TEST_CASE("a claim at every size holds only where it holds at each, and names the size that decides it") {
+  const labrun::ClaimResult held = labrun::evaluate_claim(at_every_size(1.05), two_sizes(0.90, 1.02));
+  CHECK(held.verdict == Verdict::kHeld);
+  // Reported at the size closest to its bound: 1.02 against at most 1.05.
+  CHECK(*held.measured == Catch::Approx(1.02));
+  CHECK_THAT(held.figures,
+             ContainsSubstring("at every size they share; reported at n = 134217728 (card-scaled)"));
+  CHECK_THAT(held.detail, ContainsSubstring("small (n = 1024): held, "));
+  CHECK_THAT(held.detail, ContainsSubstring("card-scaled (n = 134217728): held, "));
+
+  const labrun::ClaimResult failed = labrun::evaluate_claim(at_every_size(1.05), two_sizes(1.20, 1.00));
+  CHECK(failed.verdict == Verdict::kFailed);
+  CHECK(*failed.measured == Catch::Approx(1.20));
+  CHECK_THAT(failed.figures, ContainsSubstring("reported at n = 1024 (small)"));
+
+  // A size only one case ran at is not judged; a claim whose cases share none is not measured.
+  labrun::Transcript lone = two_sizes(0.9, 1.0);
+  lone.cases.pop_back();
+  CHECK(labrun::evaluate_claim(at_every_size(1.05), lone).verdict == Verdict::kHeld);
+  lone.cases.erase(lone.cases.begin() + 2);
+  const labrun::ClaimResult none = labrun::evaluate_claim(at_every_size(1.05), lone);
+  CHECK(none.verdict == Verdict::kNotMeasured);
+  CHECK_THAT(none.detail, ContainsSubstring("no size at which lab/p/a and another of its cases both ran"));
+}
+
+TEST_CASE("with rounds, a claim at every size is judged by each size's interval") {
+  // a over b: about 1.00 at the small size (well inside at most 1.05), about 1.05 at the large one.
+  const auto rounds_case = [](const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
+    std::vector<std::vector<double>> rounds;
+    for (const double m : ms) {
+      rounds.push_back({m, m, m});
+    }
+    return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
+                                             rounds);
+  };
+  labrun::Transcript t;
+  t.cases.push_back(rounds_case("lab/p/a", 1024, {0.100, 0.101, 0.099}));
+  t.cases.push_back(rounds_case("lab/p/a", 4096, {1.04, 1.06, 1.05}));
+  t.cases.push_back(rounds_case("lab/p/b", 1024, {0.1, 0.1, 0.1}));
+  t.cases.push_back(rounds_case("lab/p/b", 4096, {1.0, 1.0, 1.0}));
+  const std::vector<labrun::ClaimResult> judged = labrun::evaluate_claims({at_every_size(1.05)}, t);
+  REQUIRE(judged.size() == 1);
+  CHECK(judged[0].verdict == Verdict::kInconclusive);  // the large size's interval straddles 1.05
+  CHECK(judged[0].verdict_basis == "interval");
+  REQUIRE(judged[0].measured_interval.has_value());
+  CHECK(judged[0].measured_interval->contains(1.05));
+  CHECK_THAT(judged[0].detail, ContainsSubstring("small (n = 1024): held"));
+  CHECK_THAT(judged[0].detail, ContainsSubstring("large (n = 4096): inconclusive"));
+}
+
+TEST_CASE("a claim describes what it reads and its bound before anything is measured") {
+  const labrun::ClaimDescription every = labrun::describe_claim(at_every_size(1.05));
+  CHECK(every.kind == "time ratio");
+  CHECK(every.figures == "median time of lab/p/a over lab/p/b at every size they share");
+  CHECK(every.bound == "at most 1.05");
+  const labrun::ClaimDescription band = labrun::describe_claim(
+      labrun::bandwidth_band_claim("band", "rows", "lab/p2/copy", {"lab/p2/fused"}, "lesson", 0.95, 1.05));
+  CHECK(band.kind == "bandwidth band");
+  CHECK(band.bound == "every row between 0.95 and 1.05");
+  // The same words a run records for it.
+  const labrun::Transcript t = known_transcript(0.45, 0.15);
+  const ClaimSpec ratio = ratio_claim(3.0, 0.1);
+  CHECK(labrun::describe_claim(ratio).figures == labrun::evaluate_claim(ratio, t).figures);
+  CHECK(labrun::describe_claim(ratio).bound == labrun::evaluate_claim(ratio, t).tolerance);
 }

@@ -95,17 +95,9 @@ TEST_CASE("claims whose verdict differs are listed, and a transcript without cla
   labrun::Transcript candidate =
       with_cases({make_case_result("lab/p/staged", "p", "lesson", 1000, {20, 16, 4}, {3.6, 3.6}),
                   make_case_result("lab/p/fused", "p", "lesson", 1000, twelve_bytes(), {1.0, 1.0})});
-  const std::vector<labrun::ClaimSpec> specs = {{"byte-ratio",
-                                                 "staged over fused is 3",
-                                                 labrun::ClaimKind::kRatioNear,
-                                                 {"lab/p/staged", "lab/p/fused"},
-                                                 "lesson",
-                                                 3.0,
-                                                 0.1,
-                                                 0,
-                                                 0,
-                                                 false,
-                                                 {}}};
+  const std::vector<labrun::ClaimSpec> specs = {
+      labrun::time_ratio_claim("byte-ratio", "staged over fused is 3", "lab/p/staged", "lab/p/fused",
+                               "lesson", labrun::within(3.0, 0.1))};
   candidate.claims = labrun::evaluate_claims(specs, candidate);
   const auto c = labrun::compare_transcripts(baseline, candidate, &specs);
   REQUIRE(c.claims.size() == 1);

@@ -88,6 +88,23 @@ TEST_CASE("every registered lab runs in the smoke configuration and its transcri
                                      labrun::kPlotsBesideFormat)
                   .size() == report.plot_files.size());
       }
+      // Every timed case carries the figures its lab declares, each with a value (a formula's from
+      // the case's own time), and the report shows them as columns.
+      bool any_figure = false;
+      for (const labrun::CaseResult& c : back.cases) {
+        const labrun::CaseSpec* spec = lab.find_case(c.name);
+        REQUIRE(spec != nullptr);
+        REQUIRE(c.declared_figures.size() == spec->figures.size());
+        for (std::size_t f = 0; f < c.declared_figures.size(); ++f) {
+          INFO(c.name << ": " << c.declared_figures[f].name << ": " << c.declared_figures[f].unknown_reason);
+          CHECK(c.declared_figures[f].name == spec->figures[f].name);
+          CHECK(c.declared_figures[f].value.has_value());
+          any_figure = true;
+        }
+      }
+      if (any_figure) {
+        CHECK(labrun::read_file(report.markdown_path).find("## Every case") != std::string::npos);
+      }
       // Every lab of this build declares a roofline, and the smoke run times its ceilings.
       if (!lab.roofline.empty()) {
         const labrun::RooflineOutcome roofline = labrun::roofline_of(back);

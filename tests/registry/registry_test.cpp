@@ -1,8 +1,15 @@
 #include "registry/registry.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <limits>
 #include <stdexcept>
+
+#include "base/atomic_file.hpp"
+#include "core/statistics.hpp"
+#include "evidence/transcript_json.hpp"
 
 namespace {
 
@@ -58,17 +65,17 @@ TEST_CASE("registry finds labs and rejects duplicates and misnamed cases") {
 TEST_CASE("a claim, prediction, stability case or card figure naming an undeclared case is refused") {
   labrun::LabRegistry registry;
   labrun::Lab good = tiny_lab("zeta");
-  good.claims = {
-      labrun::ratio_near_claim("r", "b over c", "zeta/part2/b", "zeta/part2/c", "lesson", 1.0, 0.1),
-      labrun::bitwise_equal_claim("bits", "versions, not cases", "v1", "v2", false)};
+  good.claims = {labrun::time_ratio_claim("r", "b over c", "zeta/part2/b", "zeta/part2/c", "lesson",
+                                          labrun::within(1.0, 0.1)),
+                 labrun::bitwise_equal_claim("bits", "versions, not cases", "v1", "v2", false)};
   good.predictions = {{"b over c", "zeta/part2/b", "zeta/part2/c"}};
   good.stability_case = "zeta/part2/b";
   good.card_figures.copy_floor_case = "zeta/part2/b";
   registry.add(good);
 
   labrun::Lab claim = tiny_lab("eta");
-  claim.claims = {
-      labrun::ratio_near_claim("r", "b over d", "eta/part2/b", "eta/part2/d", "lesson", 1.0, 0.1)};
+  claim.claims = {labrun::time_ratio_claim("r", "b over d", "eta/part2/b", "eta/part2/d", "lesson",
+                                           labrun::within(1.0, 0.1))};
   CHECK_THROWS_WITH(registry.add(claim),
                     "lab 'eta': claims[0] 'r': names the case 'eta/part2/d', which the lab does not declare");
   labrun::Lab prediction = tiny_lab("theta");
@@ -126,8 +133,8 @@ TEST_CASE("a byte model of no launch or negative bytes is refused, naming the la
 
 TEST_CASE("size labels, image sizes and the correctness size are checked when the lab registers") {
   labrun::Lab misspelt = tiny_lab("alpha");
-  misspelt.claims = {
-      labrun::ratio_near_claim("r", "b over c", "alpha/part2/b", "alpha/part2/c", "card-scale", 1.0, 0.1)};
+  misspelt.claims = {labrun::time_ratio_claim("r", "b over c", "alpha/part2/b", "alpha/part2/c", "card-scale",
+                                              labrun::within(1.0, 0.1))};
   CHECK_THAT(mistake_in(misspelt),
              ContainsSubstring("lab 'alpha': claims[0] 'r': size_label: 'card-scale' is not a "
                                "size of alpha/part2/b (it declares: lesson 16)"));
@@ -164,12 +171,12 @@ TEST_CASE("a ratio claim derived from the byte models says their ratio, and one 
   const labrun::ClaimSpec derived =
       labrun::byte_ratio_claim("traffic", "b over c follows {byte_ratio}, not {launch_ratio}", lab.cases,
                                "alpha/part2/b", "alpha/part2/c", "lesson", 0.15);
-  CHECK(derived.expected == 13.0 / 5.0);
+  CHECK(derived.bound.expected == 13.0 / 5.0);
   CHECK(derived.statement == "b over c follows 2.60, not 2.00");
   CHECK(derived.expected_from_byte_models);
   lab.claims = {derived};
   CHECK(mistake_in(lab).empty());
-  lab.claims[0].expected = 2.5;  // typed over the derived figure
+  lab.claims[0].bound.expected = 2.5;  // typed over the derived figure
   CHECK_THAT(mistake_in(lab),
              ContainsSubstring("claims[0] 'traffic': expected: 2.50, where the byte models of its "
                                "cases give 2.60"));
@@ -232,4 +239,134 @@ TEST_CASE("the build registers the day-48 lab") {
   REQUIRE(lab != nullptr);
   CHECK(lab->open_session);
   CHECK(lab->render_tables);
+}
+
+TEST_CASE("a declared figure has a name, a unit, and a value or a formula; a bad one is refused") {
+  labrun::Lab lab = tiny_lab("pi");
+  lab.cases[1].figures = {labrun::declared_figure("global loads", "per cell", 5.0, "counted"),
+                          labrun::rate_figure("cells", "10^9/s")};
+  CHECK(mistake_in(lab).empty());
+  labrun::Lab unnamed = lab;
+  unnamed.cases[1].figures[0].unit.clear();
+  CHECK_THAT(mistake_in(unnamed), ContainsSubstring("cases[1] 'pi/part2/b': figures[0] 'global loads': a "
+                                                    "declared figure has a name and a unit"));
+  labrun::Lab twice = lab;
+  twice.cases[1].figures[1].name = "global loads";
+  CHECK_THAT(mistake_in(twice), ContainsSubstring("figures[1] 'global loads': declared twice for the case"));
+  labrun::Lab both = lab;
+  both.cases[1].figures[0].formula = [](const labrun::CaseResult&) { return std::optional<double>(1.0); };
+  CHECK_THAT(mistake_in(both), ContainsSubstring("a value or a formula, not both and not neither"));
+  labrun::Lab infinite = lab;
+  infinite.cases[1].figures[0].value = std::numeric_limits<double>::infinity();
+  CHECK_THAT(mistake_in(infinite), ContainsSubstring("figures[0] 'global loads': value: inf"));
+}
+
+TEST_CASE("a claim's bound is checked, and a claim at every size needs sizes its cases share") {
+  labrun::Lab lab = tiny_lab("rho");
+  lab.claims = {labrun::time_ratio_claim("r", "b over c", "rho/part2/b", "rho/part2/c", labrun::kEverySize,
+                                         labrun::at_most(1.05))};
+  CHECK(mistake_in(lab).empty());
+  labrun::Lab unbounded = lab;
+  unbounded.claims[0].bound = {};
+  CHECK_THAT(mistake_in(unbounded), ContainsSubstring("claims[0] 'r': bound: none"));
+  labrun::Lab inverted = lab;
+  inverted.claims[0].bound = labrun::between(1.2, 0.8);
+  CHECK_THAT(mistake_in(inverted), ContainsSubstring("its low end is above its high end"));
+  labrun::Lab apart = lab;
+  apart.cases[2].sizes = {{"sweep", 64}};
+  CHECK_THAT(mistake_in(apart),
+             ContainsSubstring("claims[0] 'r': size_label: every size, but rho/part2/c (sweep 64) shares no "
+                               "size with rho/part2/b (lesson 16)"));
+  labrun::Lab ceiling = lab;
+  ceiling.claims = {
+      labrun::not_faster_claim("n", "c not faster", "rho/part2/b", {"rho/part2/c"}, "lesson", 0.98)};
+  CHECK(mistake_in(ceiling).empty());
+  ceiling.claims[0].bound = labrun::at_most(1.02);
+  CHECK_THAT(mistake_in(ceiling), ContainsSubstring("a not-faster claim bounds its figure from below only"));
+}
+
+TEST_CASE("a claim of at least the byte ratio derives its floor from the models") {
+  labrun::Lab lab = tiny_lab("sigma");
+  lab.cases[1].model = labrun::ByteModel{8.0, 4.0, 3};
+  lab.cases[2].model = labrun::ByteModel{4.0, 0.0, 2};
+  const labrun::ClaimSpec floor =
+      labrun::byte_ratio_floor_claim("fold", "b over c gains at least {byte_ratio}", lab.cases,
+                                     "sigma/part2/b", "sigma/part2/c", "lesson", 0.9);
+  CHECK(floor.statement == "b over c gains at least 3.00");
+  CHECK(*floor.bound.expected == 3.0);
+  CHECK(*floor.bound.low == 0.9 * 3.0);
+  CHECK_FALSE(floor.bound.high.has_value());
+  CHECK(floor.bound.words == "at least 90% of the byte ratio 3.00 (more is allowed)");
+  lab.claims = {floor};
+  CHECK(mistake_in(lab).empty());
+}
+
+TEST_CASE("declared figures are recorded with each timed case: a value, or a formula's, or unknown") {
+  labrun::Lab lab = tiny_lab("tau");
+  lab.cases[1].figures = {labrun::declared_figure("global loads", "per cell", 5.0, "counted from kernels.cu"),
+                          labrun::rate_figure("cells", "10^9/s")};
+  labrun::Transcript t;
+  labrun::CaseResult timed;
+  timed.name = "tau/part2/b";
+  timed.elements = 2'000'000;
+  timed.samples_ms = {0.5, 0.5, 0.5};
+  timed.summary = labrun::summarize(timed.samples_ms);
+  labrun::CaseResult untimed = timed;
+  untimed.samples_ms.clear();
+  untimed.summary = {};
+  labrun::CaseResult other = timed;
+  other.name = "tau/part2/c";
+  t.cases = {timed, untimed, other};
+  labrun::record_declared_figures(lab, t);
+  REQUIRE(t.cases[0].declared_figures.size() == 2);
+  CHECK(t.cases[0].declared_figures[0].name == "global loads");
+  CHECK(*t.cases[0].declared_figures[0].value == 5.0);
+  CHECK(t.cases[0].declared_figures[0].source == "counted from kernels.cu");
+  CHECK(*t.cases[0].declared_figures[1].value == 4.0);  // 2e6 cells in 0.5 ms: 4 x 10^9 a second
+  CHECK_FALSE(t.cases[1].declared_figures[1].value.has_value());
+  CHECK(t.cases[1].declared_figures[1].unknown_reason == "the case has no time");
+  CHECK(*t.cases[1].declared_figures[0].value == 5.0);
+  CHECK(t.cases[2].declared_figures.empty());
+}
+
+TEST_CASE("every lab judges its committed transcripts of 1.6.0 on as their runs did") {
+  // The claims' rules may be reworded, never rejudged: each recorded claim's verdict, figure, bound and
+  // interval follow again from the transcript's own figures by the lab's claims as this build
+  // declares them (before 1.6.0 no bound was recorded).
+  const std::filesystem::path evidence =
+      std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
+  int judged = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(evidence)) {
+    const std::string where = entry.path().generic_string();
+    if (entry.path().extension() != ".json" || where.find("/schema/") != std::string::npos ||
+        where.find(".trace.") != std::string::npos || where.find("/comparisons/") != std::string::npos ||
+        where.find("/grading/") != std::string::npos ||
+        where.find("/verdict-stability/") != std::string::npos) {
+      continue;
+    }
+    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_file(entry.path()));
+    const labrun::Lab* lab = labrun::registered_labs().find(t.lab_name);
+    if (lab == nullptr || !t.claims_recorded || !t.rounds_recorded) {
+      continue;
+    }
+    const std::vector<labrun::ClaimResult> again = labrun::evaluate_claims(lab->claims, t);
+    for (const labrun::ClaimResult& recorded : t.claims) {
+      INFO(where << ": " << recorded.id);
+      const auto found = std::find_if(again.begin(), again.end(),
+                                      [&](const labrun::ClaimResult& c) { return c.id == recorded.id; });
+      REQUIRE(found != again.end());
+      CHECK(found->verdict == recorded.verdict);
+      CHECK(found->measured == recorded.measured);
+      CHECK(found->expected == recorded.expected);
+      CHECK(found->bound_low == recorded.bound_low);
+      CHECK(found->bound_high == recorded.bound_high);
+      REQUIRE(found->measured_interval.has_value() == recorded.measured_interval.has_value());
+      if (recorded.measured_interval) {
+        CHECK(found->measured_interval->low == recorded.measured_interval->low);
+        CHECK(found->measured_interval->high == recorded.measured_interval->high);
+      }
+      ++judged;
+    }
+  }
+  CHECK(judged >= 6);
 }

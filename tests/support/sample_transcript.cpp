@@ -195,8 +195,8 @@ Transcript sample_day48_transcript() {
   }
   t.predictions.front().measured = measure_prediction(t, t.predictions.front());
   const ClaimResult judged =
-      evaluate_claims({ratio_near_claim(claim.id, claim.statement, "day48-fusion/part2/staged-chain",
-                                        "day48-fusion/part2/fused-chain", "lesson", 3.0, 0.10)},
+      evaluate_claims({time_ratio_claim(claim.id, claim.statement, "day48-fusion/part2/staged-chain",
+                                        "day48-fusion/part2/fused-chain", "lesson", within(3.0, 0.10))},
                       t)
           .front();
   t.claims.front().verdict = judged.verdict;

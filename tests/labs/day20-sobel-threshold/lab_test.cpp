@@ -70,7 +70,7 @@ TEST_CASE(
   }
   REQUIRE(traffic != nullptr);
   CHECK(traffic->expected_from_byte_models);
-  CHECK(traffic->expected == Catch::Approx(2.6));
+  CHECK(traffic->bound.expected == Catch::Approx(2.6));
   CHECK_THAT(traffic->statement, Catch::Matchers::ContainsSubstring("byte ratio 2.60"));
   CHECK_THAT(traffic->statement, Catch::Matchers::ContainsSubstring("launch ratio 2.00"));
   CHECK(lab.roofline.compute_ceiling_case == "day20-sobel-threshold/card/peak-fma");

@@ -1,0 +1,46 @@
+// `labrun plan` on a machine with no GPU: everything each lab declares, claims and figures included.
+
+#include "cli/plan_command.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+
+#include "registry/registry.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+
+TEST_CASE("plan shows every lab's cases, models, claims with their bounds, figures and predictions") {
+  for (const labrun::Lab& lab : labrun::registered_labs().labs()) {
+    INFO(lab.name);
+    const std::string plan = labrun::render_plan(lab);
+    CHECK_THAT(plan, ContainsSubstring("# Plan for " + lab.name));
+    for (const labrun::CaseSpec& spec : lab.cases) {
+      CHECK_THAT(plan, ContainsSubstring("| " + spec.name + " "));
+      CHECK_THAT(plan, ContainsSubstring(spec.describe_sizes()));
+      for (const labrun::CaseFigure& figure : spec.figures) {
+        CHECK_THAT(plan, ContainsSubstring(figure.source));
+      }
+    }
+    for (const labrun::ClaimSpec& claim : lab.claims) {
+      CHECK_THAT(plan, ContainsSubstring("| " + claim.id));
+      CHECK_THAT(plan, ContainsSubstring(labrun::describe_claim(claim).bound));
+    }
+    for (const labrun::Prediction& p : lab.predictions) {
+      CHECK_THAT(plan, ContainsSubstring(p.description));
+    }
+  }
+}
+
+TEST_CASE("day 34's plan: its loads per cell, its claim at every size and its bound, with no GPU") {
+  const labrun::Lab* lab = labrun::registered_labs().find("day34-stencil-tile");
+  REQUIRE(lab != nullptr);
+  const std::string plan = labrun::render_plan(*lab);
+  CHECK_THAT(plan,
+             ContainsSubstring("| day34-stencil-tile/stencil/naive | global loads | per cell |       5 |"));
+  CHECK_THAT(plan,
+             ContainsSubstring("| day34-stencil-tile/stencil/tiled | global loads | per cell |   1.328 |"));
+  CHECK_THAT(plan, ContainsSubstring("at every size they share | at most 1.05"));
+  CHECK_THAT(plan, ContainsSubstring("| naive over tiled | day34-stencil-tile/stencil/naive | "
+                                     "day34-stencil-tile/stencil/tiled |       1.00 |         1.00 |"));
+  CHECK_THAT(plan, ContainsSubstring("- roofline: memory ceiling the best of day34-stencil-tile/card/copy"));
+}

@@ -292,7 +292,7 @@ std::vector<SizeKey> shared_sizes(const ClaimSpec& spec, const Transcript& t) {
   std::vector<SizeKey> sizes;
   for (const CaseResult* first : t.cases_named(spec.cases.at(0))) {
     const bool seen = std::any_of(sizes.begin(), sizes.end(),
-                                  [&](const SizeKey& key) { return *key.elements == first->elements; });
+                                  [&](const SizeKey& key) { return key.elements == first->elements; });
     const bool shared = std::any_of(spec.cases.begin() + 1, spec.cases.end(), [&](const std::string& other) {
       const std::vector<const CaseResult*> runs = t.cases_named(other);
       return std::any_of(runs.begin(), runs.end(),
@@ -356,8 +356,8 @@ ClaimResult combine_sizes(const ClaimSpec& spec,
   result.detail.clear();
   for (const auto& [at, judged] : per_size) {
     result.detail += (result.detail.empty() ? "" : "; ") + at.label +
-                     " (n = " + std::to_string(*at.elements) + "): " + verdict_name(judged.verdict) + ", " +
-                     judged.detail;
+                     " (n = " + std::to_string(at.elements.value_or(0)) +
+                     "): " + verdict_name(judged.verdict) + ", " + judged.detail;
   }
   return result;
 }

@@ -294,7 +294,8 @@ Table generic_cases_table(const Transcript& t) {
     }
   }
   for (const auto& [name, unit] : columns) {
-    table.headers.push_back(name + " (" + unit + ")");
+    table.headers.push_back(name);
+    table.headers.back().append(" (").append(unit).append(")");
     table.right_aligned.push_back(true);
   }
   for (const CaseResult& c : t.cases) {

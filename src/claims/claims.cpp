@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "base/format.hpp"
+#include "claims/noise_rule.hpp"
 #include "core/byte_model.hpp"
 #include "core/rounds.hpp"
 
@@ -235,22 +236,36 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
   for (const ClaimSpec& spec : specs) {
     results.push_back(evaluate_claim(spec, transcript));
   }
-  const std::size_t rounds = round_count(transcript);
-  if (rounds < 2) {
+  // The units are the run's CUDA contexts (1.8.0), or its rounds before 1.8.0 (core/rounds.hpp).
+  const bool noise_rule = schema_version_at_least(transcript.schema_version, 1, 8);
+  if (noise_rule) {
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      note_launch_bound_figures(results[i], specs[i], transcript);
+    }
+  }
+  const std::size_t units = unit_count(transcript);
+  if (units < 2) {
     return results;
   }
   std::vector<Transcript> views;
-  views.reserve(rounds);
-  for (std::size_t r = 0; r < rounds; ++r) {
-    views.push_back(round_view(transcript, r));
+  views.reserve(units);
+  for (std::size_t u = 0; u < units; ++u) {
+    views.push_back(unit_view(transcript, u));
   }
   for (std::size_t i = 0; i < specs.size(); ++i) {
-    std::vector<ClaimResult> per_round;
-    per_round.reserve(rounds);
+    std::vector<ClaimResult> per_unit;
+    per_unit.reserve(units);
     for (const Transcript& view : views) {
-      per_round.push_back(evaluate_claim(specs[i], view));
+      per_unit.push_back(evaluate_claim(specs[i], view));
     }
-    judge_with_rounds(results[i], per_round);
+    judge_with_rounds(results[i], per_unit);
+    if (noise_rule && results[i].verdict_basis == "interval") {
+      std::vector<double> figures;
+      for (const ClaimResult& unit : per_unit) {
+        figures.push_back(unit.measured.value_or(0.0));
+      }
+      apply_noise_rule(results[i], figures);
+    }
   }
   return results;
 }

@@ -87,8 +87,10 @@ struct ClaimSpec {
 //! samples): held or failed, with its figure and bound; a figure the transcript lacks gives "not
 //! measured" with the reason. Its verdict_basis is "point".
 [[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
-//! Evaluates every claim (evaluate_claim); on a transcript of 2 or more rounds (round_count), each
-//! claim is also evaluated on every round alone (round_view) and judged with judge_with_rounds.
+//! Evaluates every claim (evaluate_claim); on a transcript of 2 or more interval units (unit_count:
+//! its CUDA contexts from 1.8.0, its rounds before), each claim is also evaluated on every unit alone
+//! (unit_view) and judged with judge_with_rounds; from 1.8.0 a claim judged by its interval then
+//! meets claims/noise_rule.hpp's rule.
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 

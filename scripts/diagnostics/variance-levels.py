@@ -25,11 +25,11 @@ the median of the numbers in files named `process_seconds_minimal` under the fol
 script times a labrun run of one case there), else --process-cost. A level whose component is 0
 costs nothing to leave out: its count is 1 with "-" beside it.
 
-  variance-levels.py [--lab LAB] [--mode MODE] [--round-cost S] [--context-cost S] [--process-cost S]
-                     [--max-elements N] [--json FILE] FOLDER_OR_TRANSCRIPT...
+  variance-levels.py [--lab LAB] [--mode MODE] [--costs-from PATH]... [--round-cost S] [--context-cost S]
+                     [--process-cost S] [--max-elements N] [--json FILE] FOLDER_OR_TRANSCRIPT...
 
---round-cost and --context-cost replace the measured costs (the cost of a round of the whole lab, from a
-full run, rather than of the cases the probe timed). Exit status: 0; 1 nothing to analyse (no
+--costs-from measures c_round and c_context in other transcripts (a full run of the lab: a round of
+every case, where the probe timed a few); --round-cost and --context-cost give them outright. Exit status: 0; 1 nothing to analyse (no
 transcript of schema 1.8.0 with 2 contexts or more of 2 rounds or more, in 2 processes or more); 2 usage.
 """
 
@@ -159,6 +159,7 @@ def main(argv):
     parser.add_argument("paths", nargs="+")
     parser.add_argument("--lab")
     parser.add_argument("--mode")
+    parser.add_argument("--costs-from", action="append", default=[])
     parser.add_argument("--round-cost", type=float)
     parser.add_argument("--context-cost", type=float)
     parser.add_argument("--process-cost", type=float)
@@ -166,7 +167,8 @@ def main(argv):
     parser.add_argument("--json")
     args = parser.parse_args(argv)
     runs = read_transcripts(args.paths, args.lab, args.mode)
-    round_cost, context_cost = measured_costs(runs)
+    round_cost, context_cost = measured_costs(read_transcripts(args.costs_from, args.lab, args.mode)
+                                              if args.costs_from else runs)
     round_cost = args.round_cost if args.round_cost is not None else round_cost
     context_cost = args.context_cost if args.context_cost is not None else context_cost
     process_cost = args.process_cost if args.process_cost is not None else minimal_process_seconds(args.paths)

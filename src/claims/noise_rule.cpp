@@ -79,15 +79,16 @@ void note_launch_bound_figures(ClaimResult& claim, const ClaimSpec& spec, const 
   std::string bound;
   for (const std::string& name : spec.cases) {
     for (const CaseResult* c : transcript.cases_named(name)) {
-      if (c->launch_check && c->launch_check->launch_bound && (!one_size || c->size_label == spec.size_label)) {
+      if (c->launch_check && c->launch_check->launch_bound &&
+          (!one_size || c->size_label == spec.size_label)) {
         bound += (bound.empty() ? "" : ", ") + c->name + " at n = " + std::to_string(c->elements) + " (" +
                  percent(c->launch_check->host_share) + ")";
       }
     }
   }
   if (!bound.empty()) {
-    claim.detail += "; hot timing: launch-bound, the host's launch latency a share of the hot figure of " +
-                    bound;
+    claim.detail +=
+        "; hot timing: launch-bound, the host's launch latency a share of the hot figure of " + bound;
   }
 }
 

@@ -51,7 +51,8 @@ CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const Comp
   }
   if (row.time_ratio_interval) {
     const auto units = [](const CaseResult& c, std::size_t count) {
-      const bool contexts = interval_units(c).size() != c.rounds.size() || c.rounds.front().context.has_value();
+      const bool contexts =
+          interval_units(c).size() != c.rounds.size() || c.rounds.front().context.has_value();
       return std::to_string(count) + (contexts ? " contexts" : " rounds");
     };
     row.change = change_from_interval(*row.time_ratio_interval, rules.sampled_threshold);

@@ -160,7 +160,8 @@ void append_round(CaseResult& result, const RoundSamples& round) {
   }
   result.median_interval_ms = case_median_interval(result);
   if (!round.launch_check_ms.empty() || result.launch_check) {
-    std::vector<double> gated = result.launch_check ? result.launch_check->gated_samples_ms : std::vector<double>{};
+    std::vector<double> gated =
+        result.launch_check ? result.launch_check->gated_samples_ms : std::vector<double>{};
     gated.insert(gated.end(), round.launch_check_ms.begin(), round.launch_check_ms.end());
     result.launch_check = launch_latency_check(std::move(gated), result.summary.median);
   }

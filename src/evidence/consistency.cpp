@@ -165,7 +165,8 @@ std::optional<SchemaProblem> contexts_problem(const CaseResult& c, const std::st
     }
   }
   if (c.launch_check) {
-    const LaunchLatencyCheck computed = launch_latency_check(c.launch_check->gated_samples_ms, c.summary.median);
+    const LaunchLatencyCheck computed =
+        launch_latency_check(c.launch_check->gated_samples_ms, c.summary.median);
     const std::string check = at + "/launch_check/";
     if (!agree(c.launch_check->gated_median_ms, computed.gated_median_ms)) {
       return mismatch(check + "gated_median_ms", c.launch_check->gated_median_ms, computed.gated_median_ms,
@@ -176,8 +177,9 @@ std::optional<SchemaProblem> contexts_problem(const CaseResult& c, const std::st
                       "its gated median and the case's median");
     }
     if (c.launch_check->launch_bound != computed.launch_bound) {
-      return SchemaProblem{check + "launch_bound", std::string(c.launch_check->launch_bound ? "true" : "false") +
-                                                       " for a host share of " + figure_text(computed.host_share)};
+      return SchemaProblem{check + "launch_bound",
+                           std::string(c.launch_check->launch_bound ? "true" : "false") +
+                               " for a host share of " + figure_text(computed.host_share)};
     }
   }
   return std::nullopt;

@@ -187,7 +187,8 @@ Table claims_table(const Transcript& t) {
         "inconclusive (from: rounds); with one round, its figure alone decides (from: point).");
     if (schema_version_at_least(t.schema_version, 1, 8)) {
       table.notes.push_back(
-          "From schema 1.8.0 the units of an interval are the run's CUDA contexts, not its rounds, and a claim "
+          "From schema 1.8.0 the units of an interval are the run's CUDA contexts, not its rounds, and a "
+          "claim "
           "whose figure moves between the contexts by more than its tolerance is inconclusive however its "
           "interval falls (from: noise).");
     }
@@ -337,11 +338,11 @@ std::string joined_seconds(const std::vector<ContextRecord>& contexts, double Co
 void add_round_rows(const TimingRecord& timing, Table& table) {
   table.rows.push_back({"rounds", std::to_string(timing.rounds) + ": " + timing.round_placement});
   if (!timing.contexts.empty()) {
-    table.rows.push_back({"CUDA contexts", timing.round_context + "; created in " +
-                                               joined_seconds(timing.contexts, &ContextRecord::create_seconds) +
-                                               " s, set up in " +
-                                               joined_seconds(timing.contexts, &ContextRecord::setup_seconds) +
-                                               " s"});
+    table.rows.push_back(
+        {"CUDA contexts", timing.round_context + "; created in " +
+                              joined_seconds(timing.contexts, &ContextRecord::create_seconds) +
+                              " s, set up in " +
+                              joined_seconds(timing.contexts, &ContextRecord::setup_seconds) + " s"});
   }
   if (!timing.launch_check.empty()) {
     table.rows.push_back({"launch check", timing.launch_check});
@@ -431,9 +432,10 @@ Table launch_check_table(const Transcript& t) {
     if (!c.launch_check) {
       continue;
     }
-    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements), fixed(c.summary.median * 1000.0, 2),
-                          fixed(c.launch_check->gated_median_ms * 1000.0, 2), percent(c.launch_check->host_share),
-                          c.launch_check->launch_bound ? "yes" : "no"});
+    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements),
+                          fixed(c.summary.median * 1000.0, 2),
+                          fixed(c.launch_check->gated_median_ms * 1000.0, 2),
+                          percent(c.launch_check->host_share), c.launch_check->launch_bound ? "yes" : "no"});
   }
   return table;
 }

@@ -255,33 +255,34 @@ Json timing_to_json(const TimingRecord& timing) {
     contexts.push_back(
         Json{{"create_seconds", context.create_seconds}, {"setup_seconds", context.setup_seconds}});
   }
-  return Json{{"mode", timing.mode},
-              {"order", timing.order},
-              {"min_samples", timing.min_samples},
-              {"max_samples", timing.max_samples},
-              {"target_relative_median_ci", timing.target_relative_median_ci},
-              {"case_time_limit_s", timing.case_time_limit_s},
-              {"batch", timing.batch},
-              {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
-              {"clock_source", timing.clock_source},
-              {"throttle_threshold_mhz",
-               timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
-              {"throttle_rule", timing.throttle_rule},
-              {"launch_gate", timing.launch_gate},
-              {"rounds", timing.rounds},
-              {"round_orders", timing.round_orders},
-              {"round_rule", round_rule_json(timing)},
-              {"round_placement", timing.round_placement},
-              {"interval_method", timing.interval_method},
-              {"precision", Json{{"small_case_batch", timing.small_case_batch},
-                                 {"small_case_max_elements", timing.small_case_max_elements},
-                                 {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
-                                 {"device_warmup_s", timing.device_warmup_s},
-                                 {"clock_lock", timing.clock_lock}}},
-              {"rounds_per_context", timing.rounds_per_context > 0 ? timing.rounds_per_context : timing.rounds},
-              {"contexts", contexts},
-              {"round_context", timing.round_context},
-              {"launch_check", timing.launch_check}};
+  return Json{
+      {"mode", timing.mode},
+      {"order", timing.order},
+      {"min_samples", timing.min_samples},
+      {"max_samples", timing.max_samples},
+      {"target_relative_median_ci", timing.target_relative_median_ci},
+      {"case_time_limit_s", timing.case_time_limit_s},
+      {"batch", timing.batch},
+      {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
+      {"clock_source", timing.clock_source},
+      {"throttle_threshold_mhz",
+       timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
+      {"throttle_rule", timing.throttle_rule},
+      {"launch_gate", timing.launch_gate},
+      {"rounds", timing.rounds},
+      {"round_orders", timing.round_orders},
+      {"round_rule", round_rule_json(timing)},
+      {"round_placement", timing.round_placement},
+      {"interval_method", timing.interval_method},
+      {"precision", Json{{"small_case_batch", timing.small_case_batch},
+                         {"small_case_max_elements", timing.small_case_max_elements},
+                         {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
+                         {"device_warmup_s", timing.device_warmup_s},
+                         {"clock_lock", timing.clock_lock}}},
+      {"rounds_per_context", timing.rounds_per_context > 0 ? timing.rounds_per_context : timing.rounds},
+      {"contexts", contexts},
+      {"round_context", timing.round_context},
+      {"launch_check", timing.launch_check}};
 }
 
 Json profile_to_json(const ProfileRecord& profile) {
@@ -675,8 +676,9 @@ CaseResult read_case(const Reader& c, bool transcribed) {
     }
     if (c.has("launch_check")) {  // 1.8.0
       const Reader check = c.child("launch_check");
-      result.launch_check = LaunchLatencyCheck{check.numbers("gated_samples_ms"), check.number("gated_median_ms"),
-                                               check.number("host_share"), check.flag("launch_bound")};
+      result.launch_check =
+          LaunchLatencyCheck{check.numbers("gated_samples_ms"), check.number("gated_median_ms"),
+                             check.number("host_share"), check.flag("launch_bound")};
     }
   }
   if (c.has("attributes")) {
@@ -869,8 +871,9 @@ void migrate_rounds(Transcript& t) {
 // for launch latency.
 void migrate_contexts(TimingRecord& timing) {
   timing.rounds_per_context = std::max(1, timing.rounds);
-  timing.round_context = "not recorded: the transcript predates schema 1.8.0 (every round in the run's one CUDA "
-                         "context, each round an interval unit)";
+  timing.round_context =
+      "not recorded: the transcript predates schema 1.8.0 (every round in the run's one CUDA "
+      "context, each round an interval unit)";
 }
 
 ClaimResult read_claim(const Reader& c) {
@@ -933,8 +936,8 @@ bool from_1_8(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0",
-                                                 "1.5.0", "1.6.0", "1.7.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{
+      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", kTranscriptSchemaVersion};
   return versions;
 }
 

@@ -138,8 +138,8 @@ TimingRecord timing_record(const SamplingRule& rule, int rounds, int rounds_per_
   timing.round_context = round_context_text(rounds, rounds_per_context);
   if (options.mode == TimingMode::kHot) {
     timing.launch_check =
-        "after each round of a case of at most " + std::to_string(kLaunchCheckMaxElements) + " elements and " +
-        std::to_string(kMaxGatedLaunchesPerSample) + " launches per sample, " +
+        "after each round of a case of at most " + std::to_string(kLaunchCheckMaxElements) +
+        " elements and " + std::to_string(kMaxGatedLaunchesPerSample) + " launches per sample, " +
         std::to_string(kLaunchCheckSamplesPerRound) +
         " samples of its region queued behind a launch gate (GPU time alone, outside its hot samples); a "
         "case whose gated median is below " +
@@ -743,7 +743,8 @@ void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
       const ContextRecord record = renew_context(device);
       t.timing->contexts.push_back(record);
       progress(of_rounds + ": a new CUDA context (" + fixed(record.create_seconds, 2) +
-               " s), the lab's buffers in it (" + fixed(record.setup_seconds, 2) + " s), the cases in a new order");
+               " s), the lab's buffers in it (" + fixed(record.setup_seconds, 2) +
+               " s), the cases in a new order");
     } else if (round > 0) {
       progress(of_rounds + ": the lab's buffers allocated again, the cases in a new order");
       device.session->renew_buffers(placement_offset_bytes(round));
@@ -1044,8 +1045,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   run_facts.facts.push_back(host_cpu_fact("host_cpu_start"));
   DeviceState device{lab, session_config, std::move(session), sampling, pin};
-  sample_cases(device, plan, failed_versions, checked.rounds, checked.rounds_per_context, options, checked.round,
-               start, t, progress);
+  sample_cases(device, plan, failed_versions, checked.rounds, checked.rounds_per_context, options,
+               checked.round, start, t, progress);
   session = std::move(device.session);
   sample_stability_again(lab, *session, sampling, checked.rule, t, progress);
   run_facts.facts.push_back(host_cpu_fact("host_cpu_end"));

@@ -87,6 +87,20 @@ def main():
               f"contexts per process {staged['contexts_per_process']} against {per_process}")
         check("| day48-fusion/part3/staged-chain | 16384 |" in result.stdout, f"table: {result.stdout}")
         check("Median over 1 cases at n <= 2^16" in result.stdout, "the small-n line")
+        # Costs from another run (a full run of the lab): its rounds took 1.5 s, its later contexts 0.4 s.
+        other = os.path.join(folder, "full")
+        os.makedirs(other)
+        full = transcript(0, 0.75)
+        full["timing"]["contexts"][1:] = [{"create_seconds": 0.3, "setup_seconds": 0.1}] * 2
+        with open(os.path.join(other, "full.json"), "w", encoding="utf-8") as handle:
+            json.dump(full, handle)
+        result = subprocess.run([sys.executable, script, *(os.path.join(folder, f"process-{p}") for p in range(P)),
+                                 "--costs-from", other, "--process-cost", "2", "--json", out],
+                                capture_output=True, text=True, check=False)
+        with open(out, encoding="utf-8") as handle:
+            costs = json.load(handle)["costs"]
+        check(result.returncode == 0 and abs(costs["round"] - 1.5) < 1e-12 and abs(costs["context"] - 0.4) < 1e-12
+              and costs["process"] == 2.0, f"costs from another run: {costs}")
         # Without the process: no process level, and nothing to analyse.
         only = subprocess.run([sys.executable, script, os.path.join(folder, "process-0")], capture_output=True,
                               text=True, check=False)

@@ -40,16 +40,7 @@ import os
 import statistics
 import sys
 
-
-def transcript_files(paths):
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _, names in os.walk(path):
-                files += [os.path.join(root, n) for n in names if n.endswith(".json")]
-        else:
-            files.append(path)
-    return sorted(f for f in files if not f.endswith(".trace.json"))
+from transcript_reading import transcript_files  # beside this script
 
 
 def minimal_process_seconds(paths):

@@ -37,6 +37,8 @@ import os
 import statistics
 import sys
 
+from transcript_reading import number, transcript_files  # beside this script
+
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
 SMALL_N_MAX = 1 << 16
@@ -49,29 +51,11 @@ TODAY_SECONDS = {("day48-fusion", "cold"): 7.7, ("day48-fusion", "hot"): 7.0,
 WALL_FILE = "process_wall_seconds"
 
 
-def number(value):
-    """A transcript number: JSON has no NaN or infinity, so they are written as strings."""
-    if isinstance(value, str):
-        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}.get(value)
-    return value
-
-
 def interval(value):
     if not isinstance(value, dict):
         return None
     low, high = number(value.get("low")), number(value.get("high"))
     return None if low is None or high is None else (low, high)
-
-
-def transcript_files(paths):
-    files = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, _, names in os.walk(path):
-                files += [os.path.join(root, n) for n in names if n.endswith(".json")]
-        else:
-            files.append(path)
-    return sorted(f for f in files if not f.endswith(".trace.json"))
 
 
 def process_wall_seconds(transcript_file):

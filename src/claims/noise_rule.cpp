@@ -1,9 +1,9 @@
 #include "claims/noise_rule.hpp"
 
 #include <cmath>
-#include <numeric>
 
 #include "base/format.hpp"
+#include "core/statistics.hpp"
 
 namespace labrun {
 
@@ -24,33 +24,11 @@ std::optional<double> relative_tolerance(const ClaimResult& claim) {
 }
 
 std::optional<double> relative_noise(double point, const std::vector<double>& per_unit) {
-  if (per_unit.size() < 2 || !std::isfinite(point)) {
+  const std::optional<UnitSpread> spread = unit_spread(point, per_unit);
+  if (!spread || (!spread->logarithmic && point == 0.0)) {
     return std::nullopt;
   }
-  bool positive = point > 0.0;
-  for (const double value : per_unit) {
-    if (!std::isfinite(value)) {
-      return std::nullopt;
-    }
-    positive = positive && value > 0.0;
-  }
-  if (!positive && point == 0.0) {
-    return std::nullopt;
-  }
-  std::vector<double> values(per_unit);
-  if (positive) {
-    for (double& value : values) {
-      value = std::log(value);
-    }
-  }
-  const double count = static_cast<double>(values.size());
-  const double mean = std::accumulate(values.begin(), values.end(), 0.0) / count;
-  double squares = 0.0;
-  for (const double value : values) {
-    squares += (value - mean) * (value - mean);
-  }
-  const double deviation = std::sqrt(squares / (count - 1.0));
-  return positive ? deviation : deviation / std::fabs(point);
+  return spread->logarithmic ? spread->deviation : spread->deviation / std::fabs(point);
 }
 
 bool apply_noise_rule(ClaimResult& claim, const std::vector<double>& per_unit) {

@@ -1,0 +1,24 @@
+"""What the diagnostics scripts share for reading labrun transcripts (imported, not run): the JSON
+files among paths given on a command line, and a transcript number that may be written as a string."""
+
+import math
+import os
+
+
+def number(value):
+    """A transcript number: JSON has no NaN or infinity, so they are written as strings."""
+    if isinstance(value, str):
+        return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}.get(value)
+    return value
+
+
+def transcript_files(paths):
+    """Every .json file among `paths` (files, or folders searched), Chrome traces left out, sorted."""
+    files = []
+    for path in paths:
+        if os.path.isdir(path):
+            for root, _, names in os.walk(path):
+                files += [os.path.join(root, n) for n in names if n.endswith(".json")]
+        else:
+            files.append(path)
+    return sorted(f for f in files if not f.endswith(".trace.json"))

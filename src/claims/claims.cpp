@@ -261,6 +261,7 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
     judge_with_rounds(results[i], per_unit);
     if (noise_rule && results[i].verdict_basis == "interval") {
       std::vector<double> figures;
+      figures.reserve(per_unit.size());
       for (const ClaimResult& unit : per_unit) {
         figures.push_back(unit.measured.value_or(0.0));
       }

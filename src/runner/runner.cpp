@@ -466,7 +466,7 @@ class CaseSampling {
     const int batch = event_pair_batch_for(*item.spec, item.size.elements, options_);
     SampledCase active{&item, session.prepare_case(*item.spec, item.size.elements), nullptr, batch,
                        std::nullopt};
-    // Hot mode sampled with a gate is hot-gated; only hot-gated mode gates its samples.
+    // Only hot-gated mode gates its samples; hot mode's gate serves its launch check alone.
     active.sampler = std::make_unique<CaseSampler>(
         active.region.run, item.spec->launches_per_sample * batch, mode_for(*item.spec, batch),
         flusher_ ? &*flusher_ : nullptr, &*probe_, mode_ == TimingMode::kHotGated ? &*gate_ : nullptr);

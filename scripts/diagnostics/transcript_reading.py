@@ -1,6 +1,8 @@
 """What the diagnostics scripts share for reading labrun transcripts (imported, not run): the JSON
-files among paths given on a command line, and a transcript number that may be written as a string."""
+files among paths given on a command line, the transcripts among them, and a transcript number that
+may be written as a string."""
 
+import json
 import math
 import os
 
@@ -22,3 +24,19 @@ def transcript_files(paths):
         else:
             files.append(path)
     return sorted(f for f in files if not f.endswith(".trace.json"))
+
+
+def read_transcripts(paths, program):
+    """(file, document) for every transcript among `paths` (a JSON object with a schema version and
+    cases; comparisons, grade reports and aggregates are passed by). A file that cannot be read or
+    parsed ends the program, named, with exit status 1."""
+    found = []
+    for f in transcript_files(paths):
+        try:
+            with open(f, encoding="utf-8") as handle:
+                document = json.load(handle)
+        except (OSError, ValueError) as error:
+            raise SystemExit(f"{program}: {f}: {error}") from None
+        if isinstance(document, dict) and "schema_version" in document and "cases" in document:
+            found.append((f, document))
+    return found

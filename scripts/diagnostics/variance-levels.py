@@ -40,7 +40,7 @@ import os
 import statistics
 import sys
 
-from transcript_reading import transcript_files  # beside this script
+from transcript_reading import read_transcripts  # beside this script
 
 
 def minimal_process_seconds(paths):
@@ -58,15 +58,10 @@ def minimal_process_seconds(paths):
     return statistics.median(values) if values else None
 
 
-def read_transcripts(paths, lab, mode):
+def runs_of(paths, lab, mode):
     runs = []
-    for f in transcript_files(paths):
-        try:
-            with open(f, encoding="utf-8") as handle:
-                t = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"variance-levels: {f}: {error}") from None
-        if not isinstance(t, dict) or "cases" not in t or not isinstance(t.get("timing"), dict):
+    for _, t in read_transcripts(paths, "variance-levels"):
+        if not isinstance(t.get("timing"), dict):
             continue
         timing = t["timing"]
         if "rounds_per_context" not in timing:
@@ -157,8 +152,8 @@ def main(argv):
     parser.add_argument("--max-elements", type=int, default=1 << 62)
     parser.add_argument("--json")
     args = parser.parse_args(argv)
-    runs = read_transcripts(args.paths, args.lab, args.mode)
-    round_cost, context_cost = measured_costs(read_transcripts(args.costs_from, args.lab, args.mode)
+    runs = runs_of(args.paths, args.lab, args.mode)
+    round_cost, context_cost = measured_costs(runs_of(args.costs_from, args.lab, args.mode)
                                               if args.costs_from else runs)
     round_cost = args.round_cost if args.round_cost is not None else round_cost
     context_cost = args.context_cost if args.context_cost is not None else context_cost

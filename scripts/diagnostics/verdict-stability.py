@@ -37,7 +37,7 @@ import os
 import statistics
 import sys
 
-from transcript_reading import number, transcript_files  # beside this script
+from transcript_reading import number, read_transcripts  # beside this script
 
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
@@ -70,14 +70,7 @@ def process_wall_seconds(transcript_file):
 
 def read_runs(paths):
     runs = []
-    for f in transcript_files(paths):
-        try:
-            with open(f, encoding="utf-8") as handle:
-                t = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"verdict-stability: {f}: {error}") from None
-        if not isinstance(t, dict) or "schema_version" not in t or "cases" not in t:
-            continue  # a comparison, a grade report, an aggregate
+    for f, t in read_transcripts(paths, "verdict-stability"):
         if (t.get("run") or {}).get("configuration") == "smoke":
             continue
         mode = (t.get("timing") or {}).get("mode", "hot")

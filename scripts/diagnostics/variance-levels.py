@@ -40,7 +40,8 @@ import os
 import statistics
 import sys
 
-from transcript_reading import read_transcripts  # beside this script
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import read_transcripts  # noqa: E402 (beside this script)
 
 
 def minimal_process_seconds(paths):

@@ -37,7 +37,8 @@ import os
 import statistics
 import sys
 
-from transcript_reading import number, read_transcripts  # beside this script
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import number, read_transcripts  # noqa: E402 (beside this script)
 
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "base/format.hpp"
+#include "claims/noise_rule.hpp"
 #include "core/byte_model.hpp"
 #include "core/rounds.hpp"
 
@@ -372,12 +373,23 @@ std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Tran
   return results;
 }
 
-// One claim over the run and, with 2 or more views, over each round alone (judge_with_rounds).
-ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views) {
+// One claim over the run and, with 2 or more views, over each interval unit alone (judge_with_rounds);
+// with `noise_rule` (1.8.0) a claim judged by its interval then meets claims/noise_rule.hpp's rule.
+ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views,
+                  bool noise_rule) {
   const auto judged_at = [&](const SizeKey& at) {
     ClaimResult result = evaluate_at(spec, t, at);
     if (views.size() >= 2) {
-      judge_with_rounds(result, per_round(spec, views, at));
+      const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
+      judge_with_rounds(result, per_unit);
+      if (noise_rule && result.verdict_basis == "interval") {
+        std::vector<double> figures;
+        figures.reserve(per_unit.size());
+        for (const ClaimResult& unit : per_unit) {
+          figures.push_back(unit.measured.value_or(0.0));
+        }
+        apply_noise_rule(result, figures);
+      }
     }
     return result;
   };
@@ -442,22 +454,28 @@ ClaimDescription describe_claim(const ClaimSpec& spec) {
 }
 
 ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) {
-  return judge(spec, transcript, {});
+  return judge(spec, transcript, {}, false);
 }
 
 std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
+  // The interval units are the run's CUDA contexts (1.8.0), or its rounds before 1.8.0
+  // (core/rounds.hpp).
   std::vector<Transcript> views;
-  const std::size_t rounds = round_count(transcript);
-  if (rounds >= 2) {
-    views.reserve(rounds);
-    for (std::size_t r = 0; r < rounds; ++r) {
-      views.push_back(round_view(transcript, r));
+  const std::size_t units = unit_count(transcript);
+  if (units >= 2) {
+    views.reserve(units);
+    for (std::size_t u = 0; u < units; ++u) {
+      views.push_back(unit_view(transcript, u));
     }
   }
+  const bool noise_rule = schema_version_at_least(transcript.schema_version, 1, 8);
   std::vector<ClaimResult> results;
   results.reserve(specs.size());
   for (const ClaimSpec& spec : specs) {
-    results.push_back(judge(spec, transcript, views));
+    results.push_back(judge(spec, transcript, views, noise_rule));
+    if (noise_rule) {
+      note_launch_bound_figures(results.back(), spec, transcript);
+    }
   }
   return results;
 }

@@ -128,9 +128,11 @@ struct ClaimDescription {
 //! measured" with the reason. Its verdict_basis is "point". A claim at every size is judged at each
 //! size and reported at the one that decides it (the first that fails, else the closest to its bound).
 [[nodiscard]] ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript);
-//! Evaluates every claim (evaluate_claim); on a transcript of 2 or more rounds (round_count), each
-//! claim is also evaluated on every round alone (round_view) and judged with judge_with_rounds (a
-//! claim at every size: at each size, then the sizes' verdicts combined).
+//! Evaluates every claim (evaluate_claim); on a transcript of 2 or more interval units (unit_count:
+//! its CUDA contexts from 1.8.0, its rounds before), each claim is also evaluated on every unit alone
+//! (unit_view) and judged with judge_with_rounds (a claim at every size: at each size, then the
+//! sizes' verdicts combined); from 1.8.0 a claim judged by its interval then meets
+//! claims/noise_rule.hpp's rule.
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 

@@ -121,7 +121,15 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
                    "Measure every case this many times, each round on freshly allocated buffers and in a "
                    "case order of its own drawn from --seed; --reps, --max-samples and --case-time-limit "
                    "are shared between the rounds, and every figure a prediction or claim reads gets a 95% "
-                   "interval from the rounds' spread (1: one round, no interval)")
+                   "interval from the spread between its CUDA contexts (1: one round, no interval)")
+      ->check(whole_number_from(1, 1000))
+      ->capture_default_str();
+  command
+      ->add_option("--rounds-per-context", options.rounds_per_context,
+                   "Rounds run in one CUDA context before the run destroys it and creates the next (each "
+                   "about 0.3 s on an H200); the contexts are the units of every interval. 1: each round "
+                   "in a context of its own; --rounds or more: every round in one context, as before "
+                   "transcript 1.8.0")
       ->check(whole_number_from(1, 1000))
       ->capture_default_str();
   command

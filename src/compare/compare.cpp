@@ -42,14 +42,23 @@ CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const Comp
   row.candidate_gb_per_s = effective_gb_per_s(b.model, b.elements, row.candidate_ms);
   const double difference = std::fabs(row.time_ratio - 1.0);
   bool differs = false;
-  if (a.has_samples() && b.has_samples() && a.rounds.size() >= 2 && b.rounds.size() >= 2) {
-    row.time_ratio_interval = between_run_ratio_interval(row.time_ratio, round_medians(b), round_medians(a));
+  // The units of each side's rounds: its CUDA contexts from transcript 1.8.0, its rounds before.
+  const std::vector<double> a_units = unit_medians(a);
+  const std::vector<double> b_units = unit_medians(b);
+  if (a.has_samples() && b.has_samples() && a.rounds.size() >= 2 && b.rounds.size() >= 2 &&
+      a_units.size() >= 2 && b_units.size() >= 2) {
+    row.time_ratio_interval = between_run_ratio_interval(row.time_ratio, b_units, a_units);
   }
   if (row.time_ratio_interval) {
+    const auto units = [](const CaseResult& c, std::size_t count) {
+      const bool contexts =
+          interval_units(c).size() != c.rounds.size() || c.rounds.front().context.has_value();
+      return std::to_string(count) + (contexts ? " contexts" : " rounds");
+    };
     row.change = change_from_interval(*row.time_ratio_interval, rules.sampled_threshold);
     row.basis = "time ratio's 95% interval " + fixed(row.time_ratio_interval->low, 3) + " to " +
-                fixed(row.time_ratio_interval->high, 3) + " over " + std::to_string(a.rounds.size()) +
-                " and " + std::to_string(b.rounds.size()) + " rounds";
+                fixed(row.time_ratio_interval->high, 3) + " over " + units(a, a_units.size()) + " and " +
+                units(b, b_units.size());
     return row;
   }
   if (a.has_samples() && b.has_samples()) {

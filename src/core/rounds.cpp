@@ -41,6 +41,18 @@ std::vector<std::size_t> round_order(std::size_t count, int round, int rounds, s
   return shuffled_order(count, seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(round) + 1));
 }
 
+int context_of_round(int round, int rounds_per_context) {
+  return rounds_per_context > 0 ? round / rounds_per_context : 0;
+}
+
+bool round_starts_context(int round, int rounds_per_context) {
+  return round > 0 && rounds_per_context > 0 && round % rounds_per_context == 0;
+}
+
+int contexts_for(int rounds, int rounds_per_context) {
+  return rounds_per_context > 0 ? (rounds + rounds_per_context - 1) / rounds_per_context : 1;
+}
+
 std::size_t rounds_of(const CaseResult& result) {
   return result.rounds.empty() ? 1 : result.rounds.size();
 }
@@ -57,11 +69,69 @@ std::vector<double> round_medians(const CaseResult& result) {
   return medians;
 }
 
+std::vector<std::vector<std::size_t>> interval_units(const CaseResult& result) {
+  if (result.rounds.empty()) {
+    return {{0}};
+  }
+  const bool contexts = std::all_of(result.rounds.begin(), result.rounds.end(),
+                                    [](const RoundRecord& r) { return r.context.has_value(); });
+  std::vector<std::vector<std::size_t>> units;
+  for (std::size_t r = 0; r < result.rounds.size(); ++r) {
+    if (units.empty() || !contexts || result.rounds[r].context != result.rounds[r - 1].context) {
+      units.emplace_back();
+    }
+    units.back().push_back(r);
+  }
+  return units;
+}
+
+namespace {
+
+// Where each round's samples start in samples_ms, and one past the last round's end.
+std::vector<std::size_t> round_starts(const CaseResult& result) {
+  std::vector<std::size_t> starts{0};
+  for (const RoundRecord& round : result.rounds) {
+    starts.push_back(std::min(result.samples_ms.size(),
+                              starts.back() + static_cast<std::size_t>(std::max(round.samples, 0))));
+  }
+  return starts;
+}
+
+}  // namespace
+
+std::vector<double> unit_medians(const CaseResult& result) {
+  if (result.rounds.empty()) {
+    return {result.summary.median};
+  }
+  const std::vector<std::size_t> starts = round_starts(result);
+  std::vector<double> medians;
+  for (const std::vector<std::size_t>& unit : interval_units(result)) {
+    if (unit.size() == 1) {
+      medians.push_back(result.rounds[unit.front()].median_ms);
+      continue;
+    }
+    medians.push_back(median(std::vector<double>(
+        result.samples_ms.begin() + static_cast<std::ptrdiff_t>(starts[unit.front()]),
+        result.samples_ms.begin() + static_cast<std::ptrdiff_t>(starts[unit.back() + 1]))));
+  }
+  return medians;
+}
+
 std::optional<Interval> case_median_interval(const CaseResult& result) {
-  if (result.rounds.size() < 2) {
+  const std::vector<double> medians = unit_medians(result);
+  if (medians.size() < 2) {
     return std::nullopt;
   }
-  return between_round_interval(result.summary.median, round_medians(result));
+  return between_round_interval(result.summary.median, medians);
+}
+
+LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms, double hot_median_ms) {
+  LaunchLatencyCheck check;
+  check.gated_median_ms = median(gated_samples_ms);
+  check.gated_samples_ms = std::move(gated_samples_ms);
+  check.host_share = hot_median_ms > 0.0 ? std::max(0.0, 1.0 - check.gated_median_ms / hot_median_ms) : 0.0;
+  check.launch_bound = check.host_share >= kLaunchBoundShare;
+  return check;
 }
 
 void append_round(CaseResult& result, const RoundSamples& round) {
@@ -73,7 +143,8 @@ void append_round(CaseResult& result, const RoundSamples& round) {
     result.gate_timeout_samples.push_back(offset + index);
   }
   result.rounds.push_back(RoundRecord{static_cast<int>(round.samples_ms.size()), median(round.samples_ms),
-                                      stop_reason_name(round.stop_reason), round.sampling_seconds});
+                                      stop_reason_name(round.stop_reason), round.sampling_seconds,
+                                      round.context});
   result.summary = summarize(result.samples_ms);
   result.sampling_seconds += round.sampling_seconds;
   // The reason most rounds stopped for; among equally common ones, the earliest round's.
@@ -88,6 +159,12 @@ void append_round(CaseResult& result, const RoundSamples& round) {
     }
   }
   result.median_interval_ms = case_median_interval(result);
+  if (!round.launch_check_ms.empty() || result.launch_check) {
+    std::vector<double> gated =
+        result.launch_check ? result.launch_check->gated_samples_ms : std::vector<double>{};
+    gated.insert(gated.end(), round.launch_check_ms.begin(), round.launch_check_ms.end());
+    result.launch_check = launch_latency_check(std::move(gated), result.summary.median);
+  }
 }
 
 std::size_t round_count(const Transcript& transcript) {
@@ -100,26 +177,40 @@ std::size_t round_count(const Transcript& transcript) {
   return fewest.value_or(1);
 }
 
-Transcript round_view(const Transcript& transcript, std::size_t round) {
+std::size_t unit_count(const Transcript& transcript) {
+  std::optional<std::size_t> fewest;
+  for (const CaseResult& c : transcript.cases) {
+    if (c.has_samples()) {
+      const std::size_t units = interval_units(c).size();
+      fewest = std::min(fewest.value_or(units), units);
+    }
+  }
+  return fewest.value_or(1);
+}
+
+namespace {
+
+// The transcript with each sampled case cut down to its rounds [first_round, last_round] (inclusive;
+// `rounds_wanted` gives them, nullopt: the case has none of the view's and is left out); a case
+// without samples or rounds stays as it is in the view `keep_unsampled`, and is left out of others.
+template <typename RoundsWanted>
+Transcript view_of_rounds(const Transcript& transcript, bool keep_unsampled, RoundsWanted rounds_wanted) {
   Transcript view = transcript;
   view.cases.clear();
   for (const CaseResult& c : transcript.cases) {
     if (!c.has_samples() || c.rounds.empty()) {
-      if (round == 0) {
+      if (keep_unsampled) {
         view.cases.push_back(c);
       }
       continue;
     }
-    if (round >= c.rounds.size()) {
+    const std::optional<std::pair<std::size_t, std::size_t>> wanted = rounds_wanted(c);
+    if (!wanted) {
       continue;
     }
-    std::size_t first = 0;
-    for (std::size_t r = 0; r < round; ++r) {
-      first += static_cast<std::size_t>(c.rounds[r].samples);
-    }
-    const std::size_t last =
-        std::min(c.samples_ms.size(), first + static_cast<std::size_t>(c.rounds[round].samples));
-    first = std::min(first, last);
+    const std::vector<std::size_t> starts = round_starts(c);
+    const std::size_t last = starts[wanted->second + 1];
+    const std::size_t first = std::min(starts[wanted->first], last);
     CaseResult one = c;
     one.samples_ms.assign(c.samples_ms.begin() + static_cast<std::ptrdiff_t>(first),
                           c.samples_ms.begin() + static_cast<std::ptrdiff_t>(last));
@@ -139,13 +230,41 @@ Transcript round_view(const Transcript& transcript, std::size_t round) {
     one.throttled_samples = within(c.throttled_samples);
     one.gate_timeout_samples = within(c.gate_timeout_samples);
     one.summary = summarize(one.samples_ms);
-    one.rounds = {c.rounds[round]};
-    one.stop_reason = c.rounds[round].stop_reason;
-    one.sampling_seconds = c.rounds[round].sampling_seconds;
+    one.rounds.assign(c.rounds.begin() + static_cast<std::ptrdiff_t>(wanted->first),
+                      c.rounds.begin() + static_cast<std::ptrdiff_t>(wanted->second + 1));
+    one.stop_reason = one.rounds.front().stop_reason;
+    one.sampling_seconds = 0.0;
+    for (const RoundRecord& r : one.rounds) {
+      one.sampling_seconds += r.sampling_seconds;
+    }
     one.median_interval_ms.reset();
+    one.launch_check.reset();
     view.cases.push_back(std::move(one));
   }
   return view;
+}
+
+}  // namespace
+
+Transcript round_view(const Transcript& transcript, std::size_t round) {
+  return view_of_rounds(transcript, round == 0,
+                        [round](const CaseResult& c) -> std::optional<std::pair<std::size_t, std::size_t>> {
+                          if (round >= c.rounds.size()) {
+                            return std::nullopt;
+                          }
+                          return std::make_pair(round, round);
+                        });
+}
+
+Transcript unit_view(const Transcript& transcript, std::size_t unit) {
+  return view_of_rounds(transcript, unit == 0,
+                        [unit](const CaseResult& c) -> std::optional<std::pair<std::size_t, std::size_t>> {
+                          const std::vector<std::vector<std::size_t>> units = interval_units(c);
+                          if (unit >= units.size()) {
+                            return std::nullopt;
+                          }
+                          return std::make_pair(units[unit].front(), units[unit].back());
+                        });
 }
 
 PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster) {
@@ -153,12 +272,15 @@ PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult&
   measured.size_label = slower.size_label;
   measured.elements = slower.elements;
   measured.ratio = slower.central_ms() / faster.central_ms();
-  if (slower.rounds.size() >= 2 && slower.rounds.size() == faster.rounds.size()) {
-    std::vector<double> per_round;
-    for (std::size_t r = 0; r < slower.rounds.size(); ++r) {
-      per_round.push_back(slower.rounds[r].median_ms / faster.rounds[r].median_ms);
+  const std::vector<double> slower_units = unit_medians(slower);
+  const std::vector<double> faster_units = unit_medians(faster);
+  if (!slower.rounds.empty() && !faster.rounds.empty() && slower_units.size() >= 2 &&
+      slower_units.size() == faster_units.size()) {
+    std::vector<double> per_unit;
+    for (std::size_t u = 0; u < slower_units.size(); ++u) {
+      per_unit.push_back(slower_units[u] / faster_units[u]);
     }
-    measured.interval = between_round_interval(measured.ratio, per_round);
+    measured.interval = between_round_interval(measured.ratio, per_unit);
   }
   return measured;
 }
@@ -177,11 +299,25 @@ std::vector<PredictionMeasurement> measure_prediction(const Transcript& transcri
 }
 
 std::string interval_method_text() {
-  return "95% intervals from between-round variation: each figure computed again on each round's medians "
-         "alone, and the run's figure times exp(+-t s / sqrt(R)), with s the standard deviation of the "
-         "logarithms of the R round figures and t the 0.975 quantile of Student's t with R - 1 degrees of "
-         "freedom (a figure that is not positive in every round: +-t s / sqrt(R) on the figures "
-         "themselves); a ratio of two cases is paired round by round; no interval with one round";
+  return "95% intervals from between-context variation: each figure computed again on the medians of "
+         "each CUDA context's rounds alone, and the run's figure times exp(+-t s / sqrt(C)), with s the "
+         "standard deviation of the logarithms of the C context figures and t the 0.975 quantile of "
+         "Student's t with C - 1 degrees of freedom (a figure that is not positive in every context: "
+         "+-t s / sqrt(C) on the figures themselves); a ratio of two cases is paired context by context; "
+         "no interval with one context; a claim whose figure's s exceeds its tolerance is inconclusive";
+}
+
+std::string round_context_text(int rounds, int rounds_per_context) {
+  const int contexts = contexts_for(rounds, rounds_per_context);
+  if (contexts <= 1) {
+    return "every round in the run's one CUDA context";
+  }
+  return std::to_string(rounds_per_context) + (rounds_per_context == 1 ? " round" : " rounds") +
+         " per CUDA context, " + std::to_string(contexts) +
+         " contexts: before each later context the run frees the lab's buffers and its sampling tools, "
+         "destroys its context (cudaDeviceReset), creates a new one and opens the lab's session in it again "
+         "(buffers allocated, inputs filled from the same seed, primed); the correctness check ran once, in "
+         "the first";
 }
 
 }  // namespace labrun

@@ -2,9 +2,12 @@
 // Rounds (schema 1.6.0): a run measures every case R times, each round on freshly allocated buffers
 // and in a case order of its own, so that what changes from run to run (where the buffers land, what
 // ran before a case, the clocks' drift) changes from round to round too, and the spread of the
-// rounds' medians can bound a figure. Host logic only: the stop rule of one round, each round's
-// order, a round's samples merged into its case, a transcript seen one round at a time, and the 95%
-// intervals from between-round variation (docs/measurement.md, "Rounds and intervals").
+// rounds' medians can bound a figure. Contexts (schema 1.8.0): the rounds run in groups of
+// rounds_per_context, each group in a CUDA context of its own, because a small case's level moves
+// between contexts far more than between rounds inside one (docs/measurement.md, "Where the variance
+// lives"); the contexts are then the units an interval is made of. Host logic only: the stop rule of
+// one round, each round's order and context, a round's samples merged into its case, a transcript
+// seen one round or one unit at a time, and the 95% intervals from between-unit variation.
 
 #include <cstddef>
 #include <cstdint>
@@ -18,9 +21,13 @@
 
 namespace labrun {
 
-//! The default number of rounds. Provisional: chosen from the cost model of docs/measurement.md
-//! until the device benchmark there measures verdict stability and interval coverage at 3, 5 and 8.
+//! The default number of rounds: 5, each in a CUDA context of its own (kDefaultRoundsPerContext), so
+//! an interval has 4 degrees of freedom from the contexts (docs/measurement.md says why 5).
 inline constexpr int kDefaultRounds = 5;
+//! The default rounds per CUDA context: 1. Kalibera and Jones's rule with the H200's measured
+//! variance by level and costs gives ceil(sqrt(c_context / c_round x T2_round / T2_context)) = 1
+//! (docs/measurement.md, "Where the variance lives").
+inline constexpr int kDefaultRoundsPerContext = 1;
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded
 //! (core/sampling.hpp), so a round could never stop on it.
 inline constexpr int kMinSamplesPerAdaptiveRound = 6;
@@ -38,6 +45,14 @@ inline constexpr int kMinSamplesPerAdaptiveRound = 6;
 [[nodiscard]] std::vector<std::size_t> round_order(std::size_t count, int round, int rounds,
                                                    std::uint64_t seed);
 
+//! The CUDA context (from 0) round `round` (from 0) runs in, with `rounds_per_context` rounds in each.
+[[nodiscard]] int context_of_round(int round, int rounds_per_context);
+//! Whether round `round` (from 0) is the first of a context after the first: the run creates a new
+//! CUDA context before it.
+[[nodiscard]] bool round_starts_context(int round, int rounds_per_context);
+//! The contexts `rounds` rounds take, `rounds_per_context` in each (the last may hold fewer).
+[[nodiscard]] int contexts_for(int rounds, int rounds_per_context);
+
 //! One round of one case as the sampler took it.
 struct RoundSamples {
   std::vector<double> samples_ms;
@@ -45,35 +60,58 @@ struct RoundSamples {
   std::vector<std::size_t> gate_timeout_samples;    //!< indices into this round's samples
   StopReason stop_reason = StopReason::kFixedCount;
   double sampling_seconds = 0.0;
+  std::optional<int> context = std::nullopt;  //!< the CUDA context it ran in (1.8.0)
+  std::vector<double> launch_check_ms;        //!< hot timing: its gated samples (1.8.0); empty: none
 };
 
 //! Appends a round to `result`: its samples, clocks and gate time-outs (indices shifted past the
-//! earlier rounds' samples), its RoundRecord, and then the case's summary of every sample, its
-//! sampling seconds (summed), its stop reason (the one most rounds stopped for; a tie goes to the
-//! earliest round's) and its median's 95% interval (case_median_interval).
+//! earlier rounds' samples), its RoundRecord (with its context), its launch check's gated samples,
+//! and then the case's summary of every sample, its sampling seconds (summed), its stop reason (the
+//! one most rounds stopped for; a tie goes to the earliest round's), its median's 95% interval
+//! (case_median_interval) and its launch check (launch_latency_check, when it has gated samples).
 void append_round(CaseResult& result, const RoundSamples& round);
+
+//! The launch check of a hot case from its gated samples (ms) and its hot median (ms): their median,
+//! the host's share of the hot median (1 - gated / hot, at least 0; 0 for a hot median that is not
+//! positive) and whether that share is at least kLaunchBoundShare.
+[[nodiscard]] LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms,
+                                                      double hot_median_ms);
 
 //! The case's rounds: its RoundRecords' count, or 1 for a case that records none (schema < 1.6.0).
 [[nodiscard]] std::size_t rounds_of(const CaseResult& result);
 //! The median of each round's samples, in round order; the summary's median for a case of one round.
 [[nodiscard]] std::vector<double> round_medians(const CaseResult& result);
-//! The 95% interval of the case's median from between-round variation: between_round_interval of
-//! summary.median over round_medians; nullopt below 2 rounds.
+
+//! The units a case's interval is made of, each the indices of its rounds, in order: one per CUDA
+//! context its rounds ran in (1.8.0), or one per round when a round records no context (before
+//! 1.8.0, every round ran in the run's one context and was judged as a unit of its own); one unit
+//! of round 0 for a case that records no rounds.
+[[nodiscard]] std::vector<std::vector<std::size_t>> interval_units(const CaseResult& result);
+//! The median of each unit's samples (its rounds' pooled), in unit order; with one round per unit,
+//! the rounds' medians.
+[[nodiscard]] std::vector<double> unit_medians(const CaseResult& result);
+//! The 95% interval of the case's median from between-unit variation: between_round_interval of
+//! summary.median over unit_medians; nullopt below 2 units.
 [[nodiscard]] std::optional<Interval> case_median_interval(const CaseResult& result);
 
 //! The rounds every timed case of the transcript has (the fewest of any case with samples); 1 for a
 //! transcript that records none (schema < 1.6.0) or has no sampled case.
 [[nodiscard]] std::size_t round_count(const Transcript& transcript);
+//! The interval units every timed case has (the fewest of any case with samples); 1 when none.
+[[nodiscard]] std::size_t unit_count(const Transcript& transcript);
 
 //! The transcript as round `round` alone saw it: each case with samples keeps that round's samples
 //! and clocks (summary recomputed from them, its one RoundRecord, no interval); a case with no such
 //! round is left out; a case without samples (transcribed) stays as it is in round 0 and is left out
 //! of later ones. Everything else is copied. Claims evaluated on it give that round's figures.
 [[nodiscard]] Transcript round_view(const Transcript& transcript, std::size_t round);
+//! The transcript as interval unit `unit` alone saw it: as round_view, each case keeping the samples
+//! of that unit's rounds (interval_units), pooled. Claims evaluated on it give that unit's figures.
+[[nodiscard]] Transcript unit_view(const Transcript& transcript, std::size_t unit);
 
-//! central(slower) / central(faster) with its 95% interval from between-round variation, paired by
-//! round (each round's median ratio, so what a round shares between the two cases cancels); the
-//! interval is nullopt unless both cases have the same number of rounds, at least 2.
+//! central(slower) / central(faster) with its 95% interval from between-unit variation, paired by
+//! unit (each unit's median ratio, so what a context shares between the two cases cancels); the
+//! interval is nullopt unless both cases have the same number of units, at least 2.
 [[nodiscard]] PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster);
 
 //! A prediction measured at every size both of its cases ran (the slower case's sizes in run order,
@@ -83,5 +121,7 @@ void append_round(CaseResult& result, const RoundSamples& round);
 
 //! How the run's 95% intervals are computed, in words, as the transcript records it.
 [[nodiscard]] std::string interval_method_text();
+//! How the run's rounds were given CUDA contexts, in words, as the transcript records it.
+[[nodiscard]] std::string round_context_text(int rounds, int rounds_per_context);
 
 }  // namespace labrun

@@ -1,10 +1,12 @@
 #include "core/sampling.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "core/statistics.hpp"
 
@@ -152,6 +154,22 @@ std::vector<std::size_t> throttled_samples(const std::vector<std::optional<doubl
     }
   }
   return indices;
+}
+
+double event_precision_ms(double ms) {
+  if (!std::isfinite(ms)) {
+    return ms;
+  }
+  // to_chars without a precision writes the shortest text that reads back as the same float;
+  // from_chars (locale-free) then gives the double nearest that text, whose own shortest text is the
+  // same digits.
+  char text[64];
+  const std::to_chars_result written = std::to_chars(text, text + sizeof text, static_cast<float>(ms));
+  double value = ms;
+  if (written.ec != std::errc() || std::from_chars(text, written.ptr, value).ec != std::errc()) {
+    return ms;
+  }
+  return value;
 }
 
 }  // namespace labrun

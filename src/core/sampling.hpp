@@ -44,6 +44,16 @@ inline constexpr int kMaxGatedLaunchesPerSample = 64;
 //! A gate not released within this long lets its sample go on; the sample is recorded as such.
 inline constexpr unsigned long long kGateTimeoutNs = 100'000'000;
 
+//! Hot timing's launch check (transcript 1.8.0): after each round of a hot case of at most this many
+//! elements and at most kMaxGatedLaunchesPerSample launches per sample, kLaunchCheckSamplesPerRound
+//! gated samples of the same region are taken, outside its hot samples. 2^18: the largest size the
+//! lessons call small (docs/measurement.md).
+inline constexpr std::uint64_t kLaunchCheckMaxElements = std::uint64_t{1} << 18;
+inline constexpr int kLaunchCheckSamplesPerRound = 5;
+//! A hot figure whose gated median is below half of it (host launch latency at least this share of
+//! it) is launch-bound: it times the host's launches more than the GPU's work.
+inline constexpr double kLaunchBoundShare = 0.5;
+
 struct SamplingRule {
   int warmups = 3;         //!< untimed executions before the first sample
   int min_samples = 20;    //!< never fewer, whatever the spread
@@ -65,6 +75,11 @@ struct SamplingRule {
 //! Whether sampling stops now, given the samples so far and the seconds spent on the case.
 [[nodiscard]] std::optional<StopReason> stop_reason(const SamplingRule& rule,
                                                     const std::vector<double>& samples, double elapsed_s);
+
+//! `ms` at the precision a CUDA event gives (cudaEventElapsedTime returns a float): the double nearest
+//! the shortest decimal that reads back as the same float, so a transcript writes it in about 8
+//! digits instead of 17, losing nothing the event measured (transcript 1.8.0). Not finite: unchanged.
+[[nodiscard]] double event_precision_ms(double ms);
 
 //! A seeded permutation of 0..count-1 (the same seed gives the same order on every machine).
 [[nodiscard]] std::vector<std::size_t> shuffled_order(std::size_t count, std::uint64_t seed);

@@ -76,13 +76,12 @@ double student_t_975(int degrees_of_freedom) {
          (3.0 * z7 + 19.0 * z5 + 17.0 * z3 - 15.0 * z) / (384.0 * v * v * v);
 }
 
-std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round) {
-  const std::size_t rounds = per_round.size();
-  if (rounds < 2 || !std::isfinite(point)) {
+std::optional<UnitSpread> unit_spread(double point, const std::vector<double>& per_unit) {
+  if (per_unit.size() < 2 || !std::isfinite(point)) {
     return std::nullopt;
   }
   bool positive = point > 0.0;
-  for (const double value : per_round) {
+  for (const double value : per_unit) {
     if (!std::isfinite(value)) {
       return std::nullopt;
     }
@@ -90,21 +89,30 @@ std::optional<Interval> between_round_interval(double point, const std::vector<d
   }
   // Two passes for the standard deviation: the values are close together, and one pass of sums of
   // squares would lose them to cancellation.
-  std::vector<double> values(per_round);
+  std::vector<double> values(per_unit);
   if (positive) {
     for (double& value : values) {
       value = std::log(value);
     }
   }
-  const double count = static_cast<double>(rounds);
+  const double count = static_cast<double>(values.size());
   const double mean = std::accumulate(values.begin(), values.end(), 0.0) / count;
   double squares = 0.0;
   for (const double value : values) {
     squares += (value - mean) * (value - mean);
   }
+  return UnitSpread{std::sqrt(squares / (count - 1.0)), positive};
+}
+
+std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round) {
+  const std::optional<UnitSpread> spread = unit_spread(point, per_round);
+  if (!spread) {
+    return std::nullopt;
+  }
+  const double count = static_cast<double>(per_round.size());
   const double half_width =
-      student_t_975(static_cast<int>(rounds) - 1) * std::sqrt(squares / (count - 1.0)) / std::sqrt(count);
-  if (positive) {
+      student_t_975(static_cast<int>(per_round.size()) - 1) * spread->deviation / std::sqrt(count);
+  if (spread->logarithmic) {
     return Interval{point * std::exp(-half_width), point * std::exp(half_width)};
   }
   return Interval{point - half_width, point + half_width};

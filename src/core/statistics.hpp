@@ -46,6 +46,17 @@ struct Interval {
 //! table up to 30, the Cornish-Fisher expansion beyond (within 2e-6 of the exact value).
 [[nodiscard]] double student_t_975(int degrees_of_freedom);
 
+//! How much a figure moves between the units of a run (rounds, or CUDA contexts).
+struct UnitSpread {
+  double deviation = 0.0;    //!< the standard deviation (n - 1) of the logarithms, or of the values
+  bool logarithmic = false;  //!< true: of the logarithms, a fraction of the figure
+};
+//! The spread of a figure's values in each unit (`per_unit`, 2 or more) around `point`, the figure of
+//! the whole run: of their logarithms when `point` and every value are positive (times and ratios of
+//! times spread in proportion to their size), else of the values themselves. nullopt below 2 values,
+//! or when `point` or a value is not finite.
+[[nodiscard]] std::optional<UnitSpread> unit_spread(double point, const std::vector<double>& per_unit);
+
 //! The 95% interval of a figure from its value in each of R independent rounds (`per_round`),
 //! centred on `point`, the figure of the whole run: point x exp(+-t s / sqrt(R)), with s the
 //! standard deviation of log(per_round) and t = student_t_975(R - 1), when `point` and every round

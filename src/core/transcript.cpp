@@ -158,4 +158,15 @@ std::string size_title(const Transcript& transcript, const std::string& part, co
   return size_label;
 }
 
+bool schema_version_at_least(const std::string& version, int major, int minor) {
+  int have_major = 0;
+  int have_minor = 0;
+  int have_patch = 0;
+  char end = '\0';
+  if (std::sscanf(version.c_str(), "%d.%d.%d%c", &have_major, &have_minor, &have_patch, &end) != 3) {
+    return false;
+  }
+  return have_major > major || (have_major == major && have_minor >= minor);
+}
+
 }  // namespace labrun

@@ -35,6 +35,12 @@ namespace labrun {
 //! draw no roofline.
 //! 1.8.0 added the figures a lab declares per case (each case's `declared_figures`: a name, a unit
 //! and a value, counted from the source or computed from the case); older transcripts have none.
+//! 1.8.0 runs rounds in fresh CUDA contexts (each round's context, each context's set-up cost, the
+//! rounds per context) and takes intervals from the contexts; hot timing checks small cases for host
+//! launch latency (each case's gated samples beside its hot ones); a claim whose figure's noise
+//! exceeds its tolerance is inconclusive (basis "noise"); samples are written at the precision of the
+//! float a CUDA event gives. Older transcripts are read with each round its own interval unit, as
+//! their runs judged them, and no launch check.
 inline constexpr const char* kTranscriptSchemaVersion = "1.8.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
@@ -134,6 +140,21 @@ struct RoundRecord {
   double median_ms = 0.0;         //!< of this round's samples
   std::string stop_reason;        //!< why this round stopped sampling (core/sampling.hpp)
   double sampling_seconds = 0.0;  //!< wall seconds this round spent on the case, warm-ups included
+  //! 1.8.0: the CUDA context the round ran in, counted from 0 (TimingRecord::contexts); nullopt
+  //! before 1.8.0, when every round ran in the run's one context and was its own interval unit.
+  std::optional<int> context = {};
+};
+
+//! 1.8.0, hot timing: a small case's hot samples set beside gated samples of the same region, taken
+//! after each of its rounds (core/sampling.hpp: launch_latency_check). The gate hides the host's
+//! launch latency, so the share of the hot median it leaves out is what the host's launches cost.
+struct LaunchLatencyCheck {
+  std::vector<double> gated_samples_ms;  //!< ms, CUDA events, round after round
+  double gated_median_ms = 0.0;          //!< median of gated_samples_ms
+  //! 1 - gated_median_ms / the case's hot median, at least 0: the share of the hot figure that is
+  //! the host's launch latency.
+  double host_share = 0.0;
+  bool launch_bound = false;  //!< host_share >= kLaunchBoundShare: the hot figure times the host
 };
 
 //! A figure the lab declared for a case (registry/lab.hpp: CaseFigure), as the run recorded it
@@ -189,6 +210,10 @@ struct CaseResult {
   //! 1.8.0: the figures the lab declares for this case, in declaration order; empty in older
   //! transcripts and for a case that declares none.
   std::vector<DeclaredFigure> declared_figures = {};
+  //! 1.8.0: hot timing of a small case (at most kLaunchCheckMaxElements elements and
+  //! kMaxGatedLaunchesPerSample launches per sample): how much of its hot time is host launch
+  //! latency. nullopt for every other case, every other mode and every older transcript.
+  std::optional<LaunchLatencyCheck> launch_check = {};
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
   //! The case's central time in ms: the median of its samples, or the published figure of a
@@ -199,6 +224,16 @@ struct CaseResult {
   //! Throughput in GFLOP/s: the flop model's operations at `elements` over central_ms(); nullopt
   //! when no flops are declared or the case has no time.
   [[nodiscard]] std::optional<double> gflop_per_s() const;
+};
+
+//! 1.8.0: one CUDA context of a run, as it was set up (seconds of wall time).
+struct ContextRecord {
+  //! Creating the context: for the first, the run's first context at its start; for every later one,
+  //! cudaDeviceReset of the last and the creation of the new one.
+  double create_seconds = 0.0;
+  //! Opening the lab's session in it (buffers allocated, inputs filled, primed) and the sampling's
+  //! tools (L2 flush buffer, clock probe, launch gate).
+  double setup_seconds = 0.0;
 };
 
 //! How a run sampled its cases (1.2.0).
@@ -234,6 +269,13 @@ struct TimingRecord {
       {};                        //!< --pin-cpu: the CPU the host thread was pinned to; nullopt: not pinned
   double device_warmup_s = 0.0;  //!< --device-warmup: seconds the GPU was kept busy before sampling
   std::string clock_lock = {};   //!< --lock-clocks: what was asked and done, in words; "off" when not asked
+  // 1.8.0: the CUDA contexts rounds ran in, and hot timing's launch check.
+  //! Rounds run in one context before the next is created (`--rounds-per-context`); 0 for a
+  //! transcript before 1.8.0, whose rounds all ran in its one context.
+  int rounds_per_context = 0;
+  std::vector<ContextRecord> contexts = {};  //!< in the order they were created; empty before 1.8.0
+  std::string round_context = {};            //!< how rounds were given contexts, in words
+  std::string launch_check = {};  //!< hot timing: how small cases were checked, in words; empty otherwise
 };
 
 //! FP32 instructions Nsight Compute counted, summed over threads (1.7.0):
@@ -342,7 +384,8 @@ struct ClaimResult {
   std::optional<double> bound_high = {};
   //! 1.6.0: how the verdict was reached (claims/claims.hpp): "interval" (the figure's interval
   //! against the bound), "rounds" (every round's verdict), "point" (the run's figures alone: one
-  //! round, or a transcript older than 1.6.0).
+  //! round, or a transcript older than 1.6.0); 1.8.0: "noise" (inconclusive: the figure moves
+  //! between the run's contexts by more than the claim's tolerance, claims/noise_rule.hpp).
   std::string verdict_basis = "point";
 
   [[nodiscard]] bool has_bound() const { return bound_low.has_value() || bound_high.has_value(); }
@@ -425,6 +468,9 @@ struct Transcript {
   [[nodiscard]] bool is_transcribed() const { return provenance == "transcribed"; }
   [[nodiscard]] bool is_synthetic() const { return provenance == "synthetic"; }
 };
+
+//! Whether a schema version ("1.8.0") is at least major.minor; false for text that is not a version.
+[[nodiscard]] bool schema_version_at_least(const std::string& version, int major, int minor);
 
 //! "n = 16777216 (lesson)": a table title's size, from the first case of `part` at `size_label`;
 //! the label alone when there is none.

@@ -145,6 +145,46 @@ std::string interval_text(const std::optional<Interval>& interval) {
   return interval ? figure_text(interval->low) + " to " + figure_text(interval->high) : "none";
 }
 
+// 1.8.0: each round's context against the run's rounds per context and its contexts, and the launch
+// check against its gated samples and the case's median.
+std::optional<SchemaProblem> contexts_problem(const CaseResult& c, const std::string& at,
+                                              const std::optional<TimingRecord>& timing) {
+  for (std::size_t r = 0; r < c.rounds.size(); ++r) {
+    if (!c.rounds[r].context) {
+      continue;
+    }
+    const int context = *c.rounds[r].context;
+    const int expected = timing ? context_of_round(static_cast<int>(r), timing->rounds_per_context) : 0;
+    const std::size_t contexts = timing ? timing->contexts.size() : 0;
+    if (context != expected || static_cast<std::size_t>(context) >= contexts) {
+      return SchemaProblem{at + "/rounds/" + std::to_string(r) + "/context",
+                           "context " + std::to_string(context) + ", where round " + std::to_string(r + 1) +
+                               " runs in context " + std::to_string(expected) +
+                               " (/timing/rounds_per_context) of the " + std::to_string(contexts) +
+                               " the run records (/timing/contexts)"};
+    }
+  }
+  if (c.launch_check) {
+    const LaunchLatencyCheck computed =
+        launch_latency_check(c.launch_check->gated_samples_ms, c.summary.median);
+    const std::string check = at + "/launch_check/";
+    if (!agree(c.launch_check->gated_median_ms, computed.gated_median_ms)) {
+      return mismatch(check + "gated_median_ms", c.launch_check->gated_median_ms, computed.gated_median_ms,
+                      "its gated_samples_ms");
+    }
+    if (!agree(c.launch_check->host_share, computed.host_share)) {
+      return mismatch(check + "host_share", c.launch_check->host_share, computed.host_share,
+                      "its gated median and the case's median");
+    }
+    if (c.launch_check->launch_bound != computed.launch_bound) {
+      return SchemaProblem{check + "launch_bound",
+                           std::string(c.launch_check->launch_bound ? "true" : "false") +
+                               " for a host share of " + figure_text(computed.host_share)};
+    }
+  }
+  return std::nullopt;
+}
+
 // 1.6.0: each round's median against its samples, and the case's median interval against the rounds.
 std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::string& at) {
   std::size_t first = 0;
@@ -167,7 +207,7 @@ std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::stri
   if (!same_interval(c.median_interval_ms, computed)) {
     return SchemaProblem{at + "/median_interval_ms",
                          interval_text(c.median_interval_ms) +
-                             " does not follow from its rounds' medians (which give " +
+                             " does not follow from its rounds' medians, by context (which give " +
                              interval_text(computed) + ")"};
   }
   return std::nullopt;
@@ -233,6 +273,9 @@ std::optional<SchemaProblem> case_problem(const Transcript& t, std::size_t index
     return problem;
   }
   if (auto problem = rounds_problem(c, at)) {
+    return problem;
+  }
+  if (auto problem = contexts_problem(c, at, t.timing)) {
     return problem;
   }
   return sampling_problem(c, at, t.timing);

@@ -25,7 +25,9 @@ inline constexpr double kFigureRelativeTolerance = 1e-9;
 //! - every case's summary against its samples_ms (count, median, mean, min, max, quartiles,
 //!   spread, the median's confidence interval: summarize()); each of its rounds' medians against
 //!   that round's samples, and its median's 95% interval against them (core/rounds.hpp:
-//!   case_median_interval); its per-sample clocks, throttled
+//!   case_median_interval); 1.8.0: each round's CUDA context against the run's rounds per context and
+//!   contexts, and the launch check against its gated samples (launch_latency_check); its per-sample
+//!   clocks, throttled
 //!   samples (throttled_samples() at the recorded threshold), gate time-outs (sample indices) and
 //!   cycles per execution (median_cycles()) against its samples;
 //! - the stability record against its case's median and its own samples;

@@ -185,6 +185,13 @@ Table claims_table(const Transcript& t) {
         "its bound, failed when the whole of it lies outside, and inconclusive when it straddles the bound "
         "(from: interval); a claim of several conditions is held or failed when every round agrees, else "
         "inconclusive (from: rounds); with one round, its figure alone decides (from: point).");
+    if (schema_version_at_least(t.schema_version, 1, 8)) {
+      table.notes.push_back(
+          "From schema 1.8.0 the units of an interval are the run's CUDA contexts, not its rounds, and a "
+          "claim "
+          "whose figure moves between the contexts by more than its tolerance is inconclusive however its "
+          "interval falls (from: noise).");
+    }
     table.headers = {"claim",     "measured", "95% interval", "expected", "bound",
                      "tolerance", "verdict",  "from",         "figures"};
     table.right_aligned = {false, true, true, true, true, false, false, false, false};
@@ -360,9 +367,29 @@ Table sampling_rule_table(const TimingRecord& timing) {
   return table;
 }
 
-// 1.6.0 on: the rounds, one round's rule, how intervals were computed, and the precision options.
+// Seconds, each to two decimals, joined with ", ".
+std::string joined_seconds(const std::vector<ContextRecord>& contexts, double ContextRecord::*member) {
+  std::string text;
+  for (const ContextRecord& context : contexts) {
+    text += (text.empty() ? "" : ", ") + fixed(context.*member, 2);
+  }
+  return text;
+}
+
+// 1.6.0 on: the rounds, one round's rule, how intervals were computed, and the precision options;
+// 1.8.0 on: the CUDA contexts and what each cost, and hot timing's launch check.
 void add_round_rows(const TimingRecord& timing, Table& table) {
   table.rows.push_back({"rounds", std::to_string(timing.rounds) + ": " + timing.round_placement});
+  if (!timing.contexts.empty()) {
+    table.rows.push_back(
+        {"CUDA contexts", timing.round_context + "; created in " +
+                              joined_seconds(timing.contexts, &ContextRecord::create_seconds) +
+                              " s, set up in " +
+                              joined_seconds(timing.contexts, &ContextRecord::setup_seconds) + " s"});
+  }
+  if (!timing.launch_check.empty()) {
+    table.rows.push_back({"launch check", timing.launch_check});
+  }
   if (timing.rounds > 1) {
     table.rows.push_back({"one round", stop_rule_text(timing.round_min_samples, timing.round_max_samples,
                                                       timing.round_target_relative_median_ci,
@@ -427,6 +454,31 @@ Table sampling_table(const Transcript& t) {
       table.rows.back().push_back(c.timing_mode);
       table.rows.back().push_back(std::to_string(c.gate_timeout_samples.size()));
     }
+  }
+  return table;
+}
+
+// 1.8.0, hot timing: the small cases checked for the host's launch latency; no rows when none was.
+Table launch_check_table(const Transcript& t) {
+  Table table;
+  table.title = "Hot timing at small n: the host's launch latency";
+  table.notes = {
+      "A hot sample starts on an idle GPU, so the host's launch latency falls inside it. Beside each small "
+      "case's hot samples the harness took samples of the same region queued behind a launch gate (GPU time "
+      "alone). Where the gated median is below half the hot one the case is launch-bound: its hot figure "
+      "times the host's launches, which move by several percent between runs at every level, more than a "
+      "narrow tolerance allows. A claim that needs such a figure's precision is judged from a cold or "
+      "hot-gated run; here its interval, or its noise, leaves it inconclusive."};
+  table.headers = {"case", "size", "n", "hot median us", "gated median us", "host share", "launch-bound"};
+  table.right_aligned = {false, false, true, true, true, true, false};
+  for (const CaseResult& c : t.cases) {
+    if (!c.launch_check) {
+      continue;
+    }
+    table.rows.push_back({c.name, c.size_label, std::to_string(c.elements),
+                          fixed(c.summary.median * 1000.0, 2),
+                          fixed(c.launch_check->gated_median_ms * 1000.0, 2),
+                          percent(c.launch_check->host_share), c.launch_check->launch_bound ? "yes" : "no"});
   }
   return table;
 }
@@ -670,6 +722,9 @@ std::string render_markdown(const Transcript& t, const Lab* lab, const std::stri
   }
   if (t.claims_recorded && !t.claims.empty()) {
     append_section(out, claims_table(t));
+  }
+  if (const Table launch = launch_check_table(t); !launch.rows.empty()) {
+    append_section(out, launch);
   }
   if (t.stability) {
     append_section(out, stability_table(*t.stability));

@@ -250,29 +250,39 @@ Json round_rule_json(const TimingRecord& timing) {
 }
 
 Json timing_to_json(const TimingRecord& timing) {
-  return Json{{"mode", timing.mode},
-              {"order", timing.order},
-              {"min_samples", timing.min_samples},
-              {"max_samples", timing.max_samples},
-              {"target_relative_median_ci", timing.target_relative_median_ci},
-              {"case_time_limit_s", timing.case_time_limit_s},
-              {"batch", timing.batch},
-              {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
-              {"clock_source", timing.clock_source},
-              {"throttle_threshold_mhz",
-               timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
-              {"throttle_rule", timing.throttle_rule},
-              {"launch_gate", timing.launch_gate},
-              {"rounds", timing.rounds},
-              {"round_orders", timing.round_orders},
-              {"round_rule", round_rule_json(timing)},
-              {"round_placement", timing.round_placement},
-              {"interval_method", timing.interval_method},
-              {"precision", Json{{"small_case_batch", timing.small_case_batch},
-                                 {"small_case_max_elements", timing.small_case_max_elements},
-                                 {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
-                                 {"device_warmup_s", timing.device_warmup_s},
-                                 {"clock_lock", timing.clock_lock}}}};
+  Json contexts = Json::array();
+  for (const ContextRecord& context : timing.contexts) {
+    contexts.push_back(
+        Json{{"create_seconds", context.create_seconds}, {"setup_seconds", context.setup_seconds}});
+  }
+  return Json{
+      {"mode", timing.mode},
+      {"order", timing.order},
+      {"min_samples", timing.min_samples},
+      {"max_samples", timing.max_samples},
+      {"target_relative_median_ci", timing.target_relative_median_ci},
+      {"case_time_limit_s", timing.case_time_limit_s},
+      {"batch", timing.batch},
+      {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
+      {"clock_source", timing.clock_source},
+      {"throttle_threshold_mhz",
+       timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
+      {"throttle_rule", timing.throttle_rule},
+      {"launch_gate", timing.launch_gate},
+      {"rounds", timing.rounds},
+      {"round_orders", timing.round_orders},
+      {"round_rule", round_rule_json(timing)},
+      {"round_placement", timing.round_placement},
+      {"interval_method", timing.interval_method},
+      {"precision", Json{{"small_case_batch", timing.small_case_batch},
+                         {"small_case_max_elements", timing.small_case_max_elements},
+                         {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
+                         {"device_warmup_s", timing.device_warmup_s},
+                         {"clock_lock", timing.clock_lock}}},
+      {"rounds_per_context", timing.rounds_per_context > 0 ? timing.rounds_per_context : timing.rounds},
+      {"contexts", contexts},
+      {"round_context", timing.round_context},
+      {"launch_check", timing.launch_check}};
 }
 
 Json profile_to_json(const ProfileRecord& profile) {
@@ -475,11 +485,17 @@ Json transcript_to_json(const Transcript& t) {
         rounds.push_back(Json{{"samples", r.samples},
                               {"median_ms", number_or_text(r.median_ms)},
                               {"stop_reason", r.stop_reason},
-                              {"sampling_seconds", r.sampling_seconds}});
+                              {"sampling_seconds", r.sampling_seconds},
+                              {"context", r.context ? Json(*r.context) : Json(nullptr)}});
       }
       entry["rounds"] = rounds;
       entry["median_interval_ms"] = optional_interval(c.median_interval_ms);
       entry["event_pair_batch"] = c.event_pair_batch;
+      entry["launch_check"] = c.launch_check ? Json{{"gated_samples_ms", c.launch_check->gated_samples_ms},
+                                                    {"gated_median_ms", c.launch_check->gated_median_ms},
+                                                    {"host_share", c.launch_check->host_share},
+                                                    {"launch_bound", c.launch_check->launch_bound}}
+                                             : Json(nullptr);
     }
     cases.push_back(entry);
   }
@@ -658,6 +674,13 @@ CaseResult read_case(const Reader& c, bool transcribed) {
         counted += static_cast<std::size_t>(samples);
         result.rounds.push_back(
             RoundRecord{samples, r.number("median_ms"), r.text("stop_reason"), r.number("sampling_seconds")});
+        if (r.has("context")) {  // 1.8.0
+          const int context = r.integer("context");
+          if (context < 0) {
+            r.fail("context", "expected a non-negative integer");
+          }
+          result.rounds.back().context = context;
+        }
       }
       if (counted != result.samples_ms.size()) {
         c.fail("rounds", "the rounds hold " + std::to_string(counted) + " samples and samples_ms " +
@@ -665,6 +688,12 @@ CaseResult read_case(const Reader& c, bool transcribed) {
       }
       result.median_interval_ms = read_interval(c, "median_interval_ms");
       result.event_pair_batch = c.integer("event_pair_batch");
+    }
+    if (c.has("launch_check")) {  // 1.8.0
+      const Reader check = c.child("launch_check");
+      result.launch_check =
+          LaunchLatencyCheck{check.numbers("gated_samples_ms"), check.number("gated_median_ms"),
+                             check.number("host_share"), check.flag("launch_bound")};
     }
   }
   if (c.has("attributes")) {
@@ -749,6 +778,18 @@ TimingRecord read_timing(const Reader& r) {
     }
     timing.device_warmup_s = precision.number("device_warmup_s");
     timing.clock_lock = precision.text("clock_lock");
+  }
+  if (r.has("rounds_per_context")) {  // 1.8.0
+    timing.rounds_per_context = r.integer("rounds_per_context");
+    if (timing.rounds_per_context < 1) {
+      r.fail("rounds_per_context", "expected a positive integer");
+    }
+    for (const Reader& context : r.items("contexts")) {
+      timing.contexts.push_back(
+          ContextRecord{context.number("create_seconds"), context.number("setup_seconds")});
+    }
+    timing.round_context = r.text("round_context");
+    timing.launch_check = r.text("launch_check");
   }
   return timing;
 }
@@ -851,6 +892,16 @@ void migrate_rounds(Transcript& t) {
   }
 }
 
+// Before 1.8.0 every round ran in the run's one CUDA context, and each round was its own interval
+// unit (its rounds record no context, so core/rounds.hpp keeps judging them so); no case was checked
+// for launch latency.
+void migrate_contexts(TimingRecord& timing) {
+  timing.rounds_per_context = std::max(1, timing.rounds);
+  timing.round_context =
+      "not recorded: the transcript predates schema 1.8.0 (every round in the run's one CUDA "
+      "context, each round an interval unit)";
+}
+
 ClaimResult read_claim(const Reader& c) {
   ClaimResult claim;
   claim.id = c.text("id");
@@ -901,6 +952,11 @@ bool from_1_4(const std::string& version) {
 // Whether a transcript of this schema version records rounds: 1.6.0 and every later version.
 bool from_1_6(const std::string& version) {
   return from_1_4(version) && version != "1.4.0" && version != "1.5.0";
+}
+
+// Whether a transcript of this schema version records its rounds' CUDA contexts: 1.8.0 and later.
+bool from_1_8(const std::string& version) {
+  return from_1_6(version) && version != "1.6.0" && version != "1.7.0";
 }
 
 }  // namespace
@@ -1051,11 +1107,61 @@ Transcript transcript_from_json(const Json& document) {
       }
     }
   }
+  if (t.timing && !from_1_8(t.schema_version)) {
+    migrate_contexts(*t.timing);
+  }
   return t;
 }
 
+namespace {
+
+// `value` as JSON text indented by two spaces a level, as nlohmann's dump(2) writes it, except that an
+// array of numbers (and nulls) is written on one line: a transcript's samples and clocks are most of
+// its text, and one per line spent about as much on indentation as on digits (1.8.0).
+void write_indented(const Json& value, std::size_t depth, std::string& out) {
+  constexpr std::size_t kIndent = 2;
+  const bool object = value.is_object();
+  if (!object && !value.is_array()) {
+    out += value.dump();
+    return;
+  }
+  if (value.empty()) {
+    out += object ? "{}" : "[]";
+    return;
+  }
+  const bool flat = !object && std::all_of(value.begin(), value.end(), [](const Json& item) {
+    return item.is_number() || item.is_null();
+  });
+  if (flat) {
+    out += '[';
+    for (auto item = value.begin(); item != value.end(); ++item) {
+      out += (item == value.begin() ? "" : ", ") + item->dump();
+    }
+    out += ']';
+    return;
+  }
+  out += object ? "{\n" : "[\n";
+  for (auto item = value.begin(); item != value.end(); ++item) {
+    if (item != value.begin()) {
+      out += ",\n";
+    }
+    out.append((depth + 1) * kIndent, ' ');
+    if (object) {
+      out += Json(item.key()).dump() + ": ";
+    }
+    write_indented(item.value(), depth + 1, out);
+  }
+  out += '\n';
+  out.append(depth * kIndent, ' ');
+  out += object ? '}' : ']';
+}
+
+}  // namespace
+
 std::string transcript_to_text(const Transcript& transcript) {
-  return transcript_to_json(transcript).dump(2) + "\n";
+  std::string text;
+  write_indented(transcript_to_json(transcript), 0, text);
+  return text + "\n";
 }
 
 Transcript transcript_from_text(const std::string& text) {

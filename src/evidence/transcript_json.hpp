@@ -23,11 +23,12 @@ class TranscriptFormatError : public std::runtime_error {
 //! Throws TranscriptFormatError for a missing or mistyped field or an unsupported major version.
 [[nodiscard]] Transcript transcript_from_json(const Json& document);
 
-//! Schema versions this build reads: 1.0.0 to 1.5.0 (read through the migrations in
+//! Schema versions this build reads: 1.0.0 to 1.7.0 (read through the migrations in
 //! docs/transcript-fields.md) and the current one, which is the one it writes.
 [[nodiscard]] const std::vector<std::string>& readable_schema_versions();
 
-//! The transcript as the text written to disk (indented JSON, trailing newline).
+//! The transcript as the text written to disk: JSON indented by two spaces a level, every array of
+//! numbers on one line (samples, clocks), and a trailing newline.
 [[nodiscard]] std::string transcript_to_text(const Transcript& transcript);
 //! Parses text; throws TranscriptFormatError for malformed JSON too.
 [[nodiscard]] Transcript transcript_from_text(const std::string& text);

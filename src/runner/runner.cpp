@@ -25,6 +25,7 @@
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
 #include "timeline/trace_cases.hpp"
+#include "timing/device_context.hpp"
 #include "timing/nvtx_range.hpp"
 #include "timing/sampler.hpp"
 
@@ -99,8 +100,8 @@ void create_output_directory(const std::filesystem::path& dir) {
   }
 }
 
-TimingRecord timing_record(const SamplingRule& rule, int rounds, const RunOptions& options,
-                           const DeviceSizing& sizing) {
+TimingRecord timing_record(const SamplingRule& rule, int rounds, int rounds_per_context,
+                           const RunOptions& options, const DeviceSizing& sizing) {
   TimingRecord timing;
   timing.mode = timing_mode_name(options.mode);
   timing.order = case_order_name(options.order);
@@ -128,11 +129,23 @@ TimingRecord timing_record(const SamplingRule& rule, int rounds, const RunOption
   timing.round_placement =
       rounds > 1
           ? "round 1 on the buffers the correctness check ran on; every later round on the lab's buffers "
-            "freed "
-            "and allocated again (cudaMalloc) after an offset allocation of (round - 1) mod 16 x 2 MiB, held "
-            "through the round, so that they need not land where the last round's did"
+            "allocated again: in a new CUDA context when the round starts one, else freed and allocated "
+            "again (cudaMalloc) after an offset allocation of (round - 1) mod 16 x 2 MiB, held through the "
+            "round, so that they need not land where the last round's did"
           : "one round, on the buffers the correctness check ran on";
   timing.interval_method = interval_method_text();
+  timing.rounds_per_context = rounds_per_context;
+  timing.round_context = round_context_text(rounds, rounds_per_context);
+  if (options.mode == TimingMode::kHot) {
+    timing.launch_check =
+        "after each round of a case of at most " + std::to_string(kLaunchCheckMaxElements) +
+        " elements and " + std::to_string(kMaxGatedLaunchesPerSample) + " launches per sample, " +
+        std::to_string(kLaunchCheckSamplesPerRound) +
+        " samples of its region queued behind a launch gate (GPU time alone, outside its hot samples); a "
+        "case whose gated median is below " +
+        fixed((1.0 - kLaunchBoundShare) * 100.0, 0) +
+        "% of its hot median is launch-bound: its hot figure times the host's launches";
+  }
   timing.small_case_batch = options.small_case_batch;
   timing.small_case_max_elements = kSmallCaseMaxElements;
   timing.host_cpu = options.pin_cpu;
@@ -251,6 +264,10 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
   plan.rule = sampling_rule_for(options);
   plan.rounds = rounds_for(options);
   plan.round = round_rule(plan.rule, plan.rounds);
+  if (options.rounds_per_context < 1) {
+    throw UsageError("--rounds-per-context must be at least 1");
+  }
+  plan.rounds_per_context = std::min(options.rounds_per_context, plan.rounds);
   if (options.pin_cpu) {
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
@@ -341,7 +358,7 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
     t.roofline = RooflineRecord{lab.roofline.memory_ceiling_cases, lab.roofline.compute_ceiling_case};
   }
   std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
-  t.timing = timing_record(checked.rule, checked.rounds, options, sizing);
+  t.timing = timing_record(checked.rule, checked.rounds, checked.rounds_per_context, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
     const CaseSpec* faster = lab.find_case(p.faster_case);
@@ -405,19 +422,25 @@ Fact host_cpu_fact(const std::string& key) {
 }
 
 // Sample. The device-side tools every case of the run is sampled with: the L2 flusher (cold mode),
-// the SM clock probe and the launch gate (hot-gated mode). They outlive every SampledCase and are
-// released, once sampling is over, by release().
+// the SM clock probe and the launch gate (hot-gated mode, and hot mode's launch check). They live in
+// the current CUDA context: open() creates them in it, release() frees them, so that a run can
+// destroy the context and create them again in the next (sample_cases).
 class CaseSampling {
  public:
   CaseSampling(const SamplingRule& round_rule, TimingMode mode, const DeviceSizing& sizing,
                const RunOptions& options)
-      : round_rule_(round_rule), mode_(mode), options_(options) {
-    if (mode == TimingMode::kCold) {
-      flusher_.emplace(sizing.l2_bytes, kL2FlushMultiple, sizing.sm_count);
+      : round_rule_(round_rule), mode_(mode), sizing_(sizing), options_(options) {
+    open();
+  }
+
+  //! Creates the tools in the current context (after release(), or in a new context).
+  void open() {
+    if (mode_ == TimingMode::kCold) {
+      flusher_.emplace(sizing_.l2_bytes, kL2FlushMultiple, sizing_.sm_count);
     }
     // A clock above twice the peak is a failed probe (timing/sampler.hpp), not a reading.
-    probe_.emplace(2.0 * sizing.sm_clock_peak_mhz);
-    if (mode == TimingMode::kHotGated) {
+    probe_.emplace(2.0 * sizing_.sm_clock_peak_mhz);
+    if (mode_ == TimingMode::kHotGated || mode_ == TimingMode::kHot) {
       gate_.emplace();
     }
   }
@@ -443,9 +466,10 @@ class CaseSampling {
     const int batch = event_pair_batch_for(*item.spec, item.size.elements, options_);
     SampledCase active{&item, session.prepare_case(*item.spec, item.size.elements), nullptr, batch,
                        std::nullopt};
+    // Only hot-gated mode gates its samples; hot mode's gate serves its launch check alone.
     active.sampler = std::make_unique<CaseSampler>(
         active.region.run, item.spec->launches_per_sample * batch, mode_for(*item.spec, batch),
-        flusher_ ? &*flusher_ : nullptr, &*probe_, gate_ ? &*gate_ : nullptr);
+        flusher_ ? &*flusher_ : nullptr, &*probe_, mode_ == TimingMode::kHotGated ? &*gate_ : nullptr);
     active.sampler->warm_up(round_rule_.warmups);
     return active;
   }
@@ -467,6 +491,31 @@ class CaseSampling {
         return;
       }
     }
+  }
+
+  //! Hot mode's launch check: whether `item`'s hot samples get gated ones beside them (a case of at
+  //! most kLaunchCheckMaxElements elements and kMaxGatedLaunchesPerSample launches per sample).
+  [[nodiscard]] bool launch_checked(const PlannedCase& item) const {
+    const int batch = event_pair_batch_for(*item.spec, item.size.elements, options_);
+    return mode_ == TimingMode::kHot && item.size.elements <= kLaunchCheckMaxElements &&
+           item.spec->launches_per_sample * batch <= kMaxGatedLaunchesPerSample;
+  }
+
+  //! Once a round of `active` is sampled: kLaunchCheckSamplesPerRound samples of its region queued
+  //! behind the gate (GPU time alone, ms per sample as its hot samples are kept), when
+  //! launch_checked; none otherwise. Its hot samples are already taken and are not touched.
+  [[nodiscard]] std::vector<double> check_launch_latency(SampledCase& active) {
+    if (!launch_checked(*active.item)) {
+      return {};
+    }
+    CaseSampler gated(active.region.run, active.item->spec->launches_per_sample * active.event_pair_batch,
+                      TimingMode::kHotGated, nullptr, nullptr, &*gate_);
+    gated.take(kLaunchCheckSamplesPerRound);
+    std::vector<double> samples = gated.samples_ms();
+    for (double& ms : samples) {
+      ms = event_precision_ms(ms / static_cast<double>(active.event_pair_batch));
+    }
+    return samples;
   }
 
   //! `--device-warmup`: keeps the GPU busy for `seconds` with the clock probe's one-thread spin (1 ms
@@ -491,20 +540,21 @@ class CaseSampling {
  private:
   SamplingRule round_rule_;
   TimingMode mode_;
+  DeviceSizing sizing_;
   const RunOptions& options_;
   std::optional<L2Flusher> flusher_;
   std::optional<ClockProbe> probe_;
   std::optional<LaunchGate> gate_;
 };
 
-// Record. One round of a sampled case as the transcript keeps it: its raw samples (ms, CUDA events;
-// a batch's time over its count with --small-case-batch), the SM clock after each sample (MHz), its
-// gate time-outs, and how long and why it stopped.
+// Record. One round of a sampled case as the transcript keeps it: its raw samples (ms, CUDA events, at
+// the float precision an event gives; a batch's time over its count with --small-case-batch), the SM
+// clock after each sample (MHz), its gate time-outs, and how long and why it stopped.
 RoundSamples round_samples(const SampledCase& active) {
   RoundSamples round;
   round.samples_ms = active.sampler->samples_ms();
   for (double& ms : round.samples_ms) {
-    ms /= static_cast<double>(active.event_pair_batch);
+    ms = event_precision_ms(ms / static_cast<double>(active.event_pair_batch));
   }
   round.sm_clock_mhz = active.sampler->sm_clock_mhz();
   round.gate_timeout_samples = active.sampler->gate_timeout_samples();
@@ -544,12 +594,12 @@ void finish_case(CaseResult& result, const std::optional<double>& throttle_thres
 }
 
 // Sample, one round. Times the cases `order` names (indices into `runnable` and t.cases), each to its
-// stop or interleaved (a batch from every unfinished case in turn), and appends each one's round to
-// its record in t.cases (created in the first round). `start` is the run's start, for the progress
-// lines.
+// stop or interleaved (a batch from every unfinished case in turn), takes hot mode's launch check of
+// each once its samples are in, and appends each one's round, in CUDA context `context`, to its record
+// in t.cases (created in the first round). `start` is the run's start, for the progress lines.
 void sample_round(LabSession& session, CaseSampling& sampling,
                   const std::vector<const PlannedCase*>& runnable, const std::vector<std::size_t>& order,
-                  int round, int rounds, const RunOptions& options, const SamplingRule& rule,
+                  int round, int rounds, int context, const RunOptions& options, const SamplingRule& rule,
                   Clock::time_point start, Transcript& t, const ProgressSink& progress) {
   const std::string of_rounds =
       rounds > 1 ? ", round " + std::to_string(round + 1) + "/" + std::to_string(rounds) : "";
@@ -558,11 +608,14 @@ void sample_round(LabSession& session, CaseSampling& sampling,
              item.spec->name + " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
              fixed(seconds_since(start), 1) + " s elapsed");
   };
-  const auto record = [&](std::size_t index, const SampledCase& active) {
+  const auto record = [&](std::size_t index, SampledCase& active) {
     if (round == 0) {
       t.cases[index] = case_record(active, sampling, rule.warmups);
     }
-    append_round(t.cases[index], round_samples(active));
+    RoundSamples samples = round_samples(active);
+    samples.context = context;
+    samples.launch_check_ms = sampling.check_launch_latency(active);
+    append_round(t.cases[index], samples);
   };
   if (options.order == CaseOrder::kInterleave) {
     std::vector<SampledCase> active;
@@ -610,13 +663,72 @@ std::size_t placement_offset_bytes(int round) {
   return static_cast<std::size_t>(round % 16) * kLargePage;
 }
 
-// Sample. Times every planned case whose version passed its check in `rounds` rounds (round
-// 1 on the buffers the session opened with; each later one on buffers allocated again), each round
-// in its own order (core/rounds.hpp, recorded in t.timing->round_orders), and records each case in
+// `--pin-cpu`: the thread that launches every sample on one CPU, pinned once each CUDA context is
+// open, so that the threads CUDA starts with a context keep the CPUs the process had (a context
+// created from a pinned thread would start its threads on that one CPU too).
+class HostThreadPin {
+ public:
+  explicit HostThreadPin(std::optional<int> cpu) : cpu_(cpu) {
+    if (cpu_) {
+      CPU_ZERO(&allowed_);
+      if (sched_getaffinity(0, sizeof allowed_, &allowed_) != 0) {
+        throw std::runtime_error("--pin-cpu: sched_getaffinity failed");
+      }
+    }
+  }
+  //! Pins the thread (nothing without --pin-cpu).
+  void pin() const {
+    if (cpu_) {
+      pin_this_thread(*cpu_);
+    }
+  }
+  //! Gives the thread back every CPU it had, before a new context is created.
+  void unpin() const {
+    if (cpu_ && sched_setaffinity(0, sizeof allowed_, &allowed_) != 0) {
+      throw std::runtime_error("--pin-cpu: could not give the thread its CPUs back for a new CUDA context");
+    }
+  }
+
+ private:
+  std::optional<int> cpu_;
+  cpu_set_t allowed_{};
+};
+
+// The run's CUDA context and what lives in it: the lab's session and the sampling's tools.
+struct DeviceState {
+  const Lab& lab;
+  SessionConfig config;
+  std::unique_ptr<LabSession> session;
+  CaseSampling& sampling;
+  const HostThreadPin& pin;
+};
+
+// Sample, a new context (1.8.0). Closes the session and frees the sampling's tools, destroys the run's
+// CUDA context and creates a new one, opens the lab's session (buffers allocated, inputs filled from
+// the seed, primed) and the tools in it again; returns what each step cost.
+ContextRecord renew_context(DeviceState& device) {
+  device.session.reset();
+  device.sampling.release();
+  device.pin.unpin();
+  ContextRecord record;
+  record.create_seconds = renew_device_context();
+  const Clock::time_point setup = Clock::now();
+  device.session = device.lab.open_session(device.config);
+  device.sampling.open();
+  record.setup_seconds = seconds_since(setup);
+  device.pin.pin();
+  return record;
+}
+
+// Sample. Times every planned case whose version passed its check in `rounds` rounds,
+// `rounds_per_context` to a CUDA context: round 1 on the buffers the session opened with; a round
+// that starts a context (core/rounds.hpp) in a new one (renew_context, recorded in
+// t.timing->contexts after the first's); every other on the session's buffers allocated again. Each
+// round runs in its own order (recorded in t.timing->round_orders), and each case is recorded in
 // t.cases in plan order, its rounds' samples one after the other.
-void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector<PlannedCase>& plan,
-                  const std::set<std::string>& failed_versions, int rounds, const RunOptions& options,
-                  const SamplingRule& rule, Clock::time_point start, Transcript& t,
+void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
+                  const std::set<std::string>& failed_versions, int rounds, int rounds_per_context,
+                  const RunOptions& options, const SamplingRule& rule, Clock::time_point start, Transcript& t,
                   const ProgressSink& progress) {
   std::vector<const PlannedCase*> runnable;
   for (const PlannedCase& item : plan) {
@@ -626,14 +738,21 @@ void sample_cases(LabSession& session, CaseSampling& sampling, const std::vector
   }
   t.cases.assign(runnable.size(), CaseResult{});
   for (int round = 0; round < rounds; ++round) {
-    if (round > 0) {
-      progress("round " + std::to_string(round + 1) + "/" + std::to_string(rounds) +
-               ": the lab's buffers allocated again, the cases in a new order");
-      session.renew_buffers(placement_offset_bytes(round));
+    const std::string of_rounds = "round " + std::to_string(round + 1) + "/" + std::to_string(rounds);
+    if (round_starts_context(round, rounds_per_context)) {
+      const ContextRecord record = renew_context(device);
+      t.timing->contexts.push_back(record);
+      progress(of_rounds + ": a new CUDA context (" + fixed(record.create_seconds, 2) +
+               " s), the lab's buffers in it (" + fixed(record.setup_seconds, 2) +
+               " s), the cases in a new order");
+    } else if (round > 0) {
+      progress(of_rounds + ": the lab's buffers allocated again, the cases in a new order");
+      device.session->renew_buffers(placement_offset_bytes(round));
     }
     const std::vector<std::size_t> order = round_order(runnable.size(), round, rounds, options.seed);
     t.timing->round_orders.push_back(order);
-    sample_round(session, sampling, runnable, order, round, rounds, options, rule, start, t, progress);
+    sample_round(*device.session, device.sampling, runnable, order, round, rounds,
+                 context_of_round(round, rounds_per_context), options, rule, start, t, progress);
   }
   for (CaseResult& c : t.cases) {
     finish_case(c, t.timing->throttle_threshold_mhz);
@@ -670,7 +789,7 @@ void sample_stability_again(const Lab& lab, LabSession& session, CaseSampling& s
   check.size_label = largest->size_label;
   check.elements = largest->elements;
   check.first_median_ms = largest->summary.median;
-  check.second_samples_ms = round_samples(again).samples_ms;
+  check.second_samples_ms = round_samples(again).samples_ms;  // at an event's precision
   check.second_median_ms = median(check.second_samples_ms);
   check.relative_difference = relative_difference(check.first_median_ms, check.second_median_ms);
   t.stability = check;
@@ -865,6 +984,9 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     throw NoDeviceError("no usable CUDA device: " + availability.error);
   }
   Transcript t = transcript_of_request(lab, options, checked.rule);
+  // The run's first CUDA context, created here so that what it costs is recorded (1.8.0).
+  ContextRecord first_context;
+  first_context.create_seconds = open_device_context();
   const DeviceSizing sizing = read_device_sizing();
   const std::filesystem::path out_dir =
       options.out_dir.empty() ? std::filesystem::path("evidence") / lab.name / device_slug(sizing.name)
@@ -898,19 +1020,23 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
     t.timing->clock_lock = clocks.lock.record;
     progress("clocks: " + clocks.lock.record);
   }
-  std::unique_ptr<LabSession> session =
-      lab.open_session(SessionConfig{max_elements, options.seed, lab.correctness_shape});
+  Clock::time_point setup = Clock::now();
+  const SessionConfig session_config{max_elements, options.seed, lab.correctness_shape};
+  std::unique_ptr<LabSession> session = lab.open_session(session_config);
+  first_context.setup_seconds = seconds_since(setup);
   t.environment.push_back(FactGroup{"lab", session->facts()});
   // Pinned once the device is open, so that CUDA's own threads, started with its context, keep the
   // CPUs they were given: only the thread that launches every sample is pinned.
-  if (options.pin_cpu) {
-    pin_this_thread(*options.pin_cpu);
-  }
+  const HostThreadPin pin(options.pin_cpu);
+  pin.pin();
 
   const std::set<std::string> failed_versions =
       check_correctness(lab, *session, checked.selected, options.seed, t, progress);
 
+  setup = Clock::now();
   CaseSampling sampling(checked.round, options.mode, sizing, options);
+  first_context.setup_seconds += seconds_since(setup);  // the session's and the tools', not the check's
+  t.timing->contexts.push_back(first_context);
   t.timing->l2_flush_bytes = sampling.l2_flush_bytes();
   if (options.device_warmup_s > 0.0) {
     const std::optional<double> mhz = sampling.warm_up_device(options.device_warmup_s);
@@ -918,8 +1044,10 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
              (mhz ? fixed(*mhz, 0) + " MHz" : std::string("not read")));
   }
   run_facts.facts.push_back(host_cpu_fact("host_cpu_start"));
-  sample_cases(*session, sampling, plan, failed_versions, checked.rounds, options, checked.round, start, t,
-               progress);
+  DeviceState device{lab, session_config, std::move(session), sampling, pin};
+  sample_cases(device, plan, failed_versions, checked.rounds, checked.rounds_per_context, options,
+               checked.round, start, t, progress);
+  session = std::move(device.session);
   sample_stability_again(lab, *session, sampling, checked.rule, t, progress);
   run_facts.facts.push_back(host_cpu_fact("host_cpu_end"));
   for (PredictionRecord& p : t.predictions) {

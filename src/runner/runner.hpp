@@ -53,6 +53,10 @@ struct RunOptions {
   //! in a case order of its own; --reps, --max-samples and --case-time-limit are split between them
   //! (core/rounds.hpp). 1 is the sampling of schema 1.5.0 and before.
   int rounds = kDefaultRounds;
+  //! `--rounds-per-context`: rounds run in one CUDA context before the run destroys it and creates
+  //! the next (core/rounds.hpp); the contexts are the units every interval is made of. At least
+  //! `rounds`: every round in one context, as before schema 1.8.0.
+  int rounds_per_context = kDefaultRoundsPerContext;
   std::uint64_t seed = 48;
   // Small-n precision candidates (docs/measurement.md), each off by default: the hot path is then
   // exactly the one the committed evidence was measured with.
@@ -154,13 +158,14 @@ struct RunPlan {
   SamplingRule rule;                      //!< for each case over all its rounds
   int rounds = 1;                         //!< rounds_for(options)
   SamplingRule round;                     //!< for one round of a case (core/rounds.hpp)
+  int rounds_per_context = 1;             //!< options.rounds_per_context, at most `rounds`
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling
-//! options (sampling_rule_for, --rounds, the precision options; a --pin-cpu this process may not run
-//! on), the seed is one a transcript holds (at most 2^63 - 1), every --write format is a writer's
-//! name, a given --out folder can be created, and the current transcript schema is among labrun's
-//! data files. Throws UsageError, or std::runtime_error for the last two.
+//! options (sampling_rule_for, --rounds, --rounds-per-context, the precision options; a --pin-cpu
+//! this process may not run on), the seed is one a transcript holds (at most 2^63 - 1), every
+//! --write format is a writer's name, a given --out folder can be created, and the current
+//! transcript schema is among labrun's data files. Throws UsageError, or std::runtime_error for the last two.
 [[nodiscard]] RunPlan check_run_request(const Lab& lab, const RunOptions& options);
 
 //! The write stage, run_lab's last. Validates the transcript's JSON text against its schema (a

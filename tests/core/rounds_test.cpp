@@ -112,3 +112,115 @@ TEST_CASE("a measured ratio's interval pairs the two cases round by round") {
   const labrun::CaseResult one = make_rounds_case("lab/p2/f", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}});
   CHECK_FALSE(labrun::measured_ratio(slow, one).interval.has_value());  // rounds differ in number
 }
+
+TEST_CASE("rounds are grouped into CUDA contexts, rounds_per_context to each (1.8.0)") {
+  CHECK(labrun::context_of_round(0, 1) == 0);
+  CHECK(labrun::context_of_round(4, 1) == 4);
+  CHECK(labrun::context_of_round(5, 4) == 1);
+  CHECK_FALSE(labrun::round_starts_context(0, 1));  // the first context is the run's own
+  CHECK(labrun::round_starts_context(1, 1));
+  CHECK_FALSE(labrun::round_starts_context(3, 4));
+  CHECK(labrun::round_starts_context(4, 4));
+  CHECK(labrun::contexts_for(5, 1) == 5);
+  CHECK(labrun::contexts_for(12, 4) == 3);
+  CHECK(labrun::contexts_for(5, 4) == 2);  // the last holds one round
+  CHECK(labrun::contexts_for(5, 5) == 1);
+  CHECK(labrun::round_context_text(5, 5) == "every round in the run's one CUDA context");
+  CHECK(labrun::round_context_text(5, 1).rfind("1 round per CUDA context, 5 contexts", 0) == 0);
+}
+
+namespace {
+
+// A case of rounds whose samples are given, each round in the context `contexts` names.
+labrun::CaseResult case_in_contexts(const std::vector<std::vector<double>>& rounds,
+                                    const std::vector<int>& contexts) {
+  labrun::CaseResult c = make_rounds_case("lab/p3/chain", "p3", "sweep", 1024, floats(2, 1, 1), {});
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    labrun::RoundSamples round;
+    round.samples_ms = rounds[r];
+    round.sm_clock_mhz.assign(rounds[r].size(), std::nullopt);
+    round.context = contexts[r];
+    labrun::append_round(c, round);
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("an interval is made of the contexts: each context's rounds pooled, C - 1 degrees of freedom") {
+  // Two contexts of two rounds each: the rounds inside a context agree, the contexts do not.
+  const labrun::CaseResult c =
+      case_in_contexts({{1.0, 1.0}, {1.02, 1.02}, {2.0, 2.0}, {2.04, 2.04}}, {0, 0, 1, 1});
+  CHECK(c.rounds[2].context == 1);
+  CHECK(labrun::interval_units(c) == std::vector<std::vector<std::size_t>>{{0, 1}, {2, 3}});
+  // Each context's median over its 4 samples: 1.01 and 2.02.
+  const std::vector<double> medians = labrun::unit_medians(c);
+  REQUIRE(medians.size() == 2);
+  CHECK(medians[0] == Catch::Approx(1.01));
+  CHECK(medians[1] == Catch::Approx(2.02));
+  REQUIRE(c.median_interval_ms.has_value());
+  // s = sd of (ln 1.01, ln 2.02) = ln 2 / sqrt 2; t(1) = 12.706, over sqrt 2 contexts.
+  const double half = 12.706205 * (std::log(2.0) / std::sqrt(2.0)) / std::sqrt(2.0);
+  CHECK(c.median_interval_ms->high == Catch::Approx(c.summary.median * std::exp(half)));
+  // The same rounds with no context recorded (before 1.8.0) are four units, as their runs judged them.
+  labrun::CaseResult old = c;
+  for (labrun::RoundRecord& r : old.rounds) {
+    r.context.reset();
+  }
+  CHECK(labrun::interval_units(old).size() == 4);
+  CHECK(labrun::unit_medians(old) == labrun::round_medians(old));
+  // Every round in one context: one unit, no interval.
+  const labrun::CaseResult one = case_in_contexts({{1.0}, {1.5}, {2.0}}, {0, 0, 0});
+  CHECK(labrun::interval_units(one).size() == 1);
+  CHECK_FALSE(one.median_interval_ms.has_value());
+}
+
+TEST_CASE("a transcript seen one context at a time, and a ratio paired by context") {
+  labrun::Transcript t;
+  t.cases.push_back(case_in_contexts({{3.0}, {3.1}, {3.6}, {3.7}}, {0, 0, 1, 1}));
+  t.cases.back().name = "lab/p3/slow";
+  t.cases.push_back(case_in_contexts({{1.0}, {1.0}, {1.2}, {1.2}}, {0, 0, 1, 1}));
+  t.cases.back().name = "lab/p3/fast";
+  CHECK(labrun::unit_count(t) == 2);
+  CHECK(labrun::round_count(t) == 4);
+  const labrun::Transcript second = labrun::unit_view(t, 1);
+  REQUIRE(second.cases.size() == 2);
+  CHECK(second.cases[0].samples_ms == std::vector<double>{3.6, 3.7});
+  CHECK(second.cases[0].rounds.size() == 2);
+  CHECK_FALSE(second.cases[0].median_interval_ms.has_value());
+  CHECK(labrun::unit_view(t, 2).cases.empty());
+  // Each context's ratio: 3.05 / 1.0 and 3.65 / 1.2 (3.04): paired, the contexts' shared offset cancels.
+  const labrun::PredictionMeasurement m = labrun::measured_ratio(t.cases[0], t.cases[1]);
+  REQUIRE(m.interval.has_value());
+  CHECK(m.interval->low > 2.9);
+  CHECK(m.interval->high < 3.2);
+}
+
+TEST_CASE("hot timing's launch check: gated samples beside the hot median, launch-bound from half") {
+  const labrun::LaunchLatencyCheck bound = labrun::launch_latency_check({0.002, 0.003, 0.002}, 0.005);
+  CHECK(bound.gated_median_ms == 0.002);
+  CHECK(bound.host_share == Catch::Approx(0.6));
+  CHECK(bound.launch_bound);
+  const labrun::LaunchLatencyCheck gpu = labrun::launch_latency_check({0.0045}, 0.005);
+  CHECK(gpu.host_share == Catch::Approx(0.1));
+  CHECK_FALSE(gpu.launch_bound);
+  // A gated median above the hot one (noise at large n) is no launch latency at all.
+  CHECK(labrun::launch_latency_check({0.0051}, 0.005).host_share == 0.0);
+  CHECK(labrun::launch_latency_check({0.001}, 0.0).host_share == 0.0);
+  // append_round gathers each round's gated samples and judges them against the case's median.
+  labrun::CaseResult c = make_rounds_case("lab/p3/chain", "p3", "sweep", 1024, floats(2, 1, 1), {});
+  for (const double gated : {0.002, 0.0022}) {
+    labrun::RoundSamples round;
+    round.samples_ms = {0.005, 0.005};
+    round.sm_clock_mhz = {std::nullopt, std::nullopt};
+    round.launch_check_ms = {gated};
+    labrun::append_round(c, round);
+  }
+  REQUIRE(c.launch_check.has_value());
+  CHECK(c.launch_check->gated_samples_ms == std::vector<double>{0.002, 0.0022});
+  CHECK(c.launch_check->gated_median_ms == Catch::Approx(0.0021));
+  CHECK(c.launch_check->launch_bound);
+  // A case checked in no round has no launch check.
+  CHECK_FALSE(
+      make_rounds_case("lab/p2/x", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}}).launch_check.has_value());
+}

@@ -2,6 +2,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -95,4 +96,19 @@ TEST_CASE("cycles per execution come from each sample's own clock") {
   CHECK_FALSE(labrun::median_cycles({1.0}, {std::nullopt}, 1).has_value());
   CHECK(labrun::throttled_samples({1980.0, 1500.0, std::nullopt, 1880.0}, 1881.0) ==
         std::vector<std::size_t>{1, 3});
+}
+
+TEST_CASE("a sample is kept at the precision of the float a CUDA event gives") {
+  // cudaEventElapsedTime's float 0.058368f is 0.058368001133203506 as a double: 17 digits of which 8
+  // are the event's.
+  const double from_event = static_cast<double>(0.058368f);
+  const double kept = labrun::event_precision_ms(from_event);
+  CHECK(kept == 0.058368);
+  CHECK(static_cast<float>(kept) == 0.058368f);  // the same float: nothing measured is lost
+  // A batch's time over its count, rounded to a float's precision too.
+  CHECK(static_cast<float>(labrun::event_precision_ms(1.0 / 3.0)) == static_cast<float>(1.0 / 3.0));
+  CHECK(labrun::event_precision_ms(40.84664) == 40.84664);
+  CHECK(labrun::event_precision_ms(0.0) == 0.0);
+  CHECK(std::isinf(labrun::event_precision_ms(std::numeric_limits<double>::infinity())));
+  CHECK(std::isnan(labrun::event_precision_ms(std::nan(""))));
 }

@@ -13,11 +13,11 @@ import sys
 import tempfile
 
 
-def transcript(mode, claims, cases=(), predictions=(), wall=4.0):
+def transcript(mode, claims, cases=(), predictions=(), wall=4.0, lab="day48-fusion"):
     return {
-        "schema_version": "1.6.0",
+        "schema_version": "1.8.0",
         "provenance": {"kind": "synthetic", "note": "built by tests/diagnostics/verdict_stability_test.py"},
-        "lab": {"name": "day48-fusion", "title": "synthetic"},
+        "lab": {"name": lab, "title": "synthetic"},
         "run": {"configuration": "full", "wall_seconds": wall},
         "timing": {"mode": mode},
         "cases": list(cases),
@@ -38,9 +38,13 @@ def run(script, folder, *extra):
     return result.returncode, result.stdout + result.stderr
 
 
-def write(folder, name, document):
+def write(folder, name, document, process_seconds=None):
+    os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
     with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
         json.dump(document, handle)
+    if process_seconds is not None:
+        with open(os.path.join(folder, os.path.dirname(name), "process_wall_seconds"), "w", encoding="utf-8") as handle:
+            handle.write(f"{process_seconds}\n")
 
 
 def main():
@@ -52,19 +56,30 @@ def main():
             failures.append(what)
 
     with tempfile.TemporaryDirectory() as folder:
-        # Three runs: claim "a" held throughout, its intervals covering each other's figures; claim "b"
-        # inconclusive once in three; small-n cases 1% apart.
-        for i, (figure, b_verdict, launch) in enumerate([(3.00, "held", 0.00500), (3.02, "held", 0.00505),
-                                                          (2.98, "inconclusive", 0.00500)]):
-            write(folder, f"run-{i}.json", transcript(
+        # Three hot-gated runs of day 48, each in a folder of its own with the process's wall seconds:
+        # - claim "a" held throughout; each interval (figure +- 0.05) holds the runs' median 3.00;
+        # - claim "b" inconclusive once in three: its verdict changes, one run of three is off its most
+        #   common verdict (more than one in ten);
+        # - claim "c": run 1's interval (3.5 to 3.6) misses the runs' median 3.0: 2 of 3;
+        # - small n: n = 1 spreads 1% over the runs, n = 4096 6%; their median 3.5% misses 3%; n = 2^20 is
+        #   not small;
+        # - wall: 9.0, 9.5, 10.0 s, median 9.5 over 1.5 x 6.3 = 9.45 s.
+        runs = [(3.00, "held", 0.00500, 0.0100, 3.0, (2.9, 3.1), 9.0),
+                (3.02, "held", 0.00505, 0.0106, 3.55, (3.5, 3.6), 9.5),
+                (2.98, "inconclusive", 0.00500, 0.0100, 3.0, (2.95, 3.05), 10.0)]
+        for i, (figure, b_verdict, launch, chain, c_figure, c_interval, seconds) in enumerate(runs):
+            write(folder, f"run-{i}/t.json", transcript(
                 "hot-gated",
-                [("a", "held", figure, (figure - 0.05, figure + 0.05)), ("b", b_verdict, 1.0, (0.9, 1.1))],
+                [("a", "held", figure, (figure - 0.05, figure + 0.05)), ("b", b_verdict, 1.0, (0.9, 1.1)),
+                 ("c", "held", c_figure, c_interval)],
                 cases=[case("day48-fusion/part1/empty-single-launch", 1, launch),
+                       case("day48-fusion/part3/staged-chain", 4096, chain),
                        case("day48-fusion/part3/staged-chain", 1 << 20, 0.02)],
                 predictions=[{"description": "staged over fused",
                               "measured": [{"elements": 16777216, "ratio": figure,
-                                            "interval": {"low": figure - 0.01, "high": figure + 0.01}}]}]))
-        write(folder, "run-0.trace.json", {"traceEvents": []})  # passed by
+                                            "interval": {"low": figure - 0.01, "high": figure + 0.01}}]}]),
+                  process_seconds=seconds)
+        write(folder, "run-0/t.trace.json", {"traceEvents": []})  # passed by
         write(folder, "comparison.json", {"baseline": "x", "cases": []})  # not a transcript: passed by
         json_out = os.path.join(folder, "figures.json")
         code, text = run(script, folder, "--json", json_out, "--check")
@@ -72,29 +87,50 @@ def main():
             figures = json.load(handle)
         check(len(figures) == 1 and figures[0]["runs"] == 3, f"three runs in one group: {text}")
         group = figures[0]
-        # Claim "a": each run's interval (figure +- 0.05) covers the other two's figures: 6 of 6 pairs.
-        check(group["claim_coverage"]["per_claim"]["a"]["covered"] == 6, "claim a covers 6 of 6")
-        # Claim "b": every figure 1.0 inside every interval.
-        check(group["claim_coverage"]["covered"] == 12 and group["claim_coverage"]["pairs"] == 12, "12 of 12")
-        # Predicted ratios: +- 0.01 around 3.00, 3.02, 2.98: run 0's covers none of the others (3.02, 2.98
-        # are 0.02 away); 0 of 6.
-        check(group["ratio_coverage"]["covered"] == 0 and group["ratio_coverage"]["pairs"] == 6, "ratios 0 of 6")
+        per_claim = group["claim_coverage"]["per_claim"]
+        check(per_claim["a"]["covered"] == 3 and per_claim["a"]["runs"] == 3 and per_claim["a"]["median"] == 3.0,
+              f"claim a: 3 of 3 hold the median 3.00: {per_claim['a']}")
+        check(per_claim["c"]["covered"] == 2 and not per_claim["c"]["met"], f"claim c: 2 of 3: {per_claim['c']}")
+        check(group["claim_coverage"]["covered"] == 8 and group["claim_coverage"]["runs"] == 9, "8 of 9 in all")
+        # Issue 22's pairwise figure is still there: claim a's +- 0.05 covers the other two figures in each run.
+        check(per_claim["a"]["pairwise"] == 1.0, "claim a pairwise 100%")
+        # Predicted ratios: +- 0.01 around 3.00, 3.02, 2.98 against their median 3.00: only run 0's holds it.
+        check(group["ratio_coverage"]["covered"] == 1 and group["ratio_coverage"]["runs"] == 3, "ratios 1 of 3")
+        check(group["claims_changing"] == 1 and group["claims_measured"] == 3, "one claim of three changes")
         b = next(f for f in group["claims"] if f["claim"] == "b")
-        check(b["inconclusive"] == 1 and not b["flip"] and abs(b["switch_rate"] - 1 / 3) < 1e-9, "b switches 1 in 3")
-        check(code == 3 and "b: inconclusive in 1 runs and definite in 2" in text, f"--check misses b: {code}")
-        # Small n: 0.005 to 0.00505 is a 1.0% spread, over the hot-gated 1%... exactly at it, so not missed;
-        # part 3 at 2^20 is not small.
-        spreads = {s["case"]: s for s in group["small_n_spread"]}
-        check(set(spreads) == {"day48-fusion/part1/empty-single-launch"}, f"small-n cases: {set(spreads)}")
-        check(abs(spreads["day48-fusion/part1/empty-single-launch"]["spread"] - 0.01) < 1e-9, "1% spread")
-        check(group["wall_seconds"]["median"] == 4.0, "wall seconds")
+        check(b["off_most_common"] == 1 and b["most_common"] == "held" and not b["stable"] and not b["flip"],
+              f"b: one run off held: {b}")
+        ranges = {(s["case"], s["elements"]): s["range"] for s in group["small_n_range"]}
+        check(set(ranges) == {("day48-fusion/part1/empty-single-launch", 1), ("day48-fusion/part3/staged-chain", 4096)},
+              f"small-n cases: {set(ranges)}")
+        check(abs(group["small_n_range_median"] - 0.035) < 1e-9, f"median range 3.5%: {group['small_n_range_median']}")
+        check(group["wall_seconds"]["source"] == "process" and group["wall_seconds"]["median"] == 9.5
+              and abs(group["wall_seconds"]["target"] - 9.45) < 1e-9, f"wall: {group['wall_seconds']}")
+        missed = " ".join(group["targets_missed"])
+        for expected in ("b: 1 of 3 runs off its most common verdict (held)",
+                         "c: interval holds the runs' median in 2 of 3 runs",
+                         "small-n range of case medians 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
+            check(expected in missed, f"missed target '{expected}' not reported: {missed}")
+        check(code == 3, f"--check exits 3: {code}")
+        check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | 9.50 |"
+              in text, f"summary row: {text[-600:]}")
 
-        # A claim held in one run and failed in another is a flip.
-        write(folder, "run-3.json", transcript("hot-gated", [("a", "failed", 3.5, (3.4, 3.6))]))
+        # A claim held in one run and failed in another is a flip; without the wall files the transcript's
+        # wall seconds are used, and held to no target.
+        write(folder, "run-3/t.json", transcript("hot-gated", [("a", "failed", 3.5, (3.4, 3.6))], wall=4.0))
         code, text = run(script, folder, "--check")
         check(code == 3 and "a: held in 3 runs and failed in 1" in text, f"the flip is reported: {text}")
         code, text = run(script, folder)
         check(code == 0, "without --check the exit status is 0")
+
+    with tempfile.TemporaryDirectory() as folder:
+        # Hot mode: the small-n range is reported, not a target; transcript wall seconds carry no target.
+        for i, launch in enumerate([0.005, 0.006]):
+            write(folder, f"run-{i}.json", transcript("hot", [("a", "held", 1.0, (0.9, 1.1))],
+                                                      cases=[case("day48-fusion/part1/empty-single-launch", 1, launch)]))
+        code, text = run(script, folder, "--check")
+        check(code == 0 and "(reported)" in text and "Wall seconds per run (transcript)" in text,
+              f"hot mode: {code} {text}")
 
     # Committed evidence (schema < 1.6.0): read, no interval, and said so.
     code, text = run(script, evidence)

@@ -244,3 +244,36 @@ TEST_CASE("rounds - their intervals - and the verdicts over them are computed ag
     CHECK_THAT(consistency_problem(inconclusive), ContainsSubstring("/claims/0/verdict: \"inconclusive\""));
   }
 }
+
+TEST_CASE("each round's context and the launch check are computed again (schema 1.8.0)") {
+  const labrun::Transcript sample = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(consistency_problem(sample).empty());
+  SECTION("a round in another context than rounds_per_context gives it") {
+    labrun::Transcript t = sample;
+    t.cases.at(1).rounds.at(2).context = 1;  // merged with the second context: a narrower interval forged
+    CHECK_THAT(consistency_problem(t),
+               ContainsSubstring("/cases/1/rounds/2/context: context 1, where round 3 "
+                                 "runs in context 2"));
+  }
+  SECTION("a context the run does not record") {
+    labrun::Transcript t = sample;
+    t.timing->contexts.pop_back();
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/rounds/2/context"));
+  }
+  SECTION("a launch check that does not follow from its gated samples") {
+    labrun::Transcript t = sample;
+    for (labrun::CaseResult& c : t.cases) {
+      if (c.launch_check) {
+        c.launch_check->launch_bound = false;
+      }
+    }
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/launch_check/launch_bound: false"));
+    labrun::Transcript share = sample;
+    for (labrun::CaseResult& c : share.cases) {
+      if (c.launch_check) {
+        c.launch_check->host_share = 0.1;
+      }
+    }
+    CHECK_THAT(consistency_problem(share), ContainsSubstring("/launch_check/host_share"));
+  }
+}

@@ -86,6 +86,36 @@ TEST_CASE("from 1.6.0 a claim is shown with its interval and bound - and how its
   CHECK(old.find("median 95% interval") == std::string::npos);
 }
 
+TEST_CASE("from 1.8.0 the report names the contexts, their costs, and the launch-bound hot cases") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  const std::string md = render(t);
+  CHECK_THAT(md, ContainsSubstring("| CUDA contexts "));
+  CHECK_THAT(md, ContainsSubstring("1 round per CUDA context, 3 contexts"));
+  CHECK_THAT(md, ContainsSubstring("created in 0.27, 0.25, 0.26 s, set up in 0.04, 0.03, 0.03 s"));
+  CHECK_THAT(md, ContainsSubstring("| launch check "));
+  CHECK_THAT(md, ContainsSubstring("## Hot timing at small n: the host's launch latency"));
+  // The small fused chain: hot median 5.00 us, gated 2.00 us, 60% of it the host's.
+  const std::size_t section = md.find("## Hot timing at small n");
+  const std::size_t row = md.find("| day48-fusion/part3/fused-chain | sweep ", section);
+  REQUIRE(row != std::string::npos);
+  const std::string line = md.substr(row, md.find('\n', row) - row);
+  for (const char* cell : {" 5.00 |", " 2.00 |", " 60.0% |", " yes "}) {
+    CHECK_THAT(line, ContainsSubstring(cell));
+  }
+  CHECK_THAT(md, ContainsSubstring("(from: noise)"));
+  // A transcript without contexts or launch checks (before 1.8.0) renders none of it.
+  t.schema_version = "1.7.0";
+  t.timing->contexts.clear();
+  t.timing->launch_check.clear();
+  for (labrun::CaseResult& c : t.cases) {
+    c.launch_check.reset();
+  }
+  const std::string old = render(t);
+  CHECK(old.find("CUDA contexts") == std::string::npos);
+  CHECK(old.find("launch latency") == std::string::npos);
+  CHECK(old.find("from: noise") == std::string::npos);
+}
+
 TEST_CASE("a transcript of a lab this build does not know still renders - generically") {
   labrun::Transcript t = labrun::testing::sample_day48_transcript();
   t.lab_name = "day99-unknown";

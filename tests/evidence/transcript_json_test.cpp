@@ -229,3 +229,91 @@ TEST_CASE("a case's declared figures survive a round trip, an unknown one with i
     CHECK(c.declared_figures.empty());
   }
 }
+
+TEST_CASE("contexts, each round's context and the launch check survive a round trip (1.8.0)") {
+  const labrun::Transcript original = labrun::testing::sample_day48_transcript();
+  const std::string text = labrun::transcript_to_text(original);
+  const labrun::Transcript back = labrun::transcript_from_text(text);
+  CHECK(labrun::transcript_to_text(back) == text);
+  CHECK(back.timing->rounds_per_context == 1);
+  REQUIRE(back.timing->contexts.size() == 3);
+  CHECK(back.timing->contexts[1].create_seconds == 0.25);
+  CHECK(back.timing->contexts[2].setup_seconds == 0.03);
+  CHECK(back.timing->round_context == original.timing->round_context);
+  CHECK(back.timing->launch_check == original.timing->launch_check);
+  const labrun::CaseResult* staged = back.find_case("day48-fusion/part2/staged-chain");
+  REQUIRE(staged != nullptr);
+  CHECK(staged->rounds[2].context == 2);
+  const labrun::CaseResult* small = back.find_case("day48-fusion/part3/fused-chain");
+  REQUIRE(small->launch_check.has_value());
+  CHECK(small->launch_check->gated_samples_ms == std::vector<double>{0.002, 0.002, 0.0021});
+  CHECK(small->launch_check->launch_bound);
+  CHECK_FALSE(staged->launch_check.has_value());
+  // A context index below 0 is refused.
+  Json negative = labrun::transcript_to_json(original);
+  negative["cases"][1]["rounds"][0]["context"] = -1;
+  CHECK_THAT(error_of(negative),
+             ContainsSubstring("/cases/1/rounds/0/context: expected a non-negative integer"));
+}
+
+TEST_CASE("a transcript's text puts every array of numbers on one line, and is otherwise dump(2)'s") {
+  const labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  const std::string text = labrun::transcript_to_text(t);
+  CHECK_THAT(text, ContainsSubstring("\"samples_ms\": [0.45, 0.45, 0.46],"));
+  CHECK_THAT(text, ContainsSubstring("\"sample_sm_clock_mhz\": [1980.0, 1700.0, null],"));
+  CHECK_THAT(text, ContainsSubstring("\"throttled_samples\": [],"));
+  // Arrays of anything else (objects, strings, arrays) are laid out as nlohmann's dump(2) lays them out:
+  // the text parses to the same document, and re-indented by dump(2) it is dump(2)'s text.
+  const Json document = labrun::transcript_to_json(t);
+  CHECK(Json::parse(text) == document);
+  CHECK(Json::parse(text).dump(2) == document.dump(2));
+  CHECK_THAT(text, ContainsSubstring("    \"round_orders\": [\n      ["));
+  CHECK(text.back() == '\n');
+}
+
+TEST_CASE("a run of fusion-verdicts' size in samples is written far inside the evidence rule of 2 MB") {
+  // Synthetic: 92 cases of 370 samples each (34,000 samples, fusion-verdicts' count at 5 rounds), each
+  // at an event's float precision with a clock after it: under 1 MB, where 1.7.0 wrote 2.0 MB.
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  const labrun::CaseResult model = t.cases[1];
+  t.cases.clear();
+  for (int c = 0; c < 92; ++c) {
+    std::vector<std::vector<double>> rounds(5);
+    for (int s = 0; s < 370; ++s) {
+      const float event_ms = 0.0583f + 0.0000321f * static_cast<float>((s * 7919 + c * 104729) % 1000);
+      rounds[static_cast<std::size_t>(s % 5)].push_back(labrun::event_precision_ms(event_ms));
+    }
+    labrun::CaseResult round_case = labrun::testing::make_rounds_case(
+        "day48-fusion/part2/copy-floor", "part2", "lesson", model.elements, model.model, rounds);
+    round_case.sample_sm_clock_mhz.assign(round_case.samples_ms.size(), 1977.7);
+    t.cases.push_back(round_case);
+  }
+  const std::string text = labrun::transcript_to_text(t);
+  CHECK(text.size() < std::size_t{1} << 20);
+  // Every sample reads back as the double it was written from.
+  const labrun::Transcript back = labrun::transcript_from_text(text);
+  CHECK(back.cases[91].samples_ms == t.cases[91].samples_ms);
+}
+
+TEST_CASE("a transcript older than 1.8.0 reads as rounds in one context, each round its own unit") {
+  // The sample as a 1.7.0 run wrote it: no contexts, no launch check.
+  Json document = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
+  document["schema_version"] = "1.7.0";
+  for (const char* key : {"rounds_per_context", "contexts", "round_context", "launch_check"}) {
+    document["timing"].erase(key);
+  }
+  for (Json& c : document["cases"]) {
+    c.erase("launch_check");
+    for (Json& r : c["rounds"]) {
+      r.erase("context");
+    }
+  }
+  const labrun::Transcript t = labrun::transcript_from_json(document);
+  CHECK(t.timing->rounds_per_context == 3);
+  CHECK(t.timing->contexts.empty());
+  CHECK_THAT(t.timing->round_context, ContainsSubstring("predates schema 1.8.0"));
+  const labrun::CaseResult* staged = t.find_case("day48-fusion/part2/staged-chain");
+  CHECK_FALSE(staged->rounds[0].context.has_value());
+  CHECK(labrun::interval_units(*staged).size() == 3);  // its rounds, as its run judged them
+  CHECK(staged->median_interval_ms.has_value());
+}

@@ -1,6 +1,7 @@
 // Rounds on a GPU (schema 1.6.0): every case measured in several rounds, each on the lab's buffers
 // allocated again and in an order of its own, every round's samples kept, and the figures' intervals
-// and three-valued verdicts recorded. Each test skips without a usable device.
+// and three-valued verdicts recorded; (1.8.0) rounds in CUDA contexts of their own, and hot timing's
+// launch check. Each test skips without a usable device.
 
 #include <cuda_runtime_api.h>
 
@@ -114,4 +115,56 @@ TEST_CASE("a small-case batch times small cases several samples per pair of even
     CHECK(c.event_pair_batch == (c.elements <= labrun::kSmallCaseMaxElements ? 4 : 1));
   }
   CHECK(back.timing->small_case_batch == 4);
+}
+
+TEST_CASE("rounds run in CUDA contexts of their own - each context's cost recorded (1.8.0)", "[rounds]") {
+  require_gpu();
+  // Four rounds, two to a context: the graph case is captured again in each new context.
+  const labrun::Transcript back =
+      run_rounds_test({"part2/fused-chain", "part5/staged-chain-graph", "part1/empty-single-launch"},
+                      [](labrun::RunOptions& options) {
+                        options.rounds = 4;
+                        options.rounds_per_context = 2;
+                        options.repetitions = 8;
+                        options.max_samples = 40;
+                        options.mode = labrun::TimingMode::kCold;
+                      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->rounds_per_context == 2);
+  REQUIRE(back.timing->contexts.size() == 2);
+  for (const labrun::ContextRecord& context : back.timing->contexts) {
+    CHECK(context.create_seconds > 0.0);
+    CHECK(context.setup_seconds > 0.0);
+  }
+  for (const labrun::CaseResult& c : back.cases) {
+    REQUIRE(c.rounds.size() == 4);
+    CHECK(c.rounds[1].context == 0);
+    CHECK(c.rounds[2].context == 1);
+    CHECK(labrun::interval_units(c).size() == 2);
+    CHECK(c.median_interval_ms.has_value());
+    CHECK_FALSE(c.launch_check.has_value());  // cold: no launch check
+    for (const double ms : c.samples_ms) {
+      CHECK(static_cast<double>(static_cast<float>(ms)) == labrun::event_precision_ms(ms));
+    }
+  }
+}
+
+TEST_CASE("hot timing checks small cases for the host's launch latency (1.8.0)", "[rounds]") {
+  require_gpu();
+  const labrun::Transcript back =
+      run_rounds_test({"part1/empty-single-launch", "part3/fused-chain"}, [](labrun::RunOptions& options) {
+        options.smoke = true;  // 3 rounds, 3 contexts, sizes up to 2^16
+      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->contexts.size() == 3);
+  CHECK_FALSE(back.timing->launch_check.empty());
+  for (const labrun::CaseResult& c : back.cases) {
+    REQUIRE(c.launch_check.has_value());  // every smoke size is at most 2^16 elements
+    CHECK(c.launch_check->gated_samples_ms.size() ==
+          static_cast<std::size_t>(3 * labrun::kLaunchCheckSamplesPerRound));
+    CHECK(c.launch_check->gated_median_ms > 0.0);
+    CHECK(c.launch_check->host_share >= 0.0);
+    CHECK(c.launch_check->host_share < 1.0);
+    CHECK(c.launch_check->launch_bound == (c.launch_check->host_share >= labrun::kLaunchBoundShare));
+  }
 }

@@ -181,15 +181,27 @@ Transcript sample_day48_transcript() {
   clocked.median_cycles =
       median_cycles(clocked.samples_ms, clocked.sample_sm_clock_mhz, clocked.launches_per_sample);  // 184,000
   // Every case's three samples were three rounds of one sample each (schema 1.6.0), each round in an
-  // order of its own; the prediction's ratio and the claim judged over those rounds.
+  // order of its own and (1.8.0) a CUDA context of its own; the prediction's ratio and the claim judged
+  // over those contexts.
   for (CaseResult& c : t.cases) {
     c.rounds.clear();
+    int context = 0;
     for (const double ms : c.samples_ms) {
-      c.rounds.push_back(RoundRecord{1, ms, c.stop_reason, c.sampling_seconds / 3.0});
+      c.rounds.push_back(RoundRecord{1, ms, c.stop_reason, c.sampling_seconds / 3.0, context++});
     }
     c.median_interval_ms = case_median_interval(c);
   }
+  // 1.8.0: the small fused chain's launch check (as a hot run takes it), its gated samples beside its
+  // hot median of 0.005 ms: 60% of it is launch latency.
+  CaseResult& small_fused = *std::find_if(t.cases.begin(), t.cases.end(), [](const CaseResult& c) {
+    return c.name == "day48-fusion/part3/fused-chain";
+  });
+  small_fused.launch_check = launch_latency_check({0.002, 0.002, 0.0021}, small_fused.summary.median);
   t.timing->rounds = 3;
+  t.timing->rounds_per_context = 1;
+  t.timing->contexts = {ContextRecord{0.27, 0.04}, ContextRecord{0.25, 0.03}, ContextRecord{0.26, 0.03}};
+  t.timing->round_context = round_context_text(3, 1);
+  t.timing->launch_check = "after each round of a small case, 5 gated samples";
   for (int round = 0; round < 3; ++round) {
     t.timing->round_orders.push_back(round_order(t.cases.size(), round, 3, t.seed));
   }

@@ -228,20 +228,30 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
   const double fastest = fastest_possible_ms(traffic, t.elements, card);
   const std::string kind = model_number(traffic.read_bytes_per_element) + " B read and " +
                            model_number(traffic.write_bytes_per_element) + " B written per element";
+  const auto bandwidth = [](double gb_per_s) {
+    return gb_per_s > 0.0 ? fixed(gb_per_s, 1) : std::string("not measured");
+  };
   report.figures.emplace_back("your GB/s at " + model_number(bytes) + " B/element", fixed(yours, 1));
-  report.figures.emplace_back("the card's read-only stream here (GB/s)", fixed(card.read_only_gb_per_s, 1));
-  report.figures.emplace_back("the card's copy here (GB/s, read + written)", fixed(card.copy_gb_per_s, 1));
-  report.figures.emplace_back("fastest time for " + kind + " (ms)", fixed(fastest, 4));
+  report.figures.emplace_back("the card's read-only stream here (GB/s)", bandwidth(card.read_only_gb_per_s));
+  report.figures.emplace_back("the card's copy here (GB/s, read + written)", bandwidth(card.copy_gb_per_s));
+  report.figures.emplace_back("fastest time for " + kind + " (ms)", fastest > 0.0 ? fixed(fastest, 4) : "no bound");
   output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
            "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + model_number(bytes) +
-           " B/element, where the card's memory allows " + fixed(fastest, 4) + " ms for " + kind;
+           " B/element" + (fastest > 0.0 ? ", where the card's memory allows " + fixed(fastest, 4) + " ms for " + kind : "");
+  std::vector<std::string> measured_kinds;
+  if (card.read_only_gb_per_s > 0.0) {
+    measured_kinds.push_back("a read-only stream " + fixed(card.read_only_gb_per_s, 1) + " GB/s");
+  }
+  if (card.copy_gb_per_s > 0.0) {
+    measured_kinds.push_back("a copy " + fixed(card.copy_gb_per_s, 1) + " GB/s");
+  }
+  const std::string measured = join(measured_kinds, ", ");
   if (fastest > 0.0 && t.pair_ms * ex.impossible_margin < fastest) {
     add_mistake(report, "impossible-time",
                 "the " + noun + " took " + fixed(t.pair_ms, 4) + " ms, less than 1/" +
                     fixed(ex.impossible_margin, 1) + " of the " + fixed(fastest, 4) + " ms the card's memory needs for " +
-                    kind + " at the bandwidths measured beside it (a read-only stream " +
-                    fixed(card.read_only_gb_per_s, 1) + " GB/s, a copy " + fixed(card.copy_gb_per_s, 1) +
-                    " GB/s): no correct " + noun + " can, so the time is not counted");
+                    kind + " at the bandwidths measured beside it (" + measured +
+                    "): no correct " + noun + " can, so the time is not counted");
     return SpeedVerdict::kImpossible;
   }
   if (against_lab > ex.slow_factor) {
@@ -379,25 +389,25 @@ void judge_timed_contract(GradeReport& report, const ChildResults& results, Judg
                 std::to_string(t.samples_changing_inputs) + of_calls +
                     " changed an input (its elements or the guards around it): the inputs are read-only "
                     "in every call, timed or not");
-    buffers.push_back("an input changed in " + count_of(t.samples_changing_inputs, "timed call"));
+    buffers.push_back("an input changed in " + count_of(t.samples_changing_inputs, "call"));
   }
   if (t.guard_words_changed > 0) {
     add_mistake(report, "write-past-n",
                 count_of(t.guard_words_changed, "word") +
                     " just outside the outputs changed while timed: every index a kernel stores to must lie in "
                     "[0, n) of the output it is given, in every call");
-    buffers.push_back(count_of(t.guard_words_changed, "word") + " past an output while timed");
+    buffers.push_back(count_of(t.guard_words_changed, "word") + " past an output changed");
   }
   if (t.samples_writing_outside > 0) {
     add_mistake(report, "write-outside-buffers",
                 "device memory the kernels were not given changed in " +
                     std::to_string(t.samples_writing_outside) + of_calls +
                     ": every store must land in the outputs the kernel is given, in every call");
-    buffers.push_back("memory outside the buffers changed in " + count_of(t.samples_writing_outside, "timed call"));
+    buffers.push_back("memory outside the buffers changed in " + count_of(t.samples_writing_outside, "call"));
   }
   if (!buffers.empty()) {
     j.outcome.buffers_right = false;
-    j.output[Check::kBuffers] += "; " + join(buffers, "; ");
+    j.output[Check::kBuffers] += "; while timed, " + join(buffers, "; ");
   }
   if (t.samples_breaking_structure > 0) {
     j.outcome.structure_right = false;

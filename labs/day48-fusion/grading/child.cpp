@@ -80,36 +80,33 @@ class HalfwayChild final : public labrun::ExerciseChild {
     }
     session_.reset_outside_writes();
     launch_first(x_->data(), intermediate_->data(), n, probe);
+    // Before the second kernel, which must compute y from the intermediate and the residual alone,
+    // x holds other inputs in every probe: no probe can be told from another by comparing x with the
+    // intermediate, and a second kernel that reads x follows the replaced x in each. Planted: the
+    // intermediate is stage 2's output of yet other inputs, too.
+    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_, stream_);
+    const auto counters = session_.download_one(intermediate_counters_);
     std::uint64_t seed_x = seed;
-    std::uint64_t seed_replaced_x = 0;
     if (probe == "planted") {
-      // The second kernel must compute y from the intermediate and the residual: x now holds other
-      // inputs, and the intermediate stage 2's output of yet other inputs.
       seed_x = session_.next_seed();
-      seed_replaced_x = session_.next_seed();
-      generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
       plant_intermediate(intermediate_->data(), n, seed_x, stream_);
     } else {
-      inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
-                           stream_);
-      const auto counters = session_.download_one(intermediate_counters_);
       result.intermediate = IntermediateInspection{counters.unwritten, counters.mismatches};
     }
+    const std::uint64_t seed_replaced_x = session_.next_seed();
+    generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
     launch_second(intermediate_->data(), residual_->data(), y_->data(slot_), n, probe);
     result.launches_writing_outside = session_.outside_writes();
     session_.phase("checking the output at n = " + std::to_string(n) + " (" + probe + ")");
-    if (probe == "planted") {
-      const OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
-      result.matches_chain_of_x = n - from_x.mismatches;
-    }
+    const OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
+    result.matches_chain_of_x = n - from_x.mismatches;
     result.output = inspect(n, seed_x, seed, true);
     session_.reset_tallies();
     y_->count_guard_changes(n, session_.tally(kGuardY), stream_, slot_);
     intermediate_->count_guard_changes(n, session_.tally(kGuardIntermediate), stream_);
     x_->count_guard_changes(n, session_.tally(kGuardX), stream_);
     residual_->count_guard_changes(n, session_.tally(kGuardResidual), stream_);
-    count_input_changes(x_->data(), residual_->data(), n, probe == "planted" ? seed_replaced_x : seed, seed,
-                        session_.tally(kInputs), stream_);
+    count_input_changes(x_->data(), residual_->data(), n, seed_replaced_x, seed, session_.tally(kInputs), stream_);
     const std::vector<unsigned long long> tallies = session_.download_tallies();
     result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
                      tallies[kGuardResidual]};

@@ -53,6 +53,12 @@ std::string where(const ProbeResult& p) {
   return "n = " + std::to_string(p.elements) + ", " + how + " (call " + std::to_string(p.call) + ")";
 }
 
+// Whether y followed the x that replaced the call's own before its second kernel ran.
+bool follows_replaced_x(const ProbeResult& p) {
+  return static_cast<double>(p.matches_chain_of_x) >=
+         kCompositionMatchShare * static_cast<double>(p.output.elements);
+}
+
 // Names what is wrong with an output that failed its check, from what the grader's kernels counted.
 void diagnose_output(GradeReport& report, const OutputInspection& o, const std::string& at) {
   const std::uint64_t n = o.elements;
@@ -147,6 +153,8 @@ SizeVerdict judge_size(GradeReport& report, const Measured& results, const std::
             count_of(after->output.mismatches, "element") +
             " wrong): the kernels must compute from their inputs on every call and keep nothing between "
             "calls");
+  } else if (!alone_right && follows_replaced_x(*alone)) {
+    // the structure's mistake says why: the second kernel reads x
   } else if (!alone_right) {
     if (size != "odd" && first_call_right) {
       add_mistake(
@@ -197,6 +205,19 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
                       "): the half-way pair has its own intermediate and touches nothing else");
     }
   }
+  // x is replaced before every probe's second kernel: y that follows the replaced x was read from
+  // it, in any probe.
+  for (const ProbeResult& p : results.probes) {
+    if (!p.output.passed() && follows_replaced_x(p)) {
+      good = false;
+      add_mistake(
+          report, "second-kernel-reads-x",
+          "with x replaced by other inputs after the first kernel ran, y followed x, not the intermediate (" +
+              where(p) +
+              "): the second kernel reads x, which only the first kernel may read; compute y from the "
+              "intermediate and the residual");
+    }
+  }
   for (const std::string size : {"odd", "card-scaled"}) {
     const ProbeResult* planted = probe_of(results, size, "planted");
     const ProbeResult* alone = probe_of(results, size, "alone");
@@ -204,24 +225,13 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
       continue;
     }
     good = false;
-    if (!alone->output.passed()) {
-      continue;  // already wrong on its own: the output's mistake says why
+    if (!alone->output.passed() || follows_replaced_x(*planted)) {
+      continue;  // already wrong on its own, or reading x: the mistakes above say why
     }
-    if (static_cast<double>(planted->matches_chain_of_x) >=
-        kCompositionMatchShare * static_cast<double>(planted->output.elements)) {
-      add_mistake(
-          report, "second-kernel-reads-x",
-          "with x replaced by other inputs after the first kernel ran, y followed x, not the intermediate (" +
-              where(*planted) +
-              "): the second kernel reads x, which only the first kernel may read; compute y from the "
-              "intermediate and the residual");
-    } else {
-      add_mistake(
-          report, "second-kernel-ignores-intermediate",
-          "with the intermediate replaced by stage 2's output of other inputs, y did not follow it (" +
-              where(*planted) + ", " + count_of(planted->output.mismatches, "element") +
-              " wrong): the second kernel must compute y from the intermediate and the residual");
-    }
+    add_mistake(report, "second-kernel-ignores-intermediate",
+                "with the intermediate replaced by stage 2's output of other inputs, y did not follow it (" +
+                    where(*planted) + ", " + count_of(planted->output.mismatches, "element") +
+                    " wrong): the second kernel must compute y from the intermediate and the residual");
   }
   output = good ? "the first kernel writes stage 2's output to every element of the intermediate, the second "
                   "computes y from it and the residual alone, and no staged buffer is touched"

@@ -57,21 +57,26 @@ __global__ void reference_kernel(std::size_t n, std::uint64_t seed, int kind, do
 }
 
 __global__ void partials_kernel(const std::uint32_t* __restrict__ partials, std::size_t blocks, double* total,
-                                unsigned long long* unwritten) {
+                                unsigned long long* unwritten, unsigned long long* not_whole) {
   double sum = 0.0;
   unsigned long long poisoned = 0;
+  unsigned long long fractional = 0;
   for (std::size_t b = first_index(); b < blocks; b += grid_stride()) {
     if (partials[b] == labrun::kPoisonWord) {
       ++poisoned;
     } else {
-      sum += static_cast<double>(__uint_as_float(partials[b]));
+      const double value = static_cast<double>(__uint_as_float(partials[b]));
+      sum += value;
+      fractional += isfinite(value) && floor(value * 16.0) == value * 16.0 ? 0 : 1;
     }
   }
   sum = warp_sum(sum);
   poisoned = warp_sum(poisoned);
+  fractional = warp_sum(fractional);
   if (lane_zero()) {
     atomicAdd(total, sum);
     atomicAdd(unwritten, poisoned);
+    atomicAdd(not_whole, fractional);
   }
 }
 
@@ -103,9 +108,9 @@ void reference_sums(std::size_t n, std::uint64_t seed, int kind, double* sums, c
 }
 
 void total_partials(const float* partials, std::size_t blocks, double* total, unsigned long long* unwritten,
-                    cudaStream_t stream) {
+                    unsigned long long* not_whole, cudaStream_t stream) {
   partials_kernel<<<check_blocks(blocks), kCheckThreads, 0, stream>>>(
-      reinterpret_cast<const std::uint32_t*>(partials), blocks, total, unwritten);
+      reinterpret_cast<const std::uint32_t*>(partials), blocks, total, unwritten, not_whole);
   LABRUN_CHECK_LAUNCH("partials_kernel");
 }
 

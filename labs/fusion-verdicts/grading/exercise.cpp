@@ -50,6 +50,20 @@ bool whole_sixteenths(double value) {
   return std::isfinite(value) && std::fabs(value * 16.0 - std::round(value * 16.0)) == 0.0;
 }
 
+// Whether a wrong sum is the sum of the squares of the x that replaced the call's own before the
+// finish ran: the finish read x.
+bool follows_replaced_x(const SumProbe& p) {
+  return p.sum_written() && !p.right() && p.got() == p.replaced_x;
+}
+
+// Whether the sum, and every partial it was made of, is a sum of whole squares of counted inputs:
+// the partials all whole sixteenths, and the sum their total. A sum scaled up from some of the
+// elements is not, wherever it was scaled: its partials, or its total.
+bool whole_squares(const SumProbe& p) {
+  return whole_sixteenths(p.got()) && p.partials_not_whole == 0 && p.partials_unwritten == 0 &&
+         p.partials_total == p.got();
+}
+
 // What a wrong sum is, from the first probe at this size it was wrong in. On counted inputs every
 // correct float32 sum is exact, so the difference from the reference says what happened: whole
 // squares short (elements left out) or over (counted twice), or no sum of squares at all (estimated
@@ -60,6 +74,9 @@ void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProb
       continue;
     }
     const double got = p->got();
+    if (follows_replaced_x(*p)) {
+      return;  // the structure's mistake says why: the finish reads x
+    }
     if (!p->sum_written()) {
       labrun::add_mistake(
           report, "sum-unwritten",
@@ -71,13 +88,13 @@ void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProb
     } else if (got == p->sum_of_x) {
       labrun::add_mistake(report, "square-missing",
                           "the sum is that of x, not of x squared (" + at(*p) + ")");
-    } else if (whole_sixteenths(got) && got < p->expected) {
+    } else if (whole_squares(*p) && got < p->expected) {
       labrun::add_mistake(report, "elements-missed",
                           "the sum is " + labrun::fixed(p->expected - got, 4) +
                               " short of the exact sum of the squares (" + at(*p) +
                               "): the squares of some elements were not added; the grid, or each block's "
                               "loop, must cover every element of [0, n) once");
-    } else if (whole_sixteenths(got)) {
+    } else if (whole_squares(*p)) {
       labrun::add_mistake(report, "elements-counted-twice",
                           "the sum is " + labrun::fixed(got - p->expected, 4) +
                               " over the exact sum of the squares (" + at(*p) +
@@ -95,7 +112,9 @@ void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProb
 }
 
 // A probe at this size that gave, bit for bit, the sum an earlier right probe gave on other inputs
-// (a kept answer), or a wrong one after a right first call; nullptr when there is none.
+// (a kept answer); nullptr when there is none. (A call right and a later one wrong says nothing
+// more: counted inputs leave most elements zero at the card-scaled size, so a kernel that misses a
+// few can be right on one draw.)
 const SumProbe* replayed(const std::vector<SumProbe>& probes, const std::vector<const SumProbe*>& checked) {
   for (const SumProbe* later : checked) {
     if (later->right()) {
@@ -108,7 +127,7 @@ const SumProbe* replayed(const std::vector<SumProbe>& probes, const std::vector<
       }
     }
   }
-  return checked[0]->right() && !checked[1]->right() ? checked[1] : nullptr;
+  return nullptr;
 }
 
 // The sum at one size, in every probe that checks it; names what is wrong.
@@ -180,21 +199,24 @@ bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& p
                           labrun::count_of(p.partials_unwritten, "block") + " of " +
                               std::to_string(p.blocks) + " left partials[blockIdx.x] unwritten (" + at(p) +
                               "): every block stores its partial sum there, and the finish adds them");
-    } else if (p.probe != "planted" && p.right() && !p.partials_right()) {
+    } else if ((p.probe != "planted" && p.right() && !p.partials_right()) ||
+               (p.probe == "timed" && (p.partials_not_whole > 0 || p.partials_total != p.expected))) {
       good = false;
       labrun::add_mistake(report, "partials-not-sums",
                           "the partial sums add up to " + labrun::scientific(p.partials_total) + ", not " +
-                              labrun::scientific(p.got()) + " (" + at(p) +
+                              labrun::scientific(p.expected) + " (" + at(p) +
                               "): partials[b] is block b's sum of the squares it covers");
     }
-    if (p.probe == "planted" && p.sum_written() && !p.right()) {
+    if (p.probe != "timed" && follows_replaced_x(p)) {
       good = false;
-      const bool read_x = p.got() == p.replaced_x;
-      labrun::add_mistake(
-          report, read_x ? "finish-reads-x" : "finish-ignores-partials",
-          std::string(read_x ? "with x replaced after the first kernel, the sum followed x"
-                             : "with the partial sums replaced, the sum did not follow them") +
-              " (" + at(p) + "): the finish must total partials[0, blocks) and nothing else");
+      labrun::add_mistake(report, "finish-reads-x",
+                          "with x replaced after the first kernel, the sum followed x (" + at(p) +
+                              "): the finish must total partials[0, blocks) and nothing else");
+    } else if (p.probe == "planted" && p.sum_written() && !p.right()) {
+      good = false;
+      labrun::add_mistake(report, "finish-ignores-partials",
+                          "with the partial sums replaced, the sum did not follow them (" + at(p) +
+                              "): the finish must total partials[0, blocks) and nothing else");
     }
     if (p.lab_buffers_written) {
       good = false;
@@ -326,17 +348,20 @@ class SumChild final : public labrun::ExerciseChild {
     sums = partials_totals(p.blocks);
     p.partials_total = sums[0];
     p.partials_unwritten = static_cast<std::uint64_t>(sums[1]);
+    p.partials_not_whole = static_cast<std::uint64_t>(sums[2]);
+    // The finish must total the partials it is given, and nothing else: before it runs, x holds other
+    // counted inputs in every probe (so that no probe can be told from another by comparing x with
+    // the partials), and planted, the partials are those a correct first kernel would store for yet
+    // others. Every sum here is exact, so a sum that followed x is told from one that followed
+    // neither.
+    const std::uint64_t replaced = session_.next_seed();
+    fill_inputs(x_->data(), n, replaced, kCounted, stream_);
+    p.replaced_x = reference(n, replaced)[0];
     if (probe == "planted") {
-      // The finish must total the partials it is given: x now holds other counted inputs, and the
-      // partials are those a correct first kernel would store for yet others. Every sum here is
-      // exact, so a sum that followed x is told from one that followed neither.
-      const std::uint64_t replaced = session_.next_seed();
-      fill_inputs(x_->data(), n, replaced, kCounted, stream_);
-      p.replaced_x = reference(n, replaced)[0];
       plant_partials(partials_->data(), p.blocks, n, session_.next_seed(), stream_);
       p.expected = partials_totals(p.blocks)[0];
-      x_digest = session_.digest_of({x_->elements(n)});
     }
+    x_digest = session_.digest_of({x_->elements(n)});
     launch_finish(n, p.blocks, probe);
     p.launches_writing_outside = session_.outside_writes();
     p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
@@ -381,7 +406,11 @@ class SumChild final : public labrun::ExerciseChild {
     const std::vector<double> partials = partials_totals(p.blocks);
     p.partials_total = partials[0];
     p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
-    labrun::CallCheck checked{p.right(), p.partials_right(), std::nullopt};
+    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
+    // The partials are the first kernel's alone: whatever the finish did, they add up to the exact sum.
+    const bool partials_hold =
+        p.partials_unwritten == 0 && p.partials_not_whole == 0 && p.partials_total == p.expected;
+    labrun::CallCheck checked{p.right(), partials_hold, std::nullopt};
     if (!checked.output_right || !checked.structure_right) {
       checked.record = to_json(p);
     }
@@ -449,13 +478,14 @@ class SumChild final : public labrun::ExerciseChild {
     return host;
   }
 
-  // [total, unwritten] of partials[0, blocks).
+  // [total, unwritten, not whole] of partials[0, blocks).
   std::vector<double> partials_totals(std::size_t blocks) {
     session_.reset_tallies();
     LABRUN_CUDA_CHECK(cudaMemsetAsync(sums_ + 2, 0, sizeof(double), stream_));
-    total_partials(partials_->data(), blocks, sums_ + 2, session_.tally(0), stream_);
+    total_partials(partials_->data(), blocks, sums_ + 2, session_.tally(0), session_.tally(1), stream_);
     const double total = session_.download_one(sums_ + 2);
-    return {total, static_cast<double>(session_.download_tallies()[0])};
+    const std::vector<unsigned long long> counts = session_.download_tallies();
+    return {total, static_cast<double>(counts[0]), static_cast<double>(counts[1])};
   }
 
   std::uint64_t guard_changes(std::size_t n, std::size_t blocks) {
@@ -579,6 +609,7 @@ Json to_json(const SumProbe& p) {
               {"replaced_x", p.replaced_x},
               {"partials_unwritten", p.partials_unwritten},
               {"partials_total", p.partials_total},
+              {"partials_not_whole", p.partials_not_whole},
               {"own_words_written", p.own_words_written},
               {"guard_words_changed", p.guard_words_changed},
               {"input_changed", p.input_changed},
@@ -598,6 +629,7 @@ SumProbe sum_probe_from_json(const Json& j) {
                   j.at("replaced_x").get<double>(),
                   j.at("partials_unwritten").get<std::uint64_t>(),
                   j.at("partials_total").get<double>(),
+                  j.at("partials_not_whole").get<std::uint64_t>(),
                   j.at("own_words_written").get<std::uint64_t>(),
                   j.at("guard_words_changed").get<std::uint64_t>(),
                   j.at("input_changed").get<bool>(),

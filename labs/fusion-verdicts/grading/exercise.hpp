@@ -58,6 +58,9 @@ struct SumProbe {
   double replaced_x = 0.0;
   std::uint64_t partials_unwritten = 0;   //!< of partials[0, blocks), after the first kernel
   double partials_total = 0.0;            //!< their float64 total, the unwritten left out
+  //! Written partials that are not a whole number of sixteenths: no sum of squares of counted
+  //! inputs, but one scaled, or estimated.
+  std::uint64_t partials_not_whole = 0;
   std::uint64_t own_words_written = 0;    //!< words of its own global variables the first kernel changed
   std::uint64_t guard_words_changed = 0;  //!< around x, the partials ([0, blocks)) and the sum
   bool input_changed = false;
@@ -67,8 +70,11 @@ struct SumProbe {
   [[nodiscard]] double got() const;
   //! The sum is the reference, exactly.
   [[nodiscard]] bool right() const;
-  //! The first kernel left one partial sum per block, and they add up to the sum, exactly.
-  [[nodiscard]] bool partials_right() const { return partials_unwritten == 0 && partials_total == got(); }
+  //! The first kernel left one partial sum per block, each a sum of whole squares, and they add up
+  //! to the sum, exactly.
+  [[nodiscard]] bool partials_right() const {
+    return partials_unwritten == 0 && partials_not_whole == 0 && partials_total == got();
+  }
 };
 
 [[nodiscard]] nlohmann::ordered_json to_json(const SumProbe& probe);
@@ -86,9 +92,11 @@ struct SumProbe {
 void fill_inputs(float* x, std::size_t n, std::uint64_t seed, int kind, cudaStream_t stream);
 //! Adds the float64 sums of x^2 and of x over those inputs, regenerated, to sums[0] and sums[1].
 void reference_sums(std::size_t n, std::uint64_t seed, int kind, double* sums, cudaStream_t stream);
-//! Adds the float64 total of the written ones of partials[0, blocks) to *total, the poisoned to *unwritten.
+//! Adds the float64 total of the written ones of partials[0, blocks) to *total, the poisoned to
+//! *unwritten, and to *not_whole the written ones that are not a whole number of sixteenths (no
+//! partial sum of counted inputs' squares is).
 void total_partials(const float* partials, std::size_t blocks, double* total, unsigned long long* unwritten,
-                    cudaStream_t stream);
+                    unsigned long long* not_whole, cudaStream_t stream);
 //! partials[b] = the sum of the squares of counted inputs drawn from `seed` over block b's share
 //! (ceil(n / blocks) elements) of [0, n): partial sums a correct first kernel could have stored.
 void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed, cudaStream_t stream);

@@ -31,6 +31,7 @@
 #include "exercise/judge.hpp"
 #include "grading/exercise.hpp"
 #include "grading/manifest.hpp"
+#include "grading/probe_results.hpp"
 #include "grading/report.hpp"
 #include "registry/registry.hpp"
 #include "support/exercises.hpp"
@@ -289,6 +290,15 @@ Json upgraded(Json input) {
     if (!t.contains("first_broken_sample")) {
       t["first_broken_sample"] = nullptr;
     }
+    // A timed call's inspection was y's alone; it is a probe's record of a timed call now.
+    if (t["first_wrong_sample"].is_object() && !t["first_wrong_sample"].contains("probe")) {
+      day48::grading::ProbeResult timed;
+      timed.size_label = "card-scaled";
+      timed.probe = "timed";
+      timed.output = day48::grading::output_from_json(t["first_wrong_sample"]);
+      timed.elements = timed.output.elements;
+      t["first_wrong_sample"] = day48::grading::to_json(timed);
+    }
     // In the protocol's order, so that a record read and written again is the same JSON.
     Json ordered;
     for (const char* key : {"elements", "samples", "pair_samples_ms", "pair_ms", "calls_checked", "wrong_samples",
@@ -334,7 +344,7 @@ void check_reports() {
 void check_enumeration() {
   const fs::path file = golden_folder() / "judge-enumeration.txt";
   const Json documents = Json::parse(labrun::read_file(golden_folder() / "judge-reports.json"));
-  const Json& base = documents.at(0).at("input");
+  const Json base = promoting() ? upgraded(documents.at(0).at("input")) : documents.at(0).at("input");
   REQUIRE(documents.at(0).at("name") == "correct");
   std::string lines;
   every_scenario([&](const ScenarioDigits& s) {

@@ -317,3 +317,52 @@ TEST_CASE(
   CHECK(labrun::choose_exercise(correct, {}, "halfway-pair", nullptr).exercise->name == "halfway-pair");
   CHECK_THROWS_AS(labrun::choose_exercise(correct, {}, "no-such-exercise", nullptr), labrun::UsageError);
 }
+
+TEST_CASE("sum of squares: a correct pair that reads as fast as the card can is never called impossible") {
+  SumInput in = good_sum_input();
+  // A copy measured slowly beside it, as a batch's could be: against the copy, 4 bytes in 0.115 ms
+  // would be over 1.5 times the copy's bandwidth; against the card's read-only stream, it is not.
+  labrun::TimingResult& t = *in.judged.results->timing;
+  t.lab.medians = {{"two_kernels_ms", 0.52},
+                   {"folded_ms", 0.131},
+                   {"copy_floor_ms", 0.40},
+                   {labrun::kReadStreamKey, 0.119},
+                   {labrun::kCopyStreamKey, 0.41}};
+  t.pair_ms = 0.115;
+  const labrun::GradeReport fast = judge_sum(in);
+  CHECK(named_mistakes(fast).empty());
+  CHECK(fast.score() == 100.0);
+  // A pair that summed an eighth of x and scaled it up would be 8 times faster than the stream: it
+  // is impossible (and its sum is not exact in any case).
+  t.pair_ms = 0.119 / 8;
+  CHECK(named_mistakes(judge_sum(in)) == SumIds{"impossible-time"});
+}
+
+TEST_CASE("sum of squares: every timed call is held to the contract") {
+  SECTION("x written while timed") {
+    SumInput in = good_sum_input();
+    in.judged.results->timing->calls_checked = 32;
+    in.judged.results->timing->samples_changing_inputs = 32;
+    CHECK(named_mistakes(judge_sum(in)) == SumIds{"input-modified"});
+    CHECK(judge_sum(in).score() == 35.0);
+  }
+  SECTION("the first kernel skipped while timed, the sum right: no partials") {
+    SumInput in = good_sum_input();
+    SumProbe timed = right_probe("card-scaled", kSumCard, "timed", 40);
+    timed.partials_unwritten = timed.blocks;
+    timed.partials_total = 0.0;
+    in.judged.results->timing->samples_breaking_structure = 30;
+    in.judged.results->timing->first_broken_sample = verdicts::grading::to_json(timed);
+    const labrun::GradeReport report = judge_sum(in);
+    CHECK(named_mistakes(report) == SumIds{"partials-unwritten"});
+    CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("timed"));
+    CHECK(report.score() == 35.0);
+  }
+  SECTION("a sum wrong only while timed: three quarters of x, scaled, from the first timed call") {
+    SumInput in = good_sum_input();
+    in.judged.results->timing->wrong_samples = 32;
+    const labrun::GradeReport report = judge_sum(in);
+    CHECK(named_mistakes(report) == SumIds{"wrong-when-timed"});
+    CHECK(report.score() == 70.0);
+  }
+}

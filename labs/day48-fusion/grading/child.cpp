@@ -86,6 +86,10 @@ class HalfwayChild final : public labrun::ExerciseChild {
     // intermediate is stage 2's output of yet other inputs, too.
     inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_, stream_);
     const auto counters = session_.download_one(intermediate_counters_);
+    // The inputs as the first kernel left them, before x is replaced.
+    session_.reset_tallies();
+    count_input_changes(x_->data(), residual_->data(), n, seed, seed, session_.tally(kInputs), stream_);
+    const std::uint64_t changed_by_first = session_.download_tallies()[kInputs];
     std::uint64_t seed_x = seed;
     if (probe == "planted") {
       seed_x = session_.next_seed();
@@ -110,7 +114,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
     const std::vector<unsigned long long> tallies = session_.download_tallies();
     result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
                      tallies[kGuardResidual]};
-    result.input_elements_changed = tallies[kInputs];
+    result.input_elements_changed = changed_by_first + tallies[kInputs];
     if (probe == "after-staged") {
       if (staged_digest(n) != staged_before) {
         result.staged_buffers_written.emplace_back("t1, t2 or t3");

@@ -354,6 +354,7 @@ class SumChild final : public labrun::ExerciseChild {
     // the partials), and planted, the partials are those a correct first kernel would store for yet
     // others. Every sum here is exact, so a sum that followed x is told from one that followed
     // neither.
+    const bool changed_by_first = session_.digest_of({x_->elements(n)}) != x_digest;
     const std::uint64_t replaced = session_.next_seed();
     fill_inputs(x_->data(), n, replaced, kCounted, stream_);
     p.replaced_x = reference(n, replaced)[0];
@@ -365,7 +366,7 @@ class SumChild final : public labrun::ExerciseChild {
     launch_finish(n, p.blocks, probe);
     p.launches_writing_outside = session_.outside_writes();
     p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
-    p.input_changed = session_.digest_of({x_->elements(n)}) != x_digest;
+    p.input_changed = changed_by_first || session_.digest_of({x_->elements(n)}) != x_digest;
     p.guard_words_changed = guard_changes(n, p.blocks);
     p.lab_buffers_written = probe == "after-lab" && session_.digest_of(lab_buffers) != lab_before;
     return to_json(p);

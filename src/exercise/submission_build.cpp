@@ -367,7 +367,7 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     result.messages = "the compile was stopped at the compiler's limits (" + compiler_limits(setup) +
                       "): " + (compile.timed_out ? compile.describe() : last_output_line(compile.output));
   } else {
-    result.messages = messages_about(compile.output, kSourceName);
+    result.messages = messages_about(without_include_trace(compile.output), kSourceName);
   }
   if (!result.compiled && result.messages.empty()) {
     result.messages = "the compiler " + compile.describe();

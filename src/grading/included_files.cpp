@@ -228,6 +228,30 @@ std::string included_from(const std::string& line) {
 
 }  // namespace
 
+std::string without_include_trace(const std::string& compiler_output) {
+  std::string kept;
+  std::istringstream lines(compiler_output);
+  std::string line;
+  bool guard_list = false;
+  while (std::getline(lines, line)) {
+    const std::size_t dots = line.find_first_not_of('.');
+    const bool traced = dots != std::string::npos && dots > 0 && line[dots] == ' ';
+    if (line.rfind("Multiple include guards may be useful for:", 0) == 0) {
+      guard_list = true;
+      continue;
+    }
+    // The list names one header a line, from the first column; any message ends it.
+    if (guard_list && !line.empty() && line.front() == '/' && line.find(' ') == std::string::npos) {
+      continue;
+    }
+    guard_list = false;
+    if (!traced) {
+      kept += line + "\n";
+    }
+  }
+  return kept;
+}
+
 CompilerFileRecord files_named_by_compiler(const std::string& compiler_output) {
   CompilerFileRecord record;
   std::istringstream lines(compiler_output);

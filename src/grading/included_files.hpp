@@ -61,6 +61,10 @@ struct CompilerFileRecord {
 
 [[nodiscard]] CompilerFileRecord files_named_by_compiler(const std::string& compiler_output);
 
+//! `compiler_output` without GCC's -H trace (its ". PATH" lines and the "Multiple include guards
+//! may be useful for:" list after them): what is left are the compiler's messages.
+[[nodiscard]] std::string without_include_trace(const std::string& compiler_output);
+
 //! What a submission may include itself (the files at depth 1 of the trace, which its own #include
 //! lines opened): the files listed (the lab's headers it may name), any file under the trees (CUDA's
 //! headers), and a system header (as AllowedIncludes says) whose file name is one of

@@ -88,6 +88,19 @@ TEST_CASE("the compiler's trace names every header it opened, with its depth, ev
   CHECK(labrun::files_named_by_compiler("ptxas info    : Used 10 registers\n").located.empty());
 }
 
+TEST_CASE("the compiler's messages are read apart from its trace of the headers it opened") {
+  const std::string output =
+      ". /usr/include/c++/12/cstdint\n"
+      "submission.cu(3): error: identifier \"x\" is undefined\n"
+      ".. /usr/include/stdint.h\n"
+      "Multiple include guards may be useful for:\n"
+      "/usr/include/x86_64-linux-gnu/bits/byteswap.h\n"
+      "1 error detected in the compilation of \"submission.cu\".\n";
+  CHECK(labrun::without_include_trace(output) ==
+        "submission.cu(3): error: identifier \"x\" is undefined\n"
+        "1 error detected in the compilation of \"submission.cu\".\n");
+}
+
 TEST_CASE("what the source includes itself must be a header the policy names") {
   labrun::DirectIncludes allowed;
   allowed.files = {"/lab/stages.cuh"};

@@ -37,6 +37,9 @@ constexpr std::uint64_t kContextBytes = std::uint64_t{1}
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
+// Buffers of the large size the child holds besides the exercise's: the harness's streams of the
+// card's memory (child_session.hpp), read and written while it times the lab's kernels.
+constexpr std::uint64_t kStreamBuffers = 2;
 // Seconds the grading holds the GPU to itself beyond the child's own timing limit: its lab-time
 // check and the end of the process. Past it labrun ends the child and gives the turn back.
 constexpr double kTimingTurnMarginSeconds = 5.0;
@@ -82,7 +85,7 @@ std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
     return ex.lesson_elements;
   }
   const std::uint64_t card = card_scaled_elements(gpu.l2_bytes, 4, 8);
-  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers);
+  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers;
   return fits_in_device_memory(card * 4 * buffers, gpu.memory_bytes) ? card : ex.lesson_elements;
 }
 
@@ -95,7 +98,8 @@ std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
   const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
-  return large_size(ex, gpu) * 4 * static_cast<std::uint64_t>(ex.child_buffers) + kContextBytes + globals +
+  return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) + kContextBytes +
+         globals +
          kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
 

@@ -232,16 +232,15 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     if (!exact_in_json) {
       json_row["submission_bytes"] = hexadecimal_bytes(row.submission);
     }
-    json_row.update(nlohmann::ordered_json{
-                    {"student_id", student_id},
-                    {"score", row.score},
-                    {"max_score", row.max_score},
-                    {"mistakes", mistakes},
-                    {"graded", row.grader_problem.empty()},
-                    {"execution_time", row.seconds},
-                    {"device", device},
-                    {"device_uuid", device_uuid},
-                    {"host", host}});
+    json_row.update(nlohmann::ordered_json{{"student_id", student_id},
+                                           {"score", row.score},
+                                           {"max_score", row.max_score},
+                                           {"mistakes", mistakes},
+                                           {"graded", row.grader_problem.empty()},
+                                           {"execution_time", row.seconds},
+                                           {"device", device},
+                                           {"device_uuid", device_uuid},
+                                           {"host", host}});
     json.push_back(std::move(json_row));
     csv += csv_line({submission, student_id, fixed(row.score, 1), fixed(row.max_score, 1),
                      join(mistakes, ";"), row.grader_problem.empty() ? "true" : "false",

@@ -61,7 +61,9 @@ inline constexpr std::size_t kSlotFloats = 64;
 class GuardedBuffer {
  public:
   explicit GuardedBuffer(std::size_t capacity, std::size_t slots = 1, std::size_t guard = kGuardFloats);
-  [[nodiscard]] float* data(std::size_t slot = 0) const { return storage_.data() + guard_ + slot * kSlotFloats; }
+  [[nodiscard]] float* data(std::size_t slot = 0) const {
+    return storage_.data() + guard_ + slot * kSlotFloats;
+  }
   //! The whole allocation, guards included.
   void poison(cudaStream_t stream) const;
   void poison_elements(std::size_t n, cudaStream_t stream, std::size_t slot = 0) const;

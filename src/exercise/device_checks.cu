@@ -70,9 +70,9 @@ constexpr unsigned kStreamThreads = 512;
 constexpr unsigned kStreamBlocksPerMultiprocessor = 4;
 constexpr std::size_t kStreamUnroll = 4;
 
-__global__ void read_stream_kernel(const float4* __restrict__ x, std::size_t vectors, const float* __restrict__ tail,
-                                   std::size_t tail_count, float* sink) {
-  float sum = 0.0f;
+// Visits every float4 of x once, each thread keeping kStreamUnroll loads in flight per step.
+template <typename Visit>
+__device__ void visit_vectors(const float4* __restrict__ x, std::size_t vectors, Visit visit) {
   const std::size_t stride = grid_stride();
   std::size_t i = first_index();
   for (; i + (kStreamUnroll - 1) * stride < vectors; i += kStreamUnroll * stride) {
@@ -83,14 +83,19 @@ __global__ void read_stream_kernel(const float4* __restrict__ x, std::size_t vec
     }
 #pragma unroll
     for (std::size_t k = 0; k < kStreamUnroll; ++k) {
-      sum += v[k].x + v[k].y + v[k].z + v[k].w;
+      visit(i + k * stride, v[k]);
     }
   }
   for (; i < vectors; i += stride) {
-    const float4 v = x[i];
-    sum += v.x + v.y + v.z + v.w;
+    visit(i, x[i]);
   }
-  for (std::size_t t = first_index(); t < tail_count; t += stride) {
+}
+
+__global__ void read_stream_kernel(const float4* __restrict__ x, std::size_t vectors,
+                                   const float* __restrict__ tail, std::size_t tail_count, float* sink) {
+  float sum = 0.0f;
+  visit_vectors(x, vectors, [&sum](std::size_t, float4 v) { sum += v.x + v.y + v.z + v.w; });
+  for (std::size_t t = first_index(); t < tail_count; t += grid_stride()) {
     sum += tail[t];
   }
   // Never true for the grader's inputs (finite, and not this value): the loads cannot be left out.
@@ -102,28 +107,14 @@ __global__ void read_stream_kernel(const float4* __restrict__ x, std::size_t vec
 __global__ void copy_stream_kernel(const float4* __restrict__ x, float4* __restrict__ y, std::size_t vectors,
                                    const float* __restrict__ tail_x, float* __restrict__ tail_y,
                                    std::size_t tail_count) {
-  const std::size_t stride = grid_stride();
-  std::size_t i = first_index();
-  for (; i + (kStreamUnroll - 1) * stride < vectors; i += kStreamUnroll * stride) {
-    float4 v[kStreamUnroll];
-#pragma unroll
-    for (std::size_t k = 0; k < kStreamUnroll; ++k) {
-      v[k] = x[i + k * stride];
-    }
-#pragma unroll
-    for (std::size_t k = 0; k < kStreamUnroll; ++k) {
-      y[i + k * stride] = v[k];
-    }
-  }
-  for (; i < vectors; i += stride) {
-    y[i] = x[i];
-  }
-  for (std::size_t t = first_index(); t < tail_count; t += stride) {
+  visit_vectors(x, vectors, [y](std::size_t i, float4 v) { y[i] = v; });
+  for (std::size_t t = first_index(); t < tail_count; t += grid_stride()) {
     tail_y[t] = tail_x[t];
   }
 }
 
-__global__ void fill_counted_inputs_kernel(float* __restrict__ x, std::size_t n, std::uint64_t seed, int sparsity) {
+__global__ void fill_counted_inputs_kernel(float* __restrict__ x, std::size_t n, std::uint64_t seed,
+                                           int sparsity) {
   for (std::size_t i = first_index(); i < n; i += grid_stride()) {
     x[i] = counted_input(seed, i, sparsity);
   }

@@ -549,18 +549,14 @@ LabTimes ChildSession::time_lab(std::size_t n) {
   phase("timing the card's memory at n = " + std::to_string(n));
   allocate_streams(n);
   const auto nothing = [] {};
-  times.medians.emplace_back(kReadStreamKey, median(sample(
-                                                 [&] {
-                                                   read_stream(stream_source_.data(), n, stream_target_.data(),
-                                                               sm_count_, stream_);
-                                                 },
-                                                 nothing, nullptr)));
-  times.medians.emplace_back(kCopyStreamKey, median(sample(
-                                                 [&] {
-                                                   copy_stream(stream_source_.data(), stream_target_.data(), n,
-                                                               sm_count_, stream_);
-                                                 },
-                                                 nothing, nullptr)));
+  times.medians.emplace_back(
+      kReadStreamKey,
+      median(sample([&] { read_stream(stream_source_.data(), n, stream_target_.data(), sm_count_, stream_); },
+                    nothing, nullptr)));
+  times.medians.emplace_back(
+      kCopyStreamKey,
+      median(sample([&] { copy_stream(stream_source_.data(), stream_target_.data(), n, sm_count_, stream_); },
+                    nothing, nullptr)));
   return times;
 }
 

@@ -98,9 +98,8 @@ std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
   const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
-  return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) + kContextBytes +
-         globals +
-         kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
+  return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) +
+         kContextBytes + globals + kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
 
 std::uint64_t fresh_seed() {
@@ -319,10 +318,10 @@ std::vector<SanitizerPlan> sanitizer_plan(const DeviceCompile& compile) {
                             ? std::nullopt
                             : std::optional<std::string>("no kernel of the submission has shared memory, the "
                                                          "only memory racecheck checks")},
-          {"synccheck", compile.synchronisation
-                            ? std::nullopt
-                            : std::optional<std::string>("no kernel of the submission has a barrier or a "
-                                                         "warp-synchronous instruction, all synccheck checks")}};
+          {"synccheck", compile.synchronisation ? std::nullopt
+                                                : std::optional<std::string>(
+                                                      "no kernel of the submission has a barrier or a "
+                                                      "warp-synchronous instruction, all synccheck checks")}};
 }
 
 // Whether the grading ran beside others on its GPU when what went wrong happened, so that another
@@ -426,9 +425,9 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
     }));
   }
   for (std::size_t t = 0; t < plan.size(); ++t) {
-    input.sanitizers.push_back(runs[t].valid() ? runs[t].get()
-                                               : SanitizerRun{plan[t].tool, true, "not run: " + *plan[t].not_needed,
-                                                              true, 0.0});
+    input.sanitizers.push_back(
+        runs[t].valid() ? runs[t].get()
+                        : SanitizerRun{plan[t].tool, true, "not run: " + *plan[t].not_needed, true, 0.0});
   }
   input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
   // Each tool's own wall seconds (they ran side by side, within the phase above).

@@ -234,10 +234,12 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
   report.figures.emplace_back("your GB/s at " + model_number(bytes) + " B/element", fixed(yours, 1));
   report.figures.emplace_back("the card's read-only stream here (GB/s)", bandwidth(card.read_only_gb_per_s));
   report.figures.emplace_back("the card's copy here (GB/s, read + written)", bandwidth(card.copy_gb_per_s));
-  report.figures.emplace_back("fastest time for " + kind + " (ms)", fastest > 0.0 ? fixed(fastest, 4) : "no bound");
+  report.figures.emplace_back("fastest time for " + kind + " (ms)",
+                              fastest > 0.0 ? fixed(fastest, 4) : "no bound");
   output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
            "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + model_number(bytes) +
-           " B/element" + (fastest > 0.0 ? ", where the card's memory allows " + fixed(fastest, 4) + " ms for " + kind : "");
+           " B/element" +
+           (fastest > 0.0 ? ", where the card's memory allows " + fixed(fastest, 4) + " ms for " + kind : "");
   std::vector<std::string> measured_kinds;
   if (card.read_only_gb_per_s > 0.0) {
     measured_kinds.push_back("a read-only stream " + fixed(card.read_only_gb_per_s, 1) + " GB/s");
@@ -249,9 +251,9 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
   if (fastest > 0.0 && t.pair_ms * ex.impossible_margin < fastest) {
     add_mistake(report, "impossible-time",
                 "the " + noun + " took " + fixed(t.pair_ms, 4) + " ms, less than 1/" +
-                    fixed(ex.impossible_margin, 1) + " of the " + fixed(fastest, 4) + " ms the card's memory needs for " +
-                    kind + " at the bandwidths measured beside it (" + measured +
-                    "): no correct " + noun + " can, so the time is not counted");
+                    fixed(ex.impossible_margin, 1) + " of the " + fixed(fastest, 4) +
+                    " ms the card's memory needs for " + kind + " at the bandwidths measured beside it (" +
+                    measured + "): no correct " + noun + " can, so the time is not counted");
     return SpeedVerdict::kImpossible;
   }
   if (against_lab > ex.slow_factor) {
@@ -392,10 +394,11 @@ void judge_timed_contract(GradeReport& report, const ChildResults& results, Judg
     buffers.push_back("an input changed in " + count_of(t.samples_changing_inputs, "call"));
   }
   if (t.guard_words_changed > 0) {
-    add_mistake(report, "write-past-n",
-                count_of(t.guard_words_changed, "word") +
-                    " just outside the outputs changed while timed: every index a kernel stores to must lie in "
-                    "[0, n) of the output it is given, in every call");
+    add_mistake(
+        report, "write-past-n",
+        count_of(t.guard_words_changed, "word") +
+            " just outside the outputs changed while timed: every index a kernel stores to must lie in "
+            "[0, n) of the output it is given, in every call");
     buffers.push_back(count_of(t.guard_words_changed, "word") + " past an output changed");
   }
   if (t.samples_writing_outside > 0) {
@@ -430,7 +433,8 @@ void judge_timed(GradeReport& report, const Exercise& ex, const JudgeInput& in, 
   }
   const TimingResult& t = *results.timing;
   const bool all_right = t.wrong_samples == 0;
-  const std::string calls = std::to_string(std::max<std::uint64_t>(t.calls_checked, static_cast<std::uint64_t>(t.samples)));
+  const std::string calls =
+      std::to_string(std::max<std::uint64_t>(t.calls_checked, static_cast<std::uint64_t>(t.samples)));
   j.outcome.timed = all_right && results.completed ? TimedVerdict::kRight : TimedVerdict::kFailed;
   timed = all_right ? "all " + calls + " timed calls right, each on new inputs"
                     : std::to_string(t.wrong_samples) + " of " + calls + " timed calls wrong";

@@ -42,7 +42,8 @@ Rubric exercise_rubric(const ExerciseRows& own, const std::string& reference, do
        "call",
        Needs::kNothing, ""},
       {Check::kTimed, "Right in every timed call", 15.0,
-       "each of the 30 timed calls (and the 2 before them) right, and the timing finished: no failure, hang or "
+       "each of the 30 timed calls (and the 2 before them) right, and the timing finished: no failure, hang "
+       "or "
        "kill while timed",
        Needs::kCorrect, "the submission is correct (the whole contract)"},
       {Check::kSpeed, "Runs at the speed its bytes allow", 15.0,

@@ -153,7 +153,8 @@ std::vector<SourceProblem> describe_includes(const std::vector<fs::path>& files,
 // wrote one, its -H trace, the files it could not open and the files its messages are located in),
 // against what the submission may reach: the allowed set, and for the submission's own includes the
 // policy's names.
-std::vector<SourceProblem> files_problems(const std::string& output, const std::optional<std::string>& dependencies,
+std::vector<SourceProblem> files_problems(const std::string& output,
+                                          const std::optional<std::string>& dependencies,
                                           const std::string& source, const fs::path& scratch,
                                           const CompilerSetup& setup) {
   const CompilerFileRecord record = files_named_by_compiler(output);
@@ -166,9 +167,8 @@ std::vector<SourceProblem> files_problems(const std::string& output, const std::
       opened.insert(opened.end(), listed->begin(), listed->end());
     }
   }
-  std::vector<SourceProblem> problems =
-      describe_includes(files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens", source,
-                        setup.policy);
+  std::vector<SourceProblem> problems = describe_includes(
+      files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens", source, setup.policy);
   std::vector<fs::path> not_opened;
   for (const std::string& name : record.not_opened) {
     not_opened.emplace_back(name);
@@ -306,8 +306,9 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
   // binary, one it was killed in) is in its trace.
   verdict.problems = files_problems(listed.output, read_dependencies(scratch), source, scratch, setup);
   if (verdict.problems.empty() && !listed.succeeded() && stopped_at_a_limit(listed)) {
-    verdict.compiler_stopped = "the preprocessor was stopped at the compiler's limits (" + compiler_limits(setup) +
-                               "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output));
+    verdict.compiler_stopped =
+        "the preprocessor was stopped at the compiler's limits (" + compiler_limits(setup) +
+        "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output));
   } else if (verdict.problems.empty() && listed.succeeded() && !read_dependencies(scratch)) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
   }
@@ -328,7 +329,8 @@ std::vector<std::string> toolkit_architectures(const CompilerSetup& setup) {
     std::string line;
     while (std::getline(lines, line)) {
       if (line.rfind("compute_", 0) == 0 && line.size() > 8 &&
-          std::all_of(line.begin() + 8, line.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+          std::all_of(line.begin() + 8, line.end(),
+                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
         archs.push_back("sm_" + line.substr(8));
       }
     }

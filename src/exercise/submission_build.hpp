@@ -140,8 +140,8 @@ struct DeviceCompile {
 //! the sandbox with nvcc to scratch/kImageName for `arch` ("sm_90"), checks every file it opened or
 //! reached for (as check_before_compiling does, whether it finished or not), and reads the image:
 //! its size, the device memory its variables take, and what its functions give compute-sanitizer's
-//! tools to check (grading/device_image.hpp). Throws only when the compiler cannot be started (the sandbox did
-//! not start: a grader's problem, not the submission's).
+//! tools to check (grading/device_image.hpp). Throws only when the compiler cannot be started (the sandbox
+//! did not start: a grader's problem, not the submission's).
 [[nodiscard]] DeviceCompile compile_to_cubin(const std::filesystem::path& scratch, const CompilerSetup& setup,
                                              const std::string& arch);
 

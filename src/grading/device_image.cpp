@@ -59,8 +59,8 @@ bool read_attributes(std::string_view image, const Section& info, DeviceImageFun
   if (info.offset > image.size() || info.size > image.size() - info.offset) {
     return false;
   }
-  const std::string_view records = image.substr(static_cast<std::size_t>(info.offset),
-                                                static_cast<std::size_t>(info.size));
+  const std::string_view records =
+      image.substr(static_cast<std::size_t>(info.offset), static_cast<std::size_t>(info.size));
   for (std::size_t at = 0; at < records.size();) {
     if (records.size() - at < 4) {
       return false;
@@ -209,7 +209,8 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
   }
   for (std::size_t i = 0; i < count; ++i) {
     footprint.global_bytes = saturating_add(footprint.global_bytes, extent[i]);
-    if (starts_with(sections[i].label, ".nv.shared.") && !starts_with(sections[i].label, ".nv.shared.reserved")) {
+    if (starts_with(sections[i].label, ".nv.shared.") &&
+        !starts_with(sections[i].label, ".nv.shared.reserved")) {
       footprint.shared_bytes = saturating_add(footprint.shared_bytes, sections[i].size);
     }
     if (starts_with(sections[i].label, ".nv.constant") && (sections[i].flags & kAllocated) != 0) {

@@ -194,7 +194,8 @@ std::string edg_location(const std::string& line) {
     return "";
   }
   const std::size_t open = line.rfind('(', close);
-  return open != std::string::npos && open > 0 && all_digits(std::string_view(line).substr(open + 1, close - open - 1))
+  return open != std::string::npos && open > 0 &&
+                 all_digits(std::string_view(line).substr(open + 1, close - open - 1))
              ? line.substr(0, open)
              : "";
 }

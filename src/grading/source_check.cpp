@@ -179,7 +179,8 @@ class Lexer {
         t.text += take();
       }
       const char next = done() ? '\0' : peek(0);
-      const bool raw_prefix = t.text == "R" || t.text == "u8R" || t.text == "uR" || t.text == "UR" || t.text == "LR";
+      const bool raw_prefix =
+          t.text == "R" || t.text == "u8R" || t.text == "uR" || t.text == "UR" || t.text == "LR";
       const bool prefix = t.text == "u8" || t.text == "u" || t.text == "U" || t.text == "L";
       if (raw_prefix && next == '"') {
         if (std::optional<std::string> raw = raw_string()) {
@@ -418,9 +419,10 @@ class Checker {
     const std::optional<std::pair<std::string, bool>> header =
         line.tokens.size() == 3 ? header_name(line.tokens[2]) : std::nullopt;
     if (!header) {
-      refuse(at, "an #include must name its header literally, as \"name\" or <name> (not through a macro); "
-                 "allowed: " +
-                     allowed_list(policy_));
+      refuse(at,
+             "an #include must name its header literally, as \"name\" or <name> (not through a macro); "
+             "allowed: " +
+                 allowed_list(policy_));
       return;
     }
     const auto& [header_text, angled] = *header;
@@ -445,13 +447,15 @@ class Checker {
         const std::optional<std::pair<std::string, bool>> header =
             call ? header_name(t[i + 2]) : std::nullopt;
         if (!header || !allowed(policy_, header->first, header->second)) {
-          refuse(t[i].line, "__has_include is allowed only of a header a submission may include, named "
-                            "literally: " +
-                                allowed_list(policy_));
+          refuse(t[i].line,
+                 "__has_include is allowed only of a header a submission may include, named "
+                 "literally: " +
+                     allowed_list(policy_));
         }
       } else if (t[i].text == "_Pragma" && call && t[i + 2].kind == TokenKind::kLiteral &&
                  refused_pragma(destringized_words(t[i + 2].text))) {
-        refuse(t[i].line, "_Pragma(\"GCC dependency ...\") and system_header are not allowed in a submission");
+        refuse(t[i].line,
+               "_Pragma(\"GCC dependency ...\") and system_header are not allowed in a submission");
       }
     }
   }

@@ -193,7 +193,8 @@ std::string visible_text(std::string_view bytes) {
   for (std::size_t at = 0; at < bytes.size();) {
     const std::size_t length = sequence_length(bytes, at);
     if (length == 0) {
-      std::snprintf(escape, sizeof escape, "\\x{%02X}", static_cast<unsigned>(static_cast<unsigned char>(bytes[at])));
+      std::snprintf(escape, sizeof escape, "\\x{%02X}",
+                    static_cast<unsigned>(static_cast<unsigned char>(bytes[at])));
       text += escape;
       ++at;
       continue;

@@ -75,8 +75,8 @@ std::vector<std::string> sandbox_command(const fs::path& bwrap, const SandboxVie
   // session can open at all (it fails at once, and says so). A compiler made to open /dev/zero, a
   // pipe behind /proc/self/fd or /proc/self/mem would block or read forever before its trace of the
   // files it opens could name it (exercise/submission_build.hpp).
-  add(argv, {"--dev-bind", "/dev/null", "/dev/null", "--dev-bind-try", "/dev/tty", "/dev/tty", "--size", kTmpBytes,
-             "--tmpfs", "/tmp"});
+  add(argv, {"--dev-bind", "/dev/null", "/dev/null", "--dev-bind-try", "/dev/tty", "/dev/tty", "--size",
+             kTmpBytes, "--tmpfs", "/tmp"});
   // The named trees, parents before children, each at the path it resolves to. A name reached
   // through a link outside the system view (/usr/local/cuda -> /usr/local/cuda-13.0) gets that
   // link again inside, pointing straight at where it resolves to.

@@ -8,8 +8,8 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
 #include <map>
-#include <set>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "base/atomic_file.hpp"
@@ -392,7 +392,7 @@ void summary_names_folders(const fs::path& out, const std::vector<std::string>& 
   std::set<std::string> named;
   for (const auto& row : summary) {
     named.insert(row.contains("submission_bytes") ? row.at("submission_bytes").get<std::string>()
-                                                   : row.at("submission").get<std::string>());
+                                                  : row.at("submission").get<std::string>());
   }
   std::set<std::string> expected;
   for (const std::string& folder : folders) {
@@ -407,8 +407,8 @@ void summary_names_folders(const fs::path& out, const std::vector<std::string>& 
     // The first field: up to the first comma, or a quoted one (quotes doubled inside).
     std::string field;
     if (!line.empty() && line.front() == '"') {
-      for (std::size_t i = 1; i < line.size() && !(line[i] == '"' && (i + 1 == line.size() || line[i + 1] != '"'));
-           ++i) {
+      for (std::size_t i = 1;
+           i < line.size() && !(line[i] == '"' && (i + 1 == line.size() || line[i + 1] != '"')); ++i) {
         field += line[i];
         i += line[i] == '"' ? 1 : 0;
       }
@@ -437,10 +437,8 @@ TEST_CASE("a summary names every folder exactly in JSON, and tells them apart in
   // Folders that inert text alone would give one name: ESC against a zero-width space against U+FFFD,
   // a byte that is not UTF-8 against U+FFFD, a backslash against its escape; and ids that read as
   // numbers to strtod but as formulas to a spreadsheet.
-  const std::vector<std::string> folders{"a\x1b",          "a\xE2\x80\x8B", "a\xEF\xBF\xBD",
-                                         "a\xFF",          "b\\x{FF}",       "b\xFF",
-                                         "-nan(1)",        "+nan(0x7)",      "c\nd",
-                                         "c d"};
+  const std::vector<std::string> folders{"a\x1b", "a\xE2\x80\x8B", "a\xEF\xBF\xBD", "a\xFF", "b\\x{FF}",
+                                         "b\xFF", "-nan(1)",       "+nan(0x7)",     "c\nd",  "c d"};
   for (const std::string& folder : folders) {
     fs::create_directories(reports / folder);
     const nlohmann::json report{{"student_id", folder.front() == '-' || folder.front() == '+' ? folder : "s"},

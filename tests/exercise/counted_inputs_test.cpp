@@ -127,10 +127,10 @@ TEST_CASE("an answer that leaves out elements, or scales up a sum of some of the
     }
     return std::pair{kept, static_cast<double>(squares.size()) / static_cast<double>(count)};
   };
-  for (const auto& [kept, scale] :
-       {sampled([](std::uint64_t i) { return i % 4 != 3; }), sampled([](std::uint64_t i) { return i % 8 == 0; }),
-        sampled([](std::uint64_t i) { return (i / 256) % 2 == 0; }),
-        sampled([](std::uint64_t i) { return i < kOdd - 256; })}) {
+  for (const auto& [kept, scale] : {sampled([](std::uint64_t i) { return i % 4 != 3; }),
+                                    sampled([](std::uint64_t i) { return i % 8 == 0; }),
+                                    sampled([](std::uint64_t i) { return (i / 256) % 2 == 0; }),
+                                    sampled([](std::uint64_t i) { return i < kOdd - 256; })}) {
     CHECK(static_cast<double>(static_cast<float>(kept)) != exact);
     CHECK(static_cast<double>(static_cast<float>(kept * scale)) != exact);
   }

@@ -24,9 +24,11 @@ double ms_at(double bytes, double gb_per_s) {
 TEST_CASE("the fastest possible time takes each kind of traffic at the bandwidth measured for it") {
   const labrun::CardBandwidths card{4500.0, 3900.0};  // GB/s: a read-only stream, a copy
   // A reduction reads and writes nothing: bound by the read-only stream, not by the copy.
-  CHECK(labrun::fastest_possible_ms(labrun::ByteModel{4.0, 0.0, 2}, kCard, card) == Approx(ms_at(4.0, 4500.0)));
+  CHECK(labrun::fastest_possible_ms(labrun::ByteModel{4.0, 0.0, 2}, kCard, card) ==
+        Approx(ms_at(4.0, 4500.0)));
   // A copy: bound by the copy.
-  CHECK(labrun::fastest_possible_ms(labrun::ByteModel{4.0, 4.0, 1}, kCard, card) == Approx(ms_at(8.0, 3900.0)));
+  CHECK(labrun::fastest_possible_ms(labrun::ByteModel{4.0, 4.0, 1}, kCard, card) ==
+        Approx(ms_at(8.0, 3900.0)));
   // Day 48's pair, 12 read and 8 written: between the two, and never faster than all of it read.
   const double pair = labrun::fastest_possible_ms(labrun::ByteModel{12.0, 8.0, 2}, kCard, card);
   CHECK(pair > ms_at(20.0, 4500.0));
@@ -40,7 +42,8 @@ TEST_CASE("the fastest possible time takes each kind of traffic at the bandwidth
   CHECK(labrun::fastest_possible_ms(labrun::ByteModel{4.0, 0.0, 2}, kCard, {}) == 0.0);
 }
 
-TEST_CASE("the card's bandwidths are the best measured for each kind: the harness's streams and the lab's cases") {
+TEST_CASE(
+    "the card's bandwidths are the best measured for each kind: the harness's streams and the lab's cases") {
   const labrun::Exercise& sum = labrun::testing::sum_of_squares_exercise();
   labrun::TimingResult t;
   t.elements = kCard;

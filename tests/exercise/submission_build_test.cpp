@@ -65,7 +65,11 @@ struct Fixture {
     }
     labrun::write_file_atomically(lab / "grading" / "secret.hpp", "#define LABRUN_SECRET 42\n", false);
     labrun::write_file_atomically(lab / "grading" / "tool.sh", "#!/bin/sh\necho secret-42\n", false);
-    labrun::write_file_atomically(lab / "grading" / "blob.bin", std::string("\x7f" "ELF\0\0\x01#!x\n", 10), false);
+    labrun::write_file_atomically(lab / "grading" / "blob.bin",
+                                  std::string("\x7f"
+                                              "ELF\0\0\x01#!x\n",
+                                              10),
+                                  false);
     std::string bomb = "#define B0 secret-42\n";
     for (int level = 1; level <= 40; ++level) {
       bomb += "#define B" + std::to_string(level) + " B" + std::to_string(level - 1) + " B" +
@@ -103,8 +107,8 @@ TEST_CASE("the checks before compiling refuse exactly the corpus submissions exp
   sum_setup.policy = sum_policy;
   for (const auto& [corpus, source, setup] :
        {std::tuple{labrun::testing::grading_corpus(), "halfway.cu", day48_setup()},
-        std::tuple{fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus", "sum_of_squares.cu",
-                   sum_setup}}) {
+        std::tuple{fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
+                   "sum_of_squares.cu", sum_setup}}) {
     for (const auto& entry : fs::directory_iterator(corpus)) {
       INFO(entry.path().filename().string());
       const labrun::ScratchFolder scratch;
@@ -147,13 +151,15 @@ TEST_CASE("an outside file that breaks the preprocessor is refused as reached, n
     CHECK(verdict.compiler_stopped.empty());
   }
   // A file that keeps the preprocessor busy until it is stopped at its limits: still named.
-  const auto bomb = fixture.check(steered("\"" + (fixture.lab / "grading" / "bomb.h").string() + "\""), {"sm_75"}, 2.0);
+  const auto bomb =
+      fixture.check(steered("\"" + (fixture.lab / "grading" / "bomb.h").string() + "\""), {"sm_75"}, 2.0);
   REQUIRE_FALSE(bomb.problems.empty());
   CHECK_THAT(bomb.problems.front().message, ContainsSubstring("bomb.h"));
   CHECK(bomb.compiler_stopped.empty());
   // Devices and /proc: none but /dev/null and /dev/tty exists in the sandbox, and neither can be read
   // through (nor block it): each is refused.
-  for (const char* device : {"/dev/zero", "/dev/urandom", "/dev/stdin", "/dev/tty", "/dev/null", "/proc/self/environ"}) {
+  for (const char* device :
+       {"/dev/zero", "/dev/urandom", "/dev/stdin", "/dev/tty", "/dev/null", "/proc/self/environ"}) {
     INFO(device);
     const auto verdict = fixture.check(steered(std::string("\"") + device + "\""));
     REQUIRE_FALSE(verdict.problems.empty());
@@ -161,7 +167,8 @@ TEST_CASE("an outside file that breaks the preprocessor is refused as reached, n
   }
   // __has_include made by token pasting, which no check of the text sees, of a file that cannot be
   // opened: the preprocessor stops, and says what it reached for.
-  const auto pasted = fixture.check("#define LABRUN_CAT(a, b) a##b\n#if LABRUN_CAT(__has_, include)(\"/dev/tty\")\n#endif\n");
+  const auto pasted =
+      fixture.check("#define LABRUN_CAT(a, b) a##b\n#if LABRUN_CAT(__has_, include)(\"/dev/tty\")\n#endif\n");
   REQUIRE_FALSE(pasted.problems.empty());
   CHECK_THAT(pasted.problems.front().message, ContainsSubstring("/dev/tty"));
 }
@@ -226,7 +233,8 @@ TEST_CASE("the compile checks what it opened itself, whether or not it finished"
 }
 
 TEST_CASE(
-    "the sandboxed compile makes an image, says what its kernels give compute-sanitizer to check, and refuses "
+    "the sandboxed compile makes an image, says what its kernels give compute-sanitizer to check, and "
+    "refuses "
     "one whose variables would take the GPU's memory") {
   require_sandbox();
   const labrun::CompilerSetup setup = day48_setup();
@@ -260,8 +268,8 @@ TEST_CASE("a compile bomb is stopped at the compiler's limits before it is compi
   setup.wall_seconds = 20.0;
   const fs::path bomb = fs::path(LABRUN_TEST_DATA_DIR) / "grading" / "hostile" / "compile-bomb";
   const labrun::ScratchFolder scratch;
-  const labrun::SourceVerdict verdict =
-      labrun::check_before_compiling(labrun::read_file(bomb / "halfway.cu"), scratch.path(), setup, {"sm_75"});
+  const labrun::SourceVerdict verdict = labrun::check_before_compiling(labrun::read_file(bomb / "halfway.cu"),
+                                                                       scratch.path(), setup, {"sm_75"});
   CHECK(verdict.problems.empty());
   CHECK_THAT(verdict.compiler_stopped, ContainsSubstring("stopped at the compiler's limits"));
 }

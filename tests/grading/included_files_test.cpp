@@ -55,11 +55,13 @@ TEST_CASE("the files a compiler could not open are read from its messages, whate
       "submission.cu:9:10: fatal error: /proc/1/environ: Permission denied\n"
       "submission.cu:12:2: fatal error: #include nested depth 200 exceeds maximum of 200\n";
   CHECK(labrun::files_named_by_compiler(gcc).not_opened ==
-        std::vector<std::string>{"thrust/system/../../etc/y/memory.h", "/etc/passwd", "/dev/tty", "/proc/1/environ"});
+        std::vector<std::string>{"thrust/system/../../etc/y/memory.h", "/etc/passwd", "/dev/tty",
+                                 "/proc/1/environ"});
   CHECK(labrun::files_named_by_compiler(
             "submission.cu(4): catastrophic error: cannot open source file \"/x/y.h\"\r\n")
             .not_opened == std::vector<std::string>{"/x/y.h"});
-  CHECK(labrun::files_named_by_compiler("submission.cu(4): error: identifier \"x\" is undefined\n").not_opened.empty());
+  CHECK(labrun::files_named_by_compiler("submission.cu(4): error: identifier \"x\" is undefined\n")
+            .not_opened.empty());
 }
 
 TEST_CASE("the compiler's trace names every header it opened, with its depth, even when it then failed") {

@@ -84,7 +84,8 @@ class HalfwayChild final : public labrun::ExerciseChild {
     // x holds other inputs in every probe: no probe can be told from another by comparing x with the
     // intermediate, and a second kernel that reads x follows the replaced x in each. Planted: the
     // intermediate is stage 2's output of yet other inputs, too.
-    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_, stream_);
+    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
+                         stream_);
     const auto counters = session_.download_one(intermediate_counters_);
     // The inputs as the first kernel left them, before x is replaced.
     session_.reset_tallies();
@@ -110,7 +111,8 @@ class HalfwayChild final : public labrun::ExerciseChild {
     intermediate_->count_guard_changes(n, session_.tally(kGuardIntermediate), stream_);
     x_->count_guard_changes(n, session_.tally(kGuardX), stream_);
     residual_->count_guard_changes(n, session_.tally(kGuardResidual), stream_);
-    count_input_changes(x_->data(), residual_->data(), n, seed_replaced_x, seed, session_.tally(kInputs), stream_);
+    count_input_changes(x_->data(), residual_->data(), n, seed_replaced_x, seed, session_.tally(kInputs),
+                        stream_);
     const std::vector<unsigned long long> tallies = session_.download_tallies();
     result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
                      tallies[kGuardResidual]};
@@ -166,7 +168,8 @@ class HalfwayChild final : public labrun::ExerciseChild {
     result.probe = "timed";
     result.elements = n;
     result.output = inspect(n, seed, seed, false);
-    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_, stream_);
+    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
+                         stream_);
     const auto counters = session_.download_one(intermediate_counters_);
     result.intermediate = IntermediateInspection{counters.unwritten, counters.mismatches};
     labrun::CallCheck checked{result.output.passed(), counters.unwritten == 0 && counters.mismatches == 0,

@@ -391,9 +391,11 @@ labrun::Exercise halfway_exercise() {
         "timed)"},
        {"Two kernels with one intermediate between them", 5.0,
         "the first kernel writes stage 2's output to every element of the intermediate in every call, timed "
-        "ones included, the second follows a planted intermediate with x replaced, no staged buffer is touched"},
+        "ones included, the second follows a planted intermediate with x replaced, no staged buffer is "
+        "touched"},
        {"Writes only inside its buffers, leaves its inputs alone", 5.0,
-        "in every call, timed ones included: guards intact around every buffer, x and the residual unchanged, "
+        "in every call, timed ones included: guards intact around every buffer, x and the residual "
+        "unchanged, "
         "nothing else the grader owns changed"}},
       ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
   ex.judge_probes = judge_probes;

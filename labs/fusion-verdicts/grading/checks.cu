@@ -82,7 +82,8 @@ __global__ void partials_kernel(const std::uint32_t* __restrict__ partials, std:
 
 // Block b's partial sum of counted inputs drawn from `seed` over its share of [0, n): what a correct
 // first kernel would store for them, exactly (every partial of counted inputs is).
-__global__ void plant_kernel(float* __restrict__ partials, std::size_t blocks, std::size_t n, std::uint64_t seed) {
+__global__ void plant_kernel(float* __restrict__ partials, std::size_t blocks, std::size_t n,
+                             std::uint64_t seed) {
   const int sparsity = labrun::counted_input_sparsity(n);
   const std::size_t share = (n + blocks - 1) / blocks;
   for (std::size_t b = first_index(); b < blocks; b += grid_stride()) {
@@ -114,7 +115,8 @@ void total_partials(const float* partials, std::size_t blocks, double* total, un
   LABRUN_CHECK_LAUNCH("partials_kernel");
 }
 
-void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
+void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed,
+                    cudaStream_t stream) {
   plant_kernel<<<check_blocks(blocks), kCheckThreads, 0, stream>>>(partials, blocks, n, seed);
   LABRUN_CHECK_LAUNCH("plant_kernel");
 }

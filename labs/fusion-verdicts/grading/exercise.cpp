@@ -104,7 +104,8 @@ void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProb
           report, "wrong-sum",
           "the sum is " + labrun::scientific(got) + ", the exact sum of the squares " +
               labrun::scientific(p->expected) + " (" + at(*p) +
-              "): on the grader's inputs every float32 sum of the squares, in any order, is exact, and this is "
+              "): on the grader's inputs every float32 sum of the squares, in any order, is exact, and this "
+              "is "
               "not one: a sum of some of the elements scaled up, or a value computed another way");
     }
     return;
@@ -690,7 +691,8 @@ labrun::Exercise sum_of_squares_exercise() {
   w.structure_part = "the partial sums and the finish";
   ex.rubric = labrun::exercise_rubric(
       {{"Correct at the odd size 1,049,187: alone, after the lab's version, and again", 10.0,
-        "the sum exact on counted inputs drawn anew for each call, alone, after the lab's two kernels, and on "
+        "the sum exact on counted inputs drawn anew for each call, alone, after the lab's two kernels, and "
+        "on "
         "the first call's inputs again"},
        {"Correct at the card-scaled size, likewise", 5.0,
         "the same at the card-scaled size (calls that are not timed)"},

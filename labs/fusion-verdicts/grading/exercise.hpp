@@ -56,8 +56,8 @@ struct SumProbe {
   double sum_of_x = 0.0;  //!< the float64 sum of x itself, unsquared
   //! Planted: the float64 sum of the replaced x's squares (what a finish reading x would give).
   double replaced_x = 0.0;
-  std::uint64_t partials_unwritten = 0;   //!< of partials[0, blocks), after the first kernel
-  double partials_total = 0.0;            //!< their float64 total, the unwritten left out
+  std::uint64_t partials_unwritten = 0;  //!< of partials[0, blocks), after the first kernel
+  double partials_total = 0.0;           //!< their float64 total, the unwritten left out
   //! Written partials that are not a whole number of sixteenths: no sum of squares of counted
   //! inputs, but one scaled, or estimated.
   std::uint64_t partials_not_whole = 0;
@@ -99,6 +99,7 @@ void total_partials(const float* partials, std::size_t blocks, double* total, un
                     unsigned long long* not_whole, cudaStream_t stream);
 //! partials[b] = the sum of the squares of counted inputs drawn from `seed` over block b's share
 //! (ceil(n / blocks) elements) of [0, n): partial sums a correct first kernel could have stored.
-void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed, cudaStream_t stream);
+void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed,
+                    cudaStream_t stream);
 
 }  // namespace verdicts::grading

@@ -301,10 +301,10 @@ Json upgraded(Json input) {
     }
     // In the protocol's order, so that a record read and written again is the same JSON.
     Json ordered;
-    for (const char* key : {"elements", "samples", "pair_samples_ms", "pair_ms", "calls_checked", "wrong_samples",
-                            "first_wrong_sample", "samples_breaking_structure", "first_broken_sample",
-                            "guard_words_changed", "samples_writing_outside", "samples_changing_inputs", "lab",
-                            "lab_times_shared"}) {
+    for (const char* key :
+         {"elements", "samples", "pair_samples_ms", "pair_ms", "calls_checked", "wrong_samples",
+          "first_wrong_sample", "samples_breaking_structure", "first_broken_sample", "guard_words_changed",
+          "samples_writing_outside", "samples_changing_inputs", "lab", "lab_times_shared"}) {
       ordered[key] = t.at(key);
     }
     t = ordered;

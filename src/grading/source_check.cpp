@@ -353,9 +353,9 @@ std::string destringized_words(const std::string& literal) {
   return words;
 }
 
-class Checker {
+class DirectiveChecker {
  public:
-  Checker(const IncludePolicy& policy, std::vector<SourceProblem>& problems)
+  DirectiveChecker(const IncludePolicy& policy, std::vector<SourceProblem>& problems)
       : policy_(policy), problems_(problems) {}
 
   void check(const LogicalLine& line) {
@@ -484,7 +484,7 @@ std::vector<SourceProblem> check_submission_source(const std::string& text, cons
     return problems;
   }
   const std::string phase_one = with_line_feeds(text);
-  Checker checker(policy, problems);
+  DirectiveChecker checker(policy, problems);
   for (const LogicalLine& line : Lexer(phase_one).lines()) {
     checker.check(line);
   }

@@ -13,8 +13,8 @@
 
 namespace {
 
-constexpr std::uint64_t kOdd = 1049187;
-constexpr std::uint64_t kCard = std::uint64_t{1} << 27;
+constexpr std::uint64_t kOddCount = 1049187;
+constexpr std::uint64_t kCardCount = std::uint64_t{1} << 27;
 
 std::vector<float> squares_of(std::uint64_t seed, std::uint64_t n) {
   const int sparsity = labrun::counted_input_sparsity(n);
@@ -57,10 +57,10 @@ float grid_stride_sum(const std::vector<float>& v, std::size_t threads) {
 }  // namespace
 
 TEST_CASE("counted inputs are small multiples of 1/4, at secret places, fewer where n is larger") {
-  CHECK(labrun::counted_input_sparsity(kOdd) == 1);
-  CHECK(labrun::counted_input_sparsity(kCard) == 8);
+  CHECK(labrun::counted_input_sparsity(kOddCount) == 1);
+  CHECK(labrun::counted_input_sparsity(kCardCount) == 8);
   CHECK(labrun::counted_input_sparsity(4099) == 1);
-  for (const std::uint64_t n : {std::uint64_t{4099}, kOdd, kCard, std::uint64_t{1} << 32}) {
+  for (const std::uint64_t n : {std::uint64_t{4099}, kOddCount, kCardCount, std::uint64_t{1} << 32}) {
     const int s = labrun::counted_input_sparsity(n);
     // The bound the argument needs: twice the mean count of elements that are not zero, each at its
     // largest square, stays below 2^20.
@@ -69,7 +69,7 @@ TEST_CASE("counted inputs are small multiples of 1/4, at secret places, fewer wh
   std::uint64_t nonzero = 0;
   std::uint64_t same_place = 0;
   bool quarters = true;
-  for (std::uint64_t i = 0; i < kOdd; ++i) {
+  for (std::uint64_t i = 0; i < kOddCount; ++i) {
     const float a = labrun::counted_input(1, i, 1);
     const float b = labrun::counted_input(2, i, 1);
     quarters = quarters && std::fabs(a * 4.0f - std::round(a * 4.0f)) == 0.0f && std::fabs(a) <= 0.75f;
@@ -78,14 +78,14 @@ TEST_CASE("counted inputs are small multiples of 1/4, at secret places, fewer wh
   }
   CHECK(quarters);
   // About half are not zero, and another seed puts them elsewhere (about half agree by chance).
-  CHECK(nonzero > kOdd * 45 / 100);
-  CHECK(nonzero < kOdd * 55 / 100);
-  CHECK(same_place < kOdd * 55 / 100);
+  CHECK(nonzero > kOddCount * 45 / 100);
+  CHECK(nonzero < kOddCount * 55 / 100);
+  CHECK(same_place < kOddCount * 55 / 100);
 }
 
 TEST_CASE("every correct float32 sum of counted inputs' squares, in any order, is the float64 sum exactly") {
   for (const std::uint64_t seed : {std::uint64_t{3}, std::uint64_t{0xFEEDu}}) {
-    const std::vector<float> squares = squares_of(seed, kOdd);
+    const std::vector<float> squares = squares_of(seed, kOddCount);
     const double exact = float64_sum(squares);
     float forward = 0.0f;
     for (const float s : squares) {
@@ -102,7 +102,7 @@ TEST_CASE("every correct float32 sum of counted inputs' squares, in any order, i
     CHECK(static_cast<double>(grid_stride_sum(squares, 97)) == exact);
   }
   // At the card-scaled size, in the longest chain a kernel can make (one thread adds everything).
-  const std::vector<float> card = squares_of(9, kCard);
+  const std::vector<float> card = squares_of(9, kCardCount);
   float chain = 0.0f;
   for (const float s : card) {
     chain += s;
@@ -112,7 +112,7 @@ TEST_CASE("every correct float32 sum of counted inputs' squares, in any order, i
 }
 
 TEST_CASE("an answer that leaves out elements, or scales up a sum of some of them, is not the sum") {
-  const std::vector<float> squares = squares_of(5, kOdd);
+  const std::vector<float> squares = squares_of(5, kOddCount);
   const double exact = float64_sum(squares);
   // Three quarters, an eighth, every other block of 256, and the last block of 256, each scaled up to
   // the whole, and each left as it is.
@@ -130,7 +130,7 @@ TEST_CASE("an answer that leaves out elements, or scales up a sum of some of the
   for (const auto& [kept, scale] : {sampled([](std::uint64_t i) { return i % 4 != 3; }),
                                     sampled([](std::uint64_t i) { return i % 8 == 0; }),
                                     sampled([](std::uint64_t i) { return (i / 256) % 2 == 0; }),
-                                    sampled([](std::uint64_t i) { return i < kOdd - 256; })}) {
+                                    sampled([](std::uint64_t i) { return i < kOddCount - 256; })}) {
     CHECK(static_cast<double>(static_cast<float>(kept)) != exact);
     CHECK(static_cast<double>(static_cast<float>(kept * scale)) != exact);
   }

@@ -1,20 +1,44 @@
 #include "base/csv.hpp"
 
-#include <cstdlib>
+#include <cctype>
 
 namespace labrun {
 namespace {
 
-// Whether the whole field reads as one number ("-1.5", "+3", "-inf" does not count).
+// Whether the whole field is one decimal number as a spreadsheet reads one: an optional sign,
+// digits with at most one decimal point (at least one digit), and an optional exponent with digits.
+// Nothing else: no leading space, no "inf" or "nan" (strtod reads "-nan(1)" as a number; a
+// spreadsheet reads it as a formula), no hexadecimal.
 bool is_number(const std::string& field) {
-  if (field.empty()) {
+  std::size_t at = 0;
+  const auto digits = [&] {
+    const std::size_t start = at;
+    while (at < field.size() && std::isdigit(static_cast<unsigned char>(field[at])) != 0) {
+      ++at;
+    }
+    return at - start;
+  };
+  if (at < field.size() && (field[at] == '+' || field[at] == '-')) {
+    ++at;
+  }
+  std::size_t mantissa = digits();
+  if (at < field.size() && field[at] == '.') {
+    ++at;
+    mantissa += digits();
+  }
+  if (mantissa == 0) {
     return false;
   }
-  const char* begin = field.c_str();
-  char* end = nullptr;
-  static_cast<void>(std::strtod(begin, &end));
-  const bool digits = field.find_first_of("0123456789") != std::string::npos;
-  return end == begin + field.size() && digits && field.find_first_of("xXpP") == std::string::npos;
+  if (at < field.size() && (field[at] == 'e' || field[at] == 'E')) {
+    ++at;
+    if (at < field.size() && (field[at] == '+' || field[at] == '-')) {
+      ++at;
+    }
+    if (digits() == 0) {
+      return false;
+    }
+  }
+  return at == field.size();
 }
 
 // A field a spreadsheet would evaluate: it starts with a formula character and is not a number.

@@ -184,11 +184,27 @@ std::optional<SummaryRow> graded_before(const fs::path& folder) {
   return row;
 }
 
+// Each byte of `bytes` as two lower-case hexadecimal digits.
+std::string hexadecimal_bytes(const std::string& bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string hex;
+  hex.reserve(2 * bytes.size());
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    hex += kDigits[byte >> 4];
+    hex += kDigits[byte & 0x0F];
+  }
+  return hex;
+}
+
 // summary.md, summary.json and summary.csv (stem "summary"), one row per submission folder. Every
 // string of a row comes from a report.json on disk (with --merge, from any folder given) and much of
 // it from a submission (its folder's name, its student id), so each is made inert (grading/utf8.hpp)
 // for all three files: render_table escapes the Markdown cells, csv_line quotes the CSV fields and
-// neutralises formulas.
+// neutralises formulas. A folder's name must still name its folder: summary.json holds it exactly
+// (a JSON string escapes what must be escaped; a name that is not UTF-8 is given byte for byte in
+// "submission_bytes", hexadecimal), and summary.md and summary.csv hold its visible_text, which
+// tells any two names apart.
 void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
                    bool overwrite, std::ostream& out) {
   Table table;
@@ -202,7 +218,8 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     for (const std::string& id : row.mistakes) {
       mistakes.push_back(inert_text(id));
     }
-    const std::string submission = inert_text(row.submission);
+    const std::string submission = visible_text(row.submission);
+    const bool exact_in_json = code_point_count(row.submission).has_value();
     const std::string student_id = inert_text(row.student_id);
     const std::string device = inert_text(row.device);
     const std::string device_uuid = inert_text(row.device_uuid);
@@ -211,16 +228,20 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
     table.rows.push_back({submission, student_id, fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
                           listed.empty() ? "-" : listed, fixed(row.seconds, 1)});
-    json.push_back({{"submission", submission},
-                    {"student_id", student_id},
-                    {"score", row.score},
-                    {"max_score", row.max_score},
-                    {"mistakes", mistakes},
-                    {"graded", row.grader_problem.empty()},
-                    {"execution_time", row.seconds},
-                    {"device", device},
-                    {"device_uuid", device_uuid},
-                    {"host", host}});
+    nlohmann::ordered_json json_row{{"submission", exact_in_json ? row.submission : submission}};
+    if (!exact_in_json) {
+      json_row["submission_bytes"] = hexadecimal_bytes(row.submission);
+    }
+    json_row.update(nlohmann::ordered_json{{"student_id", student_id},
+                                           {"score", row.score},
+                                           {"max_score", row.max_score},
+                                           {"mistakes", mistakes},
+                                           {"graded", row.grader_problem.empty()},
+                                           {"execution_time", row.seconds},
+                                           {"device", device},
+                                           {"device_uuid", device_uuid},
+                                           {"host", host}});
+    json.push_back(std::move(json_row));
     csv += csv_line({submission, student_id, fixed(row.score, 1), fixed(row.max_score, 1),
                      join(mistakes, ";"), row.grader_problem.empty() ? "true" : "false",
                      fixed(row.seconds, 2), device, device_uuid, host}) +

@@ -161,10 +161,14 @@ Json to_json(const ChildResults& results) {
                   {"samples", t.samples},
                   {"pair_samples_ms", t.pair_samples_ms},
                   {"pair_ms", t.pair_ms},
+                  {"calls_checked", t.calls_checked},
                   {"wrong_samples", t.wrong_samples},
                   {"first_wrong_sample", t.first_wrong_sample ? *t.first_wrong_sample : Json(nullptr)},
+                  {"samples_breaking_structure", t.samples_breaking_structure},
+                  {"first_broken_sample", t.first_broken_sample ? *t.first_broken_sample : Json(nullptr)},
                   {"guard_words_changed", t.guard_words_changed},
                   {"samples_writing_outside", t.samples_writing_outside},
+                  {"samples_changing_inputs", t.samples_changing_inputs},
                   {"lab", to_json(t.lab)},
                   {"lab_times_shared", t.lab_times_shared}};
   }
@@ -219,15 +223,21 @@ ChildResults child_results_from_json(const Json& j, const RecordChecks& checks) 
       timing.samples = t.at("samples").get<int>();
       timing.pair_samples_ms = t.at("pair_samples_ms").get<std::vector<double>>();
       timing.pair_ms = t.at("pair_ms").get<double>();
+      timing.calls_checked = t.at("calls_checked").get<std::uint64_t>();
       timing.wrong_samples = t.at("wrong_samples").get<std::uint64_t>();
-      if (!t.at("first_wrong_sample").is_null()) {
-        timing.first_wrong_sample = t.at("first_wrong_sample");
-        if (checks.inspection) {
-          checks.inspection(*timing.first_wrong_sample);
+      timing.samples_breaking_structure = t.at("samples_breaking_structure").get<std::uint64_t>();
+      for (const auto& [key, record] : {std::pair{"first_wrong_sample", &timing.first_wrong_sample},
+                                        std::pair{"first_broken_sample", &timing.first_broken_sample}}) {
+        if (!t.at(key).is_null()) {
+          *record = t.at(key);
+          if (checks.inspection) {
+            checks.inspection(**record);
+          }
         }
       }
       timing.guard_words_changed = t.at("guard_words_changed").get<std::uint64_t>();
       timing.samples_writing_outside = t.at("samples_writing_outside").get<std::uint64_t>();
+      timing.samples_changing_inputs = t.at("samples_changing_inputs").get<std::uint64_t>();
       timing.lab = lab_times_from_json(t.at("lab"));
       timing.lab_times_shared = t.at("lab_times_shared").get<bool>();
       results.timing = timing;

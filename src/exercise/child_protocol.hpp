@@ -30,8 +30,14 @@ inline constexpr std::size_t kResultsMaxBytes = std::size_t{4} * 1024 * 1024;
 inline constexpr std::uint64_t kLocalBytesPerThreadMax = 2048;
 inline constexpr std::uint64_t kDeviceHeapBytes = std::uint64_t{8} << 20;
 
+//! The keys of the harness's own streams of the card's memory among LabTimes' medians
+//! (device_checks.hpp): what the card does for a read-only stream and for a copy.
+inline constexpr const char* kReadStreamKey = "read_stream_ms";
+inline constexpr const char* kCopyStreamKey = "copy_stream_ms";
+
 //! The lab's kernels timed cold at one size: medians of CUDA-event samples, milliseconds, one per
-//! lab case the exercise is timed against, by its key ("staged_ms"), in the exercise's order.
+//! lab case the exercise is timed against, by its key ("staged_ms"), in the exercise's order, then
+//! the harness's streams (kReadStreamKey, kCopyStreamKey).
 struct LabTimes {
   std::uint64_t elements = 0;
   std::vector<std::pair<std::string, double>> medians;
@@ -86,19 +92,28 @@ struct ChildRequest {
 //! Throws std::runtime_error naming the field when the document is not a valid request.
 [[nodiscard]] ChildRequest request_from_json(const nlohmann::ordered_json& document);
 
-//! Cold samples at the large size: each sample on fresh inputs, the output of every submission
-//! sample checked; milliseconds, medians. ("pair": the submission's kernels of one call.)
+//! Cold samples at the large size: each sample on fresh inputs, every call of the submission
+//! (warm-ups included) held to its contract as a checked call is; milliseconds, medians. ("pair":
+//! the submission's kernels of one call.)
 struct TimingResult {
   std::uint64_t elements = 0;
   int samples = 0;
   std::vector<double> pair_samples_ms;
   double pair_ms = 0.0;
-  std::uint64_t wrong_samples = 0;  //!< timed calls whose output failed its check
+  std::uint64_t calls_checked = 0;  //!< the timed calls and their warm-ups
+  std::uint64_t wrong_samples = 0;  //!< calls whose output failed its check
   //! The exercise's inspection of the first wrong one.
   std::optional<nlohmann::ordered_json> first_wrong_sample;
-  std::uint64_t guard_words_changed = 0;  //!< around the submission's outputs, after every sample
-  //! Timed calls after which memory the child owns outside the calls' outputs had changed.
+  //! Calls after which a kernel had not left what it must (an intermediate, partial results): one
+  //! skipped, or another doing its work.
+  std::uint64_t samples_breaking_structure = 0;
+  std::optional<nlohmann::ordered_json> first_broken_sample;
+  //! Words of the outputs' allocations outside what each call was given that changed, over all calls.
+  std::uint64_t guard_words_changed = 0;
+  //! Calls after which memory the child owns outside the call's buffers had changed.
   std::uint64_t samples_writing_outside = 0;
+  //! Calls after which an input (its elements or its guards) had changed.
+  std::uint64_t samples_changing_inputs = 0;
   LabTimes lab;                   //!< the lab's kernels, as the submission is compared with them
   bool lab_times_shared = false;  //!< timed once for the batch on this GPU, not beside this submission
 };

@@ -49,24 +49,54 @@ struct OwnedRegion {
   std::size_t bytes = 0;
 };
 
-//! [guard | capacity floats, padded to 256 bytes | guard] in one allocation, poisoned; data() is
-//! 256-byte aligned, so a submission may use 16-byte vector accesses from element 0.
+//! Places an output may start at: 256 bytes apart. A call's outputs that only a later kernel of
+//! the call is given start at a place drawn from the call's seed (ChildSession::slot_of), so that an
+//! earlier kernel cannot know where they are.
+inline constexpr std::size_t kSlots = 16;
+inline constexpr std::size_t kSlotFloats = 64;
+
+//! [guard | capacity floats, padded to 256 bytes, and slots - 1 more places | guard] in one
+//! allocation, poisoned; data(slot) is 256-byte aligned, so a submission may use 16-byte vector
+//! accesses from element 0.
 class GuardedBuffer {
  public:
-  explicit GuardedBuffer(std::size_t capacity, std::size_t guard = kGuardFloats);
-  [[nodiscard]] float* data() const { return storage_.data() + guard_; }
+  explicit GuardedBuffer(std::size_t capacity, std::size_t slots = 1, std::size_t guard = kGuardFloats);
+  [[nodiscard]] float* data(std::size_t slot = 0) const {
+    return storage_.data() + guard_ + slot * kSlotFloats;
+  }
+  //! The whole allocation, guards included.
   void poison(cudaStream_t stream) const;
-  void poison_elements(std::size_t n, cudaStream_t stream) const;
+  void poison_elements(std::size_t n, cudaStream_t stream, std::size_t slot = 0) const;
   [[nodiscard]] OwnedRegion region() const { return {storage_.data(), words_ * sizeof(float)}; }
-  //! The first n elements: what a launch that writes this buffer may change.
-  [[nodiscard]] OwnedRegion elements(std::size_t n) const { return {data(), n * sizeof(float)}; }
-  //! Adds to *count the guard words (everything outside [0, n)) that no longer hold the poison.
-  void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const;
+  //! The first n elements at `slot`: what a launch that writes this buffer may change.
+  [[nodiscard]] OwnedRegion elements(std::size_t n, std::size_t slot = 0) const {
+    return {data(slot), n * sizeof(float)};
+  }
+  //! Adds to *count the words of the allocation outside [0, n) at `slot` that no longer hold the
+  //! poison: its guards, and its other places.
+  void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream,
+                           std::size_t slot = 0) const;
 
  private:
   std::size_t guard_;
   std::size_t words_;
   DeviceBuffer<float> storage_;
+};
+
+//! The buffers one call of the submission is given: its inputs (read-only: their contents and
+//! guards must not change) and its outputs, each the whole allocation.
+struct CallBuffers {
+  std::vector<OwnedRegion> inputs;
+  std::vector<OwnedRegion> outputs;
+};
+
+//! What the exercise found after one timed call: its output right, and what its kernels leave
+//! besides (an intermediate, partial results) as the contract says, so that no kernel of the call
+//! was skipped; `record` is the exercise's inspection of it when either is not.
+struct CallCheck {
+  bool output_right = true;
+  bool structure_right = true;
+  std::optional<nlohmann::ordered_json> record;
 };
 
 //! An exercise's device side in the grading child: its buffers, its probes, how one timed call is
@@ -81,18 +111,17 @@ class ExerciseChild {
   //! One probe at n (one of Exercise::probes): a call of the submission, checked; its record.
   virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n,
                                        const std::string& probe) = 0;
-  //! Before the timed calls at n: the outputs poisoned whole.
-  virtual void prepare_timing(std::size_t n) = 0;
-  //! The buffers one call at n is given (inputs and outputs): the allocations a timed call may
-  //! change, their guards and inputs checked on their own.
-  [[nodiscard]] virtual std::vector<OwnedRegion> call_outputs(std::size_t n) const = 0;
-  //! Fresh inputs for one timed call from `seed`, its outputs poisoned.
+  //! The buffers one call at n is given: a timed call may change its outputs and nothing else the
+  //! child owns; its inputs are digested before and after it.
+  [[nodiscard]] virtual CallBuffers call_buffers(std::size_t n) const = 0;
+  //! Fresh inputs for one timed call from `seed`, its outputs poisoned whole (guards and every
+  //! place), its later kernels' outputs at slot_of(seed).
   virtual void fresh_call(std::size_t n, std::uint64_t seed) = 0;
   //! The submission's kernels of one call, back to back with no wait (ChildSession::launch_timed).
   virtual void launch_call(std::size_t n) = 0;
-  //! The inspection of a timed call that was wrong; nullopt when it was right.
-  virtual std::optional<nlohmann::ordered_json> check_call(std::size_t n, std::uint64_t seed) = 0;
-  //! Guard words around the outputs changed by the timed calls.
+  //! What one timed call left: its output, and what each of its kernels must leave.
+  virtual CallCheck check_call(std::size_t n, std::uint64_t seed) = 0;
+  //! Words of the outputs' allocations outside what the last call was given that changed.
   virtual std::uint64_t output_guard_changes(std::size_t n) = 0;
   //! Fresh inputs, from `seed`, for the lab's cases.
   virtual void fresh_lab_inputs(std::size_t n, std::uint64_t seed) = 0;
@@ -126,9 +155,12 @@ class ChildSession {
   //! A fresh seed for one call's inputs; calls() counts them.
   std::uint64_t next_seed();
   [[nodiscard]] int calls() const { return static_cast<int>(calls_); }
+  //! The place (below kSlots) of a call's later-kernel outputs, drawn from its seed.
+  [[nodiscard]] static std::size_t slot_of(std::uint64_t seed);
 
-  //! A guarded buffer of `capacity` floats that the child owns (digested around every launch).
-  GuardedBuffer& guarded(std::size_t capacity);
+  //! A guarded buffer of `capacity` floats that the child owns (digested around every launch), with
+  //! `slots` places for its elements.
+  GuardedBuffer& guarded(std::size_t capacity, std::size_t slots = 1);
   //! Plain device memory of `bytes` that the child owns and digests (the lab's buffers, counters).
   void* owned(std::size_t bytes);
   template <typename T>
@@ -195,6 +227,7 @@ class ChildSession {
 
  private:
   void allocate(std::size_t capacity);
+  void allocate_streams(std::size_t n);
   void time_at(std::size_t n);
   LabTimes time_lab(std::size_t n);
   void wait_for_timing_turn();
@@ -223,6 +256,9 @@ class ChildSession {
   std::vector<OwnedRegion> own_memory_;  // the submission's global variables
   DeviceBuffer<unsigned char> own_snapshot_;
   std::unique_ptr<L2Flusher> flusher_;
+  // The harness's streams of the card's memory (read-only, copy) at the large size, and their sink.
+  DeviceBuffer<float> stream_source_;
+  DeviceBuffer<float> stream_target_;
   std::unique_ptr<ExerciseChild> child_;
 };
 

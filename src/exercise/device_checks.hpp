@@ -27,4 +27,16 @@ void count_words_differing(const void* a, const void* b, std::size_t count_words
 void digest_words(const void* words, std::size_t count_words, std::uint64_t key, unsigned long long* digest,
                   cudaStream_t stream);
 
+//! The card's memory measured for two kinds of traffic, for the bound on how fast any correct
+//! submission can be (exercise/judge.hpp): a read-only stream (reads n floats, writes one float per
+//! block, and only when the sum it keeps of them is a value it never is) and a copy (reads n floats,
+//! writes n). Both load and store 16 bytes per access from 256-byte aligned buffers, with several
+//! loads in flight per thread over a grid that fills the card, as the fastest honest submission
+//! would.
+void read_stream(const float* x, std::size_t n, float* sink, int multiprocessors, cudaStream_t stream);
+void copy_stream(const float* x, float* y, std::size_t n, int multiprocessors, cudaStream_t stream);
+
+//! x[i] = counted_input(seed, i, counted_input_sparsity(n)) for i < n (exercise/counted_inputs.hpp).
+void fill_counted_inputs(float* x, std::size_t n, std::uint64_t seed, cudaStream_t stream);
+
 }  // namespace labrun

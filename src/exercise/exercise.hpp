@@ -46,7 +46,9 @@ struct LabCaseTiming {
   std::string key;       //!< its median's key in the child's results: "lab_halfway_ms"
   std::string label;     //!< as the report's figures name it: "lab's half-way pair"
   std::string lab_case;  //!< the lab's case, whose byte model it moves
-  bool copy = false;     //!< a copy: the best of them bounds what any submission can do
+  //! A copy: what the card's memory does for traffic that reads and writes (judge.hpp's
+  //! CardBandwidths, beside the harness's own streams).
+  bool copy = false;
 };
 
 //! A ratio the worked answer predicts: the time of `slower` over `faster`; an empty name is the
@@ -125,7 +127,9 @@ struct Exercise {
   std::vector<LabCaseTiming> lab_cases;
   std::string reference_case_key;  //!< the lab case key slow is measured against
   double slow_factor = 1.5;        //!< slower than the reference by more than this is slow
-  double impossible_margin = 1.5;  //!< faster than this multiple of the best copy's bandwidth is impossible
+  //! A time under the fastest the card's memory allows for the exercise's traffic, divided by this,
+  //! is impossible (judge.hpp: fastest_possible_ms).
+  double impossible_margin = 1.5;
   std::uint64_t odd_elements = 1049187;
   std::uint64_t sanitize_elements = 4099;
   std::uint64_t lesson_elements = 16777216;  //!< the large size where the card's L2 is unknown

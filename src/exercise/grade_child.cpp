@@ -142,20 +142,25 @@ double seconds_until(std::chrono::steady_clock::time_point end) {
 
 }  // namespace
 
-GuardedBuffer::GuardedBuffer(std::size_t capacity, std::size_t guard)
-    : guard_(guard), words_(guard + (capacity + 63) / 64 * 64 + guard), storage_(words_) {}
+GuardedBuffer::GuardedBuffer(std::size_t capacity, std::size_t slots, std::size_t guard)
+    : guard_(guard),
+      words_(guard + (capacity + kSlotFloats - 1) / kSlotFloats * kSlotFloats +
+             (std::max<std::size_t>(slots, 1) - 1) * kSlotFloats + guard),
+      storage_(words_) {}
 
 void GuardedBuffer::poison(cudaStream_t stream) const {
   LABRUN_CUDA_CHECK(cudaMemsetAsync(storage_.data(), 0xFF, words_ * sizeof(float), stream));
 }
 
-void GuardedBuffer::poison_elements(std::size_t n, cudaStream_t stream) const {
-  LABRUN_CUDA_CHECK(cudaMemsetAsync(data(), 0xFF, n * sizeof(float), stream));
+void GuardedBuffer::poison_elements(std::size_t n, cudaStream_t stream, std::size_t slot) const {
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(data(slot), 0xFF, n * sizeof(float), stream));
 }
 
-void GuardedBuffer::count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream) const {
-  count_words_not(storage_.data(), guard_, kPoisonWord, count, stream);
-  count_words_not(data() + n, words_ - guard_ - n, kPoisonWord, count, stream);
+void GuardedBuffer::count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream,
+                                        std::size_t slot) const {
+  const std::size_t before = guard_ + slot * kSlotFloats;
+  count_words_not(storage_.data(), before, kPoisonWord, count, stream);
+  count_words_not(data(slot) + n, words_ - before - n, kPoisonWord, count, stream);
 }
 
 ChildSession::ChildSession(const Exercise& exercise, const ChildRequest& request, ChildResults& results,
@@ -185,8 +190,12 @@ std::uint64_t ChildSession::next_seed() {
   return mix64(request_.seed ^ mix64(++calls_));
 }
 
-GuardedBuffer& ChildSession::guarded(std::size_t capacity) {
-  guarded_.push_back(std::make_unique<GuardedBuffer>(capacity));
+std::size_t ChildSession::slot_of(std::uint64_t seed) {
+  return static_cast<std::size_t>(mix64(seed ^ 0x510751075107ull) % kSlots);
+}
+
+GuardedBuffer& ChildSession::guarded(std::size_t capacity, std::size_t slots) {
+  guarded_.push_back(std::make_unique<GuardedBuffer>(capacity, slots));
   owned_regions_.push_back(guarded_.back()->region());
   return *guarded_.back();
 }
@@ -466,12 +475,20 @@ void ChildSession::time_at(std::size_t n) {
   timing.elements = n;
   timing.samples = request_.timing_samples;
   std::uint64_t call_seed = 0;
-  const std::vector<OwnedRegion> outputs = child_->call_outputs(n);
+  // Every call is held to its contract, as the checked ones are: nothing the child owns but the
+  // call's buffers changes, its inputs and the guards around its outputs do not change, its output
+  // is right, and each kernel leaves what it must (an intermediate, partial results). The digests
+  // are taken after the call's inputs are made (the child's own checks write memory it owns).
+  const CallBuffers buffers = child_->call_buffers(n);
+  std::vector<OwnedRegion> call_allocations = buffers.inputs;
+  call_allocations.insert(call_allocations.end(), buffers.outputs.begin(), buffers.outputs.end());
   unsigned long long outside_before = 0;
+  unsigned long long inputs_before = 0;
   const auto fresh_call = [&] {
     call_seed = next_seed();
     child_->fresh_call(n, call_seed);
-    outside_before = digest_owned_except(outputs);
+    outside_before = digest_owned_except(call_allocations);
+    inputs_before = digest_of(buffers.inputs);
     const double left = seconds_until(phase_end);
     if (left > call_limit) {
       watchdog.arm(call_limit, phase_step + ": one call of the " + exercise_.wording.submission_noun +
@@ -480,23 +497,33 @@ void ChildSession::time_at(std::size_t n) {
       watchdog.arm(left, phase_over);
     }
   };
-  child_->prepare_timing(n);
   const auto call = [&] { child_->launch_call(n); };
   const auto check = [&] {
-    if (digest_owned_except(outputs) != outside_before) {
+    if (digest_owned_except(call_allocations) != outside_before) {
       ++timing.samples_writing_outside;
     }
-    if (std::optional<nlohmann::ordered_json> wrong = child_->check_call(n, call_seed)) {
+    if (digest_of(buffers.inputs) != inputs_before) {
+      ++timing.samples_changing_inputs;
+    }
+    timing.guard_words_changed += child_->output_guard_changes(n);
+    ++timing.calls_checked;
+    CallCheck checked = child_->check_call(n, call_seed);
+    if (!checked.output_right) {
       ++timing.wrong_samples;
       if (!timing.first_wrong_sample) {
-        timing.first_wrong_sample = std::move(*wrong);
+        timing.first_wrong_sample = checked.record;
+      }
+    }
+    if (!checked.structure_right) {
+      ++timing.samples_breaking_structure;
+      if (!timing.first_broken_sample) {
+        timing.first_broken_sample = checked.record;
       }
     }
   };
   timing.pair_samples_ms = sample(call, fresh_call, check);
   timing.pair_ms = median(timing.pair_samples_ms);
   watchdog.arm(seconds_until(phase_end), phase_over);
-  timing.guard_words_changed = child_->output_guard_changes(n);
   if (request_.lab_times) {
     timing.lab = *request_.lab_times;
     timing.lab_times_shared = true;
@@ -517,7 +544,27 @@ LabTimes ChildSession::time_lab(std::size_t n) {
     times.medians.emplace_back(exercise_.lab_cases[c].key,
                                median(sample([&] { child_->launch_lab_case(c, n); }, fresh_inputs, nullptr)));
   }
+  // The card's memory for each kind of traffic, by the harness's own streams (device_checks.hpp):
+  // no submission runs after this, so their buffers need no watching.
+  phase("timing the card's memory at n = " + std::to_string(n));
+  allocate_streams(n);
+  const auto nothing = [] {};
+  times.medians.emplace_back(
+      kReadStreamKey,
+      median(sample([&] { read_stream(stream_source_.data(), n, stream_target_.data(), sm_count_, stream_); },
+                    nothing, nullptr)));
+  times.medians.emplace_back(
+      kCopyStreamKey,
+      median(sample([&] { copy_stream(stream_source_.data(), stream_target_.data(), n, sm_count_, stream_); },
+                    nothing, nullptr)));
   return times;
+}
+
+// The streams' two buffers of n floats, zeros (finite: the read stream's sum is never its sentinel).
+void ChildSession::allocate_streams(std::size_t n) {
+  stream_source_ = DeviceBuffer<float>(n);
+  stream_target_ = DeviceBuffer<float>(n);
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(stream_source_.data(), 0, n * sizeof(float), stream_));
 }
 
 // Batch grading: tells labrun this child is ready to time, then waits until labrun says the GPU
@@ -540,9 +587,13 @@ void ChildSession::wait_for_timing_turn() {
 std::vector<double> ChildSession::sample(const std::function<void()>& region,
                                          const std::function<void()>& before,
                                          const std::function<void()>& after) {
+  // The warm-up calls are calls like any other: checked where the timed ones are.
   for (int w = 0; w < kTimingWarmups; ++w) {
     before();
     region();
+    if (after) {
+      after();
+    }
   }
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
   CaseSampler sampler(region, 1, TimingMode::kCold, flusher_.get(), nullptr, nullptr, stream_);

@@ -21,7 +21,6 @@
 #include "exercise/submission_build.hpp"
 #include "grading/device_image.hpp"
 #include "grading/manifest.hpp"
-#include "grading/resource_usage.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
@@ -38,6 +37,9 @@ constexpr std::uint64_t kContextBytes = std::uint64_t{1}
 constexpr std::size_t kSanitizerLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::size_t kPhaseMaxBytes = 4096;
 constexpr std::uint64_t kChildFileSizeLimit = 64ull * 1024 * 1024;
+// Buffers of the large size the child holds besides the exercise's: the harness's streams of the
+// card's memory (child_session.hpp), read and written while it times the lab's kernels.
+constexpr std::uint64_t kStreamBuffers = 2;
 // Seconds the grading holds the GPU to itself beyond the child's own timing limit: its lab-time
 // check and the end of the process. Past it labrun ends the child and gives the turn back.
 constexpr double kTimingTurnMarginSeconds = 5.0;
@@ -83,7 +85,7 @@ std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
     return ex.lesson_elements;
   }
   const std::uint64_t card = card_scaled_elements(gpu.l2_bytes, 4, 8);
-  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers);
+  const auto buffers = static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers;
   return fits_in_device_memory(card * 4 * buffers, gpu.memory_bytes) ? card : ex.lesson_elements;
 }
 
@@ -96,8 +98,8 @@ std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
   const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
-  return large_size(ex, gpu) * 4 * static_cast<std::uint64_t>(ex.child_buffers) + kContextBytes + globals +
-         kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
+  return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) +
+         kContextBytes + globals + kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
 
 std::uint64_t fresh_seed() {
@@ -162,12 +164,14 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string request_file = "request-" + tool + ".json";
   write_request(scratch / request_file, request);
   const std::string log_file = "sanitizer-" + tool + ".log";
+  const auto since = std::chrono::steady_clock::now();
   const ProcessResult run = run_contained(contained(
       {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
        "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
       limit, scratch, kChildFileSizeLimit, visible_devices));
   SanitizerRun result;
   result.tool = tool;
+  result.seconds = seconds_since(since);
   std::string log;
   try {
     log = read_regular_file(scratch / log_file, kSanitizerLogMaxBytes);
@@ -296,27 +300,28 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
   return result;
 }
 
-// Why racecheck need not run on the compiled submission (scratch/submission.cubin), or nullopt when
-// it must. racecheck reports hazards on shared memory only, and the grader launches the kernels with
-// no dynamic shared memory, so a cubin in which cuobjdump finds no function with static shared
-// memory cannot give it anything to report (any shared access is then out of bounds, memcheck's
-// finding). Where cuobjdump is missing, fails or prints anything unreadable, racecheck runs. It
-// reads the image in the compiler's sandbox.
-std::optional<std::string> racecheck_not_needed(const fs::path& scratch, const CompilerSetup& setup) {
-  const fs::path cuobjdump = setup.nvcc.parent_path() / "cuobjdump";
-  if (!fs::exists(cuobjdump)) {
-    return std::nullopt;
-  }
-  const ProcessResult dump =
-      run_toolkit_program({cuobjdump.string(), "-res-usage", kImageName}, scratch, setup);
-  // All of the output must have been kept: a cut could hide a function.
-  if (!dump.succeeded() || dump.output_bytes != dump.output.size() ||
-      any_function_uses_shared_memory(dump.output) != false) {
-    return std::nullopt;
-  }
-  return std::string(
-      "no kernel of the submission has shared memory (cuobjdump -res-usage), the only memory "
-      "racecheck checks");
+// compute-sanitizer's tools for a compiled submission, each with why it does not run where it need
+// not. memcheck always runs. racecheck reports hazards on shared memory only, and the grader
+// launches the kernels with no dynamic shared memory, so an image with no static shared memory gives
+// it nothing to report (any shared access is then out of bounds: memcheck's finding). synccheck
+// checks barriers and warp-synchronous instructions only, so an image none of whose kernels has
+// either gives it nothing either. The image's own records say (grading/device_image.hpp); where they
+// cannot be read, every tool runs.
+struct SanitizerPlan {
+  std::string tool;
+  std::optional<std::string> not_needed;
+};
+
+std::vector<SanitizerPlan> sanitizer_plan(const DeviceCompile& compile) {
+  return {{"memcheck", std::nullopt},
+          {"racecheck", compile.shared_memory
+                            ? std::nullopt
+                            : std::optional<std::string>("no kernel of the submission has shared memory, the "
+                                                         "only memory racecheck checks")},
+          {"synccheck", compile.synchronisation ? std::nullopt
+                                                : std::optional<std::string>(
+                                                      "no kernel of the submission has a barrier or a "
+                                                      "warp-synchronous instruction, all synccheck checks")}};
 }
 
 // Whether the grading ran beside others on its GPU when what went wrong happened, so that another
@@ -352,7 +357,7 @@ std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
 // the child checks under a shared turn and times under an exclusive one; without, it runs as if
 // alone (a single grading, or one that holds the GPU to itself already).
 void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::path& child,
-                   const fs::path& scratch, const CompilerSetup& setup, ChildRequest child_request,
+                   const fs::path& scratch, const DeviceCompile& compile, ChildRequest child_request,
                    GpuTurns* turns, JudgeInput& input,
                    const std::function<void(const std::string&)>& progress) {
   input.child.reset();
@@ -391,29 +396,46 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   if (!input.sanitizer_available || !checks_ran) {
     return;
   }
-  // The two tools run side by side: each is mostly start-up, and the runs are small. racecheck
-  // checks shared memory only, so it runs only where a kernel of the submission has some.
-  const std::optional<std::string> no_shared_memory = racecheck_not_needed(scratch, setup);
-  progress(std::string("compute-sanitizer memcheck") + (no_shared_memory ? "" : " and racecheck") +
-           " at n = " + std::to_string(ex.sanitize_elements) + " and " + std::to_string(ex.odd_elements));
+  // The tools run side by side: each is mostly start-up, and the runs are small. Each runs only
+  // where the image has something for it to check.
+  const std::vector<SanitizerPlan> plan = sanitizer_plan(compile);
+  std::string running;
+  for (const SanitizerPlan& tool : plan) {
+    if (!tool.not_needed) {
+      running += (running.empty() ? "" : ", ") + tool.tool;
+    }
+  }
+  progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
+           std::to_string(ex.odd_elements));
   auto since = std::chrono::steady_clock::now();
   const SharedTurn turn(turns);
   if (turns != nullptr) {
     input.phase_seconds.emplace_back("waiting to sanitize", seconds_since(since));
     since = std::chrono::steady_clock::now();
   }
-  std::future<SanitizerRun> racecheck;
-  if (!no_shared_memory) {
-    racecheck = std::async(std::launch::async, [&] {
-      return sanitize(sanitizer, "racecheck", child, scratch, child_request, request.run_limit_seconds,
+  std::vector<std::future<SanitizerRun>> runs;
+  for (const SanitizerPlan& tool : plan) {
+    if (tool.not_needed) {
+      runs.emplace_back();
+      continue;
+    }
+    runs.push_back(std::async(std::launch::async, [&, name = tool.tool] {
+      return sanitize(sanitizer, name, child, scratch, child_request, request.run_limit_seconds,
                       request.visible_devices);
-    });
+    }));
   }
-  input.sanitizers.push_back(sanitize(sanitizer, "memcheck", child, scratch, child_request,
-                                      request.run_limit_seconds, request.visible_devices));
-  input.sanitizers.push_back(racecheck.valid()
-                                 ? racecheck.get()
-                                 : SanitizerRun{"racecheck", true, "not run: " + *no_shared_memory, true});
+  for (std::size_t t = 0; t < plan.size(); ++t) {
+    input.sanitizers.push_back(
+        runs[t].valid() ? runs[t].get()
+                        : SanitizerRun{plan[t].tool, true, "not run: " + *plan[t].not_needed, true, 0.0});
+  }
+  input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
+  // Each tool's own wall seconds (they ran side by side, within the phase above).
+  for (const SanitizerRun& run : input.sanitizers) {
+    if (run.seconds > 0.0) {
+      input.phase_seconds.emplace_back("sanitizing: " + run.tool, run.seconds);
+    }
+  }
   input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
 }
 
@@ -474,7 +496,7 @@ void compile_run_and_check(const Exercise& ex, const GradeRequest& request, cons
   if (request.shared.contains("lab_times")) {
     child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
   }
-  run_and_check(ex, request, child, scratch, setup, child_request, request.turns, input, progress);
+  run_and_check(ex, request, child, scratch, compile, child_request, request.turns, input, progress);
   if (request.turns == nullptr) {
     return;
   }
@@ -486,7 +508,7 @@ void compile_run_and_check(const Exercise& ex, const GradeRequest& request, cons
     const AloneTurn alone(request.turns);
     input.phase_seconds.emplace_back("waiting to grade alone", seconds_since(since));
     input.graded_alone_because = *why;
-    run_and_check(ex, request, child, scratch, setup, child_request, nullptr, input, progress);
+    run_and_check(ex, request, child, scratch, compile, child_request, nullptr, input, progress);
   }
   if (input.results && input.results->error_kind == "grader-out-of-memory") {
     input.grader_problem =
@@ -533,7 +555,7 @@ GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
       const CompilerSetup setup = grader_compiler_setup(ex, request.compile_limit_seconds);
       const ScratchFolder scratch;
       const SourceVerdict verdict = check_before_compiling(
-          source, scratch.path(), setup, gpu ? architecture(*gpu) : kArchitectureWithoutGpu);
+          source, scratch.path(), setup, gpu ? std::vector<std::string>{} : toolkit_architectures(setup));
       input.source_problems = verdict.problems;
       if (!verdict.grader_problem.empty()) {
         input.grader_problem = "the submission cannot be compiled safely here: " + verdict.grader_problem;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "base/format.hpp"
 
@@ -186,30 +187,17 @@ WorkedAnswer judge_manifest(GradeReport& report, const Exercise& ex, const Judge
 // the copies measured beside it; names slow and impossible-time. Fills the report's figures.
 SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingResult& t,
                          std::string& output) {
-  const auto gbps = [&](double bytes, double ms) {
-    return bytes * static_cast<double>(t.elements) / (ms * 1e6);
-  };
   const double bytes = ex.model.submission.bytes_per_element();
   const std::string& noun = ex.wording.submission_noun;
-  const double yours = gbps(bytes, t.pair_ms);
-  double best_copy = 0.0;
-  double copy_bytes = 0.0;
-  std::string copy_labels;
-  std::string copy_times;
+  const double yours = bytes * static_cast<double>(t.elements) / (t.pair_ms * 1e6);
   std::vector<std::pair<std::string, std::string>> others;
   std::string reference_label;
   for (std::size_t c = 0; c < ex.lab_cases.size(); ++c) {
     const LabCaseTiming& lab_case = ex.lab_cases[c];
-    const double ms = t.lab.at(lab_case.key);
-    if (lab_case.copy) {
-      copy_bytes = ex.model.lab_cases[c].bytes_per_element();
-      best_copy = std::max(best_copy, gbps(copy_bytes, ms));
-      copy_labels += (copy_labels.empty() ? "" : " / ") + lab_case.label;
-      copy_times += (copy_times.empty() ? "" : " / ") + fixed(ms, 4);
-    } else if (lab_case.key == ex.reference_case_key) {
+    if (lab_case.key == ex.reference_case_key) {
       reference_label = lab_case.label;
     } else {
-      others.emplace_back(lab_case.label + " (ms)", fixed(ms, 4));
+      others.emplace_back(lab_case.label + " (ms)", fixed(t.lab.at(lab_case.key), 4));
     }
   }
   const double reference_ms = t.lab.at(ex.reference_case_key);
@@ -220,7 +208,6 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
       {reference_label + " (ms" + (t.lab_times_shared ? ", timed once for the batch on this GPU)" : ")"),
        fixed(reference_ms, 4)}};
   report.figures.insert(report.figures.end(), others.begin(), others.end());
-  report.figures.emplace_back(copy_labels + " (ms)", copy_times);
   for (std::size_t p = 0; p < ex.predictions.size(); ++p) {
     const PredictedRatio& ratio = ex.predictions[p];
     const auto time_of = [&](const std::string& key) {
@@ -236,18 +223,37 @@ SpeedVerdict judge_speed(GradeReport& report, const Exercise& ex, const TimingRe
         ratio.figure, fixed(time_of(ratio.slower_case) / time_of(ratio.faster_case), 2) + " (model " +
                           fixed(model_ratio, 2) + ")");
   }
+  const CardBandwidths card = measured_bandwidths(ex, t);
+  const ByteModel& traffic = ex.model.submission;
+  const double fastest = fastest_possible_ms(traffic, t.elements, card);
+  const std::string kind = model_number(traffic.read_bytes_per_element) + " B read and " +
+                           model_number(traffic.write_bytes_per_element) + " B written per element";
+  const auto bandwidth = [](double gb_per_s) {
+    return gb_per_s > 0.0 ? fixed(gb_per_s, 1) : std::string("not measured");
+  };
   report.figures.emplace_back("your GB/s at " + model_number(bytes) + " B/element", fixed(yours, 1));
-  report.figures.emplace_back("best copy's GB/s here (" + model_number(copy_bytes) + " B/element)",
-                              fixed(best_copy, 1));
+  report.figures.emplace_back("the card's read-only stream here (GB/s)", bandwidth(card.read_only_gb_per_s));
+  report.figures.emplace_back("the card's copy here (GB/s, read + written)", bandwidth(card.copy_gb_per_s));
+  report.figures.emplace_back("fastest time for " + kind + " (ms)",
+                              fastest > 0.0 ? fixed(fastest, 4) : "no bound");
   output = fixed(t.pair_ms, 4) + " ms at n = " + std::to_string(t.elements) + ", " + fixed(against_lab, 2) +
            "x " + ex.wording.reference_name + "; " + fixed(yours, 1) + " GB/s at " + model_number(bytes) +
-           " B/element against the best copy's " + fixed(best_copy, 1) + " GB/s";
-  if (yours > ex.impossible_margin * best_copy) {
+           " B/element" +
+           (fastest > 0.0 ? ", where the card's memory allows " + fixed(fastest, 4) + " ms for " + kind : "");
+  std::vector<std::string> measured_kinds;
+  if (card.read_only_gb_per_s > 0.0) {
+    measured_kinds.push_back("a read-only stream " + fixed(card.read_only_gb_per_s, 1) + " GB/s");
+  }
+  if (card.copy_gb_per_s > 0.0) {
+    measured_kinds.push_back("a copy " + fixed(card.copy_gb_per_s, 1) + " GB/s");
+  }
+  const std::string measured = join(measured_kinds, ", ");
+  if (fastest > 0.0 && t.pair_ms * ex.impossible_margin < fastest) {
     add_mistake(report, "impossible-time",
-                "the " + noun + " would have moved its " + model_number(bytes) + " bytes per element at " +
-                    fixed(yours, 1) + " GB/s, more than " + fixed(ex.impossible_margin, 1) +
-                    " times the best copy measured beside it (" + fixed(best_copy, 1) +
-                    " GB/s): no correct " + noun + " can, so the time is not counted");
+                "the " + noun + " took " + fixed(t.pair_ms, 4) + " ms, less than 1/" +
+                    fixed(ex.impossible_margin, 1) + " of the " + fixed(fastest, 4) +
+                    " ms the card's memory needs for " + kind + " at the bandwidths measured beside it (" +
+                    measured + "): no correct " + noun + " can, so the time is not counted");
     return SpeedVerdict::kImpossible;
   }
   if (against_lab > ex.slow_factor) {
@@ -369,6 +375,50 @@ void judge_sanitizers(GradeReport& report, const Exercise& ex, const JudgeInput&
   }
 }
 
+// Every timed call is held to the contract, as a checked call is: its inputs and the guards around
+// its outputs unchanged, nothing else the child owns written, and each kernel leaving what it must.
+// The exercise's judge names what broke the structure from the first such call's record; the
+// buffers are the harness's to judge here.
+void judge_timed_contract(GradeReport& report, const ChildResults& results, Judgement& j) {
+  if (!results.timing) {
+    return;
+  }
+  const TimingResult& t = *results.timing;
+  const std::string of_calls = " of the " + std::to_string(t.calls_checked) + " timed calls";
+  std::vector<std::string> buffers;
+  if (t.samples_changing_inputs > 0) {
+    add_mistake(report, "input-modified",
+                std::to_string(t.samples_changing_inputs) + of_calls +
+                    " changed an input (its elements or the guards around it): the inputs are read-only "
+                    "in every call, timed or not");
+    buffers.push_back("an input changed in " + count_of(t.samples_changing_inputs, "call"));
+  }
+  if (t.guard_words_changed > 0) {
+    add_mistake(
+        report, "write-past-n",
+        count_of(t.guard_words_changed, "word") +
+            " just outside the outputs changed while timed: every index a kernel stores to must lie in "
+            "[0, n) of the output it is given, in every call");
+    buffers.push_back(count_of(t.guard_words_changed, "word") + " past an output changed");
+  }
+  if (t.samples_writing_outside > 0) {
+    add_mistake(report, "write-outside-buffers",
+                "device memory the kernels were not given changed in " +
+                    std::to_string(t.samples_writing_outside) + of_calls +
+                    ": every store must land in the outputs the kernel is given, in every call");
+    buffers.push_back("memory outside the buffers changed in " + count_of(t.samples_writing_outside, "call"));
+  }
+  if (!buffers.empty()) {
+    j.outcome.buffers_right = false;
+    j.output[Check::kBuffers] += "; while timed, " + join(buffers, "; ");
+  }
+  if (t.samples_breaking_structure > 0) {
+    j.outcome.structure_right = false;
+    j.output[Check::kStructure] += "; in " + std::to_string(t.samples_breaking_structure) + of_calls +
+                                   " a kernel did not leave what it must (the mistakes above say what)";
+  }
+}
+
 // The timed calls: every one is checked, and the timing must finish.
 void judge_timed(GradeReport& report, const Exercise& ex, const JudgeInput& in, const ChildResults& results,
                  Judgement& j) {
@@ -383,14 +433,15 @@ void judge_timed(GradeReport& report, const Exercise& ex, const JudgeInput& in, 
   }
   const TimingResult& t = *results.timing;
   const bool all_right = t.wrong_samples == 0;
+  const std::string calls =
+      std::to_string(std::max<std::uint64_t>(t.calls_checked, static_cast<std::uint64_t>(t.samples)));
   j.outcome.timed = all_right && results.completed ? TimedVerdict::kRight : TimedVerdict::kFailed;
-  timed = all_right
-              ? "all " + std::to_string(t.samples) + " timed calls right, each on new inputs"
-              : std::to_string(t.wrong_samples) + " of " + std::to_string(t.samples) + " timed calls wrong";
+  timed = all_right ? "all " + calls + " timed calls right, each on new inputs"
+                    : std::to_string(t.wrong_samples) + " of " + calls + " timed calls wrong";
   if (!all_right && j.outcome.card_right) {
     add_mistake(
         report, "wrong-when-timed",
-        std::to_string(t.wrong_samples) + " of the " + std::to_string(t.samples) +
+        std::to_string(t.wrong_samples) + " of the " + calls +
             " timed runs, each on new inputs, gave a wrong output although the checked runs were right: " +
             ex.wording.timed_hint);
   }
@@ -456,6 +507,54 @@ std::string count_of(std::uint64_t count, const std::string& noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+CardBandwidths measured_bandwidths(const Exercise& ex, const TimingResult& t) {
+  CardBandwidths card;
+  const auto gb_per_s = [&](double bytes, double ms) {
+    return ms > 0.0 ? bytes * static_cast<double>(t.elements) / (ms * 1e6) : 0.0;
+  };
+  const auto median_of = [&](const std::string& key) -> std::optional<double> {
+    for (const auto& [name, ms] : t.lab.medians) {
+      if (name == key) {
+        return ms;
+      }
+    }
+    return std::nullopt;
+  };
+  if (const std::optional<double> ms = median_of(kReadStreamKey)) {
+    card.read_only_gb_per_s = gb_per_s(4.0, *ms);
+  }
+  if (const std::optional<double> ms = median_of(kCopyStreamKey)) {
+    card.copy_gb_per_s = gb_per_s(8.0, *ms);
+  }
+  for (std::size_t c = 0; c < ex.lab_cases.size(); ++c) {
+    const ByteModel& model = ex.model.lab_cases.at(c);
+    const std::optional<double> ms = median_of(ex.lab_cases[c].key);
+    if (!ms) {
+      continue;
+    }
+    const double measured = gb_per_s(model.bytes_per_element(), *ms);
+    if (model.write_bytes_per_element == 0.0) {
+      card.read_only_gb_per_s = std::max(card.read_only_gb_per_s, measured);
+    } else if (ex.lab_cases[c].copy) {
+      card.copy_gb_per_s = std::max(card.copy_gb_per_s, measured);
+    }
+  }
+  return card;
+}
+
+double fastest_possible_ms(const ByteModel& traffic, std::uint64_t elements, const CardBandwidths& card) {
+  const double read = card.read_only_gb_per_s > 0.0 ? card.read_only_gb_per_s : card.copy_gb_per_s;
+  const double copy = card.copy_gb_per_s > 0.0 ? card.copy_gb_per_s : card.read_only_gb_per_s;
+  if (read <= 0.0 || copy <= 0.0) {
+    return 0.0;
+  }
+  // Nanoseconds per element: a byte read costs what it costs in a read-only stream, a byte written
+  // what a copy's byte pair costs beyond its read (never less than nothing).
+  const double per_element = traffic.read_bytes_per_element / read +
+                             traffic.write_bytes_per_element * std::max(0.0, 2.0 / copy - 1.0 / read);
+  return per_element * static_cast<double>(elements) * 1e-6;
+}
+
 std::string Judgement::probe_finding(bool any_probe, bool every_probe, bool good,
                                      const std::string& found) const {
   if (!any_probe) {
@@ -482,6 +581,7 @@ GradeReport judge(const Exercise& ex, const JudgeInput& in) {
   judge_builds(report, ex, in, results, j);
   ProbeJudging probes{report, results, j};
   ex.judge_probes(probes);
+  judge_timed_contract(report, results, j);
   judge_sanitizers(report, ex, in, j);
   judge_timed(report, ex, in, results, j);
   // The speed counts only for a submission that is correct and right in every timed call.

@@ -25,10 +25,11 @@
 namespace labrun {
 
 struct SanitizerRun {
-  std::string tool;  //!< "memcheck", "racecheck"
+  std::string tool;  //!< "memcheck", "racecheck", "synccheck"
   bool clean = false;
   std::string summary;   //!< the tool's summary lines, or how the run ended
   bool finished = true;  //!< it gave a verdict (its log has a summary), or it was not needed
+  double seconds = 0.0;  //!< wall seconds of its run; 0 where it was not needed
 };
 
 struct JudgeInput {
@@ -79,6 +80,23 @@ void add_mistake(GradeReport& report, const std::string& id, const std::string& 
 
 //! "3 elements", "1 word".
 [[nodiscard]] std::string count_of(std::uint64_t count, const std::string& noun);
+
+//! What the card's memory was measured to do beside a submission, per kind of traffic (GB/s, 10^9
+//! bytes per second; 0 where nothing measured it): a read-only stream (the harness's own, and any
+//! of the exercise's lab cases that writes nothing), and a copy's read and write together (the
+//! harness's own, and the lab cases the exercise calls copies).
+struct CardBandwidths {
+  double read_only_gb_per_s = 0.0;
+  double copy_gb_per_s = 0.0;
+};
+[[nodiscard]] CardBandwidths measured_bandwidths(const Exercise& exercise, const TimingResult& timing);
+
+//! The least time (milliseconds) any correct submission needs to move `traffic` for `elements` on
+//! that card: each byte read at the read-only stream's bandwidth, each byte written at what a
+//! copy's byte pair takes beyond its read. A reduction that reads 4 bytes and writes none is bound
+//! by the read-only stream, a copy by the copy. 0 (no bound) where neither was measured.
+[[nodiscard]] double fastest_possible_ms(const ByteModel& traffic, std::uint64_t elements,
+                                         const CardBandwidths& card);
 
 //! The report: one test per row of the exercise's rubric, in its order, and every mistake named. A
 //! submission whose source is refused for reaching a file it may not earns nothing, its worked

@@ -32,19 +32,23 @@ Rubric exercise_rubric(const ExerciseRows& own, const std::string& reference, do
       row(Check::kCardSize, own.card_size, Needs::kNothing, ""),
       row(Check::kStructure, own.structure, Needs::kRightAtBothSizes, both_sizes),
       row(Check::kBuffers, own.buffers, Needs::kRightAtBothSizes, both_sizes),
-      {Check::kSanitizer, "compute-sanitizer memcheck and racecheck", 5.0,
-       "memcheck clean, and racecheck clean where a kernel has shared memory to check (worth nothing where "
-       "compute-sanitizer is absent)",
+      {Check::kSanitizer, "compute-sanitizer memcheck, racecheck and synccheck", 5.0,
+       "memcheck clean, racecheck clean where a kernel has shared memory to check, synccheck clean where a "
+       "kernel has a barrier or a warp-synchronous instruction (worth nothing where compute-sanitizer is "
+       "absent)",
        Needs::kRightAtBothSizes, both_sizes},
       {Check::kCorrect, "Correct: the whole contract", 30.0,
        "every check above passes; compute-sanitizer may be missing only because the run stopped in a timed "
        "call",
        Needs::kNothing, ""},
       {Check::kTimed, "Right in every timed call", 15.0,
-       "each of the 30 timed calls right, and the timing finished: no failure, hang or kill while timed",
+       "each of the 30 timed calls (and the 2 before them) right, and the timing finished: no failure, hang "
+       "or "
+       "kill while timed",
        Needs::kCorrect, "the submission is correct (the whole contract)"},
       {Check::kSpeed, "Runs at the speed its bytes allow", 15.0,
-       "at most " + fixed(slow_factor, 1) + " times " + reference + ", and not impossibly fast",
+       "at most " + fixed(slow_factor, 1) + " times " + reference +
+           ", and not faster than the card's memory allows for its traffic",
        Needs::kCorrectAndTimed, "the submission is correct and right in every timed call"},
       {Check::kDeclared, "Worked answer: bytes per element and launches", 5.0, "", Needs::kNothing, ""},
       {Check::kPredicted,

@@ -23,7 +23,7 @@ namespace labrun {
 
 //! compute-sanitizer's verdict, as the rubric reads it.
 enum class SanitizerVerdict {
-  kClean,   //!< memcheck clean, racecheck clean or not needed
+  kClean,   //!< memcheck clean, racecheck and synccheck clean or not needed
   kErrors,  //!< a tool found errors, or did not end cleanly
   kAbsent,  //!< compute-sanitizer is not on this machine: the row is worth nothing here
   kNotRun,  //!< the grading run stopped before it could run (so its timing did not finish either)

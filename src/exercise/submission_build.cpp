@@ -1,7 +1,11 @@
 #include "exercise/submission_build.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -22,6 +26,7 @@ namespace {
 
 constexpr std::uint64_t kProcessLimit = 4096;  // processes and threads of this user, per child tree
 constexpr std::size_t kDependencyListMaxBytes = std::size_t{4} * 1024 * 1024;
+constexpr std::size_t kCompilerOutputMaxBytes = std::size_t{16} * 1024 * 1024;
 
 std::vector<std::string> child_environment(const fs::path& scratch, const std::string& visible_devices) {
   // HOME and TMPDIR point into the scratch folder, so nothing is written anywhere else; no JIT cache.
@@ -59,16 +64,34 @@ SpawnOptions sandboxed(const std::vector<std::string>& argv, const fs::path& scr
   options.limits.processes = kProcessLimit;
   options.limits.address_space_bytes = setup.memory_bytes;
   options.limits.cpu_seconds = static_cast<std::uint64_t>(setup.cpu_seconds);
+  // Room for the preprocessor's trace of the headers it opens (a few thousand lines where a source
+  // includes thrust), which the checks read whole.
+  options.output_cap = kCompilerOutputMaxBytes;
   return options;
 }
 
-// The compile's flags, shared by the include check and the compile so that both preprocess alike.
-std::vector<std::string> nvcc_flags(const CompilerSetup& setup, const std::string& arch) {
-  std::vector<std::string> flags{"-std=c++17", "-arch=" + arch};
+// The compile's flags, shared by the include check and the compile so that both preprocess alike
+// (-O3 defines __OPTIMIZE__, which a source may test). -H makes the host preprocessor trace every
+// header it opens, as it opens it (included_files.hpp).
+std::vector<std::string> nvcc_flags(const CompilerSetup& setup) {
+  std::vector<std::string> flags{"-std=c++17", "-O3", "-Xcompiler", "-H"};
   if (!setup.lab_headers.empty()) {
     flags.insert(flags.end(), {"-I", setup.lab_headers.string()});
   }
   flags.insert(flags.end(), {"-I", setup.cuda_include.string()});
+  return flags;
+}
+
+// One device pass per architecture: "-arch=sm_90" for one, a -gencode for each of several.
+std::vector<std::string> architecture_flags(const std::vector<std::string>& archs) {
+  if (archs.size() == 1) {
+    return {"-arch=" + archs.front()};
+  }
+  std::vector<std::string> flags;
+  for (const std::string& arch : archs) {
+    const std::string number = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
+    flags.insert(flags.end(), {"-gencode", "arch=compute_" + number + ",code=sm_" + number});
+  }
   return flags;
 }
 
@@ -93,11 +116,24 @@ AllowedIncludes allowed_includes(const fs::path& scratch, const CompilerSetup& s
   return allowed;
 }
 
+// What the submission's own #include lines may open: the policy's names, as the files they are.
+DirectIncludes direct_includes(const CompilerSetup& setup) {
+  DirectIncludes direct;
+  for (const std::string& name : setup.policy.quoted) {
+    direct.files.push_back(setup.lab_headers / name);
+  }
+  direct.trees = setup.policy.angled_roots;
+  direct.trees.push_back(toolkit_root(setup.nvcc) / "include");  // cuda_runtime.h, which nvcc includes
+  direct.system_names = setup.policy.angled;
+  direct.system_names.emplace_back("stdc-predef.h");  // GCC's own, before the first line
+  return direct;
+}
+
 // One problem per file: its path, never its contents, and the line of the submission that names it
-// where one does. `verb`: "opens" (a file outside the allowed set the preprocessor read) or "tries
-// to open" (a file it reached for that does not exist in the sandbox: every allowed header does, and
-// the text check has refused every literal include of anything else, so only a name made by a
-// macro gets here).
+// where one does. `verb`: "opens" (a file outside the allowed set the preprocessor read), "tries
+// to open" (a file it reached for and could not open: one that does not exist in the sandbox, as
+// nothing outside the allowed set does but the system's own files, or one it may not read), or
+// "includes" (a file the policy does not name, which the source's own #include opened).
 std::vector<SourceProblem> describe_includes(const std::vector<fs::path>& files, const std::string& verb,
                                              const std::string& source, const IncludePolicy& policy) {
   std::vector<SourceProblem> problems;
@@ -113,20 +149,46 @@ std::vector<SourceProblem> describe_includes(const std::vector<fs::path>& files,
   return problems;
 }
 
-std::vector<SourceProblem> opened_not_allowed(const std::vector<std::string>& opened,
-                                              const std::string& source, const fs::path& scratch,
-                                              const CompilerSetup& setup) {
-  return describe_includes(files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens",
-                           source, setup.policy);
+// Every file a compiler run read or reached for, by its own account (its dependency list when it
+// wrote one, its -H trace, the files it could not open and the files its messages are located in),
+// against what the submission may reach: the allowed set, and for the submission's own includes the
+// policy's names.
+std::vector<SourceProblem> files_problems(const std::string& output,
+                                          const std::optional<std::string>& dependencies,
+                                          const std::string& source, const fs::path& scratch,
+                                          const CompilerSetup& setup) {
+  const CompilerFileRecord record = files_named_by_compiler(output);
+  std::vector<std::string> opened = record.located;
+  for (const TracedFile& traced : record.opened) {
+    opened.push_back(traced.path);
+  }
+  if (dependencies) {
+    if (const std::optional<std::vector<std::string>> listed = make_rule_prerequisites(*dependencies)) {
+      opened.insert(opened.end(), listed->begin(), listed->end());
+    }
+  }
+  std::vector<SourceProblem> problems = describe_includes(
+      files_not_allowed(opened, scratch, allowed_includes(scratch, setup)), "opens", source, setup.policy);
+  std::vector<fs::path> not_opened;
+  for (const std::string& name : record.not_opened) {
+    not_opened.emplace_back(name);
+  }
+  for (SourceProblem& problem : describe_includes(not_opened, "tries to open", source, setup.policy)) {
+    problems.push_back(std::move(problem));
+  }
+  if (problems.empty()) {
+    problems = describe_includes(direct_includes_not_allowed(record.opened, scratch, direct_includes(setup)),
+                                 "includes", source, setup.policy);
+  }
+  return problems;
 }
 
-std::vector<SourceProblem> reached_for(const std::string& compiler_output, const std::string& source,
-                                       const IncludePolicy& policy) {
-  std::vector<fs::path> files;
-  for (const std::string& name : files_not_found(compiler_output)) {
-    files.emplace_back(name);
+std::optional<std::string> read_dependencies(const fs::path& scratch) {
+  try {
+    return read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;  // a run that stopped early may write none
   }
-  return describe_includes(files, "tries to open", source, policy);
 }
 
 // Whether a compiler run ended at one of its limits rather than on an error in the source: killed
@@ -142,6 +204,12 @@ bool stopped_at_a_limit(const ProcessResult& run) {
     }
   }
   return false;
+}
+
+// "60 s of CPU, 4 GiB of memory": the limits of each compiler process.
+std::string compiler_limits(const CompilerSetup& setup) {
+  return std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
+         std::to_string(setup.memory_bytes >> 30) + " GiB of memory";
 }
 
 std::string source_in(const fs::path& scratch) {
@@ -205,7 +273,7 @@ CompilerSetup grader_compiler_setup(const Exercise& exercise, double cpu_seconds
 }
 
 SourceVerdict check_before_compiling(const std::string& source, const fs::path& scratch,
-                                     const CompilerSetup& setup, const std::string& arch) {
+                                     const CompilerSetup& setup, const std::vector<std::string>& archs) {
   SourceVerdict verdict;
   verdict.problems = check_submission_source(source, setup.policy);
   if (!verdict.problems.empty()) {
@@ -216,8 +284,16 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
     return verdict;
   }
   write_file_atomically(scratch / kSourceName, source, true);
+  if (archs.empty()) {
+    return verdict;  // the compile checks what it opens itself
+  }
+  std::error_code ignored;
+  fs::remove(scratch / kDependencyName, ignored);
   std::vector<std::string> argv{setup.nvcc.string(), "-M"};
-  for (std::string& flag : nvcc_flags(setup, arch)) {
+  for (std::string& flag : nvcc_flags(setup)) {
+    argv.push_back(std::move(flag));
+  }
+  for (std::string& flag : architecture_flags(archs)) {
     argv.push_back(std::move(flag));
   }
   argv.insert(argv.end(), {"-MF", kDependencyName, kSourceName});
@@ -226,27 +302,41 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
     verdict.grader_problem = "the compiler sandbox did not start (" + *failed + ")";
     return verdict;
   }
-  if (!listed.succeeded()) {
-    // The preprocessor stopped. Where it stopped at a file that does not exist in the sandbox and
-    // that a submission may not reach, that was the attempt; otherwise (#error, a syntax error) the
-    // compile will stop the same way and its messages say why.
-    verdict.problems = reached_for(listed.output, source, setup.policy);
-    if (verdict.problems.empty() && stopped_at_a_limit(listed)) {
-      verdict.compiler_stopped = "the preprocessor was stopped at the compiler's limits (" +
-                                 std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
-                                 std::to_string(setup.memory_bytes >> 30) + " GiB of memory): " +
-                                 (listed.timed_out ? listed.describe() : last_output_line(listed.output));
-    }
-    return verdict;
-  }
-  const std::optional<std::vector<std::string>> opened =
-      make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes));
-  if (!opened) {
+  // Whether it finished or not: a file the preprocessor opened and then stopped in (a script, a
+  // binary, one it was killed in) is in its trace.
+  verdict.problems = files_problems(listed.output, read_dependencies(scratch), source, scratch, setup);
+  if (verdict.problems.empty() && !listed.succeeded() && stopped_at_a_limit(listed)) {
+    verdict.compiler_stopped =
+        "the preprocessor was stopped at the compiler's limits (" + compiler_limits(setup) +
+        "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output));
+  } else if (verdict.problems.empty() && listed.succeeded() && !read_dependencies(scratch)) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
-    return verdict;
   }
-  verdict.problems = opened_not_allowed(*opened, source, scratch, setup);
+  // Otherwise a preprocessor that stopped (#error, a bad directive) stops the compile the same way,
+  // and its messages say why.
   return verdict;
+}
+
+std::vector<std::string> toolkit_architectures(const CompilerSetup& setup) {
+  static const std::vector<std::string> listed = [&] {
+    SpawnOptions options;
+    options.argv = {setup.nvcc.string(), "--list-gpu-arch"};
+    options.limit_seconds = 60.0;
+    options.environment = minimal_environment();
+    const ProcessResult run = run_contained(options);
+    std::vector<std::string> archs;
+    std::istringstream lines(run.output);
+    std::string line;
+    while (std::getline(lines, line)) {
+      if (line.rfind("compute_", 0) == 0 && line.size() > 8 &&
+          std::all_of(line.begin() + 8, line.end(),
+                      [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; })) {
+        archs.push_back("sm_" + line.substr(8));
+      }
+    }
+    return archs;
+  }();
+  return listed.empty() ? std::vector<std::string>{kArchitectureWithoutGpu} : listed;
 }
 
 DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& setup, const std::string& arch) {
@@ -254,35 +344,33 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
   fs::remove(scratch / kDependencyName, ignored);
   const auto since = std::chrono::steady_clock::now();
   // Device code only (-cubin): no host code of the submission is compiled into anything that runs.
-  std::vector<std::string> argv{setup.nvcc.string(), "-cubin", "-O3"};
-  for (std::string& flag : nvcc_flags(setup, arch)) {
+  std::vector<std::string> argv{setup.nvcc.string(), "-cubin"};
+  for (std::string& flag : nvcc_flags(setup)) {
     argv.push_back(std::move(flag));
   }
-  argv.insert(argv.end(), {"-MD", "-MF", kDependencyName, "-o", kImageName, kSourceName});
+  argv.insert(argv.end(), {"-arch=" + arch, "-MD", "-MF", kDependencyName, "-o", kImageName, kSourceName});
   const ProcessResult compile = run_contained(sandboxed(argv, scratch, setup));
   DeviceCompile result;
   result.seconds = seconds_since(since);
   if (const std::optional<std::string> failed = sandbox_failure(compile.output)) {
     throw std::runtime_error("the compiler sandbox did not start (" + *failed + ")");
   }
-  // The files this compile opened, when it wrote their list (a compile that stops early may not).
-  try {
-    if (const auto opened =
-            make_rule_prerequisites(read_regular_file(scratch / kDependencyName, kDependencyListMaxBytes))) {
-      result.include_problems = opened_not_allowed(*opened, source_in(scratch), scratch, setup);
-    }
-  } catch (const std::runtime_error&) {
-    // no list: nothing more to check than the check before compiling did
-  }
-  if (result.include_problems.empty() && !compile.succeeded()) {
-    result.include_problems = reached_for(compile.output, source_in(scratch), setup.policy);
-  }
+  // Everything this compile opened or reached for, by its own account, whether it finished or not:
+  // the same check as before compiling, on the compile that made the image.
+  result.include_problems =
+      files_problems(compile.output, read_dependencies(scratch), source_in(scratch), scratch, setup);
   if (!result.include_problems.empty()) {
     return result;  // neither its messages nor its image are used
   }
   result.compiled = compile.succeeded() && fs::is_regular_file(scratch / kImageName);
-  result.messages =
-      compile.timed_out ? "the compiler " + compile.describe() : messages_about(compile.output, kSourceName);
+  if (!result.compiled && stopped_at_a_limit(compile)) {
+    // A compile bomb, in the submission's own text or an allowed header's (a file outside them is
+    // refused above).
+    result.messages = "the compile was stopped at the compiler's limits (" + compiler_limits(setup) +
+                      "): " + (compile.timed_out ? compile.describe() : last_output_line(compile.output));
+  } else {
+    result.messages = messages_about(without_include_trace(compile.output), kSourceName);
+  }
   if (!result.compiled && result.messages.empty()) {
     result.messages = "the compiler " + compile.describe();
   }
@@ -307,6 +395,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     for (const DeviceImageGlobal& global : footprint->globals) {
       result.globals.push_back({global.name, global.bytes});
     }
+    result.shared_memory = footprint->any_shared_memory();
+    result.synchronisation = footprint->any_synchronisation();
   }
   if (!footprint) {
     result.compiled = false;
@@ -324,11 +414,6 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
         "memory of their own";
   }
   return result;
-}
-
-ProcessResult run_toolkit_program(const std::vector<std::string>& argv, const fs::path& scratch,
-                                  const CompilerSetup& setup) {
-  return run_contained(sandboxed(argv, scratch, setup));
 }
 
 }  // namespace labrun

@@ -26,8 +26,7 @@ inline constexpr const char* kSourceName = "submission.cu";
 inline constexpr const char* kImageName = "submission.cubin";
 inline constexpr const char* kDependencyName = "submission.d";
 
-//! The device architecture the include check preprocesses for when no GPU says which: the oldest
-//! this toolkit builds.
+//! The device architecture assumed when nvcc does not list those it builds: the oldest CUDA 13 builds.
 inline constexpr const char* kArchitectureWithoutGpu = "sm_75";
 
 //! A private temporary folder (mode 0700), removed with everything in it when it goes out of scope,
@@ -85,30 +84,43 @@ struct CompilerSetup {
 [[nodiscard]] CompilerSetup grader_compiler_setup(const Exercise& exercise, double cpu_seconds = 60.0);
 
 //! The checks before any compile, none of which needs a GPU: the text check (source_check.hpp),
-//! then, in the sandbox, `nvcc -M` for `arch` and the preprocessor's list of the files it opened
-//! against the allowed set. Writes `source` to scratch/kSourceName. Every problem names what
-//! happened and, where it can, the submission's line, never the contents of a file it reached.
+//! then, where `archs` names any architecture ("sm_90"), `nvcc -M` in the sandbox with the compile's
+//! own flags, one device pass per architecture, and every file the preprocessor opened or reached
+//! for by its own account (its dependency list, its trace of the headers it opens, the files it
+//! could not open, the files its messages are located in), whether it finished or not, against the
+//! allowed set; the files the source's own #include lines opened against the policy's names. With
+//! no architecture, only the text check: compile_to_cubin makes the same checks on the compile.
+//! Writes `source` to scratch/kSourceName. Every problem names what happened and, where it can, the
+//! submission's line, never the contents of a file it reached.
 struct SourceVerdict {
   std::vector<SourceProblem> problems;  //!< empty: it may be compiled
   //! Non-empty when a check could not run (no sandbox: it names what to install or enable); the
   //! submission must not be compiled, and is not at fault.
   std::string grader_problem;
   //! Non-empty when the preprocessor was stopped at one of the compiler's limits (CPU time, memory,
-  //! wall clock: a compile bomb): how it ended. The compile would end the same way, so it does not
-  //! run, and this is the submission's compile error.
+  //! wall clock: a compile bomb) in a file it may open: how it ended. The compile would end the same
+  //! way, so it does not run, and this is the submission's compile error.
   std::string compiler_stopped;
 };
 [[nodiscard]] SourceVerdict check_before_compiling(const std::string& source,
                                                    const std::filesystem::path& scratch,
-                                                   const CompilerSetup& setup, const std::string& arch);
+                                                   const CompilerSetup& setup,
+                                                   const std::vector<std::string>& archs);
+
+//! Every architecture this toolkit builds code for (`nvcc --list-gpu-arch`), as "sm_75": where no
+//! GPU says which one a submission will be compiled for, the checks before compiling preprocess for
+//! all of them, since a source may test __CUDA_ARCH__. Read once; kArchitectureWithoutGpu alone
+//! when nvcc does not say.
+[[nodiscard]] std::vector<std::string> toolkit_architectures(const CompilerSetup& setup);
 
 struct DeviceCompile {
   bool compiled = false;  //!< nvcc succeeded, wrote scratch/kImageName, and the image may be loaded
   //! The compiler's messages about the submission's own lines (or how the compiler ended when it
   //! said nothing about them); empty when it compiled cleanly.
   std::string messages;
-  //! Files the compile's own dependency list (-MD) names outside the allowed set (the same check
-  //! as before compiling, on the compile that made the image): the image is not used.
+  //! Files the compile opened or reached for outside what a submission may reach, by the compile's
+  //! own account (the same checks as before compiling, on the compile that made the image): the
+  //! image is not used.
   std::vector<SourceProblem> include_problems;
   //! Why the image may not be loaded although it compiled ("image-too-large",
   //! "device-memory-too-large"), with the sentence for the student; empty when it may.
@@ -116,20 +128,21 @@ struct DeviceCompile {
   std::string image_refusal_message;
   //! The image's named global variables (grading/device_image.hpp), for an exercise that watches them.
   std::vector<ImageGlobal> globals;
+  //! What compute-sanitizer's tools have to check in the image (grading/device_image.hpp): static
+  //! shared memory (racecheck's), and barriers or warp-synchronous instructions (synccheck's).
+  //! True where the image does not say.
+  bool shared_memory = true;
+  bool synchronisation = true;
   double seconds = 0.0;  //!< wall time of the compile
 };
 
 //! Compiles scratch/kSourceName (written by check_before_compiling, which it must have passed) in
-//! the sandbox with nvcc to scratch/kImageName for `arch` ("sm_90"), checks the files it opened
-//! again, and the image's size and the device memory its variables take
-//! (grading/device_image.hpp). Throws only when the compiler cannot be started (the sandbox did
-//! not start: a grader's problem, not the submission's).
+//! the sandbox with nvcc to scratch/kImageName for `arch` ("sm_90"), checks every file it opened or
+//! reached for (as check_before_compiling does, whether it finished or not), and reads the image:
+//! its size, the device memory its variables take, and what its functions give compute-sanitizer's
+//! tools to check (grading/device_image.hpp). Throws only when the compiler cannot be started (the sandbox
+//! did not start: a grader's problem, not the submission's).
 [[nodiscard]] DeviceCompile compile_to_cubin(const std::filesystem::path& scratch, const CompilerSetup& setup,
                                              const std::string& arch);
-
-//! Runs a tool of the toolkit (cuobjdump) on what scratch holds, in the sandbox as the compiler is.
-[[nodiscard]] ProcessResult run_toolkit_program(const std::vector<std::string>& argv,
-                                                const std::filesystem::path& scratch,
-                                                const CompilerSetup& setup);
 
 }  // namespace labrun

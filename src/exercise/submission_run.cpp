@@ -266,7 +266,7 @@ Lab lab_with_submission(const Exercise& ex, const SubmissionCase& submission_cas
   const std::string arch = device_architecture();
   const ScratchFolder scratch;
   const CompilerSetup setup = grader_compiler_setup(ex);
-  const SourceVerdict verdict = check_before_compiling(submission.source, scratch.path(), setup, arch);
+  const SourceVerdict verdict = check_before_compiling(submission.source, scratch.path(), setup, {});
   if (!verdict.grader_problem.empty()) {
     throw SubmissionError(submission.source_path.string() +
                           " cannot be compiled safely here: " + verdict.grader_problem);

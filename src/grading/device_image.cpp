@@ -19,6 +19,12 @@ constexpr unsigned char kObjectSymbol = 1;  // STT_OBJECT, in the low bits of st
 constexpr std::uint64_t kAllocated = 0x2;   // SHF_ALLOC
 constexpr std::uint64_t kWritable = 0x1;    // SHF_WRITE
 constexpr std::size_t kMaxSections = 65535;
+// The records of a function's .nv.info.<name> section: a format byte, an attribute byte, then two
+// bytes that hold the value (formats 1 to 3) or the size of the data that follows (format 4).
+constexpr unsigned char kRecordWithData = 0x04;
+constexpr unsigned char kCoopGroupInstructionOffsets = 0x28;  // EIATTR_COOP_GROUP_INSTR_OFFSETS
+constexpr unsigned char kNumberOfMbarriers = 0x38;            // EIATTR_NUM_MBARRIERS
+constexpr unsigned char kNumberOfBarriers = 0x4C;             // EIATTR_NUM_BARRIERS
 
 template <typename T>
 bool read_at(std::string_view bytes, std::uint64_t offset, T& value) {
@@ -45,6 +51,44 @@ bool starts_with(const std::string& text, const char* prefix) {
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
   return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+// Reads a function's attribute records into `function`; false when they are not a whole sequence of
+// records inside the section.
+bool read_attributes(std::string_view image, const Section& info, DeviceImageFunction& function) {
+  if (info.offset > image.size() || info.size > image.size() - info.offset) {
+    return false;
+  }
+  const std::string_view records =
+      image.substr(static_cast<std::size_t>(info.offset), static_cast<std::size_t>(info.size));
+  for (std::size_t at = 0; at < records.size();) {
+    if (records.size() - at < 4) {
+      return false;
+    }
+    const auto format = static_cast<unsigned char>(records[at]);
+    const auto attribute = static_cast<unsigned char>(records[at + 1]);
+    std::uint16_t value = 0;
+    std::memcpy(&value, records.data() + at + 2, sizeof value);
+    at += 4;
+    if (format == kRecordWithData) {
+      if (records.size() - at < value) {
+        return false;
+      }
+      at += value;
+      if (attribute == kCoopGroupInstructionOffsets && value > 0) {
+        function.warp_synchronous = true;
+      }
+    } else if (format >= 1 && format <= 3) {
+      if (attribute == kNumberOfBarriers) {
+        function.barriers = value;
+      } else if (attribute == kNumberOfMbarriers) {
+        function.mbarriers = value;
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -143,13 +187,46 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
   }
   DeviceImageFootprint footprint;
   footprint.globals = std::move(globals);
+  const auto section_named = [&](const std::string& label) -> const Section* {
+    const auto found =
+        std::find_if(sections.begin(), sections.end(), [&](const Section& s) { return s.label == label; });
+    return found == sections.end() ? nullptr : &*found;
+  };
+  for (const Section& code : sections) {
+    if (!starts_with(code.label, ".text.") || footprint.functions.size() >= kDeviceImageGlobalsMax) {
+      continue;
+    }
+    DeviceImageFunction function;
+    function.name = code.label.substr(6);
+    if (const Section* shared = section_named(".nv.shared." + function.name)) {
+      function.shared_bytes = shared->size;
+    }
+    if (const Section* info = section_named(".nv.info." + function.name)) {
+      function.has_attributes = true;
+      function.attributes_read = read_attributes(image, *info, function);
+    }
+    footprint.functions.push_back(std::move(function));
+  }
   for (std::size_t i = 0; i < count; ++i) {
     footprint.global_bytes = saturating_add(footprint.global_bytes, extent[i]);
+    if (starts_with(sections[i].label, ".nv.shared.") &&
+        !starts_with(sections[i].label, ".nv.shared.reserved")) {
+      footprint.shared_bytes = saturating_add(footprint.shared_bytes, sections[i].size);
+    }
     if (starts_with(sections[i].label, ".nv.constant") && (sections[i].flags & kAllocated) != 0) {
       footprint.constant_bytes = saturating_add(footprint.constant_bytes, sections[i].size);
     }
   }
   return footprint;
+}
+
+bool DeviceImageFootprint::any_shared_memory() const {
+  return shared_bytes > 0;
+}
+
+bool DeviceImageFootprint::any_synchronisation() const {
+  return std::any_of(functions.begin(), functions.end(),
+                     [](const DeviceImageFunction& f) { return f.may_synchronise(); });
 }
 
 }  // namespace labrun

@@ -1,9 +1,12 @@
 #pragma once
 // What a compiled submission (a cubin: an ELF file of device code) would take from the GPU before
-// any of its code runs. Loading an image allocates its global variables (`__device__` and
-// `__managed__` arrays), so a submission that declares a huge one would take the GPU's memory from
-// the submissions graded beside it. This reads the image as plain bytes, on the host, so that such
-// an image is refused before any GPU is touched. Host logic only.
+// any of its code runs, and what its functions use. Loading an image allocates its global variables
+// (`__device__` and `__managed__` arrays), so a submission that declares a huge one would take the
+// GPU's memory from the submissions graded beside it. This reads the image as plain bytes, on the
+// host, so that such an image is refused before any GPU is touched; and what each function declares
+// it uses (static shared memory, barriers, warp-synchronous instructions) tells the grader which of
+// compute-sanitizer's tools have anything to check. The driver sizes a launch from the same
+// records, so a function cannot use a barrier or shared memory they leave out. Host logic only.
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +27,33 @@ struct DeviceImageGlobal {
   std::uint64_t bytes = 0;
 };
 
+//! A function of the image (a kernel, or a device function it calls), as the image describes it.
+struct DeviceImageFunction {
+  std::string name;
+  //! Bytes of static shared memory (its .nv.shared.<name> section; the reserved section is not the
+  //! function's own).
+  std::uint64_t shared_bytes = 0;
+  //! Named barriers it uses (EIATTR_NUM_BARRIERS in its .nv.info.<name>): __syncthreads() and its
+  //! kin are barrier 0, so any block-wide barrier makes this at least 1.
+  std::uint32_t barriers = 0;
+  //! mbarrier objects it uses (EIATTR_NUM_MBARRIERS).
+  std::uint32_t mbarriers = 0;
+  //! It has warp-synchronous instructions (EIATTR_COOP_GROUP_INSTR_OFFSETS: __syncwarp, the
+  //! *_sync shuffles, votes and matches, cooperative groups' tile syncs).
+  bool warp_synchronous = false;
+  //! It has attribute records (.nv.info.<name>): a kernel. A device function that is not inlined
+  //! has none; what it uses is counted in the records of the kernels that call it, which the driver
+  //! sizes their launches by.
+  bool has_attributes = false;
+  //! Its attribute records could be read: false when they are not a whole sequence of records
+  //! (then nothing is known of its synchronisation).
+  bool attributes_read = false;
+  //! Whether it synchronises threads in any way synccheck checks, or that is unknown.
+  [[nodiscard]] bool may_synchronise() const {
+    return has_attributes && (!attributes_read || barriers > 0 || mbarriers > 0 || warp_synchronous);
+  }
+};
+
 struct DeviceImageFootprint {
   //! Bytes of global memory the image's variables occupy: per global-data section (.nv.global,
   //! .nv.global.init, and any other writable, allocated section that is not shared memory), the
@@ -35,6 +65,16 @@ struct DeviceImageFootprint {
   //! The variables in those global-data sections with a name and a size (object symbols), at most
   //! kDeviceImageGlobalsMax of them, names of at most kDeviceImageGlobalNameMax bytes.
   std::vector<DeviceImageGlobal> globals;
+  //! Every function with code (a .text.<name> section), at most kDeviceImageGlobalsMax of them.
+  std::vector<DeviceImageFunction> functions;
+  //! Bytes of static shared memory of every function together (every .nv.shared.* section but the
+  //! reserved ones).
+  std::uint64_t shared_bytes = 0;
+  //! Whether any function has static shared memory: racecheck checks shared memory only.
+  [[nodiscard]] bool any_shared_memory() const;
+  //! Whether any function may synchronise threads (DeviceImageFunction::may_synchronise): synccheck
+  //! checks barriers and warp-synchronous instructions only.
+  [[nodiscard]] bool any_synchronisation() const;
 };
 
 inline constexpr std::size_t kDeviceImageGlobalsMax = 4096;

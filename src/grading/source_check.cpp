@@ -2,206 +2,275 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <optional>
 #include <string_view>
+#include <utility>
 
 namespace labrun {
 namespace {
 
-// The source after translation phases 1 and 2 as GCC performs them: a UTF-8 byte-order mark at the
-// start dropped, every end of line (LF, CR LF or a lone CR) made LF, and a backslash followed by
-// nothing but spaces or tabs before the end of a line removed with it (a splice); each character
-// with the physical line it came from.
-struct Spliced {
-  std::string text;
-  std::vector<int> line_of;
-};
-
-Spliced splice(const std::string& raw) {
+// Translation phase 1 as GCC performs it: a UTF-8 byte-order mark at the start dropped, and every
+// end of line (CR LF, or a lone CR) made LF. Line splices are phase 2, which the lexer applies as
+// it reads, because a raw string literal undoes them.
+std::string with_line_feeds(const std::string& raw) {
   const std::size_t start = raw.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
-  std::string source;
-  source.reserve(raw.size());
+  std::string text;
+  text.reserve(raw.size());
   for (std::size_t i = start; i < raw.size(); ++i) {
     if (raw[i] == '\r') {
-      source += '\n';
+      text += '\n';
       if (i + 1 < raw.size() && raw[i + 1] == '\n') {
         ++i;
       }
     } else {
-      source += raw[i];
+      text += raw[i];
     }
   }
-  Spliced spliced;
-  int physical = 1;
-  for (std::size_t i = 0; i < source.size(); ++i) {
-    if (source[i] == '\\') {
-      std::size_t after = i + 1;
-      while (after < source.size() && (source[after] == ' ' || source[after] == '\t' ||
-                                       source[after] == '\f' || source[after] == '\v')) {
-        ++after;
-      }
-      if (after < source.size() && source[after] == '\n') {
-        i = after;
-        ++physical;
-        continue;
-      }
-    }
-    spliced.text += source[i];
-    spliced.line_of.push_back(physical);
-    if (source[i] == '\n') {
-      ++physical;
-    }
-  }
-  return spliced;
+  return text;
 }
 
-// One line as the preprocessor sees it after phase 3: comments replaced by a space (a block
-// comment spanning lines joins them), literals kept, with the physical line it starts on.
+enum class TokenKind { kIdentifier, kNumber, kLiteral, kHeaderName, kPunctuator };
+
+struct Token {
+  TokenKind kind = TokenKind::kPunctuator;
+  std::string text;  //!< as spelled, splices removed (a raw string as written)
+  int line = 0;      //!< physical line of its first character
+};
+
+// A line as the preprocessor sees it after phase 3: its tokens, comments gone (a block comment over
+// several lines joins them), literals whole.
 struct LogicalLine {
-  int line = 0;
-  std::string text;
+  std::vector<Token> tokens;
+  [[nodiscard]] bool directive() const {
+    return !tokens.empty() && (tokens[0].text == "#" || tokens[0].text == "%:");
+  }
+  //! The directive's name ("include", "if", a number for a line marker), "" when there is none.
+  [[nodiscard]] std::string directive_name() const {
+    return directive() && tokens.size() > 1 && tokens[1].kind != TokenKind::kLiteral ? tokens[1].text : "";
+  }
 };
 
 bool identifier_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '$' ||
+         static_cast<unsigned char>(c) >= 0x80;  // UTF-8 of an extended identifier
 }
 
-// Tokenises just enough to know where comments and literals are: identifiers and pp-numbers are
-// consumed whole, so a digit separator (1'000) is never taken for a character literal.
-std::vector<LogicalLine> logical_lines(const Spliced& spliced, std::vector<SourceProblem>& problems) {
-  const std::string& s = spliced.text;
-  std::vector<LogicalLine> lines;
-  LogicalLine current{1, {}};
-  const auto next_is = [&](std::size_t i, char c) { return i + 1 < s.size() && s[i + 1] == c; };
-  std::size_t i = 0;
-  while (i < s.size()) {
-    const char c = s[i];
-    if (c == '\n') {
-      lines.push_back(current);
-      current = LogicalLine{spliced.line_of[i] + 1, {}};
-      ++i;
-    } else if (c == '/' && next_is(i, '/')) {
-      while (i < s.size() && s[i] != '\n') {
-        ++i;
-      }
-      current.text += ' ';
-    } else if (c == '/' && next_is(i, '*')) {
-      const std::size_t close = s.find("*/", i + 2);
-      i = close == std::string::npos ? s.size() : close + 2;
-      current.text += ' ';
-    } else if (c == '"' || c == '\'') {
-      std::size_t j = i + 1;
-      while (j < s.size() && s[j] != c && s[j] != '\n') {
-        j += s[j] == '\\' ? 2 : 1;
-      }
-      j = std::min(j + 1, s.size());
-      current.text += s.substr(i, j - i);
-      i = j;
-    } else if (std::isdigit(static_cast<unsigned char>(c)) != 0 ||
-               (c == '.' && i + 1 < s.size() && std::isdigit(static_cast<unsigned char>(s[i + 1])) != 0)) {
-      std::size_t j = i + 1;
-      while (j < s.size()) {
-        // A pp-number goes on through identifier characters, dots, a digit separator before one of
-        // those, and the sign of an exponent.
-        const bool digit_separator = s[j] == '\'' && j + 1 < s.size() && identifier_char(s[j + 1]);
-        const bool exponent_sign =
-            (s[j] == '+' || s[j] == '-') && std::string_view("eEpP").find(s[j - 1]) != std::string_view::npos;
-        if (digit_separator) {
-          j += 2;
-        } else if (identifier_char(s[j]) || s[j] == '.' || exponent_sign) {
-          ++j;
-        } else {
-          break;
-        }
-      }
-      current.text += s.substr(i, j - i);
-      i = j;
-    } else if (identifier_char(c)) {
-      std::size_t j = i + 1;
-      while (j < s.size() && identifier_char(s[j])) {
-        ++j;
-      }
-      const std::string word = s.substr(i, j - i);
-      if (j < s.size() && s[j] == '"' && !word.empty() && word.back() == 'R' &&
-          (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
-        problems.push_back({spliced.line_of[i], "raw string literals are not allowed in a submission"});
-      }
-      current.text += word;
-      i = j;
-    } else {
-      current.text += c;
-      ++i;
-    }
-  }
-  lines.push_back(current);
-  return lines;
+bool horizontal_space(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v';
 }
 
-// Every spliced line that starts, after spaces and whole block comments, with # or %:, read with no
-// knowledge of the lines before it: a second view, so that no misreading of a literal or comment
-// above can hide a directive.
-std::vector<LogicalLine> directive_candidates(const Spliced& spliced) {
-  std::vector<LogicalLine> found;
-  std::size_t begin = 0;
-  while (begin <= spliced.text.size()) {
-    const std::size_t end = std::min(spliced.text.find('\n', begin), spliced.text.size());
-    std::string line = spliced.text.substr(begin, end - begin);
-    std::size_t at = 0;
+// Reads phase-1 text into logical lines of preprocessing tokens: phases 2 and 3 for C++17, just far
+// enough to know where comments, literals and directives are. Identifiers and pp-numbers are read
+// whole, so a digit separator (1'000) is never taken for a character literal; a raw string literal
+// runs to its closing delimiter over any line, with no splice inside it; an unterminated quote ends
+// at the end of its line, as GCC ends it.
+class Lexer {
+ public:
+  explicit Lexer(const std::string& text) : s_(text) {}
+
+  std::vector<LogicalLine> lines() {
+    std::vector<LogicalLine> lines;
+    LogicalLine current;
     while (true) {
-      while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at])) != 0) {
-        ++at;
-      }
-      if (line.compare(at, 2, "/*") != 0) {
+      at_ = skip_splices(at_, &line_);
+      if (at_ >= s_.size()) {
         break;
       }
-      const std::size_t close = line.find("*/", at + 2);
-      if (close == std::string::npos) {
-        break;
-      }
-      at = close + 2;
-    }
-    // Text after the end of a comment that began on an earlier line is looked at as well: a false
-    // alarm where the preprocessor would not see a directive there, never a miss.
-    if (line.compare(at, 1, "#") != 0 && line.compare(at, 2, "%:") != 0) {
-      const std::size_t comment_end = line.find("*/");
-      if (comment_end != std::string::npos && comment_end < line.find('#')) {
-        at = comment_end + 2;
-        while (at < line.size() && std::isspace(static_cast<unsigned char>(line[at])) != 0) {
-          ++at;
+      const char c = s_[at_];
+      if (c == '\n') {
+        take();
+        lines.push_back(std::move(current));
+        current = LogicalLine{};
+      } else if (horizontal_space(c) || c == '\r') {
+        take();
+      } else if (c == '/' && peek(1) == '/') {
+        while (!done() && peek(0) != '\n') {
+          take();
         }
+      } else if (c == '/' && peek(1) == '*') {
+        take();
+        take();
+        while (!done() && !(peek(0) == '*' && peek(1) == '/')) {
+          take();
+        }
+        if (!done()) {
+          take();
+          take();
+        }
+      } else {
+        current.tokens.push_back(token(current));
       }
     }
-    if (line.compare(at, 1, "#") == 0 || line.compare(at, 2, "%:") == 0) {
-      // Comments in the rest of the line are spaces to the preprocessor; a line comment ends it.
-      std::string rest;
-      for (std::size_t i = at; i < line.size();) {
-        if (line.compare(i, 2, "//") == 0) {
+    lines.push_back(std::move(current));
+    return lines;
+  }
+
+ private:
+  // The first position at or after `at` that is not the start of a splice (a backslash, then only
+  // spaces or tabs, then the end of the line); counts the lines skipped.
+  [[nodiscard]] std::size_t skip_splices(std::size_t at, int* lines) const {
+    while (at < s_.size() && s_[at] == '\\') {
+      std::size_t after = at + 1;
+      while (after < s_.size() && horizontal_space(s_[after])) {
+        ++after;
+      }
+      if (after >= s_.size() || s_[after] != '\n') {
+        break;
+      }
+      at = after + 1;
+      if (lines != nullptr) {
+        ++*lines;
+      }
+    }
+    return at;
+  }
+  bool done() {
+    at_ = skip_splices(at_, &line_);
+    return at_ >= s_.size();
+  }
+  // The character `ahead` places on, splices skipped; '\0' past the end.
+  [[nodiscard]] char peek(std::size_t ahead) const {
+    std::size_t at = skip_splices(at_, nullptr);
+    for (std::size_t k = 0; k < ahead && at < s_.size(); ++k) {
+      at = skip_splices(at + 1, nullptr);
+    }
+    return at < s_.size() ? s_[at] : '\0';
+  }
+  char take() {
+    at_ = skip_splices(at_, &line_);
+    const char c = s_[at_++];
+    if (c == '\n') {
+      ++line_;
+    }
+    return c;
+  }
+
+  Token token(const LogicalLine& current) {
+    Token t;
+    t.line = line_;
+    const char c = s_[at_];
+    const bool after_include =
+        current.tokens.size() == 2 && current.directive() &&
+        (current.tokens[1].text == "include" || current.tokens[1].text == "include_next" ||
+         current.tokens[1].text == "import" || current.tokens[1].text == "embed");
+    const bool in_has_include = current.tokens.size() >= 2 && current.tokens.back().text == "(" &&
+                                (current.tokens[current.tokens.size() - 2].text == "__has_include" ||
+                                 current.tokens[current.tokens.size() - 2].text == "__has_include_next");
+    if (c == '<' && (after_include || in_has_include)) {
+      t.kind = TokenKind::kHeaderName;
+      while (!done() && peek(0) != '\n') {
+        const char h = take();
+        t.text += h;
+        if (h == '>') {
           break;
         }
-        if (line.compare(i, 2, "/*") == 0) {
-          const std::size_t close = line.find("*/", i + 2);
-          i = close == std::string::npos ? line.size() : close + 2;
-          rest += ' ';
-          continue;
-        }
-        rest += line[i++];
       }
-      found.push_back({begin < spliced.line_of.size() ? spliced.line_of[begin] : 1, rest});
+    } else if (c == '"' || c == '\'') {
+      t.kind = TokenKind::kLiteral;
+      t.text = quoted();
+    } else if (std::isdigit(static_cast<unsigned char>(c)) != 0 ||
+               (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))) != 0)) {
+      t.kind = TokenKind::kNumber;
+      t.text = number();
+    } else if (identifier_char(c)) {
+      t.kind = TokenKind::kIdentifier;
+      while (!done() && identifier_char(peek(0))) {
+        t.text += take();
+      }
+      const char next = done() ? '\0' : peek(0);
+      const bool raw_prefix =
+          t.text == "R" || t.text == "u8R" || t.text == "uR" || t.text == "UR" || t.text == "LR";
+      const bool prefix = t.text == "u8" || t.text == "u" || t.text == "U" || t.text == "L";
+      if (raw_prefix && next == '"') {
+        if (std::optional<std::string> raw = raw_string()) {
+          t.kind = TokenKind::kLiteral;
+          t.text += *raw;
+        }
+      } else if (prefix && (next == '"' || next == '\'')) {
+        t.kind = TokenKind::kLiteral;
+        t.text += quoted();
+      }
+    } else {
+      t.kind = TokenKind::kPunctuator;
+      t.text = std::string(1, take());
+      if ((c == '#' && peek(0) == '#') || (c == '%' && peek(0) == ':')) {
+        t.text += take();
+        if (c == '%' && peek(0) == '%' && peek(1) == ':') {
+          t.text += take();
+          t.text += take();
+        }
+      }
     }
-    if (end == spliced.text.size()) {
-      break;
-    }
-    begin = end + 1;
+    return t;
   }
-  return found;
-}
 
-std::size_t skip_spaces(const std::string& text, std::size_t at) {
-  while (at < text.size() &&
-         (text[at] == ' ' || text[at] == '\t' || text[at] == '\f' || text[at] == '\v' || text[at] == '\r')) {
-    ++at;
+  // A string or character literal from its opening quote, escapes read as pairs, to its closing
+  // quote or the end of its line.
+  std::string quoted() {
+    const char quote = take();
+    std::string text(1, quote);
+    while (!done() && peek(0) != '\n') {
+      const char c = take();
+      text += c;
+      if (c == '\\' && !done() && peek(0) != '\n') {
+        text += take();
+      } else if (c == quote) {
+        break;
+      }
+    }
+    return text;
   }
-  return at;
-}
+
+  // A pp-number: digits, identifier characters, dots, a digit separator before one of those, and the
+  // sign of an exponent.
+  std::string number() {
+    std::string text(1, take());
+    while (!done()) {
+      const char c = peek(0);
+      const char last = text.back();
+      if (c == '\'' && identifier_char(peek(1))) {
+        text += take();
+        text += take();
+      } else if (identifier_char(c) || c == '.' ||
+                 ((c == '+' || c == '-') && std::string_view("eEpP").find(last) != std::string_view::npos)) {
+        text += take();
+      } else {
+        break;
+      }
+    }
+    return text;
+  }
+
+  // A raw string literal from its opening quote: "delimiter( ... )delimiter", read from the text as
+  // it was before splicing (phase 2 is undone inside it), over as many lines as it runs. nullopt,
+  // reading nothing, when the delimiter is not one (GCC then reads the quote as an ordinary string).
+  std::optional<std::string> raw_string() {
+    const std::size_t quote = skip_splices(at_, &line_);
+    std::size_t open = quote + 1;
+    while (open < s_.size() && open - quote - 1 <= 16 && s_[open] != '(') {
+      const char d = s_[open];
+      if (d == ')' || d == '\\' || d == '"' || std::isspace(static_cast<unsigned char>(d)) != 0) {
+        return std::nullopt;
+      }
+      ++open;
+    }
+    if (open >= s_.size() || s_[open] != '(' || open - quote - 1 > 16) {
+      return std::nullopt;
+    }
+    const std::string closing = ")" + s_.substr(quote + 1, open - quote - 1) + "\"";
+    const std::size_t found = s_.find(closing, open + 1);
+    const std::size_t end = found == std::string::npos ? s_.size() : found + closing.size();
+    std::string text = s_.substr(quote, end - quote);
+    line_ += static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+    at_ = end;
+    return text;
+  }
+
+  const std::string& s_;
+  std::size_t at_ = 0;
+  int line_ = 1;
+};
 
 bool safe_relative_name(const std::string& name) {
   if (name.empty() || name.front() == '/' || name.find('\\') != std::string::npos ||
@@ -250,60 +319,151 @@ std::string allowed_list(const IncludePolicy& policy) {
   return text;
 }
 
-void check_directive(const LogicalLine& line, std::size_t after_hash, const IncludePolicy& policy,
-                     std::vector<SourceProblem>& problems) {
-  const std::string& text = line.text;
-  std::size_t at = skip_spaces(text, after_hash);
-  std::size_t end = at;
-  while (end < text.size() &&
-         (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '_')) {
-    ++end;
+// The name a header-name token or a plain string literal gives ("<a/b.h>" or "\"a.h\""), with
+// whether it is angled; nullopt when the token is neither, or is not closed.
+std::optional<std::pair<std::string, bool>> header_name(const Token& token) {
+  const std::string& t = token.text;
+  if (token.kind == TokenKind::kHeaderName && t.size() >= 2 && t.front() == '<' && t.back() == '>') {
+    return std::pair{t.substr(1, t.size() - 2), true};
   }
-  const std::string directive = text.substr(at, end - at);
-  if (directive == "include_next" || directive == "import" || directive == "embed") {
-    problems.push_back({line.line, "#" + directive + " is not allowed in a submission; use #include of " +
-                                       allowed_list(policy)});
-    return;
+  if (token.kind == TokenKind::kLiteral && t.size() >= 2 && t.front() == '"' && t.back() == '"') {
+    return std::pair{t.substr(1, t.size() - 2), false};
   }
-  if (directive == "line" ||
-      (!directive.empty() && std::isdigit(static_cast<unsigned char>(directive[0])) != 0)) {
-    problems.push_back(
-        {line.line, (directive == "line" ? std::string("#line") : std::string("a line marker (# N)")) +
-                        " is not allowed in a submission (the grader reports your own line numbers)"});
-    return;
-  }
-  if (directive == "pragma") {
-    std::string rest = text.substr(end);
-    rest.erase(std::remove_if(rest.begin(), rest.end(),
-                              [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }),
-               rest.end());
-    if (rest.rfind("GCCdependency", 0) == 0 || rest.rfind("GCCsystem_header", 0) == 0) {
-      problems.push_back(
-          {line.line, "#pragma GCC dependency and system_header are not allowed in a submission"});
-    }
-    return;
-  }
-  if (directive != "include") {
-    return;
-  }
-  at = skip_spaces(text, end);
-  const char open = at < text.size() ? text[at] : '\0';
-  const char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
-  const std::size_t closing = close == '\0' ? std::string::npos : text.find(close, at + 1);
-  if (closing == std::string::npos || skip_spaces(text, closing + 1) != text.size()) {
-    problems.push_back({line.line,
-                        "an #include must name its header literally, as \"name\" or <name> (not "
-                        "through a macro); allowed: " +
-                            allowed_list(policy)});
-    return;
-  }
-  const std::string name = text.substr(at + 1, closing - at - 1);
-  if (!allowed(policy, name, open == '<')) {
-    problems.push_back({line.line, "#include " + std::string(1, open) + name + std::string(1, close) +
-                                       " is not allowed: a submission may include only " +
-                                       allowed_list(policy)});
-  }
+  return std::nullopt;
 }
+
+// A pragma's words run together ("GCCdependency\"x\""): what the preprocessor would act on,
+// whatever the spaces between them.
+bool refused_pragma(const std::string& words) {
+  return words.rfind("GCCdependency", 0) == 0 || words.rfind("GCCsystem_header", 0) == 0;
+}
+
+// The text of a string literal's characters with its escapes undone as _Pragma undoes them (\" and
+// \\), and spaces removed: a pragma's words run together.
+std::string destringized_words(const std::string& literal) {
+  std::string words;
+  for (std::size_t i = 1; i + 1 < literal.size(); ++i) {
+    if (literal[i] == '\\' && i + 2 < literal.size() && (literal[i + 1] == '"' || literal[i + 1] == '\\')) {
+      ++i;
+    }
+    if (std::isspace(static_cast<unsigned char>(literal[i])) == 0) {
+      words += literal[i];
+    }
+  }
+  return words;
+}
+
+class DirectiveChecker {
+ public:
+  DirectiveChecker(const IncludePolicy& policy, std::vector<SourceProblem>& problems)
+      : policy_(policy), problems_(problems) {}
+
+  void check(const LogicalLine& line) {
+    if (line.tokens.empty()) {
+      return;
+    }
+    const std::string name = line.directive_name();
+    // A conditional group's own directives are inside the group they open or continue.
+    const bool conditional = depth_ > 0;
+    if (name == "if" || name == "ifdef" || name == "ifndef") {
+      ++depth_;
+    } else if (name == "endif") {
+      depth_ = std::max(depth_ - 1, 0);
+    }
+    if (line.directive()) {
+      check_directive(line, name, conditional);
+    }
+    check_identifiers(line);
+  }
+
+ private:
+  void refuse(int line, std::string message) { problems_.push_back({line, std::move(message)}); }
+
+  void check_directive(const LogicalLine& line, const std::string& name, bool conditional) {
+    const int at = line.tokens[0].line;
+    if (line.tokens[0].text == "%:") {
+      refuse(at, "the digraph %: for # is not allowed in a submission; write #");
+      return;
+    }
+    if (name == "embed") {
+      refuse(at, "#embed is not allowed in a submission; use #include of " + allowed_list(policy_));
+      return;
+    }
+    if (name == "line" || (!name.empty() && std::isdigit(static_cast<unsigned char>(name[0])) != 0)) {
+      refuse(at, (name == "line" ? std::string("#line") : std::string("a line marker (# N)")) +
+                     " is not allowed in a submission (the grader reports your own line numbers)");
+      return;
+    }
+    if (name == "pragma") {
+      std::string words;
+      for (std::size_t i = 2; i < line.tokens.size(); ++i) {
+        words += line.tokens[i].text;
+      }
+      if (refused_pragma(words)) {
+        refuse(at, "#pragma GCC dependency and system_header are not allowed in a submission");
+      }
+      return;
+    }
+    if (name != "include" && name != "include_next" && name != "import") {
+      return;
+    }
+    // An include inside a conditional group is the preprocessor's to judge: the files it opens are
+    // checked against the same policy, so it is refused exactly where the preprocessor acts on it.
+    if (conditional) {
+      return;
+    }
+    if (name != "include") {
+      refuse(at, "#" + name + " is not allowed in a submission; use #include of " + allowed_list(policy_));
+      return;
+    }
+    const std::optional<std::pair<std::string, bool>> header =
+        line.tokens.size() == 3 ? header_name(line.tokens[2]) : std::nullopt;
+    if (!header) {
+      refuse(at,
+             "an #include must name its header literally, as \"name\" or <name> (not through a macro); "
+             "allowed: " +
+                 allowed_list(policy_));
+      return;
+    }
+    const auto& [header_text, angled] = *header;
+    if (!allowed(policy_, header_text, angled)) {
+      refuse(at, "#include " + std::string(angled ? "<" : "\"") + header_text + (angled ? ">" : "\"") +
+                     " is not allowed: a submission may include only " + allowed_list(policy_));
+    }
+  }
+
+  // _Pragma, __has_include and __has_include_next wherever the preprocessor meets them as
+  // identifiers (never in a comment or a literal).
+  void check_identifiers(const LogicalLine& line) {
+    const std::vector<Token>& t = line.tokens;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+      if (t[i].kind != TokenKind::kIdentifier) {
+        continue;
+      }
+      const bool call = i + 3 < t.size() && t[i + 1].text == "(" && t[i + 3].text == ")";
+      if (t[i].text == "__has_include_next") {
+        refuse(t[i].line, "__has_include_next is not allowed in a submission");
+      } else if (t[i].text == "__has_include") {
+        const std::optional<std::pair<std::string, bool>> header =
+            call ? header_name(t[i + 2]) : std::nullopt;
+        if (!header || !allowed(policy_, header->first, header->second)) {
+          refuse(t[i].line,
+                 "__has_include is allowed only of a header a submission may include, named "
+                 "literally: " +
+                     allowed_list(policy_));
+        }
+      } else if (t[i].text == "_Pragma" && call && t[i + 2].kind == TokenKind::kLiteral &&
+                 refused_pragma(destringized_words(t[i + 2].text))) {
+        refuse(t[i].line,
+               "_Pragma(\"GCC dependency ...\") and system_header are not allowed in a submission");
+      }
+    }
+  }
+
+  const IncludePolicy& policy_;
+  std::vector<SourceProblem>& problems_;
+  int depth_ = 0;
+};
 
 }  // namespace
 
@@ -323,39 +483,12 @@ std::vector<SourceProblem> check_submission_source(const std::string& text, cons
          "the source holds a NUL byte: submit a text file", kSourceNotText});
     return problems;
   }
-  // Trigraphs (??= is #, ??/ is a backslash) anywhere, before anything else reads the text.
-  for (std::size_t at = text.find("??"); at != std::string::npos; at = text.find("??", at + 1)) {
-    if (at + 2 < text.size() && std::string_view("=/'()!<>-").find(text[at + 2]) != std::string_view::npos) {
-      problems.push_back(
-          {static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n')) +
-               1,
-           "trigraphs (??" + std::string(1, text[at + 2]) + ") are not allowed in a submission"});
-      return problems;
-    }
+  const std::string phase_one = with_line_feeds(text);
+  DirectiveChecker checker(policy, problems);
+  for (const LogicalLine& line : Lexer(phase_one).lines()) {
+    checker.check(line);
   }
-  const Spliced spliced = splice(text);
-  const auto check_line = [&](const LogicalLine& line) {
-    const std::size_t start = skip_spaces(line.text, 0);
-    if (line.text.compare(start, 2, "%:") == 0) {
-      problems.push_back({line.line, "the digraph %: for # is not allowed in a submission; write #"});
-      return;
-    }
-    for (const char* word : {"__has_include", "_Pragma"}) {
-      if (line.text.find(word) != std::string::npos) {
-        problems.push_back({line.line, std::string(word) + " is not allowed in a submission"});
-      }
-    }
-    if (start < line.text.size() && line.text[start] == '#') {
-      check_directive(line, start + 1, policy, problems);
-    }
-  };
-  for (const LogicalLine& line : logical_lines(spliced, problems)) {
-    check_line(line);
-  }
-  for (const LogicalLine& line : directive_candidates(spliced)) {
-    check_line(line);
-  }
-  // Both views may name the same line: one problem per line and message.
+  // One problem per line and message.
   std::sort(problems.begin(), problems.end(), [](const SourceProblem& a, const SourceProblem& b) {
     return a.line != b.line ? a.line < b.line : a.message < b.message;
   });

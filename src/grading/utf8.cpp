@@ -186,6 +186,33 @@ std::string inert_text(std::string_view bytes) {
   return text;
 }
 
+std::string visible_text(std::string_view bytes) {
+  std::string text;
+  text.reserve(bytes.size());
+  char escape[16];
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t length = sequence_length(bytes, at);
+    if (length == 0) {
+      std::snprintf(escape, sizeof escape, "\\x{%02X}",
+                    static_cast<unsigned>(static_cast<unsigned char>(bytes[at])));
+      text += escape;
+      ++at;
+      continue;
+    }
+    const char32_t code_point = decode(bytes, at, length);
+    if (code_point == '\\') {
+      text += "\\\\";
+    } else if (is_hidden_code_point(code_point)) {
+      std::snprintf(escape, sizeof escape, "\\u{%X}", static_cast<unsigned>(code_point));
+      text += escape;
+    } else {
+      text.append(bytes.substr(at, length));
+    }
+    at += length;
+  }
+  return text;
+}
+
 std::string first_code_points(std::string_view text, std::size_t max_code_points) {
   std::size_t at = 0;
   for (std::size_t count = 0; at < text.size() && count < max_code_points; ++count) {

@@ -46,6 +46,15 @@ struct HiddenCodePoint {
 //! and newline each replaced by a space.
 [[nodiscard]] std::string inert_text(std::string_view bytes);
 
+//! Text from outside labrun as one line that shows what it holds, does nothing else, and still tells
+//! apart any two different texts: what inert_text keeps is kept, and everything it would replace is
+//! written as a visible escape instead (an invalid byte as \x{FF}, a hidden code point, tab,
+//! carriage return and newline included, as \u{1B}, \u{202E}), a backslash as \\. So two folder
+//! names that differ only in what cannot be shown (ESC against a zero-width space, a bad byte
+//! against U+FFFD) have two different visible names, where inert_text gives both U+FFFD. For
+//! Markdown and CSV, whose readers must not be acted on, where the exact text is not wanted.
+[[nodiscard]] std::string visible_text(std::string_view bytes);
+
 //! At most `max_code_points` code points of valid UTF-8 `text`, with "..." after them when any
 //! were cut; never cuts a sequence in two.
 [[nodiscard]] std::string first_code_points(std::string_view text, std::size_t max_code_points);

@@ -70,7 +70,13 @@ std::vector<std::string> sandbox_command(const fs::path& bwrap, const SandboxVie
   }
   add(argv, {"--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives",
              "/etc/alternatives"});
-  add(argv, {"--proc", "/proc", "--dev", "/dev", "--size", kTmpBytes, "--tmpfs", "/tmp"});
+  // No /proc and no devices but /dev/null and /dev/tty: every file a sandboxed program can open is a
+  // regular file (or /dev/null) that can be read to its end, or /dev/tty, which no program of a new
+  // session can open at all (it fails at once, and says so). A compiler made to open /dev/zero, a
+  // pipe behind /proc/self/fd or /proc/self/mem would block or read forever before its trace of the
+  // files it opens could name it (exercise/submission_build.hpp).
+  add(argv, {"--dev-bind", "/dev/null", "/dev/null", "--dev-bind-try", "/dev/tty", "/dev/tty", "--size",
+             kTmpBytes, "--tmpfs", "/tmp"});
   // The named trees, parents before children, each at the path it resolves to. A name reached
   // through a link outside the system view (/usr/local/cuda -> /usr/local/cuda-13.0) gets that
   // link again inside, pointing straight at where it resolves to.

@@ -9,7 +9,8 @@
 // with /usr/local hidden), the trees labrun names (the CUDA Toolkit, the lab's headers), read-only,
 // and one writable folder, which is also the working directory. There is no network, no other
 // process is visible, no capability is held (the programs run as uid 65534 in a user namespace of
-// their own, which may not create another), and /tmp is a small empty tmpfs. Limits on memory,
+// their own, which may not create another), /tmp is a small empty tmpfs, and there is no /proc and
+// no device but /dev/null and /dev/tty (which a program of a new session cannot open). Limits on memory,
 // processes, CPU time and file sizes are labrun-contain's (process.hpp), which bubblewrap runs
 // under and passes on to everything it starts.
 

@@ -16,4 +16,9 @@ TEST_CASE("CSV text a spreadsheet would run as a formula is written as text") {
   // Numbers keep their sign, and text that merely contains a formula character is left alone.
   CHECK(labrun::csv_line({"-1.5", "+3", "-2e-05", "a=b", "x-y"}) == "-1.5,+3,-2e-05,a=b,x-y");
   CHECK(labrun::csv_line({"-inf", "-nan", "-0x1p3"}) == "'-inf,'-nan,'-0x1p3");
+  // strtod reads all of these as numbers; a spreadsheet reads each as a formula.
+  CHECK(labrun::csv_line({"-nan(1)", "+nan(0x7)", "-infinity", "-1e", "-.", "- 1", "-1.2.3", "+1e+"}) ==
+        "'-nan(1),'+nan(0x7),'-infinity,'-1e,'-.,'- 1,'-1.2.3,'+1e+");
+  CHECK(labrun::csv_line({"\t1", "\r-2"}) == "'\t1,\"'\r-2\"");
+  CHECK(labrun::csv_line({"-.5", "+7.", "-1E+3", "12"}) == "-.5,+7.,-1E+3,12");
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "exercise/counted_inputs.hpp"
 #include "exercise/device_checks.hpp"
 #include "grading/checks.hpp"
 #include "kernels.hpp"
@@ -131,4 +132,29 @@ TEST_CASE("the intermediate, guard, input and digest checks count what changed")
   const float other = -0.5f;
   LABRUN_CUDA_CHECK(cudaMemcpy(residual.data() + 1234, &other, sizeof other, cudaMemcpyHostToDevice));
   CHECK(digest(99) != before);
+}
+
+TEST_CASE("the harness's counted inputs on the device are the host's, and its streams move what they say") {
+  labrun::testing::require_gpu();
+  constexpr std::size_t n = 1049187;
+  DeviceBuffer<float> x(n), y(n), sink(4096);
+  labrun::fill_counted_inputs(x.data(), n, 77, nullptr);
+  const std::vector<float> device = download(x, n);
+  const int sparsity = labrun::counted_input_sparsity(n);
+  std::size_t differing = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    differing += device[i] != labrun::counted_input(77, i, sparsity) ? 1 : 0;
+  }
+  CHECK(differing == 0);
+  int multiprocessors = 0;
+  LABRUN_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0));
+  LABRUN_CUDA_CHECK(cudaMemset(sink.data(), 0xFF, 4096 * sizeof(float)));
+  labrun::read_stream(x.data(), n, sink.data(), multiprocessors, nullptr);
+  labrun::copy_stream(x.data(), y.data(), n, multiprocessors, nullptr);
+  LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
+  CHECK(download(y, n) == device);  // every element, the odd tail included
+  DeviceBuffer<unsigned long long> count(1);
+  LABRUN_CUDA_CHECK(cudaMemset(count.data(), 0, sizeof(unsigned long long)));
+  count_words_not(sink.data(), 4096, kPoisonWord, count.data(), nullptr);
+  CHECK(download(count, 1).front() == 0);  // the read stream wrote nothing
 }

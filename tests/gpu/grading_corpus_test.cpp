@@ -81,6 +81,22 @@ void grade_corpus(const fs::path& corpus, const char* leaf, int at_least) {
     ++graded;
   }
   CHECK(graded >= at_least);
+  // The summaries name every folder (summary.json exactly), and guard a student id that a
+  // spreadsheet would run as a formula though strtod reads it as a number.
+  std::set<std::string> folders;
+  for (const auto& entry : fs::directory_iterator(corpus)) {
+    folders.insert(entry.path().filename().string());
+  }
+  std::set<std::string> named;
+  for (const auto& row : nlohmann::json::parse(labrun::read_file(out / "summary.json"))) {
+    named.insert(row.at("submission").get<std::string>());
+  }
+  CHECK(named == folders);
+  if (folders.count("student-id-nan") > 0) {
+    const std::string csv = labrun::read_file(out / "summary.csv");
+    CHECK(csv.find(",'-nan(1),") != std::string::npos);
+    CHECK(csv.find(",-nan(1),") == std::string::npos);
+  }
 }
 
 // `labrun grade SKELETON --format json`: it compiles and scores 0.
@@ -97,13 +113,13 @@ void grade_skeleton(const fs::path& skeleton) {
 
 TEST_CASE("labrun grade --batch gives every submission of the corpus its expected verdict") {
   labrun::testing::require_gpu();
-  grade_corpus(labrun::testing::grading_corpus(), "corpus", 28);
+  grade_corpus(labrun::testing::grading_corpus(), "corpus", 50);
 }
 
 TEST_CASE("labrun grade --batch gives every submission of the sum-of-squares corpus its expected verdict") {
   labrun::testing::require_gpu();
   grade_corpus(fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
-               "sum-of-squares-corpus", 15);
+               "sum-of-squares-corpus", 41);
 }
 
 TEST_CASE("the skeleton a student starts from compiles and scores 0") {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cstring>
@@ -88,4 +89,64 @@ TEST_CASE("bytes that are not a readable ELF image are refused, never followed o
     const auto cut = labrun::device_image_footprint(image.substr(0, keep), problem);
     CHECK((!cut.has_value() || cut->global_bytes < 4096));
   }
+}
+
+TEST_CASE("each kernel's shared memory, barriers and warp-synchronous instructions are read from the image") {
+  const std::string image = cubin_of(
+      "extern \"C\" __global__ void plain(float* x) { x[threadIdx.x] *= 2.0f; }\n"
+      "extern \"C\" __global__ void tiled(float* x) {\n"
+      "  __shared__ float tile[256];\n"
+      "  tile[threadIdx.x] = x[threadIdx.x];\n"
+      "  __syncthreads();\n"
+      "  x[threadIdx.x] = tile[255 - threadIdx.x];\n"
+      "}\n"
+      "extern \"C\" __global__ void shuffled(float* x) {\n"
+      "  float v = x[threadIdx.x];\n"
+      "  v += __shfl_down_sync(0xFFFFFFFFu, v, 1);\n"
+      "  x[threadIdx.x] = v;\n"
+      "}\n"
+      "extern \"C\" __global__ void divergent(float* x) {\n"
+      "  if (x[threadIdx.x] > 0.0f) { __syncthreads(); }\n"
+      "  x[threadIdx.x] = 1.0f;\n"
+      "}\n"
+      "extern \"C\" __global__ void own_slot(float* x) {\n"
+      "  __shared__ float mine[256];\n"
+      "  mine[threadIdx.x] = x[threadIdx.x];\n"
+      "  x[threadIdx.x] = mine[threadIdx.x] + 1.0f;\n"
+      "}\n");
+  const labrun::DeviceImageFootprint footprint = footprint_of(image);
+  const auto function = [&](const std::string& name) {
+    const auto found = std::find_if(footprint.functions.begin(), footprint.functions.end(),
+                                    [&](const labrun::DeviceImageFunction& f) { return f.name == name; });
+    REQUIRE(found != footprint.functions.end());
+    return *found;
+  };
+  CHECK(footprint.functions.size() == 5);
+  CHECK_FALSE(function("plain").may_synchronise());
+  CHECK(function("plain").shared_bytes == 0);
+  CHECK(function("tiled").barriers >= 1);
+  CHECK(function("tiled").shared_bytes == 1024);
+  CHECK(function("shuffled").warp_synchronous);
+  CHECK(function("shuffled").barriers == 0);
+  CHECK(function("divergent").barriers >= 1);
+  CHECK(function("divergent").may_synchronise());
+  CHECK(function("own_slot").shared_bytes == 1024);
+  CHECK(footprint.any_shared_memory());
+  CHECK(footprint.any_synchronisation());
+  const labrun::DeviceImageFootprint none =
+      footprint_of(cubin_of("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n"));
+  CHECK_FALSE(none.any_shared_memory());
+  CHECK_FALSE(none.any_synchronisation());
+}
+
+TEST_CASE("a kernel whose records cannot be read is taken to synchronise") {
+  std::string image = cubin_of("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] += 1.0f; }\n");
+  // Make the kernel's first record claim more data than its section holds.
+  const std::size_t at = image.find(std::string("\x04\x37\x04\x00", 4));
+  REQUIRE(at != std::string::npos);
+  image[at + 2] = '\x7F';
+  const labrun::DeviceImageFootprint footprint = footprint_of(image);
+  REQUIRE(footprint.functions.size() == 1);
+  CHECK_FALSE(footprint.functions.front().attributes_read);
+  CHECK(footprint.any_synchronisation());
 }

@@ -149,7 +149,9 @@ TEST_CASE("the skeleton's and the corpus's manifests are read") {
     INFO(entry.path().filename().string());
     try {
       const labrun::Manifest m = labrun::read_manifest(beside, day48);
-      CHECK(m.student_id == entry.path().filename().string());
+      // Each names itself, but the one whose id is what it tests (a formula to a spreadsheet).
+      const std::string name = entry.path().filename().string();
+      CHECK(m.student_id == (name == "student-id-nan" ? std::string("-nan(1)") : name));
     } catch (const labrun::ManifestError&) {
       CHECK(entry.path().filename().string() == "manifest-number-overflow");
     }

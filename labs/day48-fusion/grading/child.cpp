@@ -41,7 +41,9 @@ class HalfwayChild final : public labrun::ExerciseChild {
     x_ = &session_.guarded(capacity);
     residual_ = &session_.guarded(capacity);
     intermediate_ = &session_.guarded(capacity);
-    y_ = &session_.guarded(capacity);
+    // y is the second kernel's alone: it starts at a place drawn from each call's seed, so that the
+    // first kernel cannot know where it is.
+    y_ = &session_.guarded(capacity, labrun::kSlots);
     float* staged[6] = {};
     for (float*& buffer : staged) {
       buffer = session_.owned_array<float>(capacity);
@@ -61,6 +63,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
     result.elements = n;
     const std::uint64_t seed = session_.next_seed();
     result.call = session_.calls();
+    slot_ = ChildSession::slot_of(seed);
     for (const GuardedBuffer* b : {x_, residual_, intermediate_, y_}) {
       b->poison(stream_);
     }
@@ -77,40 +80,43 @@ class HalfwayChild final : public labrun::ExerciseChild {
     }
     session_.reset_outside_writes();
     launch_first(x_->data(), intermediate_->data(), n, probe);
+    // Before the second kernel, which must compute y from the intermediate and the residual alone,
+    // x holds other inputs in every probe: no probe can be told from another by comparing x with the
+    // intermediate, and a second kernel that reads x follows the replaced x in each. Planted: the
+    // intermediate is stage 2's output of yet other inputs, too.
+    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
+                         stream_);
+    const auto counters = session_.download_one(intermediate_counters_);
+    // The inputs as the first kernel left them, before x is replaced.
+    session_.reset_tallies();
+    count_input_changes(x_->data(), residual_->data(), n, seed, seed, session_.tally(kInputs), stream_);
+    const std::uint64_t changed_by_first = session_.download_tallies()[kInputs];
     std::uint64_t seed_x = seed;
-    std::uint64_t seed_replaced_x = 0;
     if (probe == "planted") {
-      // The second kernel must compute y from the intermediate and the residual: x now holds other
-      // inputs, and the intermediate stage 2's output of yet other inputs.
       seed_x = session_.next_seed();
-      seed_replaced_x = session_.next_seed();
-      generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
       plant_intermediate(intermediate_->data(), n, seed_x, stream_);
     } else {
-      inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
-                           stream_);
-      const auto counters = session_.download_one(intermediate_counters_);
       result.intermediate = IntermediateInspection{counters.unwritten, counters.mismatches};
     }
-    launch_second(intermediate_->data(), residual_->data(), y_->data(), n, probe);
+    const std::uint64_t seed_replaced_x = session_.next_seed();
+    generate_inputs(x_->data(), residual_->data(), n, seed_replaced_x, seed, stream_);
+    launch_second(intermediate_->data(), residual_->data(), y_->data(slot_), n, probe);
     result.launches_writing_outside = session_.outside_writes();
     session_.phase("checking the output at n = " + std::to_string(n) + " (" + probe + ")");
-    if (probe == "planted") {
-      const OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
-      result.matches_chain_of_x = n - from_x.mismatches;
-    }
+    const OutputInspection from_x = inspect(n, seed_replaced_x, seed, false);
+    result.matches_chain_of_x = n - from_x.mismatches;
     result.output = inspect(n, seed_x, seed, true);
     session_.reset_tallies();
-    y_->count_guard_changes(n, session_.tally(kGuardY), stream_);
+    y_->count_guard_changes(n, session_.tally(kGuardY), stream_, slot_);
     intermediate_->count_guard_changes(n, session_.tally(kGuardIntermediate), stream_);
     x_->count_guard_changes(n, session_.tally(kGuardX), stream_);
     residual_->count_guard_changes(n, session_.tally(kGuardResidual), stream_);
-    count_input_changes(x_->data(), residual_->data(), n, probe == "planted" ? seed_replaced_x : seed, seed,
-                        session_.tally(kInputs), stream_);
+    count_input_changes(x_->data(), residual_->data(), n, seed_replaced_x, seed, session_.tally(kInputs),
+                        stream_);
     const std::vector<unsigned long long> tallies = session_.download_tallies();
     result.guards = {tallies[kGuardY], tallies[kGuardIntermediate], tallies[kGuardX],
                      tallies[kGuardResidual]};
-    result.input_elements_changed = tallies[kInputs];
+    result.input_elements_changed = changed_by_first + tallies[kInputs];
     if (probe == "after-staged") {
       if (staged_digest(n) != staged_before) {
         result.staged_buffers_written.emplace_back("t1, t2 or t3");
@@ -129,21 +135,16 @@ class HalfwayChild final : public labrun::ExerciseChild {
     return to_json(result);
   }
 
-  void prepare_timing(std::size_t /*n: the buffers are poisoned whole*/) override {
-    for (const GuardedBuffer* b : {intermediate_, y_}) {
-      b->poison(stream_);
-    }
-  }
-
-  // The pair's four buffers, whose guards and contents the timed calls' own checks cover.
-  [[nodiscard]] std::vector<OwnedRegion> call_outputs(std::size_t n) const override {
-    return {x_->elements(n), residual_->elements(n), intermediate_->elements(n), y_->elements(n)};
+  // The pair's four buffers: x and the residual it may only read, the intermediate and y.
+  [[nodiscard]] labrun::CallBuffers call_buffers(std::size_t /*n*/) const override {
+    return {{x_->region(), residual_->region()}, {intermediate_->region(), y_->region()}};
   }
 
   void fresh_call(std::size_t n, std::uint64_t seed) override {
     generate_inputs(x_->data(), residual_->data(), n, seed, seed, stream_);
-    intermediate_->poison_elements(n, stream_);
-    y_->poison_elements(n, stream_);
+    intermediate_->poison(stream_);
+    y_->poison(stream_);
+    slot_ = ChildSession::slot_of(seed);
   }
 
   // The pair inside a timed call: launched back to back with no wait between them, as the lesson's
@@ -152,21 +153,36 @@ class HalfwayChild final : public labrun::ExerciseChild {
     const float* x = x_->data();
     float* intermediate = intermediate_->data();
     const float* residual = residual_->data();
-    float* y = y_->data();
+    float* y = y_->data(slot_);
     void* first[] = {&x, &intermediate, &n};
     void* second[] = {&intermediate, &residual, &y, &n};
     session_.launch_timed(0, first, n);
     session_.launch_timed(1, second, n);
   }
 
-  std::optional<nlohmann::ordered_json> check_call(std::size_t n, std::uint64_t seed) override {
-    const OutputInspection o = inspect(n, seed, seed, false);
-    return o.passed() ? std::nullopt : std::optional<nlohmann::ordered_json>(to_json(o));
+  // y, and the intermediate the first kernel must have left: a pair whose first kernel was skipped
+  // while timed, or whose second did its work, does not leave stage 2's output there.
+  labrun::CallCheck check_call(std::size_t n, std::uint64_t seed) override {
+    ProbeResult result;
+    result.size_label = "card-scaled";
+    result.probe = "timed";
+    result.elements = n;
+    result.output = inspect(n, seed, seed, false);
+    inspect_intermediate(intermediate_->data(), n, seed, kTolerance, kTolerance, intermediate_counters_,
+                         stream_);
+    const auto counters = session_.download_one(intermediate_counters_);
+    result.intermediate = IntermediateInspection{counters.unwritten, counters.mismatches};
+    labrun::CallCheck checked{result.output.passed(), counters.unwritten == 0 && counters.mismatches == 0,
+                              std::nullopt};
+    if (!checked.output_right || !checked.structure_right) {
+      checked.record = to_json(result);
+    }
+    return checked;
   }
 
   std::uint64_t output_guard_changes(std::size_t n) override {
     LABRUN_CUDA_CHECK(cudaMemsetAsync(session_.tally(0), 0, sizeof(unsigned long long), stream_));
-    y_->count_guard_changes(n, session_.tally(0), stream_);
+    y_->count_guard_changes(n, session_.tally(0), stream_, slot_);
     intermediate_->count_guard_changes(n, session_.tally(0), stream_);
     return session_.download_tallies()[0];
   }
@@ -221,7 +237,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
 
   OutputInspection inspect(std::size_t n, std::uint64_t seed_x, std::uint64_t seed_residual,
                            bool compositions) {
-    inspect_output(y_->data(), n, seed_x, seed_residual, kTolerance, kTolerance, compositions,
+    inspect_output(y_->data(slot_), n, seed_x, seed_residual, kTolerance, kTolerance, compositions,
                    output_counters_, stream_);
     const auto counters = session_.download_one(output_counters_);
     OutputInspection o;
@@ -233,7 +249,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
     std::memcpy(&o.max_abs_error, &counters.max_abs_error_bits, sizeof o.max_abs_error);
     if (counters.first_bad < n) {
       o.first_bad_index = counters.first_bad;
-      o.first_bad_got = session_.download_one(y_->data() + counters.first_bad);
+      o.first_bad_got = session_.download_one(y_->data(slot_) + counters.first_bad);
       o.first_bad_expected = chain_element(Composition::kCorrect, input_x_at(seed_x, counters.first_bad),
                                            residual_at(seed_residual, counters.first_bad));
     }
@@ -261,6 +277,7 @@ class HalfwayChild final : public labrun::ExerciseChild {
   OutputCounters* output_counters_ = nullptr;
   IntermediateCounters* intermediate_counters_ = nullptr;
   ChainBuffers lab_;
+  std::size_t slot_ = 0;  // where this call's y starts
 };
 
 }  // namespace

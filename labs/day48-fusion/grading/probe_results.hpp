@@ -51,9 +51,10 @@ struct GuardChanges {
 struct ProbeResult {
   std::string size_label;  //!< "odd" or "card-scaled"
   //! "alone": the staged buffers poisoned, no staged run before it; "after-staged": right after
-  //! the lab's staged chain ran on the same inputs; "planted": the first kernel runs, then x is
-  //! replaced by other inputs and the intermediate by stage 2's output of yet other inputs before
-  //! the second kernel runs, which must then compute y from the intermediate and the residual alone.
+  //! the lab's staged chain ran on the same inputs; "planted": the intermediate replaced by stage
+  //! 2's output of other inputs after the first kernel. In every probe x is replaced by other inputs
+  //! after the first kernel: the second kernel must compute y from the intermediate and the residual
+  //! alone. "timed": a timed call's inspection.
   std::string probe;
   std::uint64_t elements = 0;
   int call = 0;  //!< 1 for the first call of the pair in the process
@@ -62,8 +63,8 @@ struct ProbeResult {
   GuardChanges guards;
   std::uint64_t input_elements_changed = 0;         //!< x and residual against their generated values
   std::vector<std::string> staged_buffers_written;  //!< "t1", "t2", "t3"
-  //! Planted only: outputs that match the chain computed from the replaced x instead of from the
-  //! intermediate (the second kernel read x).
+  //! Outputs that match the chain computed from the x that replaced the call's own before its second
+  //! kernel ran (every probe replaces it), instead of from the intermediate: the second kernel read x.
   std::uint64_t matches_chain_of_x = 0;
   //! Launches of this call (0 to 2) after which memory the child owns outside that launch's output
   //! (any buffer, guard, counter: everything but intermediate[0, n) for the first kernel and

@@ -30,16 +30,12 @@ using labrun::Check;
 using labrun::OwnedRegion;
 using Json = nlohmann::ordered_json;
 
-enum InputKind : int { kUniform = 0, kAllOnes = 1, kSparseOnes = 2 };
+enum InputKind : int { kLabInputs = 0, kCounted = 1 };
 
 // ---- the judge of the probes' records ---------------------------------------------------------
 
 std::string at(const SumProbe& p) {
   return "n = " + std::to_string(p.elements) + ", " + p.probe + " (call " + std::to_string(p.call) + ")";
-}
-
-bool near(double got, double expected) {
-  return std::fabs(got - expected) <= kSumTolerance * std::fabs(expected);
 }
 
 const SumProbe* find(const std::vector<SumProbe>& probes, const std::string& size, const std::string& probe) {
@@ -49,16 +45,38 @@ const SumProbe* find(const std::vector<SumProbe>& probes, const std::string& siz
   return found == probes.end() ? nullptr : &*found;
 }
 
-// What a wrong sum is, from the first probe at this size it was wrong in, the counted ones first:
-// their sums are exact, so they tell elements missed from elements added twice.
-void name_wrong_sum(labrun::GradeReport& report, std::vector<const SumProbe*> probes) {
-  std::stable_partition(probes.begin(), probes.end(),
-                        [](const SumProbe* p) { return p->probe.rfind("counted", 0) == 0; });
+// Whether `value` is a sum of squares of counted inputs: a whole multiple of 1/16.
+bool whole_sixteenths(double value) {
+  return std::isfinite(value) && std::fabs(value * 16.0 - std::round(value * 16.0)) == 0.0;
+}
+
+// Whether a wrong sum is the sum of the squares of the x that replaced the call's own before the
+// finish ran: the finish read x.
+bool follows_replaced_x(const SumProbe& p) {
+  return p.sum_written() && !p.right() && p.got() == p.replaced_x;
+}
+
+// Whether the sum, and every partial it was made of, is a sum of whole squares of counted inputs:
+// the partials all whole sixteenths, and the sum their total. A sum scaled up from some of the
+// elements is not, wherever it was scaled: its partials, or its total.
+bool whole_squares(const SumProbe& p) {
+  return whole_sixteenths(p.got()) && p.partials_not_whole == 0 && p.partials_unwritten == 0 &&
+         p.partials_total == p.got();
+}
+
+// What a wrong sum is, from the first probe at this size it was wrong in. On counted inputs every
+// correct float32 sum is exact, so the difference from the reference says what happened: whole
+// squares short (elements left out) or over (counted twice), or no sum of squares at all (estimated
+// from a sample and scaled, or computed otherwise).
+void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProbe*>& probes) {
   for (const SumProbe* p : probes) {
     if (p->right()) {
       continue;
     }
     const double got = p->got();
+    if (follows_replaced_x(*p)) {
+      return;  // the structure's mistake says why: the finish reads x
+    }
     if (!p->sum_written()) {
       labrun::add_mistake(
           report, "sum-unwritten",
@@ -67,32 +85,37 @@ void name_wrong_sum(labrun::GradeReport& report, std::vector<const SumProbe*> pr
       labrun::add_mistake(report, "nan-output",
                           "the sum is " + labrun::scientific(got) + " (" + at(*p) +
                               "): look for a read of memory nothing wrote");
-    } else if (p->probe.rfind("counted", 0) == 0 && got < p->expected) {
-      labrun::add_mistake(report, "elements-missed",
-                          labrun::count_of(static_cast<std::uint64_t>(p->expected - got), "element") +
-                              " of " + labrun::fixed(p->expected, 0) + " ones were not counted (" + at(*p) +
-                              "): the grid, or each block's loop, must cover every element of [0, n) once");
-    } else if (p->probe.rfind("counted", 0) == 0) {
-      labrun::add_mistake(report, "elements-counted-twice",
-                          labrun::fixed(got - p->expected, 0) + " ones were counted more than once (" +
-                              at(*p) +
-                              "): two threads or two blocks add the same element; look at the stride");
-    } else if (near(got, p->sum_of_x)) {
+    } else if (got == p->sum_of_x) {
       labrun::add_mistake(report, "square-missing",
                           "the sum is that of x, not of x squared (" + at(*p) + ")");
+    } else if (whole_squares(*p) && got < p->expected) {
+      labrun::add_mistake(report, "elements-missed",
+                          "the sum is " + labrun::fixed(p->expected - got, 4) +
+                              " short of the exact sum of the squares (" + at(*p) +
+                              "): the squares of some elements were not added; the grid, or each block's "
+                              "loop, must cover every element of [0, n) once");
+    } else if (whole_squares(*p)) {
+      labrun::add_mistake(report, "elements-counted-twice",
+                          "the sum is " + labrun::fixed(got - p->expected, 4) +
+                              " over the exact sum of the squares (" + at(*p) +
+                              "): some elements were added more than once; look at the stride");
     } else {
-      labrun::add_mistake(report, "wrong-sum",
-                          "the sum is " + labrun::scientific(got) + ", the float64 sum of the squares " +
-                              labrun::scientific(p->expected) + " (" + at(*p) + ", tolerance " +
-                              labrun::scientific(kSumTolerance) + " relative)");
+      labrun::add_mistake(
+          report, "wrong-sum",
+          "the sum is " + labrun::scientific(got) + ", the exact sum of the squares " +
+              labrun::scientific(p->expected) + " (" + at(*p) +
+              "): on the grader's inputs every float32 sum of the squares, in any order, is exact, and this "
+              "is "
+              "not one: a sum of some of the elements scaled up, or a value computed another way");
     }
     return;
   }
 }
 
 // A probe at this size that gave, bit for bit, the sum an earlier right probe gave on other inputs
-// (a kept answer: seeded sums at the odd size lie closer together than the tolerance, so only the
-// bits tell), or a wrong one after a right first call; nullptr when there is none.
+// (a kept answer); nullptr when there is none. (A call right and a later one wrong says nothing
+// more: counted inputs leave most elements zero at the card-scaled size, so a kernel that misses a
+// few can be right on one draw.)
 const SumProbe* replayed(const std::vector<SumProbe>& probes, const std::vector<const SumProbe*>& checked) {
   for (const SumProbe* later : checked) {
     if (later->right()) {
@@ -100,40 +123,41 @@ const SumProbe* replayed(const std::vector<SumProbe>& probes, const std::vector<
     }
     for (const SumProbe& earlier : probes) {
       if (earlier.call < later->call && earlier.right() && earlier.sum_bits == later->sum_bits &&
-          !near(earlier.expected, later->expected)) {
+          earlier.expected != later->expected) {
         return later;
       }
     }
   }
-  return checked[0]->right() && !checked[1]->right() ? checked[1] : nullptr;
+  return nullptr;
 }
 
 // The sum at one size, in every probe that checks it; names what is wrong.
 bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes, const std::string& size,
                 bool odd_right, std::string& finding) {
   std::vector<const SumProbe*> checked;
-  for (const char* name : {"alone", "after-lab", "counted", "counted-again"}) {
+  for (const char* name : {"alone", "after-lab", "repeat"}) {
     if (const SumProbe* p = find(probes, size, name)) {
       checked.push_back(p);
     }
   }
-  if (checked.size() < 4) {
+  if (checked.size() < 3) {
     return false;
   }
   const bool right =
       std::all_of(checked.begin(), checked.end(), [](const SumProbe* p) { return p->right(); });
   finding = "n = " + std::to_string(checked[0]->elements) + ": ";
   for (const SumProbe* p : checked) {
-    finding += p->probe + " " + labrun::scientific(p->got()) + (p->right() ? " right" : " wrong") +
+    finding += p->probe + " " + labrun::scientific(p->got()) + (p->right() ? " exact" : " wrong") +
                (p == checked.back() ? "" : "; ");
   }
   if (right) {
     return true;
   }
-  if (checked[2]->sum_bits != checked[3]->sum_bits) {
+  // alone and repeat had the same inputs.
+  if (checked[0]->sum_bits != checked[2]->sum_bits) {
     labrun::add_mistake(report, "race-on-partials",
-                        "the same ones gave " + labrun::fixed(checked[2]->got(), 0) + " and then " +
-                            labrun::fixed(checked[3]->got(), 0) + " (" + at(*checked[3]) +
+                        "the same inputs gave " + labrun::scientific(checked[0]->got()) + " and then " +
+                            labrun::scientific(checked[2]->got()) + " (" + at(*checked[2]) +
                             "): threads update a partial sum without ordering; a shared-memory tree needs a "
                             "barrier between its steps, and adds from many threads need atomics");
     return false;  // what the race made of the sum says nothing more
@@ -157,6 +181,8 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
   return false;
 }
 
+// The structure, in every probe and in the first timed call that broke it (a kernel skipped while
+// timed, or doing another's work, leaves the partials unwritten or not adding up to the sum).
 bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
   bool good = true;
   for (const SumProbe& p : probes) {
@@ -174,21 +200,24 @@ bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& p
                           labrun::count_of(p.partials_unwritten, "block") + " of " +
                               std::to_string(p.blocks) + " left partials[blockIdx.x] unwritten (" + at(p) +
                               "): every block stores its partial sum there, and the finish adds them");
-    } else if (p.probe != "planted" && p.right() && !near(p.partials_total, p.expected)) {
+    } else if ((p.probe != "planted" && p.right() && !p.partials_right()) ||
+               (p.probe == "timed" && (p.partials_not_whole > 0 || p.partials_total != p.expected))) {
       good = false;
       labrun::add_mistake(report, "partials-not-sums",
                           "the partial sums add up to " + labrun::scientific(p.partials_total) + ", not " +
                               labrun::scientific(p.expected) + " (" + at(p) +
                               "): partials[b] is block b's sum of the squares it covers");
     }
-    if (p.probe == "planted" && p.sum_written() && !p.right()) {
+    if (p.probe != "timed" && follows_replaced_x(p)) {
       good = false;
-      const bool read_x = near(p.got(), p.replaced_x);
-      labrun::add_mistake(
-          report, read_x ? "finish-reads-x" : "finish-ignores-partials",
-          std::string(read_x ? "with x replaced after the first kernel, the sum followed x"
-                             : "with the partial sums replaced, the sum did not follow them") +
-              " (" + at(p) + "): the finish must total partials[0, blocks) and nothing else");
+      labrun::add_mistake(report, "finish-reads-x",
+                          "with x replaced after the first kernel, the sum followed x (" + at(p) +
+                              "): the finish must total partials[0, blocks) and nothing else");
+    } else if (p.probe == "planted" && p.sum_written() && !p.right()) {
+      good = false;
+      labrun::add_mistake(report, "finish-ignores-partials",
+                          "with the partial sums replaced, the sum did not follow them (" + at(p) +
+                              "): the finish must total partials[0, blocks) and nothing else");
     }
     if (p.lab_buffers_written) {
       good = false;
@@ -203,8 +232,7 @@ bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& p
   return good;
 }
 
-bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& probes,
-                   const labrun::TimingResult* timing, std::string& finding) {
+bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
   bool inside = true;
   bool inputs = true;
   const auto outside = [&](bool changed, const char* id, const std::string& what) {
@@ -224,13 +252,6 @@ bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& pro
       labrun::add_mistake(report, "input-modified",
                           "x changed during the run (" + at(p) + "): it is read-only");
     }
-  }
-  if (timing != nullptr) {
-    outside(timing->guard_words_changed > 0, "write-past-n",
-            "words around the partials or the sum changed while timed");
-    outside(timing->samples_writing_outside > 0, "write-outside-buffers",
-            "device memory the kernels were not given changed in " +
-                std::to_string(timing->samples_writing_outside) + " timed calls");
   }
   finding =
       std::string(inside ? "nothing written outside the partials and the sum" : "a write outside them") +
@@ -252,13 +273,16 @@ void judge_probes(labrun::ProbeJudging& in) {
   j.output[Check::kCardSize] = card_finding;
   const bool any = !probes.empty();
   const bool every = probes.size() == 2 * kProbes.size();
+  std::vector<SumProbe> structure_records = probes;
+  if (in.results.timing && in.results.timing->first_broken_sample) {
+    structure_records.push_back(sum_probe_from_json(*in.results.timing->first_broken_sample));
+  }
   std::string structure;
-  const bool structure_good = any && judge_structure(in.report, probes, structure);
+  const bool structure_good = any && judge_structure(in.report, structure_records, structure);
   j.outcome.structure_right = every && structure_good;
   j.output[Check::kStructure] = j.probe_finding(any, every, structure_good, structure);
   std::string buffers;
-  const bool buffers_good =
-      any && judge_buffers(in.report, probes, in.results.timing ? &*in.results.timing : nullptr, buffers);
+  const bool buffers_good = any && judge_buffers(in.report, probes, buffers);
   j.outcome.buffers_right = every && buffers_good;
   j.output[Check::kBuffers] = j.probe_finding(any, every, buffers_good, buffers);
 }
@@ -269,10 +293,12 @@ class SumChild final : public labrun::ExerciseChild {
  public:
   explicit SumChild(labrun::ChildSession& session) : session_(session), stream_(session.stream()) {}
 
+  // The sum is the finish's alone: it starts at a place drawn from each call's seed, so that the
+  // first kernel cannot know where it is.
   void allocate(std::size_t capacity) override {
     x_ = &session_.guarded(capacity);
     partials_ = &session_.guarded(session_.has_submission() ? session_.plan(0, capacity).blocks : 1);
-    sum_ = &session_.guarded(1);
+    sum_ = &session_.guarded(1, labrun::kSlots);
     const ReductionGrid grid = reduction_grid();
     lab_.x = x_->data();
     lab_.mid = session_.owned_array<float>(capacity);
@@ -288,15 +314,19 @@ class SumChild final : public labrun::ExerciseChild {
     p.size_label = label;
     p.probe = probe;
     p.elements = n;
+    // repeat: the inputs of alone at this size again, whose sum must be the same.
     const std::uint64_t seed = session_.next_seed();
+    if (probe == "alone") {
+      alone_seed_ = seed;
+    }
+    const std::uint64_t inputs = probe == "repeat" ? alone_seed_ : seed;
     p.call = session_.calls();
-    const int ones = label == "odd" ? kAllOnes : kSparseOnes;
-    const int kind = probe.rfind("counted", 0) != 0 ? kUniform : ones;
+    slot_ = labrun::ChildSession::slot_of(seed);
     for (const labrun::GuardedBuffer* b : {x_, partials_, sum_}) {
       b->poison(stream_);
     }
     session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
-    fill_inputs(x_->data(), n, seed, kind, stream_);
+    fill_inputs(x_->data(), n, inputs, kCounted, stream_);
     const std::vector<OwnedRegion> lab_buffers{{lab_.mid, n * sizeof(float)},
                                                {lab_.partials, lab_.reduction_blocks * sizeof(float)},
                                                {lab_.sum, sizeof(float)}};
@@ -305,7 +335,7 @@ class SumChild final : public labrun::ExerciseChild {
       launch_sum_two_kernels(lab_, n, stream_);
       lab_before = session_.digest_of(lab_buffers);
     }
-    std::vector<double> sums = reference(n, seed, kind);
+    std::vector<double> sums = reference(n, inputs);
     p.expected = sums[0];
     p.sum_of_x = sums[1];
     p.blocks = session_.plan(0, n).blocks;
@@ -314,77 +344,90 @@ class SumChild final : public labrun::ExerciseChild {
     if (session_.exercise().watch_own_memory) {
       session_.snapshot_own_memory();
     }
-    launch_partials(n, probe, true);
+    launch_partials(n, probe);
     p.own_words_written = session_.own_words_changed();
     sums = partials_totals(p.blocks);
     p.partials_total = sums[0];
     p.partials_unwritten = static_cast<std::uint64_t>(sums[1]);
+    p.partials_not_whole = static_cast<std::uint64_t>(sums[2]);
+    // The finish must total the partials it is given, and nothing else: before it runs, x holds other
+    // counted inputs in every probe (so that no probe can be told from another by comparing x with
+    // the partials), and planted, the partials are those a correct first kernel would store for yet
+    // others. Every sum here is exact, so a sum that followed x is told from one that followed
+    // neither.
+    const bool changed_by_first = session_.digest_of({x_->elements(n)}) != x_digest;
+    const std::uint64_t replaced = session_.next_seed();
+    fill_inputs(x_->data(), n, replaced, kCounted, stream_);
+    p.replaced_x = reference(n, replaced)[0];
     if (probe == "planted") {
-      // The finish must total the partials it is given: x now holds other inputs, and the partials
-      // are planted values.
-      const std::uint64_t replaced = session_.next_seed();
-      // Ones: their count is far from any seeded sum, so a sum that followed x is told from one that
-      // followed neither (seeded sums of squares at the odd size differ by less than the tolerance).
-      fill_inputs(x_->data(), n, replaced, ones, stream_);
-      p.replaced_x = reference(n, replaced, ones)[0];
-      plant_partials(partials_->data(), p.blocks, session_.next_seed(), stream_);
+      plant_partials(partials_->data(), p.blocks, n, session_.next_seed(), stream_);
       p.expected = partials_totals(p.blocks)[0];
-      x_digest = session_.digest_of({x_->elements(n)});
     }
-    launch_finish(n, p.blocks, probe, true);
+    x_digest = session_.digest_of({x_->elements(n)});
+    launch_finish(n, p.blocks, probe);
     p.launches_writing_outside = session_.outside_writes();
-    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data()));
-    p.input_changed = session_.digest_of({x_->elements(n)}) != x_digest;
+    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
+    p.input_changed = changed_by_first || session_.digest_of({x_->elements(n)}) != x_digest;
     p.guard_words_changed = guard_changes(n, p.blocks);
     p.lab_buffers_written = probe == "after-lab" && session_.digest_of(lab_buffers) != lab_before;
     return to_json(p);
   }
 
-  void prepare_timing(std::size_t /*n*/) override {
-    partials_->poison(stream_);
-    sum_->poison(stream_);
-  }
-
-  // The pair's own buffers with their guards: a store into x is input-modified, one into a guard
-  // write-past-n (guard_changes), and only memory past every guard is written outside the buffers.
-  [[nodiscard]] std::vector<OwnedRegion> call_outputs(std::size_t /*n*/) const override {
-    return {x_->region(), partials_->region(), sum_->region()};
+  [[nodiscard]] labrun::CallBuffers call_buffers(std::size_t /*n*/) const override {
+    return {{x_->region()}, {partials_->region(), sum_->region()}};
   }
 
   void fresh_call(std::size_t n, std::uint64_t seed) override {
-    fill_inputs(x_->data(), n, seed, kUniform, stream_);
-    partials_->poison_elements(session_.timed_plan(0, n).blocks, stream_);
-    sum_->poison_elements(1, stream_);
+    fill_inputs(x_->data(), n, seed, kCounted, stream_);
+    partials_->poison(stream_);
+    sum_->poison(stream_);
+    slot_ = labrun::ChildSession::slot_of(seed);
   }
 
   void launch_call(std::size_t n) override {
     std::size_t blocks = session_.timed_plan(0, n).blocks;
     const float* x = x_->data();
     float* partials = partials_->data();
-    float* sum = sum_->data();
+    float* sum = sum_->data(slot_);
     void* first[] = {&x, &partials, &n};
     void* second[] = {&partials, &sum, &blocks};
     session_.launch_timed(0, first, n);
     session_.launch_timed(1, second, n);
   }
 
-  std::optional<Json> check_call(std::size_t n, std::uint64_t seed) override {
+  labrun::CallCheck check_call(std::size_t n, std::uint64_t seed) override {
     SumProbe p;
     p.size_label = "card-scaled";
     p.probe = "timed";
     p.elements = n;
     p.blocks = session_.timed_plan(0, n).blocks;
-    p.expected = reference(n, seed, kUniform)[0];
-    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data()));
-    return p.right() ? std::nullopt : std::optional<Json>(to_json(p));
+    const std::vector<double> sums = reference(n, seed);
+    p.expected = sums[0];
+    p.sum_of_x = sums[1];
+    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
+    const std::vector<double> partials = partials_totals(p.blocks);
+    p.partials_total = partials[0];
+    p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
+    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
+    // The partials are the first kernel's alone: whatever the finish did, they add up to the exact sum.
+    const bool partials_hold =
+        p.partials_unwritten == 0 && p.partials_not_whole == 0 && p.partials_total == p.expected;
+    labrun::CallCheck checked{p.right(), partials_hold, std::nullopt};
+    if (!checked.output_right || !checked.structure_right) {
+      checked.record = to_json(p);
+    }
+    return checked;
   }
 
   std::uint64_t output_guard_changes(std::size_t n) override {
-    return guard_changes(n, session_.timed_plan(0, n).blocks);
+    session_.reset_tallies();
+    partials_->count_guard_changes(session_.timed_plan(0, n).blocks, session_.tally(0), stream_);
+    sum_->count_guard_changes(1, session_.tally(0), stream_, slot_);
+    return session_.download_tallies()[0];
   }
 
   void fresh_lab_inputs(std::size_t n, std::uint64_t seed) override {
-    fill_inputs(x_->data(), n, seed, kUniform, stream_);
+    fill_inputs(x_->data(), n, seed, kLabInputs, stream_);
   }
 
   // Exercise::lab_cases' order: two kernels, the lab's folded kernel, the copy floor.
@@ -401,7 +444,7 @@ class SumChild final : public labrun::ExerciseChild {
   void sanitize(std::size_t n, std::uint64_t seed) override {
     std::size_t blocks = session_.plan(0, n).blocks;
     const labrun::DeviceBuffer<float> x(n), partials(blocks), sum(1);
-    fill_inputs(x.data(), n, seed, kUniform, stream_);
+    fill_inputs(x.data(), n, seed, kCounted, stream_);
     LABRUN_CUDA_CHECK(cudaMemsetAsync(partials.data(), 0xFF, blocks * sizeof(float), stream_));
     const float* in = x.data();
     float* partial_sums = partials.data();
@@ -413,47 +456,45 @@ class SumChild final : public labrun::ExerciseChild {
   }
 
  private:
-  // The checked launches: every byte the child owns but the launch's output is digested around each.
-  void launch_partials(std::size_t n, const std::string& what, bool checked) {
+  // The checked launches: every byte the child owns but the allocations named is digested around
+  // each (x has a check of its own, input_changed; the sum's allocation is the finish's alone).
+  void launch_partials(std::size_t n, const std::string& what) {
     const float* x = x_->data();
     float* partials = partials_->data();
     void* arguments[] = {&x, &partials, &n};
-    session_.launch(
-        0, arguments, n, what,
-        checked ? std::optional(std::vector<OwnedRegion>{x_->region(), partials_->region()}) : std::nullopt);
+    session_.launch(0, arguments, n, what, std::vector<OwnedRegion>{x_->region(), partials_->region()});
   }
-  void launch_finish(std::size_t n, std::size_t blocks, const std::string& what, bool checked) {
+  void launch_finish(std::size_t n, std::size_t blocks, const std::string& what) {
     const float* partials = partials_->data();
-    float* sum = sum_->data();
+    float* sum = sum_->data(slot_);
     void* arguments[] = {&partials, &sum, &blocks};
-    session_.launch(
-        1, arguments, n, what,
-        checked ? std::optional(std::vector<OwnedRegion>{x_->region(), sum_->region()}) : std::nullopt);
+    session_.launch(1, arguments, n, what, std::vector<OwnedRegion>{x_->region(), sum_->region()});
   }
 
-  // [sum of squares, sum] of the inputs of `kind` from `seed`, in float64.
-  std::vector<double> reference(std::size_t n, std::uint64_t seed, int kind) {
+  // [sum of squares, sum] of the counted inputs drawn from `seed`, in float64.
+  std::vector<double> reference(std::size_t n, std::uint64_t seed) {
     LABRUN_CUDA_CHECK(cudaMemsetAsync(sums_, 0, 2 * sizeof(double), stream_));
-    reference_sums(n, seed, kind, sums_, stream_);
+    reference_sums(n, seed, kCounted, sums_, stream_);
     std::vector<double> host(2);
     session_.download(host.data(), sums_, 2 * sizeof(double));
     return host;
   }
 
-  // [total, unwritten] of partials[0, blocks).
+  // [total, unwritten, not whole] of partials[0, blocks).
   std::vector<double> partials_totals(std::size_t blocks) {
     session_.reset_tallies();
     LABRUN_CUDA_CHECK(cudaMemsetAsync(sums_ + 2, 0, sizeof(double), stream_));
-    total_partials(partials_->data(), blocks, sums_ + 2, session_.tally(0), stream_);
+    total_partials(partials_->data(), blocks, sums_ + 2, session_.tally(0), session_.tally(1), stream_);
     const double total = session_.download_one(sums_ + 2);
-    return {total, static_cast<double>(session_.download_tallies()[0])};
+    const std::vector<unsigned long long> counts = session_.download_tallies();
+    return {total, static_cast<double>(counts[0]), static_cast<double>(counts[1])};
   }
 
   std::uint64_t guard_changes(std::size_t n, std::size_t blocks) {
     session_.reset_tallies();
     x_->count_guard_changes(n, session_.tally(0), stream_);
     partials_->count_guard_changes(blocks, session_.tally(0), stream_);
-    sum_->count_guard_changes(1, session_.tally(0), stream_);
+    sum_->count_guard_changes(1, session_.tally(0), stream_, slot_);
     return session_.download_tallies()[0];
   }
 
@@ -464,6 +505,8 @@ class SumChild final : public labrun::ExerciseChild {
   labrun::GuardedBuffer* sum_ = nullptr;
   Workspace lab_;
   double* sums_ = nullptr;  // [sum of squares, sum, partials' total, -]
+  std::uint64_t alone_seed_ = 0;
+  std::size_t slot_ = 0;  // where this call's sum starts
 };
 
 // ---- `labrun run fusion-verdicts --submission DIR` ---------------------------------------------
@@ -553,8 +596,7 @@ double SumProbe::got() const {
 }
 
 bool SumProbe::right() const {
-  return sum_written() && std::isfinite(got()) &&
-         (probe.rfind("counted", 0) == 0 ? got() == expected : near(got(), expected));
+  return sum_written() && std::isfinite(got()) && got() == expected;
 }
 
 Json to_json(const SumProbe& p) {
@@ -569,6 +611,7 @@ Json to_json(const SumProbe& p) {
               {"replaced_x", p.replaced_x},
               {"partials_unwritten", p.partials_unwritten},
               {"partials_total", p.partials_total},
+              {"partials_not_whole", p.partials_not_whole},
               {"own_words_written", p.own_words_written},
               {"guard_words_changed", p.guard_words_changed},
               {"input_changed", p.input_changed},
@@ -588,6 +631,7 @@ SumProbe sum_probe_from_json(const Json& j) {
                   j.at("replaced_x").get<double>(),
                   j.at("partials_unwritten").get<std::uint64_t>(),
                   j.at("partials_total").get<double>(),
+                  j.at("partials_not_whole").get<std::uint64_t>(),
                   j.at("own_words_written").get<std::uint64_t>(),
                   j.at("guard_words_changed").get<std::uint64_t>(),
                   j.at("input_changed").get<bool>(),
@@ -619,8 +663,8 @@ labrun::Exercise sum_of_squares_exercise() {
                   {"copy_floor_ms", "copy floor", cases::kCopy, true}};
   ex.reference_case_key = "folded_ms";
   // x guarded, the lab's squares and its copy's output: 3 buffers of the largest n (the partial
-  // sums and the sum are small). A correct submission reads 4 bytes per element and writes none: a
-  // read-only stream may beat the copy's bandwidth per byte, but not by the 1.5 that is impossible.
+  // sums and the sum are small). A correct submission reads 4 bytes per element and writes none, so
+  // the card's read-only stream, not its copy, bounds how fast it can be (judge.hpp).
   ex.child_buffers = 3;
   ex.default_seed = 2;
   ex.watch_own_memory = true;
@@ -646,19 +690,19 @@ labrun::Exercise sum_of_squares_exercise() {
       "changed";
   w.structure_part = "the partial sums and the finish";
   ex.rubric = labrun::exercise_rubric(
-      {{"Correct at the odd size 1,049,187: seeded, after the lab's version, and counting", 10.0,
-        "the sum within 1e-3 of float64 alone and after the lab's two kernels, and exactly n when x is all "
-        "ones, "
-        "twice"},
+      {{"Correct at the odd size 1,049,187: alone, after the lab's version, and again", 10.0,
+        "the sum exact on counted inputs drawn anew for each call, alone, after the lab's two kernels, and "
+        "on "
+        "the first call's inputs again"},
        {"Correct at the card-scaled size, likewise", 5.0,
-        "the same at the card-scaled size, the ones sparse so that their count stays exact in float"},
+        "the same at the card-scaled size (calls that are not timed)"},
        {"Partial sums and a finishing step, no array of squares", 5.0,
-        "every block writes its partial sum, the partials add up to the sum, no n words of the kernels' own "
-        "memory "
-        "written, the finish follows planted partials with x replaced"},
+        "every block writes its partial sum, the partials add up to the sum in every call, timed ones "
+        "included, no n words of the kernels' own memory written, the finish follows planted partials with x "
+        "replaced"},
        {"Writes only its partials and its sum, leaves x alone", 5.0,
-        "guards intact around x, the partials and the sum, nothing else the grader owns changed, x "
-        "unchanged"}},
+        "in every call, timed ones included: guards intact around x, the partials and the sum, nothing else "
+        "the grader owns changed, x unchanged"}},
       ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
   ex.judge_probes = judge_probes;
   ex.record_checks.probe = [](const Json& record) { static_cast<void>(sum_probe_from_json(record)); };

@@ -32,12 +32,15 @@ namespace verdicts::grading {
 inline constexpr const char* kExerciseName = "sum-of-squares";
 inline constexpr const char* kPartialsKernel = "sum_of_squares_partials";
 inline constexpr const char* kFinishKernel = "sum_of_squares_finish";
-//! Relative tolerance of a sum against its float64 reference (docs/grading.md argues it).
+//! Relative tolerance of `labrun run fusion-verdicts --submission`'s row, whose inputs are the lab's
+//! own (uniform): the grader's calls get counted inputs, whose sums are exact (docs/grading.md, "The
+//! tolerance").
 inline constexpr double kSumTolerance = 1e-3;
-//! The probes at each size: x seeded uniform (alone; after the lab's two-kernel version), x of
-//! ones and zeros whose sum is a count every order adds exactly (counted, and again), and the
-//! finish on planted partials with x replaced (planted).
-inline const std::vector<std::string> kProbes{"alone", "after-lab", "counted", "counted-again", "planted"};
+//! The probes at each size, every one on counted inputs (exercise/counted_inputs.hpp) drawn from its
+//! own seed, as every timed call is: alone; after the lab's two-kernel version ran on the same
+//! inputs; the inputs of `alone` once more (two sums of the same inputs must agree); and the finish
+//! on planted partial sums with x replaced.
+inline const std::vector<std::string> kProbes{"alone", "after-lab", "repeat", "planted"};
 
 //! One checked call of the pair at one size, as the child records it.
 struct SumProbe {
@@ -47,12 +50,17 @@ struct SumProbe {
   int call = 0;
   std::uint64_t blocks = 0;              //!< the first kernel's grid: the partial sums it must write
   std::uint32_t sum_bits = 0xFFFFFFFFu;  //!< what the finish stored (0xFFFFFFFF: the poison)
-  double expected = 0.0;  //!< the float64 reference: the sum of x^2, or of the planted partials
+  //! The float64 reference, which every correct float32 sum of counted inputs equals: the sum of
+  //! x^2, or of the planted partials.
+  double expected = 0.0;
   double sum_of_x = 0.0;  //!< the float64 sum of x itself, unsquared
   //! Planted: the float64 sum of the replaced x's squares (what a finish reading x would give).
   double replaced_x = 0.0;
-  std::uint64_t partials_unwritten = 0;   //!< of partials[0, blocks), after the first kernel
-  double partials_total = 0.0;            //!< their float64 total, the unwritten left out
+  std::uint64_t partials_unwritten = 0;  //!< of partials[0, blocks), after the first kernel
+  double partials_total = 0.0;           //!< their float64 total, the unwritten left out
+  //! Written partials that are not a whole number of sixteenths: no sum of squares of counted
+  //! inputs, but one scaled, or estimated.
+  std::uint64_t partials_not_whole = 0;
   std::uint64_t own_words_written = 0;    //!< words of its own global variables the first kernel changed
   std::uint64_t guard_words_changed = 0;  //!< around x, the partials ([0, blocks)) and the sum
   bool input_changed = false;
@@ -60,8 +68,13 @@ struct SumProbe {
   std::uint64_t launches_writing_outside = 0;
   [[nodiscard]] bool sum_written() const { return sum_bits != 0xFFFFFFFFu; }
   [[nodiscard]] double got() const;
-  //! Counted probes exactly; the others within kSumTolerance of `expected`.
+  //! The sum is the reference, exactly.
   [[nodiscard]] bool right() const;
+  //! The first kernel left one partial sum per block, each a sum of whole squares, and they add up
+  //! to the sum, exactly.
+  [[nodiscard]] bool partials_right() const {
+    return partials_unwritten == 0 && partials_not_whole == 0 && partials_total == got();
+  }
 };
 
 [[nodiscard]] nlohmann::ordered_json to_json(const SumProbe& probe);
@@ -74,15 +87,19 @@ struct SumProbe {
 [[nodiscard]] labrun::LabExercise sum_of_squares_entry(const labrun::Lab& lab);
 
 // The checking kernels (checks.cu), on `stream`, none synchronising. Inputs: kind 0 is seeded
-// uniform in [kInputLow, kInputHigh) (the lab's x), 1 all ones, 2 ones at every 16th index and the
-// last 4096 (a count below 2^24 at any n, so every order of float adds sums it exactly).
+// uniform in [kInputLow, kInputHigh) (the lab's x, for its own kernels), 1 counted inputs
+// (exercise/counted_inputs.hpp), what every call of the submission gets.
 void fill_inputs(float* x, std::size_t n, std::uint64_t seed, int kind, cudaStream_t stream);
 //! Adds the float64 sums of x^2 and of x over those inputs, regenerated, to sums[0] and sums[1].
 void reference_sums(std::size_t n, std::uint64_t seed, int kind, double* sums, cudaStream_t stream);
-//! Adds the float64 total of the written ones of partials[0, blocks) to *total, the poisoned to *unwritten.
+//! Adds the float64 total of the written ones of partials[0, blocks) to *total, the poisoned to
+//! *unwritten, and to *not_whole the written ones that are not a whole number of sixteenths (no
+//! partial sum of counted inputs' squares is).
 void total_partials(const float* partials, std::size_t blocks, double* total, unsigned long long* unwritten,
+                    unsigned long long* not_whole, cudaStream_t stream);
+//! partials[b] = the sum of the squares of counted inputs drawn from `seed` over block b's share
+//! (ceil(n / blocks) elements) of [0, n): partial sums a correct first kernel could have stored.
+void plant_partials(float* partials, std::size_t blocks, std::size_t n, std::uint64_t seed,
                     cudaStream_t stream);
-//! partials[b] = seeded uniform in [0, 1) for b < blocks.
-void plant_partials(float* partials, std::size_t blocks, std::uint64_t seed, cudaStream_t stream);
 
 }  // namespace verdicts::grading

@@ -1,6 +1,7 @@
 // Day 48's judge (grading/exercise.cpp's judge_probes inside the harness's judge(), exercise/judge.hpp)
 // on what the grading child and the tools would report.
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
@@ -502,5 +503,56 @@ TEST_CASE("judge orders every combination of measured outcomes as an instructor 
     refused.sanitizers.clear();
     refused.source_problems = {{2, "#include \"/etc/hostname\" names a file outside the allowed headers"}};
     CHECK(judge(refused).score() == 0.0);
+  }
+}
+
+TEST_CASE("the speed bound takes the pair's traffic at the card's read-only and copy bandwidths") {
+  JudgeInput in = good_input();
+  // The harness's streams measured beside the pair: reads at 4.7 TB/s, copies at 4.3 TB/s.
+  in.results->timing->lab.medians.emplace_back(labrun::kReadStreamKey, 4.0 * kCard / 4.7e6 / 1e3);
+  in.results->timing->lab.medians.emplace_back(labrun::kCopyStreamKey, 8.0 * kCard / 4.3e6 / 1e3);
+  in.results->timing->pair_ms = 0.60;
+  labrun::GradeReport report = judge(in);
+  CHECK(report.score() == 100.0);
+  const auto figure = std::find_if(report.figures.begin(), report.figures.end(), [](const auto& f) {
+    return f.first == "the card's read-only stream here (GB/s)";
+  });
+  REQUIRE(figure != report.figures.end());
+  CHECK(figure->second == "4700.0");
+  in.results->timing->pair_ms = 0.40;
+  report = judge(in);
+  CHECK(report.has_mistake("impossible-time"));
+  CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("12 B read and 8 B written"));
+}
+
+TEST_CASE("every timed call is held to the contract: inputs, guards, memory not given, the intermediate") {
+  SECTION("an input changed while timed") {
+    JudgeInput in = good_input();
+    in.results->timing->calls_checked = 32;
+    in.results->timing->samples_changing_inputs = 3;
+    const labrun::GradeReport report = judge(in);
+    CHECK(report.has_mistake("input-modified"));
+    CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("3 of the 32 timed calls"));
+    CHECK(report.score() == 35.0);  // not correct: both sizes, structure, sanitizer, worked answer
+  }
+  SECTION("memory it was not given, and a guard, while timed") {
+    JudgeInput in = good_input();
+    in.results->timing->samples_writing_outside = 1;
+    in.results->timing->guard_words_changed = 4;
+    const labrun::GradeReport report = judge(in);
+    CHECK(report.has_mistake("write-outside-buffers"));
+    CHECK(report.has_mistake("write-past-n"));
+    CHECK(report.score() == 35.0);
+  }
+  SECTION("a first kernel skipped while timed leaves no intermediate, however right y is") {
+    JudgeInput in = good_input();
+    ProbeResult timed = probe("card-scaled", kCard, "timed", 40);
+    timed.intermediate = day48::grading::IntermediateInspection{kCard, kCard};
+    in.results->timing->samples_breaking_structure = 30;
+    in.results->timing->first_broken_sample = day48::grading::to_json(timed);
+    const labrun::GradeReport report = judge(in);
+    CHECK(report.has_mistake("intermediate-unwritten"));
+    CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("a timed call"));
+    CHECK(report.score() == 35.0);  // both sizes, buffers, sanitizer, worked answer
   }
 }

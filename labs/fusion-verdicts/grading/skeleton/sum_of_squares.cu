@@ -22,6 +22,8 @@ extern "C" __global__ void sum_of_squares_partials(const float* x, float* partia
 
 // One block: *sum = partials[0] + ... + partials[blocks - 1].
 extern "C" __global__ void sum_of_squares_finish(const float* partials, float* sum, std::size_t blocks) {
-  // TODO: each thread adds every blockDim.x-th partial, then the block adds its threads' as a tree
-  // (float32 adds in a long chain lose precision: docs/grading.md, "The tolerance").
+  // TODO: each thread adds every blockDim.x-th partial, then the block adds its threads' as a tree.
+  // On the grader's inputs every correct float32 sum is exact, in any order, and it must be exact
+  // (docs/grading.md, "The inputs and the tolerance"); float32 adds in a long chain lose precision on
+  // other inputs, so a tree is still the better habit.
 }

@@ -1,6 +1,6 @@
-// Sum-of-squares corpus: timing-detector. Right for its first ten calls (the checked probes), then
-// the finish skips its work, hoping the later calls are only timed: every timed call is checked
-// too.
+// Sum-of-squares corpus: timing-detector. Right for its first ten calls (the eight checked probes
+// and the two warm-up calls the timing starts with), then the finish skips its work, hoping the
+// later calls are only timed: every timed call is checked too.
 
 #include <cstddef>
 // Block b squares the elements it covers as it loads them and adds them with a shared-memory tree.

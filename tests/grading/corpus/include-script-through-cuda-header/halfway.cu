@@ -1,0 +1,29 @@
+// Grading corpus: include-script-through-cuda-header. Steers the include that an allowed CUDA
+// header (thrust/universal_vector.h) computes from a macro to /usr/bin/ldd, a shell script every
+// glibc system has and the compiler's sandbox holds: its first line is no directive, and the
+// preprocessor stops in it. An outside file reached is an escape, whether or not the preprocessor
+// then finishes: refused, never a compile error. (The > ends the computed header name early.)
+
+#include "grading/submission.cuh"
+#define cuda ../../../../../../../../../../../../../usr/bin/ldd>
+#include <thrust/universal_vector.h>
+#undef cuda
+
+// Stages 1 and 2: intermediate = gelu(x * g + b).
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
+  }
+}
+
+// Stages 3 and 4: y = clamp(intermediate + residual).
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
+  }
+}

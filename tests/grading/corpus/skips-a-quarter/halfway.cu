@@ -1,0 +1,24 @@
+// Grading corpus: skips-a-quarter. The second kernel writes three elements of y in four and skips
+// the fourth, a quarter less work: every element of y is checked on its own, so the skipped ones
+// are found at both sizes.
+
+#include "grading/submission.cuh"
+
+// Stages 1 and 2: intermediate = gelu(x * g + b).
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    intermediate[i] = day48::gelu(day48::scale_bias(x[i]));
+  }
+}
+
+// Stages 3 and 4, but only where i % 4 != 3.
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n && i % 4 != 3) {
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
+  }
+}

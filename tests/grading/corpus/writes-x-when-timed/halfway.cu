@@ -1,0 +1,34 @@
+// Grading corpus: writes-x-when-timed. Honest in the calls it expects to be checked; from the
+// seventh call, when it hopes only the time is looked at, the first kernel also stores each
+// intermediate value back into x, its input. y stays right, but every call is held to the
+// contract: the inputs must not change, timed or not.
+
+#include "grading/submission.cuh"
+
+// Calls finished so far, counted by the second kernel: the grader checks 6 calls (3 probes at each
+// of 2 sizes) before it times; compute-sanitizer's runs are processes of their own, of 2 calls each.
+__device__ unsigned g_calls = 0;
+
+extern "C" __global__ void halfway_stages_1_2(const float* __restrict__ x, float* __restrict__ intermediate,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const float t = day48::gelu(day48::scale_bias(x[i]));
+    intermediate[i] = t;
+    if (g_calls >= 6) {
+      const_cast<float*>(x)[i] = t;
+    }
+  }
+}
+
+extern "C" __global__ void halfway_stages_3_4(const float* __restrict__ intermediate,
+                                              const float* __restrict__ residual, float* __restrict__ y,
+                                              std::size_t n) {
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) {
+    y[i] = day48::clamp_range(day48::add_residual(intermediate[i], residual[i]));
+  }
+  if (i == 0) {
+    ++g_calls;
+  }
+}

@@ -4,12 +4,17 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <system_error>
+#include <thread>
 
 namespace labrun {
 namespace {
@@ -33,6 +38,8 @@ constinit std::array<Slot, kSlots> registered_slots{};
 std::array<Slot, kSlots>& slots() {
   return registered_slots;
 }
+
+constinit std::atomic<FileStepObserver> step_observer{nullptr};
 
 constinit std::atomic<int> deferring{0};
 constinit std::atomic<int> deferred_signal{0};
@@ -108,7 +115,84 @@ extern "C" void on_ending_signal(int signal_number) {
 // SIGXFSZ: nothing to do; write(2) then fails with EFBIG, and the writer reports it.
 extern "C" void on_file_size_limit(int /*signal_number*/) {}
 
+// Six letters and digits for a temporary's name, from getrandom(2).
+std::string random_suffix() {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  std::array<unsigned char, 6> bytes{};
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::getrandom(bytes.data() + got, bytes.size() - got, 0);
+    if (n < 0 && errno != EINTR) {
+      throw std::system_error(errno, std::generic_category(), "getrandom");
+    }
+    got += n > 0 ? static_cast<std::size_t>(n) : 0;
+  }
+  std::string suffix;
+  for (const unsigned char byte : bytes) {
+    suffix += kAlphabet[byte % (sizeof kAlphabet - 1)];
+  }
+  return suffix;
+}
+
+// A name `stem` + a random suffix, registered; `make` creates it (returning a descriptor, 0 for a
+// folder, or -1 with errno set). A name that exists already is tried again with another suffix.
+template <class Make>
+CreatedTemporary create_registered(const std::string& stem, Make make) {
+  constexpr int kAttempts = 100;
+  constexpr auto kWaitForSlot = std::chrono::seconds(10);
+  const auto start = std::chrono::steady_clock::now();
+  for (int attempt = 0; attempt < kAttempts;) {
+    CreatedTemporary created;
+    created.path = stem + random_suffix();
+    created.registered = RegisteredTemporary(created.path);
+    if (!created.registered.covered()) {
+      if (created.path.native().size() >= PATH_MAX) {
+        throw std::system_error(ENAMETOOLONG, std::generic_category(), created.path.string());
+      }
+      if (std::chrono::steady_clock::now() - start > kWaitForSlot) {
+        throw std::system_error(EAGAIN, std::generic_category(),
+                                "no free slot to register a temporary file (128 in use)");
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    note_file_step("name registered");
+    const int fd = make(created.path.c_str());
+    if (fd >= 0) {
+      created.fd = fd;
+      note_file_step("temporary created");
+      return created;
+    }
+    if (errno != EEXIST) {
+      throw std::system_error(errno, std::generic_category(), created.path.string());
+    }
+    ++attempt;
+  }
+  throw std::system_error(EEXIST, std::generic_category(), stem + "XXXXXX");
+}
+
 }  // namespace
+
+void observe_file_steps(FileStepObserver observer) {
+  step_observer.store(observer);
+}
+
+void note_file_step(const char* step) {
+  if (const FileStepObserver observer = step_observer.load()) {
+    observer(step);
+  }
+}
+
+CreatedTemporary create_registered_file(const std::string& stem) {
+  return create_registered(
+      stem, [](const char* path) { return ::open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600); });
+}
+
+CreatedTemporary create_registered_folder(const std::string& stem) {
+  CreatedTemporary created = create_registered(stem, [](const char* path) { return ::mkdir(path, 0700); });
+  created.fd = -1;
+  return created;
+}
 
 RegisteredTemporary::RegisteredTemporary(const std::filesystem::path& path) {
   const std::string& text = path.native();

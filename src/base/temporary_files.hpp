@@ -26,10 +26,30 @@ class RegisteredTemporary {
   RegisteredTemporary& operator=(const RegisteredTemporary&) = delete;
   RegisteredTemporary(RegisteredTemporary&& other) noexcept;
   RegisteredTemporary& operator=(RegisteredTemporary&& other) noexcept;
+  //! Whether the signal handlers cover the path (false: too long, or no slot was free).
+  [[nodiscard]] bool covered() const { return slot_ >= 0; }
 
  private:
   int slot_ = -1;
 };
+
+//! A temporary created under a name registered before it exists: a signal at any moment finds every
+//! temporary that exists registered (mkstemp(3) then registering left a window in which a signal
+//! left the file behind). A signal between the registration and the creation removes a name nothing
+//! has yet, which is harmless.
+struct CreatedTemporary {
+  std::filesystem::path path;
+  int fd = -1;  //!< a file's descriptor, open for writing (O_CLOEXEC; the caller closes it); -1 for a folder
+  RegisteredTemporary registered{std::filesystem::path()};
+};
+
+//! Creates a new file `stem` + 6 random letters and digits (mode 0600, O_EXCL), registered first.
+//! When every slot is taken it waits up to 10 s for one. Throws std::system_error (its errno) when the
+//! file cannot be created or no slot frees; nothing is left then.
+[[nodiscard]] CreatedTemporary create_registered_file(const std::string& stem);
+
+//! The same for a new folder (mode 0700), as mkdtemp(3) makes one.
+[[nodiscard]] CreatedTemporary create_registered_folder(const std::string& stem);
 
 //! While one of these lives, a signal the handlers catch waits: it is acted on (temporaries
 //! removed, labrun ended) when the last one ends. For the few renames that place a set of files,
@@ -41,6 +61,15 @@ class SignalsDeferred {
   SignalsDeferred(const SignalsDeferred&) = delete;
   SignalsDeferred& operator=(const SignalsDeferred&) = delete;
 };
+
+//! A test's window on the life of a file labrun writes: called with the name of each step as it is
+//! passed ("name registered", "temporary created", "temporary written", "set placing", "target
+//! placed", "set placed"), so that a test can raise a signal at every one of them and see what is
+//! left. nullptr (the default) calls nothing.
+using FileStepObserver = void (*)(const char* step);
+void observe_file_steps(FileStepObserver observer);
+//! Calls the observer, if any, with `step`.
+void note_file_step(const char* step);
 
 //! Installs the handlers described above. Idempotent; call it before any thread starts.
 void remove_temporaries_on_signals();

@@ -33,6 +33,7 @@ Json card_json(const CardRow& card) {
                           {"failed", c.failed},
                           {"inconclusive", c.inconclusive},
                           {"not_measured", c.not_measured},
+                          {"unchecked", c.unchecked},
                           {"expected_to_fail", c.expected_to_fail}});
   }
   Json transcripts = Json::array();

@@ -81,11 +81,12 @@ TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& l
       check.problem = name + ": " + dangling->pointer + ": " + dangling->message;
       return check;
     }
-    if (const std::optional<SchemaProblem> forged =
-            inconsistent_figure(transcript, labs ? labs(transcript.lab_name) : nullptr)) {
-      check.problem = name + ": " + forged->pointer + ": " + forged->message;
+    FigureCheck figures = check_figures(transcript, labs ? labs(transcript.lab_name) : nullptr);
+    if (figures.forged) {
+      check.problem = name + ": " + figures.forged->pointer + ": " + figures.forged->message;
       return check;
     }
+    check.declaration = std::move(figures.declaration);
     check.transcript = std::move(transcript);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();

@@ -101,7 +101,13 @@ TEST_CASE(
   const fs::path out = dir.path / "out";
   fs::create_directories(out / "submissions" / "alice");
   fs::create_directories(out / "submissions" / "bob");
-  labrun::write_file_atomically(out / "submissions" / "alice" / "report.json", arrays_nested(100000), false);
+  // The deep value comes first: the members after it made nlohmann's ordered object grow, and the
+  // growth copied the deep value, recursing once per level (the crash the attack run found).
+  labrun::write_file_atomically(
+      out / "submissions" / "alice" / "report.json",
+      "{\"extra\": " + arrays_nested(100000) +
+          ", \"student_id\": \"alice\", \"score\": 1, \"max_score\": 100, \"mistakes\": []}",
+      false);
   labrun::write_file_atomically(out / "submissions" / "bob" / "report.json", grade_report_text("bob", 80),
                                 false);
   const labrun::ProcessResult merged =

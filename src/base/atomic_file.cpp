@@ -165,7 +165,8 @@ void FileSet::commit(bool overwrite) {
     }
   };
   for (const Staged& file : staged_) {
-    const std::filesystem::path& target = file.target;
+    // A copy: discard() below clears staged_ before the target is named in an error.
+    const std::filesystem::path target = file.target;
     if (!overwrite) {
       if (::link(file.temporary.c_str(), target.c_str()) != 0) {
         const int error = errno;

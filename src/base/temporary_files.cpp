@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <array>
@@ -41,8 +42,15 @@ std::array<Slot, kSlots>& slots() {
 
 constinit std::atomic<FileStepObserver> step_observer{nullptr};
 
-constinit std::atomic<int> deferring{0};
-constinit std::atomic<int> deferred_signal{0};
+// Regions that must not be cut by a signal (SignalsDeferred: a set being placed, a temporary's name
+// registered and the file created). Several threads may be in one (grade --batch): a signal acts only
+// once every region open anywhere has ended, and no region starts once it acts.
+constinit std::atomic<int> regions_open{0};  // in every thread
+constinit thread_local int regions_of_this_thread = 0;
+constinit std::atomic<bool> ending{false};      // a signal is being acted on
+constinit std::atomic<int> deferred_signal{0};  // caught inside a region of the thread it interrupted
+// How long a signal waits for the regions of other threads to end: 10 s, in 1 ms steps.
+constexpr int kRegionWaitSteps = 10000;
 
 constexpr std::array<int, 10> kEndingSignals{SIGHUP,  SIGINT,  SIGQUIT, SIGTERM, SIGPIPE,
                                              SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM};
@@ -88,7 +96,7 @@ void remove_path(const char* path) noexcept {
 }
 
 // Ends labrun with `signal_number`, as its default action would have.
-void end_with(int signal_number) noexcept {
+[[noreturn]] void end_with(int signal_number) noexcept {
   struct sigaction default_action {};
   default_action.sa_handler = SIG_DFL;
   sigemptyset(&default_action.sa_mask);
@@ -101,15 +109,27 @@ void end_with(int signal_number) noexcept {
   ::_exit(128 + signal_number);
 }
 
+// Acts on a signal: no region starts from now on, the regions other threads are in end, then every
+// registered temporary is removed and labrun ends with the signal. Async-signal-safe.
+[[noreturn]] void act_on_signal(int signal_number) noexcept {
+  ending.store(true);
+  const struct timespec step { 0, 1000000 };
+  for (int waited = 0; waited < kRegionWaitSteps && regions_open.load() > 0; ++waited) {
+    ::nanosleep(&step, nullptr);
+  }
+  remove_registered_temporaries();
+  end_with(signal_number);
+}
+
 extern "C" void on_ending_signal(int signal_number) {
   const int saved_errno = errno;
-  if (deferring.load() > 0) {
+  if (regions_of_this_thread > 0) {
+    // The thread it interrupted is in a region: it acts on the signal when the region ends.
     deferred_signal.store(signal_number);
     errno = saved_errno;
     return;
   }
-  remove_registered_temporaries();
-  end_with(signal_number);
+  act_on_signal(signal_number);
 }
 
 // SIGXFSZ: nothing to do; write(2) then fails with EFBIG, and the writer reports it.
@@ -144,6 +164,8 @@ CreatedTemporary create_registered(const std::string& stem, Make make) {
   for (int attempt = 0; attempt < kAttempts;) {
     CreatedTemporary created;
     created.path = stem + random_suffix();
+    // Registering and creating are one region: a signal acting meanwhile waits for both.
+    const SignalsDeferred registering;
     created.registered = RegisteredTemporary(created.path);
     if (!created.registered.covered()) {
       if (created.path.native().size() >= PATH_MAX) {
@@ -233,15 +255,28 @@ RegisteredTemporary& RegisteredTemporary::operator=(RegisteredTemporary&& other)
 }
 
 SignalsDeferred::SignalsDeferred() {
-  deferring.fetch_add(1);
+  ++regions_of_this_thread;
+  regions_open.fetch_add(1);
+  if (ending.load() && regions_of_this_thread == 1) {
+    // Another thread acts on a signal and is about to end labrun: this region never starts.
+    regions_open.fetch_sub(1);
+    for (;;) {
+      ::pause();
+    }
+  }
 }
 
 SignalsDeferred::~SignalsDeferred() {
-  if (deferring.fetch_sub(1) == 1) {
+  regions_open.fetch_sub(1);
+  if (--regions_of_this_thread == 0) {
     if (const int signal_number = deferred_signal.exchange(0); signal_number != 0) {
-      on_ending_signal(signal_number);
+      act_on_signal(signal_number);
     }
   }
+}
+
+void end_labrun_with_signal(int signal_number) noexcept {
+  act_on_signal(signal_number);
 }
 
 void remove_temporaries_on_signals() {

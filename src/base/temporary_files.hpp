@@ -51,9 +51,12 @@ struct CreatedTemporary {
 //! The same for a new folder (mode 0700), as mkdtemp(3) makes one.
 [[nodiscard]] CreatedTemporary create_registered_folder(const std::string& stem);
 
-//! While one of these lives, a signal the handlers catch waits: it is acted on (temporaries
-//! removed, labrun ended) when the last one ends. For the few renames that place a set of files,
-//! so that no catchable signal leaves half a set in place.
+//! A region no catchable signal cuts: the few renames that place a set of files, a temporary's name
+//! registered and the file created. A signal caught in the thread of a region is acted on when that
+//! thread's last region ends; a signal caught elsewhere waits (up to 10 s) until every region open in
+//! any thread has ended; and once a signal is acted on, no region starts (its thread waits to be
+//! ended). So no catchable signal leaves half a set in place, or a temporary no one registered, even
+//! while other threads write (grade --batch).
 class SignalsDeferred {
  public:
   SignalsDeferred();
@@ -73,6 +76,11 @@ void note_file_step(const char* step);
 
 //! Installs the handlers described above. Idempotent; call it before any thread starts.
 void remove_temporaries_on_signals();
+
+//! Ends labrun with `signal_number` as the handlers do: once the regions open in other threads have
+//! ended, every registered temporary is removed, then the signal's default action ends labrun. For
+//! code that caught the signal itself (process/'s forwarding while a child runs). Never returns.
+[[noreturn]] void end_labrun_with_signal(int signal_number) noexcept;
 
 //! Removes every registered temporary now. Async-signal-safe (only open, getdents64, unlink,
 //! unlinkat, rmdir and close), for a signal handler of another folder: process/'s forwarding of

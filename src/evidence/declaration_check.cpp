@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 
 #include "claims/claims.hpp"
@@ -50,17 +49,6 @@ std::string claim_interval_text(const std::optional<Interval>& interval) {
   return interval ? claim_figure_text(interval->low) + " to " + claim_figure_text(interval->high) : "none";
 }
 
-std::vector<long> schema_version_numbers(const std::string& version) {
-  std::vector<long> parts;
-  std::size_t start = 0;
-  while (start <= version.size()) {
-    const std::size_t dot = std::min(version.find('.', start), version.size());
-    parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
-    start = dot + 1;
-  }
-  return parts;
-}
-
 // Records what departs from the lab's declaration. A departure from a rule (a claim's statement,
 // tolerance, bound; a size; a prediction) is forged in a transcript of the current version and
 // unchecked in an older one, written by the rules of its time. A departure from what the rules give on
@@ -78,6 +66,7 @@ class Checker {
     check_claims();
     check_sizes();
     check_predictions();
+    check_predictions_recorded();
     check_roofline();
   }
 
@@ -310,6 +299,24 @@ class Checker {
                                    "timed together at " +
                                    std::to_string(computed) + " sizes");
         }
+      }
+    }
+  }
+
+  // A prediction deleted: a measured run of the current version records every one its lab declares.
+  void check_predictions_recorded() {
+    if (!current_ || t_.provenance != "measured") {
+      return;
+    }
+    for (const Prediction& declared : lab_.predictions) {
+      const bool recorded =
+          std::any_of(t_.predictions.begin(), t_.predictions.end(), [&](const PredictionRecord& p) {
+            return p.description == declared.description && p.slower_case == declared.slower_case &&
+                   p.faster_case == declared.faster_case;
+          });
+      if (!recorded && !out_.forged) {
+        out_.forged = SchemaProblem{"/predictions", lab_.name + " predicts '" + declared.description +
+                                                        "', which the transcript does not record"};
       }
     }
   }

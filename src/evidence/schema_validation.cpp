@@ -116,19 +116,21 @@ std::vector<std::string> known_schema_versions() {
     }
   }
   // By version number: 1.10.0 after 1.9.0.
-  const auto numbers = [](const std::string& version) {
-    std::vector<long> parts;
-    std::size_t start = 0;
-    while (start <= version.size()) {
-      const std::size_t dot = std::min(version.find('.', start), version.size());
-      parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
-      start = dot + 1;
-    }
-    return parts;
-  };
-  std::sort(versions.begin(), versions.end(),
-            [&](const std::string& a, const std::string& b) { return numbers(a) < numbers(b); });
+  std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
+    return schema_version_numbers(a) < schema_version_numbers(b);
+  });
   return versions;
+}
+
+std::vector<long> schema_version_numbers(const std::string& version) {
+  std::vector<long> parts;
+  std::size_t start = 0;
+  while (start <= version.size()) {
+    const std::size_t dot = std::min(version.find('.', start), version.size());
+    parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
+    start = dot + 1;
+  }
+  return parts;
 }
 
 std::optional<std::string> schema_text(const std::string& version) {

@@ -29,6 +29,8 @@ struct SchemaProblem {
 //! The schema versions found in the data folder's schema/, oldest first. Throws DataFileNotFound
 //! (core/install_layout.hpp) when labrun's data files cannot be found; so does every function below.
 [[nodiscard]] std::vector<std::string> known_schema_versions();
+//! A version's numbers, "1.10.0" as {1, 10, 0}: versions compare in order as these do.
+[[nodiscard]] std::vector<long> schema_version_numbers(const std::string& version);
 //! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 

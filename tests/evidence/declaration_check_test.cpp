@@ -97,6 +97,7 @@ TEST_CASE(
          d["roofline"]["memory_ceiling_cases"][0] = "day20-sobel-threshold/card/no-such-copy";
        },
        "/roofline"},
+      {"a prediction deleted", [](Document& d) { d["predictions"].erase(0); }, "/predictions"},
       {"a prediction's measured ratios removed",
        [](Document& d) { d["predictions"][0]["measured"] = Document::array(); }, "/predictions/0/measured"},
   };

@@ -4,7 +4,12 @@
 // aggregate of other labs, a batch's summaries under a file-size limit. Each runs labrun as a child
 // process (tests/support/child_labrun.hpp), so that a crash is a failed check, not a lost test run.
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
@@ -322,4 +327,53 @@ TEST_CASE("without --out, grade where no GPU can run says why on standard error 
       {"grade", (labrun::testing::grading_corpus() / "correct" / "halfway.cu").string(), "--format", "json"});
   CHECK(graded.status == labrun::exit_code::kNoDevice);
   CHECK_THAT(graded.err, ContainsSubstring("not graded"));
+}
+
+TEST_CASE("SIGTERM at random points of a batch leaves no temporary and no report set in part") {
+  // Several worker threads write report sets at once: a signal must wait for the sets being placed
+  // and stop the ones not begun (base/temporary_files.hpp), whichever thread it lands on.
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path batch = dir.path / "batch";
+  for (int k = 0; k < 16; ++k) {
+    fs::create_directories(batch / ("student-" + std::to_string(k)));
+  }
+  std::uint64_t state = 32;
+  for (int trial = 0; trial < 12; ++trial) {
+    const fs::path out = dir.path / ("out-" + std::to_string(trial));
+    const std::string program = labrun::testing::labrun_program().string();
+    const std::vector<std::string> args{program, "grade",      "--batch", batch.string(),
+                                        "--out", out.string(), "--jobs",  "4"};
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+      std::vector<char*> argv;
+      for (const std::string& a : args) {
+        argv.push_back(const_cast<char*>(a.c_str()));
+      }
+      argv.push_back(nullptr);
+      const int quiet = ::open("/dev/null", O_WRONLY);
+      ::dup2(quiet, 1);
+      ::dup2(quiet, 2);
+      ::execv(program.c_str(), argv.data());
+      ::_exit(127);
+    }
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    ::usleep(static_cast<useconds_t>(50000 + (state >> 33) % 400000));  // 50 to 450 ms
+    ::kill(child, SIGTERM);
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    INFO("trial " << trial);
+    CHECK((WIFEXITED(status) || (WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM)));
+    if (!fs::exists(out / "submissions")) {
+      continue;
+    }
+    for (const auto& folder : fs::directory_iterator(out / "submissions")) {
+      const std::vector<std::string> files = files_in_folder(folder.path());
+      CAPTURE(folder.path(), files);
+      CHECK((files.empty() || files == std::vector<std::string>{"report.json", "report.md", "results.json"}));
+    }
+    for (const std::string& name : files_in_folder(out)) {
+      CHECK(name.find(".tmp-") == std::string::npos);
+    }
+  }
 }

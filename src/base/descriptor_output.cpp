@@ -8,12 +8,12 @@
 namespace labrun {
 namespace {
 
-constexpr std::size_t kBufferBytes = std::size_t{64} * 1024;
+constexpr std::size_t kStandardOutputBufferBytes = std::size_t{64} * 1024;
 
 }  // namespace
 
 DescriptorOutput::DescriptorOutput(int fd)
-    : fd_(fd), line_buffered_(::isatty(fd) == 1), buffer_(kBufferBytes) {
+    : fd_(fd), line_buffered_(::isatty(fd) == 1), buffer_(kStandardOutputBufferBytes) {
   setp(buffer_.data(), buffer_.data() + buffer_.size());
 }
 

@@ -53,9 +53,9 @@ std::string claim_interval_text(const std::optional<Interval>& interval) {
 // tolerance, bound; a size; a prediction) is forged in a transcript of the current version and
 // unchecked in an older one, written by the rules of its time. A departure from what the rules give on
 // the transcript's own figures (a verdict, a figure) is forged from kClaimsRejudgedFromVersion on.
-class Checker {
+class DeclarationChecker {
  public:
-  Checker(const Transcript& t, const Lab& lab, DeclarationCheck& out)
+  DeclarationChecker(const Transcript& t, const Lab& lab, DeclarationCheck& out)
       : t_(t),
         lab_(lab),
         out_(out),
@@ -368,7 +368,7 @@ DeclarationCheck check_against_declaration(const Transcript& transcript, const L
     }
     return check;
   }
-  Checker(transcript, *lab, check).check();
+  DeclarationChecker(transcript, *lab, check).check();
   return check;
 }
 

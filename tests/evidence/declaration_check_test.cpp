@@ -42,7 +42,7 @@ Document day48_run_of_1_5_0() {
                                            "nvidia-h200" / "2026-12-01T05-42-33Z.json"));
 }
 
-labrun::TranscriptCheck check_of(const fs::path& dir, const std::string& name, const Document& document) {
+labrun::TranscriptCheck declaration_check_of(const fs::path& dir, const std::string& name, const Document& document) {
   const fs::path file = dir / name;
   labrun::write_file_atomically(file, document.dump(1), true);
   return labrun::check_transcript_file(file, labrun::testing::registered_lab);
@@ -59,7 +59,7 @@ struct Forgery {
 TEST_CASE(
     "every field of a claim, a size, a prediction or the roofline forged by hand is refused at its pointer") {
   const labrun::testing::TemporaryDirectory dir;
-  const labrun::TranscriptCheck untouched = check_of(dir.path, "untouched.json", current_day20_run());
+  const labrun::TranscriptCheck untouched = declaration_check_of(dir.path, "untouched.json", current_day20_run());
   REQUIRE(untouched.problem == "");
   CHECK(untouched.declaration.lab_known);
   CHECK(untouched.declaration.unchecked.empty());
@@ -105,7 +105,7 @@ TEST_CASE(
     INFO(forgery.what);
     Document forged = current_day20_run();
     forgery.edit(forged);
-    const labrun::TranscriptCheck check = check_of(dir.path, "forged.json", forged);
+    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged.json", forged);
     CHECK_FALSE(check.transcript.has_value());
     CHECK_THAT(check.problem, ContainsSubstring("forged.json: " + forgery.pointer));
   }
@@ -124,7 +124,7 @@ TEST_CASE(
   }
   REQUIRE(turned.size() >= 2);
   // At its own version (1.5.0), whose claims today's rules judge: refused.
-  const labrun::TranscriptCheck at_its_version = check_of(dir.path, "at-1.5.0.json", forged);
+  const labrun::TranscriptCheck at_its_version = declaration_check_of(dir.path, "at-1.5.0.json", forged);
   CHECK_FALSE(at_its_version.transcript.has_value());
   CHECK_THAT(at_its_version.problem,
              ContainsSubstring("/verdict: \"held\", where the transcript's own figures give "

@@ -42,7 +42,8 @@ Document day48_run_of_1_5_0() {
                                            "nvidia-h200" / "2026-12-01T05-42-33Z.json"));
 }
 
-labrun::TranscriptCheck declaration_check_of(const fs::path& dir, const std::string& name, const Document& document) {
+labrun::TranscriptCheck declaration_check_of(const fs::path& dir, const std::string& name,
+                                             const Document& document) {
   const fs::path file = dir / name;
   labrun::write_file_atomically(file, document.dump(1), true);
   return labrun::check_transcript_file(file, labrun::testing::registered_lab);
@@ -59,7 +60,8 @@ struct Forgery {
 TEST_CASE(
     "every field of a claim, a size, a prediction or the roofline forged by hand is refused at its pointer") {
   const labrun::testing::TemporaryDirectory dir;
-  const labrun::TranscriptCheck untouched = declaration_check_of(dir.path, "untouched.json", current_day20_run());
+  const labrun::TranscriptCheck untouched =
+      declaration_check_of(dir.path, "untouched.json", current_day20_run());
   REQUIRE(untouched.problem == "");
   CHECK(untouched.declaration.lab_known);
   CHECK(untouched.declaration.unchecked.empty());

@@ -3,6 +3,7 @@
 #
 #   scripts/install-deps.sh            # build and run labs
 #   scripts/install-deps.sh --tests    # the above plus what the tests need
+#   scripts/install-deps.sh --dry-run  # say what it would do, change nothing (with or without --tests)
 #   scripts/install-deps.sh --help     # this text
 #
 # What labrun needs, at least these versions (the packages this script installs have them):
@@ -23,8 +24,8 @@
 # on Debian 12, whose own Catch2 is version 2, it also adds the apt source bookworm-backports
 # (/etc/apt/sources.list.d/labrun-bookworm-backports.sources, derived from this machine's bookworm
 # source, left in place afterwards) and installs Catch2 3 (libcatch2-dev) from it, which replaces
-# Debian's Catch2 2 (package catch2) where that is installed. It says so before doing either. When
-# every package is installed already, it runs no apt command at all.
+# Debian's Catch2 2 (package catch2, before version 3) where that is installed. It says so before
+# doing either. When every package is installed already, it runs no apt command at all.
 #
 # It then looks for nvcc: on PATH, or where NVIDIA's packages put it (/usr/local/cuda/bin), and says
 # exactly what to do when it is not on PATH or not installed.
@@ -32,15 +33,25 @@
 set -euo pipefail
 
 want_tests=0
+dry_run=0
 for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --dry-run) dry_run=1 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
 
-as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+# Every change to the system goes through as_root: with --dry-run it is said, not done.
+as_root() {
+  if [ "$dry_run" -eq 1 ]; then
+    echo "install-deps: would run: $*"
+    [ "$1" = tee ] && cat >/dev/null
+    return 0
+  fi
+  if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi
+}
 
 # shellcheck disable=SC1091
 . /etc/os-release 2>/dev/null || { echo "install-deps: cannot read /etc/os-release" >&2; exit 2; }
@@ -63,6 +74,10 @@ repo_root=$(cd "$(dirname "$0")/.." && pwd)
 install_valijson_headers() {
   local target="${repo_root}/.deps/valijson"
   if [ -f "${target}/usr/include/valijson/validator.hpp" ]; then
+    return 0
+  fi
+  if [ "$dry_run" -eq 1 ]; then
+    echo "install-deps: would download libvalijson-dev and unpack its headers into ${target}"
     return 0
   fi
   local scratch
@@ -128,14 +143,19 @@ enable_bookworm_backports() {
 
 # Whether every package (and Catch2 3 for the tests) is installed already: then apt is not run.
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+installed_version() { dpkg-query -W -f='${Version}' "$1" 2>/dev/null; }
+# Debian's own Catch2 2 is the package catch2 before version 3; bookworm-backports' catch2 3.x is a
+# transitional package beside libcatch2-dev 3, and nothing to replace.
+catch2_2_installed() { installed catch2 && dpkg --compare-versions "$(installed_version catch2)" lt 3; }
+catch2_3_installed() { installed libcatch2-dev && dpkg --compare-versions "$(installed_version libcatch2-dev)" ge 3; }
 everything_installed() {
   local package
   for package in "${base_packages[@]}"; do installed "$package" || return 1; done
   if [ "$want_tests" -eq 1 ]; then
-    for package in clang-format clang-tidy libcatch2-dev slurm-wlm munge strace clang-14 libfuzzer-14-dev; do
+    for package in clang-format clang-tidy slurm-wlm munge strace clang-14 libfuzzer-14-dev; do
       installed "$package" || return 1
     done
-    dpkg --compare-versions "$(dpkg-query -W -f='${Version}' libcatch2-dev)" ge 3 || return 1
+    catch2_3_installed || return 1
   fi
   [ -f "${repo_root}/.deps/valijson/usr/include/valijson/validator.hpp" ]
 }
@@ -176,11 +196,15 @@ case "${ID}:${VERSION_ID:-}" in
     as_root apt-get install -y -qq --no-install-recommends "${base_packages[@]}"
     install_valijson_headers
     if [ "$want_tests" -eq 1 ]; then
-      if installed catch2; then
-        echo "install-deps: installing Catch2 3 (libcatch2-dev from bookworm-backports), which replaces" \
-             "Debian's Catch2 2 (package catch2) on this system"
+      if catch2_3_installed; then
+        echo "install-deps: Catch2 $(installed_version libcatch2-dev) is installed already (libcatch2-dev)"
+      else
+        if catch2_2_installed; then
+          echo "install-deps: installing Catch2 3 (libcatch2-dev from bookworm-backports), which replaces" \
+               "Debian's Catch2 $(installed_version catch2) (package catch2) on this system"
+        fi
+        as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
       fi
-      as_root apt-get install -y -qq --no-install-recommends -t bookworm-backports libcatch2-dev
       as_root apt-get install -y -qq --no-install-recommends clang-format clang-tidy slurm-wlm munge strace \
         clang-14 libfuzzer-14-dev
     fi

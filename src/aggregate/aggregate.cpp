@@ -54,6 +54,9 @@ struct UsedRun {
   std::string timing_mode;
   std::vector<Prediction> predictions;  // the lab's, or the transcript's own when the build lacks the lab
   RunFigures figures;
+  // Claims whose recorded verdict could not be confirmed (evidence/declaration_check.hpp): counted as
+  // unchecked, never as evidence.
+  std::set<std::string> unchecked_claims;
 };
 
 struct LabDeclarations {
@@ -96,7 +99,8 @@ LabDeclarations declarations_for(const Lab* lab, const std::vector<const UsedRun
   return found;
 }
 
-UsedRun used_run(const fs::path& file, const Transcript& t, const Lab* lab) {
+UsedRun used_run(const fs::path& file, const Transcript& t, const Lab* lab,
+                 const DeclarationCheck& declaration) {
   UsedRun run;
   run.file = file;
   run.lab_title = t.lab_title;
@@ -115,6 +119,12 @@ UsedRun used_run(const fs::path& file, const Transcript& t, const Lab* lab) {
   }
   run.figures = run_figures(t, lab != nullptr ? lab->card_figures : CardFigures{}, run.predictions,
                             lab != nullptr ? &lab->claims : nullptr);
+  for (const ClaimResult& claim : run.figures.claims) {
+    // A recorded verdict is evidence only once checked; one judged on reading (claims_for) is.
+    if (t.claims_recorded && !declaration.claim_checked(claim.id)) {
+      run.unchecked_claims.insert(claim.id);
+    }
+  }
   return run;
 }
 
@@ -203,7 +213,9 @@ CardRow summarise_card(const std::vector<UsedRun>& runs, const LabDeclarations& 
     for (const UsedRun& run : runs) {
       const auto found = std::find_if(run.figures.claims.begin(), run.figures.claims.end(),
                                       [&](const ClaimResult& c) { return c.id == id; });
-      if (found == run.figures.claims.end() || found->verdict == Verdict::kNotMeasured) {
+      if (found != run.figures.claims.end() && run.unchecked_claims.count(id) > 0) {
+        ++tally.unchecked;
+      } else if (found == run.figures.claims.end() || found->verdict == Verdict::kNotMeasured) {
         ++tally.not_measured;
       } else if (found->verdict == Verdict::kHeld) {
         ++tally.held;
@@ -256,6 +268,17 @@ std::string ClaimTally::verdict() const {
 }
 
 std::string ClaimTally::summary() const {
+  if (unchecked > 0 && measured() == 0 && not_measured == 0) {
+    return "recorded, unchecked " + std::to_string(unchecked) + "/" + std::to_string(unchecked);
+  }
+  std::string text = measured_summary();
+  if (unchecked > 0) {
+    text += " (" + std::to_string(unchecked) + " recorded, unchecked)";
+  }
+  return text;
+}
+
+std::string ClaimTally::measured_summary() const {
   const std::string measured = std::to_string(this->measured());
   std::string v = verdict();
   if (inconclusive > 0) {
@@ -386,7 +409,7 @@ ReadFile read_one(const AggregateFile& file, const LabLookup& labs) {
   read.timing_mode = timing_mode_of(t);
   read.smoke = t.configuration == "smoke";
   read.transcribed = t.is_transcribed();
-  read.run = used_run(file.path, t, labs ? labs(t.lab_name) : nullptr);
+  read.run = used_run(file.path, t, labs ? labs(t.lab_name) : nullptr, check.declaration);
   return read;
 }
 

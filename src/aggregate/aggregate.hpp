@@ -20,8 +20,9 @@
 namespace labrun {
 
 //! Version of the aggregate's JSON output (semantic versioning), written in its "format_version".
-//! 1.1.0 added each claim's count of inconclusive runs (transcript schema 1.6.0).
-inline constexpr const char* kAggregateFormatVersion = "1.1.0";
+//! 1.1.0 added each claim's count of inconclusive runs (transcript schema 1.6.0); 1.2.0 each claim's
+//! count of runs whose recorded verdict is unchecked (evidence/declaration_check.hpp).
+inline constexpr const char* kAggregateFormatVersion = "1.2.0";
 
 //! One file given to aggregate, and what became of it.
 struct AggregateInput {
@@ -66,14 +67,21 @@ struct ClaimTally {
   std::size_t failed = 0;
   std::size_t inconclusive = 0;  //!< runs whose verdict was inconclusive (schema 1.6.0 on)
   std::size_t not_measured = 0;  //!< runs that did not measure it, or whose transcript lacks the claim
+  //! Runs whose recorded verdict could not be confirmed (an older version's claim judged by other
+  //! rules, a lab this labrun does not know: evidence/declaration_check.hpp): never counted as held,
+  //! failed or inconclusive.
+  std::size_t unchecked = 0;
   //! Runs that measured it: held, failed or inconclusive.
   [[nodiscard]] std::size_t measured() const;
   //! "held" (every run that measured it held it), "failed" (every one failed it), "inconclusive"
   //! (every one was inconclusive), "mixed", "not measured".
   [[nodiscard]] std::string verdict() const;
   //! "held 3/3", "failed 2/2", "inconclusive 2/2", "mixed: held 1 of 3" (no run inconclusive),
-  //! "mixed: held 2, inconclusive 1 of 3", "not measured".
+  //! "mixed: held 2, inconclusive 1 of 3", "not measured"; with " (2 recorded, unchecked)" after it
+  //! when runs' verdicts were unchecked.
   [[nodiscard]] std::string summary() const;
+  //! summary() without the unchecked runs.
+  [[nodiscard]] std::string measured_summary() const;
 };
 
 //! One card: every used run of one lab on one device model, of one provenance.

@@ -79,12 +79,14 @@ void card_columns(const LabAggregate& lab, const CardRow* card, std::vector<std:
         out.push_back("claim " + id + " held");
         out.push_back("claim " + id + " inconclusive");
         out.push_back("claim " + id + " measured");
+        out.push_back("claim " + id + " unchecked");
       } else {
         const ClaimTally& tally = card->claims.at(i);
         out.push_back(tally.verdict());
         out.push_back(std::to_string(tally.held));
         out.push_back(std::to_string(tally.inconclusive));
         out.push_back(std::to_string(tally.measured()));
+        out.push_back(std::to_string(tally.unchecked));
       }
     }
   }

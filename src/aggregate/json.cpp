@@ -1,5 +1,6 @@
 #include "aggregate/json.hpp"
 
+#include "base/format.hpp"
 #include "device/build_info.hpp"
 
 namespace labrun {
@@ -32,11 +33,12 @@ Json card_json(const CardRow& card) {
                           {"failed", c.failed},
                           {"inconclusive", c.inconclusive},
                           {"not_measured", c.not_measured},
+                          {"unchecked", c.unchecked},
                           {"expected_to_fail", c.expected_to_fail}});
   }
   Json transcripts = Json::array();
   for (const std::filesystem::path& file : card.transcripts) {
-    transcripts.push_back(file.string());
+    transcripts.push_back(name_text(file.string()));  // names are data: any bytes
   }
   Json modes = Json::object();
   for (const auto& [mode, runs] : card.timing_modes) {
@@ -96,7 +98,7 @@ nlohmann::ordered_json aggregate_to_json(const Aggregate& aggregate) {
   }
   Json inputs = Json::array();
   for (const AggregateInput& input : aggregate.inputs) {
-    Json entry{{"file", input.file.string()}, {"used", input.used()}};
+    Json entry{{"file", name_text(input.file.string())}, {"used", input.used()}};
     if (input.used()) {
       entry["lab"] = input.lab;
       entry["card"] = input.card;

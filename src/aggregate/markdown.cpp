@@ -125,7 +125,7 @@ Table transcripts_table(const LabAggregate& lab) {
   table.right_aligned = {false, false};
   for (const CardRow& card : lab.cards) {
     for (const std::filesystem::path& file : card.transcripts) {
-      table.rows.push_back({card.label, file.string()});
+      table.rows.push_back({card.label, name_text(file.string())});
     }
   }
   return table;

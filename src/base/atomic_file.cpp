@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+#include <system_error>
 
 #include "base/bounded_read.hpp"
 
@@ -33,7 +35,29 @@ void sync_folder(const std::filesystem::path& parent) {
   }
 }
 
+// "<target>.tmp-": the stem of a target's temporary names. The temporary, and the ".earlier" name
+// an earlier file keeps while it is replaced, must be names too: a target's name is cut short for them
+// where the whole would be longer than a file name may be.
+constexpr std::size_t kTemporarySuffixBytes = std::string_view(".tmp-XXXXXX.earlier").size();
+
+std::string temporary_stem(const std::filesystem::path& target) {
+  std::string name = target.filename().string();
+  if (name.size() + kTemporarySuffixBytes > kFileNameMaxBytes) {
+    name.resize(kFileNameMaxBytes - kTemporarySuffixBytes);
+  }
+  return (target.parent_path() / name).string() + ".tmp-";
+}
+
 }  // namespace
+
+std::optional<std::string> file_name_too_long(const std::filesystem::path& path) {
+  const std::string name = path.filename().string();
+  if (name.size() <= kFileNameMaxBytes) {
+    return std::nullopt;
+  }
+  return path.string() + ": a file name of " + std::to_string(name.size()) + " bytes, longer than the " +
+         std::to_string(kFileNameMaxBytes) + " a file name may have";
+}
 
 FileSet::~FileSet() {
   discard();
@@ -52,13 +76,20 @@ void FileSet::add(const std::filesystem::path& path, const std::string& content)
       throw std::invalid_argument(path.string() + " is added twice to one set of files");
     }
   }
-  std::string temporary = path.string() + ".tmp-XXXXXX";
-  const int fd = mkstemp(temporary.data());
-  if (fd < 0) {
-    throw WriteError(system_error("cannot write", path) + " (creating a temporary file beside it)");
+  if (const std::optional<std::string> too_long = file_name_too_long(path)) {
+    throw WriteError("cannot write " + *too_long);
   }
-  // Registered at once, so that a signal from here on removes it.
-  staged_.push_back({path, temporary, RegisteredTemporary(temporary)});
+  // Registered before it exists (base/temporary_files.hpp): no signal can find it unregistered.
+  CreatedTemporary created;
+  try {
+    created = create_registered_file(temporary_stem(path));
+  } catch (const std::system_error& error) {
+    throw WriteError("cannot write " + path.string() + ": " + error.code().message() +
+                     " (creating a temporary file beside it)");
+  }
+  const int fd = created.fd;
+  const std::filesystem::path temporary = created.path;
+  staged_.push_back({path, temporary, std::move(created.registered)});
   const char* data = content.data();
   std::size_t left = content.size();
   while (left > 0) {
@@ -82,6 +113,18 @@ void FileSet::add(const std::filesystem::path& path, const std::string& content)
     staged_.pop_back();
     throw WriteError(message);
   }
+  note_file_step("temporary written");
+}
+
+void FileSet::retire(const std::filesystem::path& path) {
+  for (const Staged& file : staged_) {
+    if (file.target == path) {
+      throw std::invalid_argument(path.string() + " is both written and retired by one set of files");
+    }
+  }
+  if (std::find(retired_.begin(), retired_.end(), path) == retired_.end()) {
+    retired_.push_back(path);
+  }
 }
 
 std::vector<std::filesystem::path> FileSet::targets() const {
@@ -102,13 +145,16 @@ void FileSet::commit(bool overwrite) {
   }
   // From the first name taken to the last, a catchable signal waits: the set is placed whole.
   const SignalsDeferred whole;
+  note_file_step("set placing");
   // What has been placed, to be undone on a failure: a target new to the folder is removed; an
   // earlier file replaced (with --force) is put back from its second name.
   struct Placed {
     std::filesystem::path target;
     std::filesystem::path earlier;  // empty: there was no earlier file
+    bool retired = false;           // an earlier file moved aside, with no new one in its place
   };
   std::vector<Placed> placed;
+  std::vector<RegisteredTemporary> earlier_names;  // registered before they exist, as every temporary
   const auto undo = [&placed]() noexcept {
     for (auto it = placed.rbegin(); it != placed.rend(); ++it) {
       if (it->earlier.empty()) {
@@ -119,7 +165,8 @@ void FileSet::commit(bool overwrite) {
     }
   };
   for (const Staged& file : staged_) {
-    const std::filesystem::path& target = file.target;
+    // A copy: discard() below clears staged_ before the target is named in an error.
+    const std::filesystem::path target = file.target;
     if (!overwrite) {
       if (::link(file.temporary.c_str(), target.c_str()) != 0) {
         const int error = errno;
@@ -131,7 +178,8 @@ void FileSet::commit(bool overwrite) {
         errno = error;
         throw WriteError(system_error("cannot create", target));
       }
-      placed.push_back({target, {}});
+      placed.push_back({target, {}, false});
+      note_file_step("target placed");
       continue;
     }
     // The earlier file keeps a second name until the whole set is in place.
@@ -139,6 +187,7 @@ void FileSet::commit(bool overwrite) {
     struct stat status {};
     if (::lstat(target.c_str(), &status) == 0) {
       earlier = file.temporary.string() + ".earlier";
+      earlier_names.emplace_back(earlier);
       if (::link(target.c_str(), earlier.c_str()) != 0) {
         const std::string message = system_error("cannot keep the earlier", target) + " while replacing it";
         undo();
@@ -155,7 +204,37 @@ void FileSet::commit(bool overwrite) {
       discard();
       throw WriteError(message);
     }
-    placed.push_back({target, earlier});
+    placed.push_back({target, earlier, false});
+    note_file_step("target placed");
+  }
+  // An earlier file this set does not write again leaves with the rest (--force): moved to a second
+  // name now, removed once all is in place, put back on a failure.
+  if (overwrite) {
+    for (const std::filesystem::path& path : retired_) {
+      struct stat status {};
+      if (::lstat(path.c_str(), &status) != 0 || S_ISDIR(status.st_mode)) {
+        continue;  // gone already, or a folder (never part of a set)
+      }
+      CreatedTemporary aside;
+      try {
+        // Registered before the name exists; a placeholder file reserves it, then takes the file.
+        aside = create_registered_file(temporary_stem(path));
+        ::close(aside.fd);
+      } catch (const std::system_error& error) {
+        undo();
+        discard();
+        throw WriteError("cannot replace " + path.string() + ": " + error.code().message());
+      }
+      if (std::rename(path.c_str(), aside.path.c_str()) != 0) {
+        const std::string message = system_error("cannot remove the earlier", path);
+        ::unlink(aside.path.c_str());
+        undo();
+        discard();
+        throw WriteError(message);
+      }
+      placed.push_back({path, aside.path, true});
+      earlier_names.push_back(std::move(aside.registered));
+    }
   }
   for (const Placed& file : placed) {
     if (!file.earlier.empty()) {
@@ -163,6 +242,7 @@ void FileSet::commit(bool overwrite) {
     }
   }
   discard();  // the linked temporaries' own names (renamed ones are gone already)
+  note_file_step("set placed");
   std::vector<std::filesystem::path> folders;
   for (const Placed& file : placed) {
     const std::filesystem::path folder = file.target.parent_path();

@@ -27,7 +27,8 @@ class WriteError : public std::runtime_error {
 };
 
 //! Files written as one set: each is written to a temporary file beside its target
-//! (`<target>.tmp-XXXXXX`) and fsynced as it is added; commit() then gives every one its name, at
+//! (`<target>.tmp-XXXXXX`, the target's name cut short where the whole would be longer than a file
+//! name may be) and fsynced as it is added; commit() then gives every one its name, at
 //! once, and fsyncs their folders. A failure anywhere leaves none of the set in place and every
 //! earlier file as it was, and removes the temporaries; so does a catchable signal
 //! (base/temporary_files.hpp), which waits while commit() places the files. Only SIGKILL or a
@@ -43,6 +44,11 @@ class FileSet {
   //! Writes `content` to a new temporary file beside `path` and fsyncs it. Throws WriteError naming
   //! `path` when it cannot (nothing of it is left); std::invalid_argument for a path added twice.
   void add(const std::filesystem::path& path, const std::string& content);
+  //! An earlier file of the set that this set does not write again (an earlier run's file for a lab
+  //! the new run lacks): commit(true) removes it with the others placed, kept under a second name
+  //! until the whole set is in place, so that a failure puts it back. Ignored by commit(false), which
+  //! replaces nothing. Not a target of the set, and not a folder.
+  void retire(const std::filesystem::path& path);
   //! The targets added, in order.
   [[nodiscard]] std::vector<std::filesystem::path> targets() const;
   //! Places every file under its name. Without `overwrite`, a target that exists (checked first,
@@ -59,6 +65,7 @@ class FileSet {
   };
   void discard() noexcept;
   std::vector<Staged> staged_;
+  std::vector<std::filesystem::path> retired_;
 };
 
 //! The first of `paths` that exists (a link counts, even to nothing), or nullopt.
@@ -74,6 +81,14 @@ class FileSet {
 //! an existing `path` is left untouched and FileExistsError is thrown. Other failures throw
 //! WriteError naming the path and the system error.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite);
+
+//! The longest file name (one path component) labrun writes, in bytes: Linux's NAME_MAX.
+inline constexpr std::size_t kFileNameMaxBytes = 255;
+
+//! "PATH: a file name of N bytes, longer than the 255 a file name may have" when the last component
+//! of `path` is longer than kFileNameMaxBytes; nullopt otherwise. For names a command derives from one
+//! it was given (`<stem>.roofline.svg`), checked before anything is written.
+[[nodiscard]] std::optional<std::string> file_name_too_long(const std::filesystem::path& path);
 
 //! The largest file labrun reads as evidence (a transcript, a schema, a Markdown file): 64 MiB. The
 //! largest committed transcript is under 2 MB.

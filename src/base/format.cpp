@@ -118,11 +118,74 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
   return text;
 }
 
+namespace {
+
+constexpr char kHexDigits[] = "0123456789abcdef";
+
+void append_byte_escape(std::string& out, unsigned char byte) {
+  out += "\\x";
+  out += kHexDigits[byte >> 4U];
+  out += kHexDigits[byte & 0x0FU];
+}
+
+// The length of the well-formed UTF-8 sequence at text[at] (1 to 4), or 0 when the byte there starts
+// none: no overlong form, surrogate or code point above U+10FFFF (RFC 3629).
+std::size_t utf8_sequence_length(const std::string& text, std::size_t at) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+  const unsigned char lead = byte(at);
+  if (lead < 0x80) {
+    return 1;
+  }
+  std::size_t length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    low = lead == 0xE0 ? 0xA0 : 0x80;
+    high = lead == 0xED ? 0x9F : 0xBF;
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    low = lead == 0xF0 ? 0x90 : 0x80;
+    high = lead == 0xF4 ? 0x8F : 0xBF;
+  } else {
+    return 0;
+  }
+  if (at + length > text.size() || byte(at + 1) < low || byte(at + 1) > high) {
+    return 0;
+  }
+  for (std::size_t i = 2; i < length; ++i) {
+    if (byte(at + i) < 0x80 || byte(at + i) > 0xBF) {
+      return 0;
+    }
+  }
+  return length;
+}
+
+}  // namespace
+
+std::string name_text(const std::string& bytes) {
+  std::string text;
+  text.reserve(bytes.size());
+  for (std::size_t at = 0; at < bytes.size();) {
+    const std::size_t length = utf8_sequence_length(bytes, at);
+    if (length == 0) {
+      append_byte_escape(text, static_cast<unsigned char>(bytes[at]));
+      ++at;
+    } else {
+      text.append(bytes, at, length);
+      at += length;
+    }
+  }
+  return text;
+}
+
 std::string one_line(const std::string& text) {
-  static constexpr char kHex[] = "0123456789abcdef";
+  const std::string valid = name_text(text);
   std::string line;
-  line.reserve(text.size());
-  for (const char c : text) {
+  line.reserve(valid.size());
+  for (const char c : valid) {
     const auto byte = static_cast<unsigned char>(c);
     if (c == '\n') {
       line += "\\n";
@@ -131,9 +194,7 @@ std::string one_line(const std::string& text) {
     } else if (c == '\t') {
       line += "\\t";
     } else if (byte < 0x20 || byte == 0x7f) {
-      line += "\\x";
-      line += kHex[byte >> 4U];
-      line += kHex[byte & 0x0FU];
+      append_byte_escape(line, byte);
     } else {
       line += c;
     }

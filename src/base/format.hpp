@@ -26,8 +26,13 @@ namespace labrun {
 //! Binary size ("60.0 MiB").
 [[nodiscard]] std::string binary_size(std::uint64_t bytes);
 
-//! Text as one line of a message: each control character (LF, CR, tab, ESC, ...) is written as its
-//! C escape (\n, \r, \t, \x1b), so that a file name or a JSON key holding one cannot
+//! A name from outside labrun (a file name, an argument: any bytes) as text every format labrun writes
+//! can hold: well-formed UTF-8 is kept as it is, and each byte that is not part of it is written as
+//! \xNN, so that JSON (which must be UTF-8) never refuses it and a reader can still tell the bytes.
+[[nodiscard]] std::string name_text(const std::string& bytes);
+
+//! Text as one line of a message: name_text, then each control character (LF, CR, tab, ESC, ...)
+//! written as its C escape (\n, \r, \t, \x1b), so that a file name or a JSON key holding one cannot
 //! break a one-line error in two, or send a terminal a control sequence.
 [[nodiscard]] std::string one_line(const std::string& text);
 

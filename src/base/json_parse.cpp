@@ -14,7 +14,7 @@ using Json = nlohmann::ordered_json;
 // the object ends, and its pointer recorded.
 class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
  public:
-  explicit LinearOrderedBuilder(ParsedJson& parsed) : parsed_(parsed) {}
+  LinearOrderedBuilder(ParsedJson& parsed, std::size_t max_depth) : parsed_(parsed), max_depth_(max_depth) {}
   bool null() override { return put(Json(nullptr)); }
   bool boolean(bool value) override { return put(Json(value)); }
   bool number_integer(number_integer_t value) override { return put(Json(value)); }
@@ -23,6 +23,7 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
   bool string(string_t& value) override { return put(Json(std::move(value))); }
   bool binary(binary_t& /*value*/) override { return false; }
   bool start_object(std::size_t /*elements*/) override {
+    refuse_beyond_limit();
     open_.push_back(place(Json::object()));
     keys_.emplace_back();
     duplicated_.emplace_back();
@@ -49,6 +50,7 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
     return true;
   }
   bool start_array(std::size_t /*elements*/) override {
+    refuse_beyond_limit();
     open_.push_back(place(Json::array()));
     return true;
   }
@@ -69,6 +71,19 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
   }
 
  private:
+  // Called as an array or object opens: one more level than the limit is refused before it is built.
+  void refuse_beyond_limit() const {
+    if (open_.size() < max_depth_) {
+      return;
+    }
+    std::string pointer = pointer_of_open();
+    if (!open_.empty() && open_.size() <= kPointerLevelsShown) {
+      // The new container's own place: the next index of the open array, or the last key read.
+      const Json& parent = *open_.back();
+      pointer += "/" + (parent.is_array() ? std::to_string(parent.size()) : json_pointer_token(key_));
+    }
+    throw JsonTooDeep(pointer, max_depth_);
+  }
   // Puts `value` where the parse is (the root, the end of the open array, or the open object under
   // the last key) and returns where it went.
   Json* place(Json value) {
@@ -119,6 +134,7 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
   }
 
   ParsedJson& parsed_;
+  std::size_t max_depth_;
   std::vector<Json*> open_;
   std::vector<std::unordered_set<std::string>> keys_;
   std::vector<std::unordered_set<std::string>> duplicated_;  // per open object: its keys given twice
@@ -127,11 +143,36 @@ class LinearOrderedBuilder : public nlohmann::json_sax<Json> {
 
 }  // namespace
 
-ParsedJson parse_json_finding_duplicates(const std::string& text) {
+JsonTooDeep::JsonTooDeep(std::string pointer, std::size_t max_depth)
+    : std::runtime_error("nested more than " + std::to_string(max_depth) +
+                         " levels deep (arrays and objects inside one another)"),
+      pointer_(std::move(pointer)) {}
+
+ParsedJson parse_json_finding_duplicates(const std::string& text, std::size_t max_depth) {
   ParsedJson parsed;
-  LinearOrderedBuilder builder(parsed);
+  LinearOrderedBuilder builder(parsed, max_depth);
   Json::sax_parse(text, &builder);
   return parsed;
+}
+
+nlohmann::ordered_json read_json_file(const std::filesystem::path& path, std::size_t max_bytes, Links links,
+                                      std::size_t max_depth) {
+  const std::string text = read_regular_file(path, max_bytes, links);  // names the path itself
+  ParsedJson parsed;
+  try {
+    parsed = parse_json_finding_duplicates(text, max_depth);
+  } catch (const JsonTooDeep& error) {
+    throw std::runtime_error(path.string() + ": " + (error.pointer().empty() ? "/" : error.pointer()) + ": " +
+                             error.what());
+  } catch (const std::exception& error) {
+    throw std::runtime_error(path.string() + ": not JSON: " + error.what());
+  }
+  if (!parsed.duplicate_keys.empty()) {
+    const DuplicateKey& first = parsed.duplicate_keys.front();
+    throw std::runtime_error(path.string() + ": " + first.pointer + ": the key \"" + first.key +
+                             "\" is given twice in one object");
+  }
+  return std::move(parsed.document);
 }
 
 std::string json_pointer_token(const std::string& key) {

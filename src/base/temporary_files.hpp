@@ -26,14 +26,37 @@ class RegisteredTemporary {
   RegisteredTemporary& operator=(const RegisteredTemporary&) = delete;
   RegisteredTemporary(RegisteredTemporary&& other) noexcept;
   RegisteredTemporary& operator=(RegisteredTemporary&& other) noexcept;
+  //! Whether the signal handlers cover the path (false: too long, or no slot was free).
+  [[nodiscard]] bool covered() const { return slot_ >= 0; }
 
  private:
   int slot_ = -1;
 };
 
-//! While one of these lives, a signal the handlers catch waits: it is acted on (temporaries
-//! removed, labrun ended) when the last one ends. For the few renames that place a set of files,
-//! so that no catchable signal leaves half a set in place.
+//! A temporary created under a name registered before it exists: a signal at any moment finds every
+//! temporary that exists registered (mkstemp(3) then registering left a window in which a signal
+//! left the file behind). A signal between the registration and the creation removes a name nothing
+//! has yet, which is harmless.
+struct CreatedTemporary {
+  std::filesystem::path path;
+  int fd = -1;  //!< a file's descriptor, open for writing (O_CLOEXEC; the caller closes it); -1 for a folder
+  RegisteredTemporary registered{std::filesystem::path()};
+};
+
+//! Creates a new file `stem` + 6 random letters and digits (mode 0600, O_EXCL), registered first.
+//! When every slot is taken it waits up to 10 s for one. Throws std::system_error (its errno) when the
+//! file cannot be created or no slot frees; nothing is left then.
+[[nodiscard]] CreatedTemporary create_registered_file(const std::string& stem);
+
+//! The same for a new folder (mode 0700), as mkdtemp(3) makes one.
+[[nodiscard]] CreatedTemporary create_registered_folder(const std::string& stem);
+
+//! A region no catchable signal cuts: the few renames that place a set of files, a temporary's name
+//! registered and the file created. A signal caught in the thread of a region is acted on when that
+//! thread's last region ends; a signal caught elsewhere waits (up to 10 s) until every region open in
+//! any thread has ended; and once a signal is acted on, no region starts (its thread waits to be
+//! ended). So no catchable signal leaves half a set in place, or a temporary no one registered, even
+//! while other threads write (grade --batch).
 class SignalsDeferred {
  public:
   SignalsDeferred();
@@ -42,8 +65,22 @@ class SignalsDeferred {
   SignalsDeferred& operator=(const SignalsDeferred&) = delete;
 };
 
+//! A test's window on the life of a file labrun writes: called with the name of each step as it is
+//! passed ("name registered", "temporary created", "temporary written", "set placing", "target
+//! placed", "set placed"), so that a test can raise a signal at every one of them and see what is
+//! left. nullptr (the default) calls nothing.
+using FileStepObserver = void (*)(const char* step);
+void observe_file_steps(FileStepObserver observer);
+//! Calls the observer, if any, with `step`.
+void note_file_step(const char* step);
+
 //! Installs the handlers described above. Idempotent; call it before any thread starts.
 void remove_temporaries_on_signals();
+
+//! Ends labrun with `signal_number` as the handlers do: once the regions open in other threads have
+//! ended, every registered temporary is removed, then the signal's default action ends labrun. For
+//! code that caught the signal itself (process/'s forwarding while a child runs). Never returns.
+[[noreturn]] void end_labrun_with_signal(int signal_number) noexcept;
 
 //! Removes every registered temporary now. Async-signal-safe (only open, getdents64, unlink,
 //! unlinkat, rmdir and close), for a signal handler of another folder: process/'s forwarding of

@@ -26,10 +26,10 @@ bool ends_with(const std::string& text, const std::string& end) {
 
 }  // namespace
 
-std::optional<fs::path> existing_aggregate_output(const fs::path& dir) {
+std::vector<fs::path> existing_aggregate_outputs(const fs::path& dir) {
   std::error_code error;
   if (!fs::is_directory(dir, error)) {
-    return std::nullopt;
+    return {};
   }
   const std::string prefix = std::string(kAggregateStem) + ".";
   std::vector<fs::path> found;
@@ -42,10 +42,16 @@ std::optional<fs::path> existing_aggregate_output(const fs::path& dir) {
       found.push_back(it->path());
     }
   }
+  std::sort(found.begin(), found.end());
+  return found;
+}
+
+std::optional<fs::path> existing_aggregate_output(const fs::path& dir) {
+  const std::vector<fs::path> found = existing_aggregate_outputs(dir);
   if (found.empty()) {
     return std::nullopt;
   }
-  return *std::min_element(found.begin(), found.end());
+  return found.front();
 }
 
 CLI::App* add_aggregate_command(CLI::App& app, AggregateRequest& request) {
@@ -144,6 +150,16 @@ int run_aggregate_command(const AggregateRequest& request, std::ostream& out, st
   const std::vector<DrawnPlot> drawn = add_plots(outputs, rendered, dir, kAggregateStem, kPlotsBesideFormat);
   const std::string markdown = aggregate_to_markdown(aggregate, plot_links_markdown(drawn, dir));
   outputs.add(dir / "aggregate.md", markdown);
+  if (request.overwrite) {
+    // --force replaces the set an aggregate in this folder owns as a whole: an earlier run's files for
+    // labs this one lacks leave with it, never to be read beside the new ones.
+    const std::vector<fs::path> written = outputs.targets();
+    for (const fs::path& earlier : existing_aggregate_outputs(dir)) {
+      if (std::find(written.begin(), written.end(), earlier) == written.end()) {
+        outputs.retire(earlier);
+      }
+    }
+  }
   outputs.commit(request.overwrite);
   out << markdown;
   progress("wrote aggregate.md, aggregate.json, " + std::to_string(aggregate.labs.size()) +

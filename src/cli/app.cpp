@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "base/descriptor_output.hpp"
 #include "base/format.hpp"
 #include "cli/aggregate_command.hpp"
 #include "cli/command_support.hpp"
@@ -72,9 +73,24 @@ std::string unknown_dash_word(const CLI::App& app, int argc, const char* const* 
   return "";
 }
 
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
 }  // namespace
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  const int status = run_command(argc, argv, out, err);
+  // What a command printed counts only once it is written: a short or failed write is exit 1.
+  out.flush();
+  if (out.good()) {
+    return status;
+  }
+  return report_error(err, exit_code::kFailure,
+                      output_failure(out.rdbuf(), "standard output") + " (what was printed is incomplete)");
+}
+
+namespace {
+
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CLI::App app{
       "labrun: runs GPU course labs and records their evidence (raw CUDA-event timings, "
       "device and build metadata) as JSON transcripts with Markdown tables."};
@@ -187,5 +203,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     return report_error(err, exit_code::kFailure, error.what());
   }
 }
+
+}  // namespace
 
 }  // namespace labrun

@@ -28,6 +28,7 @@
 #include "grading/grade_request.hpp"
 #include "grading/manifest.hpp"
 #include "grading/report.hpp"
+#include "grading/summary_row.hpp"
 #include "grading/utf8.hpp"
 #include "runner/runner.hpp"
 
@@ -36,8 +37,6 @@ namespace {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
-
-constexpr std::size_t kReportMaxBytes = std::size_t{16} * 1024 * 1024;
 
 //! Where a batch writes each submission's reports: OUT/submissions/<folder>/, apart from the
 //! summaries in OUT itself, so that no folder's name can collide with a summary's.
@@ -130,48 +129,9 @@ int exit_status_of(const std::string& grader_problem_kind) {
   return grader_problem_kind.empty() ? exit_code::kOk : exit_code::kFailure;
 }
 
-// One summary row: what report.json says about one submission folder.
-struct SummaryRow {
-  std::string submission;
-  std::string student_id;
-  double score = 0.0;
-  double max_score = 0.0;
-  std::vector<std::string> mistakes;
-  std::string grader_problem;
-  double seconds = 0.0;
-  std::string device;
-  std::string device_uuid;
-  std::string host;
-};
-
-SummaryRow row_of(const std::string& submission, const nlohmann::ordered_json& report) {
-  SummaryRow row;
-  row.submission = submission;
-  row.student_id = report.value("student_id", "unknown");
-  row.score = report.at("score").get<double>();
-  row.max_score = report.at("max_score").get<double>();
-  for (const auto& m : report.at("mistakes")) {
-    row.mistakes.push_back(m.at("id").get<std::string>());
-  }
-  row.grader_problem = report.value("grader_problem", "");
-  row.seconds = report.value("execution_time", 0.0);
-  if (report.contains("environment")) {
-    row.device = report["environment"].value("device", "");
-    row.device_uuid = report["environment"].value("device_uuid", "");
-    row.host = report["environment"].value("host", "");
-  }
-  return row;
-}
-
 // The row of a folder's report.json; nullopt when it has none readable.
 std::optional<SummaryRow> existing_row(const fs::path& folder) {
-  try {
-    const auto report =
-        nlohmann::ordered_json::parse(read_regular_file(folder / "report.json", kReportMaxBytes));
-    return row_of(folder.filename().string(), report);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  return read_summary_row(folder).row;
 }
 
 // The row of a folder graded before, which a rerun keeps; nullopt when it must be graded (again):
@@ -252,9 +212,12 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     markdown += "\n" + std::to_string(not_graded_count) + " of " + std::to_string(rows.size()) +
                 " submissions could not be graded by this grader (see their reports).\n";
   }
-  write_file_atomically(out_dir / (stem + ".md"), markdown, overwrite);
-  write_file_atomically(out_dir / (stem + ".json"), dump_report(json), overwrite);
-  write_file_atomically(out_dir / (stem + ".csv"), csv, overwrite);
+  // One set, as `run` writes its files: all three in place, or none and the earlier three as they were.
+  FileSet summaries;
+  summaries.add(out_dir / (stem + ".md"), markdown);
+  summaries.add(out_dir / (stem + ".json"), dump_report(json));
+  summaries.add(out_dir / (stem + ".csv"), csv);
+  summaries.commit(overwrite);
   out << markdown;
 }
 
@@ -482,7 +445,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         continue;
       }
       status = std::max(status, exit_status_of(report.grader_problem_kind));
-      rows[k] = row_of(name, report_json(report));
+      rows[k] = summary_row_of(name, report_json(report));
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
       // The first gradings to end are often refusals that took no time: no rate until it means something.
@@ -536,26 +499,47 @@ int merge_reports(const GradeCommand& command, const std::function<void(const st
   const std::vector<std::string> from =
       command.merge_from.empty() ? std::vector<std::string>{command.merge} : command.merge_from;
   for (const std::string& dir : from) {
+    // Every file-system failure (a link loop, a folder that cannot be read) is one of the problems,
+    // named with its path: error codes, never a raw filesystem_error.
     const fs::path reports = fs::path(dir) / kReportsFolder;
-    if (!fs::is_directory(reports)) {
-      problems.push_back(reports.string() + " does not exist: --merge reads the reports a batch wrote there");
+    std::error_code error;
+    if (!fs::is_directory(reports, error)) {
+      problems.push_back(reports.string() + (error ? ": " + error.message() : " does not exist") +
+                         ": --merge reads the reports a batch wrote there");
       continue;
     }
-    for (const auto& entry : fs::directory_iterator(reports)) {
-      if (!entry.is_directory() || !fs::exists(entry.path() / "report.json")) {
+    for (fs::directory_iterator it(reports, error), end; !error && it != end; it.increment(error)) {
+      const fs::path folder = it->path();
+      std::error_code entry_error;
+      const bool is_folder = it->is_directory(entry_error);
+      if (!entry_error && is_folder && !fs::exists(folder / "report.json", entry_error) && !entry_error) {
         continue;
       }
-      const std::string name = entry.path().filename().string();
-      const std::optional<SummaryRow> row = existing_row(entry.path());
-      if (!row) {
-        problems.push_back(entry.path().string() + "/report.json cannot be read");
+      if (entry_error) {
+        problems.push_back(folder.string() + ": " + entry_error.message());
         continue;
       }
-      const auto [it, inserted] = found.emplace(name, std::pair{*row, entry.path()});
-      if (!inserted && fs::canonical(it->second.second) != fs::canonical(entry.path())) {
-        problems.push_back(name + " was graded twice (" + it->second.second.string() + ", " +
-                           entry.path().string() + ")");
+      if (!is_folder) {
+        continue;
       }
+      const std::string name = folder.filename().string();
+      const SummaryRowRead read = read_summary_row(folder);
+      if (!read.row) {
+        problems.push_back(read.problem);
+        continue;
+      }
+      const auto [it_found, inserted] = found.emplace(name, std::pair{*read.row, folder});
+      std::error_code first_error;
+      std::error_code second_error;
+      if (!inserted &&
+          (fs::canonical(it_found->second.second, first_error) != fs::canonical(folder, second_error) ||
+           first_error || second_error)) {
+        problems.push_back(name + " was graded twice (" + it_found->second.second.string() + ", " +
+                           folder.string() + ")");
+      }
+    }
+    if (error) {
+      problems.push_back(reports.string() + ": " + error.message());
     }
   }
   if (!problems.empty()) {
@@ -570,7 +554,11 @@ int merge_reports(const GradeCommand& command, const std::function<void(const st
   for (const auto& [name, row] : found) {
     rows.push_back(row.first);
   }
-  fs::create_directories(command.merge);
+  std::error_code created;
+  fs::create_directories(command.merge, created);
+  if (created) {
+    throw std::runtime_error("cannot create " + command.merge + ": " + created.message());
+  }
   write_summary(rows, command.merge, "summary", true, out);
   return exit_code::kOk;
 }
@@ -626,13 +614,14 @@ void check_grade_usage(const GradeCommand& command) {
     throw UsageError("give one of a submission file, --batch DIR or --merge OUT [DIR...]");
   }
   if (!command.merge.empty()) {
+    std::error_code error;
     for (const std::string& dir : command.merge_from) {
-      if (!fs::is_directory(dir)) {
-        throw UsageError(dir + " is not a folder");
+      if (!fs::is_directory(dir, error)) {
+        throw UsageError(dir + " is not a folder" + (error ? " (" + error.message() + ")" : ""));
       }
     }
-    if (command.merge_from.empty() && !fs::is_directory(command.merge)) {
-      throw UsageError(command.merge + " is not a folder");
+    if (command.merge_from.empty() && !fs::is_directory(command.merge, error)) {
+      throw UsageError(command.merge + " is not a folder" + (error ? " (" + error.message() + ")" : ""));
     }
     return;
   }
@@ -699,6 +688,11 @@ int run_grade_command(GradeCommand command, const std::function<void(const std::
   }
   GradeReport report = grade_one(*choice.exercise, command.request, progress);
   record_seed(report, command, command.request.seed);
+  if (!report.grader_problem_kind.empty()) {
+    // Why it was not graded (no GPU, no sandbox) on standard error too, not only inside the report.
+    progress(report.mistakes.empty() ? "not graded (" + report.grader_problem_kind + "): see the report"
+                                     : report.mistakes.front().explanation);
+  }
   if (!command.out.empty()) {
     write_grade_files(report, command.out, command.force);
     progress("wrote results.json, report.json and report.md in " + command.out);

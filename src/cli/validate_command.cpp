@@ -37,6 +37,16 @@ int run_validate_command(const ValidateRequest& request, std::ostream& out, std:
       }
       out << "; read as " << kTranscriptSchemaVersion << " with not recorded: " << lacking;
     }
+    // What could not be confirmed is said, never passed as checked (evidence/declaration_check.hpp).
+    const std::vector<UncheckedFigure>& unchecked = check.declaration.unchecked;
+    if (!check.declaration.lab_known) {
+      out << "; lab " << one_line(transcript.lab_name)
+          << " is not part of this labrun: its claims are as recorded, unchecked";
+    } else if (!unchecked.empty()) {
+      out << "; " << unchecked.size() << " recorded " << (unchecked.size() == 1 ? "figure" : "figures")
+          << " unchecked, never counted as evidence (first: " << unchecked.front().pointer << ": "
+          << one_line(unchecked.front().reason) << ")";
+    }
     out << "\n";
   }
   return status;

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <string>
 
-#include "claims/claims.hpp"
 #include "core/byte_model.hpp"
 #include "core/rounds.hpp"
 #include "core/sampling.hpp"
@@ -394,77 +393,27 @@ std::optional<SchemaProblem> profile_problem(const Transcript& t) {
   return std::nullopt;
 }
 
-bool same_optional(const std::optional<double>& a, const std::optional<double>& b) {
-  return a.has_value() == b.has_value() && (!a || agree(*a, *b));
-}
-
-// Whether a transcript of this schema version has its claims judged again: 1.5.0 on. The claims'
-// rules are today's from 1.5.0 (its timeline claim) on; 1.6.0 adds rounds, which a 1.5.0 transcript,
-// read as one round, does not have, so it is judged by its figures alone, as it was.
-bool claims_judged_again(const std::string& version) {
-  for (const char* older : {"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0"}) {
-    if (version == older) {
-      return false;
-    }
-  }
-  return true;
-}
-
-std::optional<SchemaProblem> claim_problem(const Transcript& t, const Lab* lab) {
-  if (lab == nullptr || !t.claims_recorded || !claims_judged_again(t.schema_version)) {
-    return std::nullopt;
-  }
-  // Judged as the run judged them: over its rounds, when it has two or more.
-  const std::vector<ClaimResult> judged = evaluate_claims(lab->claims, t);
-  for (std::size_t i = 0; i < t.claims.size(); ++i) {
-    const ClaimResult& recorded = t.claims[i];
-    const auto found =
-        std::find_if(judged.begin(), judged.end(), [&](const ClaimResult& c) { return c.id == recorded.id; });
-    if (found == judged.end()) {
-      continue;  // a claim this build does not declare
-    }
-    const ClaimResult& computed = *found;
-    if (computed.tolerance != recorded.tolerance || !same_optional(computed.expected, recorded.expected)) {
-      continue;  // judged by another rule than this build's: not judged again
-    }
-    const std::string at = "/claims/" + std::to_string(i);
-    if (computed.verdict != recorded.verdict) {
-      return SchemaProblem{at + "/verdict", std::string("\"") + verdict_name(recorded.verdict) +
-                                                "\", where the transcript's own figures give \"" +
-                                                verdict_name(computed.verdict) + "\" (" + computed.detail +
-                                                ")"};
-    }
-    if (!same_optional(recorded.measured, computed.measured)) {
-      if (!computed.measured) {
-        return SchemaProblem{at + "/measured", "recorded, but the transcript's figures measure nothing"};
-      }
-      return mismatch(at + "/measured", recorded.measured.value_or(std::nan("")), *computed.measured,
-                      "the transcript's own figures");
-    }
-    if (!same_interval(recorded.measured_interval, computed.measured_interval)) {
-      return SchemaProblem{at + "/measured_interval",
-                           interval_text(recorded.measured_interval) +
-                               " does not follow from the transcript's rounds (which give " +
-                               interval_text(computed.measured_interval) + ")"};
-    }
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
+FigureCheck check_figures(const Transcript& t, const Lab* lab) {
+  FigureCheck check;
+  for (std::size_t i = 0; i < t.cases.size() && !check.forged; ++i) {
+    check.forged = case_problem(t, i, lab);
+  }
+  for (const auto& figures : {stability_problem, correctness_problem, prediction_problem, profile_problem}) {
+    if (!check.forged) {
+      check.forged = figures(t);
+    }
+  }
+  check.declaration = check_against_declaration(t, lab);
+  if (!check.forged) {
+    check.forged = check.declaration.forged;
+  }
+  return check;
+}
+
 std::optional<SchemaProblem> inconsistent_figure(const Transcript& t, const Lab* lab) {
-  for (std::size_t i = 0; i < t.cases.size(); ++i) {
-    if (auto problem = case_problem(t, i, lab)) {
-      return problem;
-    }
-  }
-  for (const auto& check : {stability_problem, correctness_problem, prediction_problem, profile_problem}) {
-    if (auto problem = check(t)) {
-      return problem;
-    }
-  }
-  return claim_problem(t, lab);
+  return check_figures(t, lab).forged;
 }
 
 }  // namespace labrun

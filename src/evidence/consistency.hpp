@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "core/transcript.hpp"
+#include "evidence/declaration_check.hpp"
 #include "evidence/schema_validation.hpp"
 #include "registry/lab.hpp"
 
@@ -35,16 +36,22 @@ inline constexpr double kFigureRelativeTolerance = 1e-9;
 //!   elements, and a check passed exactly when nothing mismatched;
 //! - a profiled case's model bytes against the case's byte model.
 //! For a transcribed reference, which has no samples: every published figure positive and finite,
-//! from at least one run.
+//! summarising at least one run, or 0 runs where the source does not state the statistic.
 //! For every transcript: each case's elements match the size its label names (sizes), each
 //! prediction's ratios follow from the two cases' byte models (predicted_ratios()) and its measured
 //! ratios and their intervals from the two cases (measure_prediction()), each case's
 //! byte model and launches per sample are the ones `lab` declares for it (when `lab` is given and
-//! declares the case), and, for a transcript of schema 1.5.0 or later whose lab is given, each
-//! recorded claim whose expectation and tolerance are the ones the lab declares has the verdict,
-//! measured figure and 95% interval the lab's claim gives on the transcript's figures and rounds
-//! (evaluate_claims). A claim of a schema version before 1.5.0 was judged by the rules of its time
-//! and is not judged again.
+//! declares the case); and, when `lab` is given, everything evidence/declaration_check.hpp checks
+//! against its declaration (claims, sizes, predictions, roofline), forged departures only.
 [[nodiscard]] std::optional<SchemaProblem> inconsistent_figure(const Transcript& transcript, const Lab* lab);
+
+//! What inconsistent_figure finds (`forged`), with the declaration check's full outcome: what it could
+//! not confirm in an older transcript or one of a lab this labrun does not know (shown as recorded,
+//! never counted as evidence).
+struct FigureCheck {
+  std::optional<SchemaProblem> forged;
+  DeclarationCheck declaration;
+};
+[[nodiscard]] FigureCheck check_figures(const Transcript& transcript, const Lab* lab);
 
 }  // namespace labrun

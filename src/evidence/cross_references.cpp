@@ -4,7 +4,23 @@
 
 namespace labrun {
 
+namespace {
+
+// A lab's name, as a case's name begins with it: lower-case letters, digits and '-'. Commands name
+// files after it (`aggregate.<lab>.csv`), so it is never a path and never longer than kLabNameMaxBytes.
+bool is_lab_name(const std::string& name) {
+  return !name.empty() && name.size() <= kLabNameMaxBytes &&
+         name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
+}  // namespace
+
 std::optional<SchemaProblem> dangling_reference(const Transcript& t) {
+  if (!is_lab_name(t.lab_name)) {
+    return SchemaProblem{"/lab/name", "'" + t.lab_name + "' is not a lab's name (1 to " +
+                                          std::to_string(kLabNameMaxBytes) +
+                                          " lower-case letters, digits and '-': files are named after it)"};
+  }
   for (std::size_t i = 0; i < t.cases.size(); ++i) {
     const CaseResult& c = t.cases[i];
     const std::string prefix = t.lab_name + "/" + c.part + "/";

@@ -30,7 +30,7 @@ const valijson::Schema& parsed_schema(const std::string& version, const std::str
   const std::lock_guard<std::mutex> lock(mutex);
   auto& slot = cache[version];
   if (!slot) {
-    const nlohmann::json document = nlohmann::json::parse(text);
+    const nlohmann::json document(parse_json_finding_duplicates(text).document);
     slot = std::make_unique<valijson::Schema>();
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
     parser.populateSchema(valijson::adapters::NlohmannJsonAdapter(document), *slot);
@@ -116,19 +116,21 @@ std::vector<std::string> known_schema_versions() {
     }
   }
   // By version number: 1.10.0 after 1.9.0.
-  const auto numbers = [](const std::string& version) {
-    std::vector<long> parts;
-    std::size_t start = 0;
-    while (start <= version.size()) {
-      const std::size_t dot = std::min(version.find('.', start), version.size());
-      parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
-      start = dot + 1;
-    }
-    return parts;
-  };
-  std::sort(versions.begin(), versions.end(),
-            [&](const std::string& a, const std::string& b) { return numbers(a) < numbers(b); });
+  std::sort(versions.begin(), versions.end(), [](const std::string& a, const std::string& b) {
+    return schema_version_numbers(a) < schema_version_numbers(b);
+  });
   return versions;
+}
+
+std::vector<long> schema_version_numbers(const std::string& version) {
+  std::vector<long> parts;
+  std::size_t start = 0;
+  while (start <= version.size()) {
+    const std::size_t dot = std::min(version.find('.', start), version.size());
+    parts.push_back(std::strtol(version.substr(start, dot - start).c_str(), nullptr, 10));
+    start = dot + 1;
+  }
+  return parts;
 }
 
 std::optional<std::string> schema_text(const std::string& version) {
@@ -272,17 +274,36 @@ std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document) {
   return problems;
 }
 
+std::optional<SchemaProblem> transcript_text_problem(const std::string& text, nlohmann::json& document) {
+  ParsedJson parsed;
+  try {
+    // Bounded while parsing (base/json_parse.hpp): no deeper document is ever built.
+    parsed = parse_json_finding_duplicates(text, kTranscriptMaxDepth);
+  } catch (const JsonTooDeep& error) {
+    return SchemaProblem{error.pointer(), std::string(error.what()) + ", more than a transcript allows"};
+  } catch (const nlohmann::json::parse_error& error) {
+    return SchemaProblem{
+        "", "malformed JSON at byte " + std::to_string(error.byte) + " (" +
+                (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) + ")"};
+  } catch (const nlohmann::json::out_of_range&) {
+    return SchemaProblem{pointer_of_parse_error(text),
+                         "a number too large for a double (JSON numbers here must be finite doubles)"};
+  }
+  if (!parsed.duplicate_keys.empty()) {
+    const DuplicateKey& first = parsed.duplicate_keys.front();
+    return SchemaProblem{first.pointer, "the key \"" + first.key +
+                                            "\" is given twice in one object (a reader could not tell which "
+                                            "value is meant)"};
+  }
+  // At most kTranscriptMaxDepth levels: the copy's recursion is bounded.
+  document = nlohmann::json(parsed.document);
+  return std::nullopt;
+}
+
 std::vector<SchemaProblem> validate_transcript_text(const std::string& text) {
   nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    return {{"", "malformed JSON at byte " + std::to_string(error.byte) + " (" +
-                     (text.empty() ? std::string("empty file") : std::string("truncated or not JSON")) +
-                     ")"}};
-  } catch (const nlohmann::json::out_of_range&) {
-    return {{pointer_of_parse_error(text),
-             "a number too large for a double (JSON numbers here must be finite doubles)"}};
+  if (std::optional<SchemaProblem> problem = transcript_text_problem(text, document)) {
+    return {std::move(*problem)};
   }
   return validate_transcript(document);
 }

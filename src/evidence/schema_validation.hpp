@@ -29,6 +29,8 @@ struct SchemaProblem {
 //! The schema versions found in the data folder's schema/, oldest first. Throws DataFileNotFound
 //! (core/install_layout.hpp) when labrun's data files cannot be found; so does every function below.
 [[nodiscard]] std::vector<std::string> known_schema_versions();
+//! A version's numbers, "1.10.0" as {1, 10, 0}: versions compare in order as these do.
+[[nodiscard]] std::vector<long> schema_version_numbers(const std::string& version);
 //! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 
@@ -43,9 +45,16 @@ struct SchemaProblem {
 //! or unknown schema_version is itself the one problem returned.
 [[nodiscard]] std::vector<SchemaProblem> validate_transcript(const nlohmann::json& document);
 
+//! Parses a transcript's text as validate_transcript_text does, into `document`: nullopt when it is JSON
+//! of at most kTranscriptMaxDepth levels with no key given twice in one object; otherwise the problem
+//! (malformed JSON at its byte, a number beyond a double or nesting too deep at its pointer, a key
+//! given twice at its pointer, named), and `document` is left as it was.
+[[nodiscard]] std::optional<SchemaProblem> transcript_text_problem(const std::string& text,
+                                                                   nlohmann::json& document);
+
 //! Validates a transcript's text: malformed JSON (a truncated file, say) is reported with the
 //! byte offset where parsing failed, at pointer ""; a number beyond a double (1e400) at the pointer
-//! of the value it is.
+//! of the value it is; nesting too deep and a key given twice at theirs (transcript_text_problem).
 [[nodiscard]] std::vector<SchemaProblem> validate_transcript_text(const std::string& text);
 
 //! The JSON pointer of the value at which parsing `text` fails ("/cases/0/samples_ms/3"); "" when

@@ -54,18 +54,21 @@ TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& l
     check.problem = failure.what();  // names the file
     return check;
   }
-  // Parsed once for validation (the reader parses again, keeping the order of keys). A document
-  // that parses but is another kind of labrun output is named as what it is.
-  const nlohmann::json document = nlohmann::json::parse(text, nullptr, false);
-  if (!document.is_discarded()) {
-    if (const std::string kind = non_transcript_kind(document); !kind.empty()) {
-      check.problem = name + ": not a transcript (it looks like " + kind + ")";
-      check.not_a_transcript = true;
-      return check;
-    }
+  // Parsed once, bounded (no deeper than a transcript may be, every key once), for validation; the
+  // reader parses again, keeping the order of keys. A document that parses but is another kind of
+  // labrun output is named as what it is.
+  nlohmann::json document;
+  if (const std::optional<SchemaProblem> malformed = transcript_text_problem(text, document)) {
+    check.problem =
+        name + ": " + (malformed->pointer.empty() ? "/" : malformed->pointer) + ": " + malformed->message;
+    return check;
   }
-  const std::vector<SchemaProblem> problems =
-      document.is_discarded() ? validate_transcript_text(text) : validate_transcript(document);
+  if (const std::string kind = non_transcript_kind(document); !kind.empty()) {
+    check.problem = name + ": not a transcript (it looks like " + kind + ")";
+    check.not_a_transcript = true;
+    return check;
+  }
+  const std::vector<SchemaProblem> problems = validate_transcript(document);
   if (!problems.empty()) {
     check.problem = name + ": " + (problems.front().pointer.empty() ? "/" : problems.front().pointer) + ": " +
                     problems.front().message;
@@ -78,11 +81,12 @@ TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& l
       check.problem = name + ": " + dangling->pointer + ": " + dangling->message;
       return check;
     }
-    if (const std::optional<SchemaProblem> forged =
-            inconsistent_figure(transcript, labs ? labs(transcript.lab_name) : nullptr)) {
-      check.problem = name + ": " + forged->pointer + ": " + forged->message;
+    FigureCheck figures = check_figures(transcript, labs ? labs(transcript.lab_name) : nullptr);
+    if (figures.forged) {
+      check.problem = name + ": " + figures.forged->pointer + ": " + figures.forged->message;
       return check;
     }
+    check.declaration = std::move(figures.declaration);
     check.transcript = std::move(transcript);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/transcript.hpp"
+#include "evidence/declaration_check.hpp"
 #include "registry/lab.hpp"
 
 namespace labrun {
@@ -28,6 +29,10 @@ struct TranscriptCheck {
   std::string problem;
   std::size_t more_problems = 0;  //!< further schema problems beyond the first
   bool not_a_transcript = false;  //!< the file is another kind of JSON (non_transcript_kind)
+  //! A valid transcript checked against its lab's declaration (evidence/declaration_check.hpp): what
+  //! it records that could not be confirmed (an older version's claims by other rules, every claim of
+  //! a lab this labrun does not know), to be shown as recorded and never counted as evidence.
+  DeclarationCheck declaration;
 };
 
 //! Reads and checks one file: read, recognised, validated, parsed, its cross references

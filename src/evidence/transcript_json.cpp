@@ -4,9 +4,11 @@
 #include <cmath>
 #include <limits>
 
+#include "base/format.hpp"
 #include "base/json_parse.hpp"
 #include "core/environment_contract.hpp"
 #include "core/rounds.hpp"
+#include "evidence/schema_validation.hpp"
 
 namespace labrun {
 namespace {
@@ -25,7 +27,13 @@ Json number_or_text(double value) {
 // A transcript's JSON, read in time linear in its size with each object's key order kept; a key
 // given twice in one object makes the text malformed.
 Json parse_ordered_json(const std::string& text) {
-  ParsedJson parsed = parse_json_finding_duplicates(text);
+  ParsedJson parsed;
+  try {
+    parsed = parse_json_finding_duplicates(text, kTranscriptMaxDepth);
+  } catch (const JsonTooDeep& error) {
+    throw TranscriptFormatError((error.pointer().empty() ? "/" : error.pointer()) + ": " + error.what() +
+                                ", more than a transcript allows");
+  }
   if (!parsed.duplicate_keys.empty()) {
     const DuplicateKey& first = parsed.duplicate_keys.front();
     throw TranscriptFormatError("malformed JSON: the key \"" + first.key +
@@ -169,7 +177,20 @@ class Reader {
   std::string pointer_;
 };
 
+// Text a run took from outside (its arguments, paths, facts the system reported) may hold any bytes;
+// JSON holds UTF-8 only, so each byte that is not part of it is written as \xNN (base/format.hpp).
+Json names_json(const std::vector<std::string>& names) {
+  Json list = Json::array();
+  for (const std::string& name : names) {
+    list.push_back(name_text(name));
+  }
+  return list;
+}
+
 Json fact_value_to_json(const Fact::Value& value) {
+  if (const auto* text = std::get_if<std::string>(&value)) {
+    return name_text(*text);
+  }
   return std::visit([](const auto& v) { return Json(v); }, value);
 }
 
@@ -304,8 +325,8 @@ Json profile_to_json(const ProfileRecord& profile) {
   return Json{{"status", profile.status},
               {"detail", profile.detail},
               {"tool_version", profile.tool_version},
-              {"command", profile.command},
-              {"report_file", profile.report_file},
+              {"command", names_json(profile.command)},
+              {"report_file", name_text(profile.report_file)},
               {"cases", cases}};
 }
 
@@ -331,8 +352,8 @@ Json timeline_to_json(const TimelineRecord& timeline) {
   return Json{{"status", timeline.status},
               {"detail", timeline.detail},
               {"tool", timeline.tool},
-              {"trace_file", timeline.trace_file},
-              {"nsys_report", timeline.nsys_report},
+              {"trace_file", name_text(timeline.trace_file)},
+              {"nsys_report", name_text(timeline.nsys_report)},
               {"dropped_records", timeline.dropped_records},
               {"cases", cases}};
 }
@@ -376,10 +397,14 @@ Json transcript_to_json(const Transcript& t) {
     document["provenance"] = Json{{"kind", "measured"}};
   }
   document["lab"] = Json{{"name", t.lab_name}, {"title", t.lab_title}};
-  document["run"] = Json{{"configuration", t.configuration}, {"seed", t.seed},
-                         {"repetitions", t.repetitions},     {"warmups", t.warmups},
-                         {"case_patterns", t.case_patterns}, {"command_line", t.command_line},
-                         {"started_utc", t.started_utc},     {"finished_utc", t.finished_utc},
+  document["run"] = Json{{"configuration", t.configuration},
+                         {"seed", t.seed},
+                         {"repetitions", t.repetitions},
+                         {"warmups", t.warmups},
+                         {"case_patterns", names_json(t.case_patterns)},
+                         {"command_line", names_json(t.command_line)},
+                         {"started_utc", t.started_utc},
+                         {"finished_utc", t.finished_utc},
                          {"wall_seconds", t.wall_seconds}};
   Json environment = Json::object();
   for (const FactGroup& group : t.environment) {

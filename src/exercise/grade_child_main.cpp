@@ -15,6 +15,7 @@
 #include <string>
 
 #include "base/bounded_read.hpp"
+#include "base/json_parse.hpp"
 #include "exercise/child_protocol.hpp"
 #include "registry/registry.hpp"
 
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
   nlohmann::ordered_json document;
   const labrun::LabExercise* exercise = nullptr;
   try {
-    document = nlohmann::ordered_json::parse(labrun::read_regular_file(argv[2], labrun::kRequestMaxBytes));
+    document = labrun::read_json_file(argv[2], labrun::kRequestMaxBytes);
     const labrun::ChildRequest request = labrun::request_from_json(document);
     exercise = labrun::registered_labs().find_exercise(request.lab + "/" + request.exercise);
     if (exercise == nullptr) {

@@ -12,6 +12,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
+#include "base/json_parse.hpp"
 #include "core/install_layout.hpp"
 #include "core/sizes.hpp"
 #include "core/wall_clock.hpp"
@@ -379,9 +380,8 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
                           request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
   input.last_step = read_phase(scratch / child_request.phase);
   try {
-    input.results = child_results_from_json(
-        nlohmann::ordered_json::parse(read_regular_file(scratch / child_request.results, kResultsMaxBytes)),
-        ex.record_checks);
+    input.results = child_results_from_json(read_json_file(scratch / child_request.results, kResultsMaxBytes),
+                                            ex.record_checks);
   } catch (const std::exception& error) {
     if (input.child->succeeded()) {
       progress(std::string("the child's results could not be read: ") + error.what());
@@ -618,8 +618,7 @@ nlohmann::ordered_json prepare_grading(const Exercise& ex, const GradeRequest& r
                               scratch, kChildFileSizeLimit, request.visible_devices));
   ChildResults results;
   try {
-    results = child_results_from_json(
-        nlohmann::ordered_json::parse(read_regular_file(scratch / lab_request.results, kResultsMaxBytes)));
+    results = child_results_from_json(read_json_file(scratch / lab_request.results, kResultsMaxBytes));
   } catch (const std::exception& error) {
     throw std::runtime_error("timing the lab's kernels for the batch failed (" + run.describe() +
                              "): " + error.what());

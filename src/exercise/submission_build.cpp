@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include "base/atomic_file.hpp"
@@ -219,12 +220,15 @@ std::string source_in(const fs::path& scratch) {
 }  // namespace
 
 ScratchFolder::ScratchFolder() {
-  std::string pattern = (fs::temp_directory_path() / "labrun-grade-XXXXXX").string();
-  if (mkdtemp(pattern.data()) == nullptr) {
-    throw std::runtime_error("cannot create a temporary folder for grading");
+  // Registered before it exists: no signal can leave it behind (base/temporary_files.hpp).
+  try {
+    CreatedTemporary created =
+        create_registered_folder((fs::temp_directory_path() / "labrun-grade-").string());
+    path_ = created.path;
+    registered_.emplace(std::move(created.registered));
+  } catch (const std::system_error& error) {
+    throw std::runtime_error("cannot create a temporary folder for grading: " + error.code().message());
   }
-  path_ = pattern;
-  registered_.emplace(path_);
 }
 
 ScratchFolder::~ScratchFolder() {

@@ -1,7 +1,5 @@
 #include "plots/draw_plots.hpp"
 
-#include <stdlib.h>  // mkdtemp
-
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -10,8 +8,10 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "core/install_layout.hpp"
 #include "process/process.hpp"
 
@@ -24,6 +24,9 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kRendererScript = "draw_plots.py";
+// The stem of the files the renderer writes in its scratch folder: plain letters, whatever the stem
+// (any bytes a transcript's name has) the plots are written under afterwards.
+constexpr const char* kScratchStem = "plot";
 // Long enough for matplotlib's first run on a machine, which builds its font cache.
 constexpr double kRendererLimitSeconds = 180.0;
 // The renderer's own exit status for "matplotlib cannot be imported": try the next Python.
@@ -148,13 +151,16 @@ Json panel_to_json(const PlotPanel& panel, const std::string& where) {
 class ScratchDirectory {
  public:
   ScratchDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "labrun-plots-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw WriteError("cannot create a temporary folder for the plot specs from " + pattern + ": " +
-                       std::strerror(errno));
+    // Registered before it exists: no signal can leave it behind (base/temporary_files.hpp).
+    const std::string stem = (fs::temp_directory_path() / "labrun-plots-").string();
+    try {
+      CreatedTemporary created = create_registered_folder(stem);
+      path_ = created.path;
+      registered_ = std::move(created.registered);
+    } catch (const std::system_error& error) {
+      throw WriteError("cannot create a temporary folder for the plot specs from " + stem +
+                       "XXXXXX: " + error.code().message());
     }
-    path_ = pattern;
-    registered_ = RegisteredTemporary(path_);
   }
   ~ScratchDirectory() {
     std::error_code ignored;
@@ -274,7 +280,10 @@ std::string plot_specs_to_json(const std::vector<PlotSpec>& specs, const fs::pat
     Json plot;
     plot["id"] = spec.id;
     plot["title"] = spec.title;
-    plot["file"] = fs::absolute(plot_file_path(dir, stem, spec.id, format)).lexically_normal().string();
+    // Names are data: a folder or stem that is not UTF-8 is escaped (base/format.hpp), not refused by
+    // the JSON writer. render_plots names the renderer's files itself, in plain letters.
+    plot["file"] =
+        name_text(fs::absolute(plot_file_path(dir, stem, spec.id, format)).lexically_normal().string());
     plot["panels"] = Json::array();
     for (std::size_t i = 0; i < spec.panels.size(); ++i) {
       plot["panels"].push_back(
@@ -287,10 +296,17 @@ std::string plot_specs_to_json(const std::vector<PlotSpec>& specs, const fs::pat
 
 RenderedPlots render_plots(const std::vector<PlotSpec>& specs, const std::string& stem,
                            const std::string& format) {
-  static_cast<void>(plot_specs_to_json(specs, ".", stem, format));  // validates everything first
+  static_cast<void>(plot_specs_to_json(specs, ".", kScratchStem, format));  // validates everything first
   RenderedPlots rendered;
   if (specs.empty()) {
     return rendered;
+  }
+  // The names the plots will be written under, refused before anything is drawn when one is longer
+  // than a file name may be.
+  for (const fs::path& file : plot_files(specs, ".", stem, format)) {
+    if (const std::optional<std::string> too_long = file_name_too_long(file)) {
+      throw WriteError(*too_long);
+    }
   }
   std::string not_found;
   const fs::path script = renderer_script(not_found);
@@ -311,7 +327,7 @@ RenderedPlots render_plots(const std::vector<PlotSpec>& specs, const std::string
   // the plots are read back, and the caller puts them in place with the rest of its files.
   const ScratchDirectory scratch;
   const fs::path input_file = scratch.path() / "plots.json";
-  write_file_atomically(input_file, plot_specs_to_json(specs, scratch.path(), stem, format), false);
+  write_file_atomically(input_file, plot_specs_to_json(specs, scratch.path(), kScratchStem, format), false);
 
   std::string tried;
   for (const fs::path& python : pythons) {
@@ -319,9 +335,11 @@ RenderedPlots render_plots(const std::vector<PlotSpec>& specs, const std::string
         run_with_limit({python.string(), script.string(), input_file.string()}, kRendererLimitSeconds);
     if (run.succeeded()) {
       for (const PlotSpec& spec : specs) {
-        const fs::path drawn = plot_file_path(scratch.path(), stem, spec.id, format);
+        const fs::path drawn = plot_file_path(scratch.path(), kScratchStem, spec.id, format);
         if (!fs::is_regular_file(drawn)) {
-          throw std::runtime_error(script.string() + " reported success but did not write " + drawn.string());
+          throw std::runtime_error(script.string() + " reported success but did not write " + drawn.string() +
+                                   " (to be " +
+                                   plot_file_path(".", stem, spec.id, format).filename().string() + ")");
         }
         rendered.plots.push_back({spec.id, spec.title, read_file(drawn)});
       }
@@ -374,7 +392,7 @@ std::vector<fs::path> plot_files(const std::vector<PlotSpec>& specs, const fs::p
 
 PlotOutcome draw_plots(const std::vector<PlotSpec>& specs, const fs::path& dir, const std::string& stem,
                        const std::string& format, bool overwrite) {
-  static_cast<void>(plot_specs_to_json(specs, dir, stem, format));  // validates everything first
+  static_cast<void>(plot_specs_to_json(specs, dir, kScratchStem, format));  // validates everything first
   PlotOutcome outcome;
   if (specs.empty()) {
     return outcome;
@@ -404,7 +422,8 @@ std::vector<DrawnPlot> existing_plots(const std::vector<PlotSpec>& specs, const 
   std::vector<DrawnPlot> found;
   for (const PlotSpec& spec : specs) {
     const fs::path file = plot_file_path(dir, stem, spec.id, format);
-    if (fs::is_regular_file(file)) {
+    std::error_code error;  // a name too long to exist (ENAMETOOLONG) is a plot not drawn
+    if (fs::is_regular_file(file, error)) {
       found.push_back({spec.id, spec.title, file});
     }
   }

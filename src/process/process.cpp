@@ -72,10 +72,7 @@ class SignalForwarding {
 // temporary files and scratch folders removed first (base/temporary_files.hpp), as labrun's own
 // handlers do.
 [[noreturn]] void end_with_signal(int signal_number) {
-  remove_registered_temporaries();
-  ::signal(signal_number, SIG_DFL);
-  ::raise(signal_number);
-  std::_Exit(128 + signal_number);
+  end_labrun_with_signal(signal_number);  // after the regions other threads are in (a set placed)
 }
 
 class SpawnActions {

@@ -320,7 +320,10 @@ TEST_CASE("a lab this build does not know is aggregated from what its transcript
   CHECK_FALSE(lab.cards[0].copy_floor_gb_per_s.measured());  // no card figures declared
   REQUIRE(lab.cards[0].ratios.size() == 2);                  // its recorded prediction, at both sizes
   REQUIRE(lab.cards[0].claims.size() == 1);
-  CHECK(lab.cards[0].claims[0].summary() == "held 1/1");
+  // No declaration to check it against: shown as recorded, never counted as held (issue 32).
+  CHECK(lab.cards[0].claims[0].unchecked == 1);
+  CHECK(lab.cards[0].claims[0].held == 0);
+  CHECK(lab.cards[0].claims[0].summary() == "recorded, unchecked 1/1");
 }
 
 TEST_CASE("a run's identity tells copies of one run from different runs") {

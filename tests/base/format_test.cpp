@@ -26,3 +26,15 @@ TEST_CASE("a figure to four significant digits drops its trailing zeros") {
   CHECK(labrun::significant(0.0123456, 4) == "0.01235");
   CHECK(labrun::significant(0.0, 4) == "0");
 }
+
+TEST_CASE("a name that is not UTF-8 becomes text: each stray byte as \\xNN, valid UTF-8 kept") {
+  CHECK(labrun::name_text("run-\xff\xfe.json") == "run-\\xff\\xfe.json");
+  CHECK(labrun::name_text("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") ==
+        "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80");
+  // Overlong forms, surrogates, code points above U+10FFFF and cut sequences are not UTF-8.
+  CHECK(labrun::name_text("\xc0\xaf") == "\\xc0\\xaf");
+  CHECK(labrun::name_text("\xed\xa0\x80") == "\\xed\\xa0\\x80");
+  CHECK(labrun::name_text("\xf4\x90\x80\x80") == "\\xf4\\x90\\x80\\x80");
+  CHECK(labrun::name_text("a\xe2\x82") == "a\\xe2\\x82");
+  CHECK(labrun::one_line("bad\xff\nname") == "bad\\xff\\nname");
+}

@@ -1,8 +1,9 @@
 // libFuzzer target over what labrun reads from anywhere (docs/reliability.md): the bytes are read as
 // a transcript (validated, parsed, cross-checked, its figures checked against its samples, rendered to
-// Markdown and to the samples CSV, turned into plot specs and compared with itself) and as a grading
-// manifest. Every failure must be a C++ exception, which labrun turns into a one-line error and an exit
-// status; a crash, a sanitizer finding or a hang is what the fuzzer reports. Built by the fuzz preset (clang,
+// Markdown and to the samples CSV, turned into plot specs and compared with itself), as a grading
+// manifest and as a submission's report.json that `grade --merge` and a `grade --batch` rerun read. Every
+// failure must be a C++ exception, which labrun turns into a one-line error and an exit status; a crash, a
+// sanitizer finding or a hang is what the fuzzer reports. Built by the fuzz preset (clang,
 // -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "grading/manifest.hpp"
+#include "grading/summary_row.hpp"
 #include "plots/draw_plots.hpp"
 #include "registry/registry.hpp"
 
@@ -56,6 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   try {
     static_cast<void>(labrun::parse_manifest(text, "fuzz"));
+  } catch (const std::exception&) {
+  }
+  try {
+    static_cast<void>(labrun::summary_row_from_text("fuzz", text));
   } catch (const std::exception&) {
   }
   return 0;

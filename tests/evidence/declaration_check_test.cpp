@@ -1,0 +1,178 @@
+// A transcript of a lab this labrun knows, checked against that lab's declaration
+// (src/evidence/declaration_check.hpp): each field a forger would change by hand, one at a time, on a
+// committed measured transcript of the current version, is refused with its JSON pointer; the same
+// verdicts forged under an older schema version are shown as recorded and unchecked, never counted.
+
+#include "evidence/declaration_check.hpp"
+
+#include <algorithm>
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "aggregate/aggregate.hpp"
+#include "base/atomic_file.hpp"
+#include "base/format.hpp"
+#include "core/transcript.hpp"
+#include "evidence/transcript_file.hpp"
+#include "support/temporary_directory.hpp"
+#include "support/test_data.hpp"
+
+using Catch::Matchers::ContainsSubstring;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Document = nlohmann::ordered_json;
+
+// The day-20 H200 run: schema 1.7.0, measured, with image shapes, claims judged over rounds, a
+// roofline and a prediction measured at two sizes.
+Document current_day20_run() {
+  return Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day20-sobel-threshold" /
+                                           "nvidia-h200" / "2026-12-02T02-48-10Z.json"));
+}
+
+// A day-48 H200 run of schema 1.5.0 whose claims include failed ones.
+Document day48_run_of_1_5_0() {
+  return Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
+                                           "nvidia-h200" / "2026-12-01T05-42-33Z.json"));
+}
+
+labrun::TranscriptCheck declaration_check_of(const fs::path& dir, const std::string& name,
+                                             const Document& document) {
+  const fs::path file = dir / name;
+  labrun::write_file_atomically(file, document.dump(1), true);
+  return labrun::check_transcript_file(file, labrun::testing::registered_lab);
+}
+
+struct Forgery {
+  std::string what;
+  std::function<void(Document&)> edit;
+  std::string pointer;  // where the refusal must point
+};
+
+}  // namespace
+
+TEST_CASE(
+    "every field of a claim, a size, a prediction or the roofline forged by hand is refused at its pointer") {
+  const labrun::testing::TemporaryDirectory dir;
+  const labrun::TranscriptCheck untouched =
+      declaration_check_of(dir.path, "untouched.json", current_day20_run());
+  REQUIRE(untouched.problem == "");
+  CHECK(untouched.declaration.lab_known);
+  CHECK(untouched.declaration.unchecked.empty());
+
+  const std::vector<Forgery> forgeries{
+      {"a bound widened to hold anything",
+       [](Document& d) {
+         d["claims"][0]["bound"] = {{"low", 0.0}, {"high", 1e9}};
+       },
+       "/claims/0/bound_low"},
+      {"an expectation moved to the measured figure", [](Document& d) { d["claims"][0]["expected"] = 1.52; },
+       "/claims/0/expected"},
+      {"a tolerance widened", [](Document& d) { d["claims"][0]["tolerance"] = "within 95% of 2.60"; },
+       "/claims/0/tolerance"},
+      {"a statement reworded",
+       [](Document& d) { d["claims"][1]["statement"] = "Launch cost does not matter here"; },
+       "/claims/1/statement"},
+      {"a basis that was not the rounds'", [](Document& d) { d["claims"][2]["verdict_basis"] = "point"; },
+       "/claims/2/verdict_basis"},
+      {"a failed claim the lesson supposedly hedged on",
+       [](Document& d) { d["claims"][0]["expected_to_fail"] = true; }, "/claims/0/expected_to_fail"},
+      {"a claim recorded twice", [](Document& d) { d["claims"].push_back(d["claims"][2]); }, "/claims/3/id"},
+      {"a failed claim deleted", [](Document& d) { d["claims"].erase(0); }, "/claims"},
+      {"a verdict turned", [](Document& d) { d["claims"][0]["verdict"] = "held"; }, "/claims/0/verdict"},
+      {"correctness diluted over more elements than were checked",
+       [](Document& d) { d["correctness"]["checks"][0]["elements"] = 1000000000; },
+       "/correctness/checks/0/elements"},
+      {"an image of 1x1",
+       [](Document& d) {
+         d["cases"][0]["shape"] = {{"width", 1}, {"height", 1}};
+       },
+       "/cases/0/shape"},
+      {"a roofline naming a case that does not exist",
+       [](Document& d) {
+         d["roofline"]["memory_ceiling_cases"][0] = "day20-sobel-threshold/card/no-such-copy";
+       },
+       "/roofline"},
+      {"a prediction deleted", [](Document& d) { d["predictions"].erase(0); }, "/predictions"},
+      {"a prediction's measured ratios removed",
+       [](Document& d) { d["predictions"][0]["measured"] = Document::array(); }, "/predictions/0/measured"},
+  };
+  for (const Forgery& forgery : forgeries) {
+    INFO(forgery.what);
+    Document forged = current_day20_run();
+    forgery.edit(forged);
+    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged.json", forged);
+    CHECK_FALSE(check.transcript.has_value());
+    CHECK_THAT(check.problem, ContainsSubstring("forged.json: " + forgery.pointer));
+  }
+}
+
+TEST_CASE(
+    "verdicts forged under an older schema version are shown as recorded and unchecked, never counted") {
+  const labrun::testing::TemporaryDirectory dir;
+  Document forged = day48_run_of_1_5_0();
+  std::vector<std::string> turned;
+  for (Document& claim : forged["claims"]) {
+    if (claim["verdict"] == "failed") {
+      claim["verdict"] = "held";
+      turned.push_back(claim["id"].get<std::string>());
+    }
+  }
+  REQUIRE(turned.size() >= 2);
+  // At its own version (1.5.0), whose claims today's rules judge: refused.
+  const labrun::TranscriptCheck at_its_version = declaration_check_of(dir.path, "at-1.5.0.json", forged);
+  CHECK_FALSE(at_its_version.transcript.has_value());
+  CHECK_THAT(at_its_version.problem,
+             ContainsSubstring("/verdict: \"held\", where the transcript's own figures give "
+                               "\"failed\""));
+
+  // Claimed to be 1.4.0, the newer group deleted: valid, but every turned verdict is unchecked.
+  forged["schema_version"] = "1.4.0";
+  forged.erase("timeline");
+  const fs::path file = dir.path / "claims-1.4.0.json";
+  labrun::write_file_atomically(file, forged.dump(1), true);
+  const labrun::TranscriptCheck older = labrun::check_transcript_file(file, labrun::testing::registered_lab);
+  REQUIRE(older.problem == "");
+  for (const std::string& id : turned) {
+    INFO(id);
+    CHECK_FALSE(older.declaration.claim_checked(id));
+  }
+  // aggregate counts none of them as held: each is a recorded, unchecked run.
+  const labrun::Aggregate aggregate =
+      labrun::aggregate_transcripts({{file, false}}, {}, labrun::testing::registered_lab);
+  REQUIRE(aggregate.labs.size() == 1);
+  REQUIRE(aggregate.labs[0].cards.size() == 1);
+  for (const labrun::ClaimTally& tally : aggregate.labs[0].cards[0].claims) {
+    if (std::find(turned.begin(), turned.end(), tally.id) != turned.end()) {
+      INFO(tally.id);
+      CHECK(tally.held == 0);
+      CHECK(tally.unchecked == 1);
+    }
+  }
+  // validate says so, in its one line.
+  const labrun::TranscriptCheck again = labrun::check_transcript_file(file, labrun::testing::registered_lab);
+  CHECK(again.declaration.unchecked.front().reason.find("recorded, unchecked") != std::string::npos);
+}
+
+TEST_CASE(
+    "a lab this labrun does not know has every recorded claim unchecked, and claims are re-judged from "
+    "1.5.0") {
+  labrun::Transcript t;
+  t.lab_name = "day99-unknown";
+  t.claims = {labrun::ClaimResult{"some-claim", "a claim", "figures", labrun::Verdict::kHeld, 1.0, 1.0, "",
+                                  false, ""}};
+  const labrun::DeclarationCheck check = labrun::check_against_declaration(t, nullptr);
+  CHECK_FALSE(check.lab_known);
+  CHECK_FALSE(check.claim_checked("some-claim"));
+  REQUIRE(check.unchecked.size() == 1);
+  CHECK(check.unchecked.front().pointer == "/claims/0");
+  CHECK(labrun::claims_rejudged("1.5.0"));
+  CHECK(labrun::claims_rejudged("1.10.0"));
+  CHECK_FALSE(labrun::claims_rejudged("1.4.0"));
+}

@@ -99,7 +99,7 @@ fi
 if [ "$quick" != "--quick" ]; then
   echo "== grading one submission, timed end to end (compile included)"
   start=$(date +%s.%N)
-  "$labrun" grade tests/grading/corpus/correct/halfway.cu --out "$out/grade-correct" --force \
+  "$labrun" grade labs/day48-fusion/grading/corpus/correct/halfway.cu --out "$out/grade-correct" --force \
     >"$out/grade-correct.md" 2>"$out/grade-correct.log" || status=1
   echo "labrun grade: $(awk "BEGIN{print $(date +%s.%N) - $start}") s"; head -3 "$out/grade-correct.md"
   if command -v compute-sanitizer >/dev/null 2>&1; then

@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 labrun=$PWD/build/dev/labrun
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-corpus=tests/grading/corpus
+corpus=labs/day48-fusion/grading/corpus
 all="$out/submissions"; few="$out/submissions-serial"
 rm -rf "$all" "$few"; mkdir -p "$all" "$few"
 for r in $(seq 1 "$replicas"); do

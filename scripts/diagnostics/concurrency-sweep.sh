@@ -18,7 +18,7 @@ out=$(cd "$out" && pwd)
 nvcc=${NVCC:-nvcc}
 arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d '.')
 "$nvcc" -O2 -o "$out/probe" scripts/diagnostics/context_and_memory_probe.cu || exit 1
-source_file=tests/grading/corpus/correct/halfway.cu
+source_file=labs/day48-fusion/grading/corpus/correct/halfway.cu
 headers=labs/day48-fusion
 
 sweep() {  # NAME COMMAND...: runs the command C times at once for each count

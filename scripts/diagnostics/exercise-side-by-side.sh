@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # On a GPU machine, after `cmake --preset dev` and its build: issue 23's checks of the graded
 # exercises, in one device session (docs/grading.md).
-#   1. Day 48 unchanged: the public day-48 corpus (tests/grading/corpus) graded by this tree's labrun
+#   1. Day 48 unchanged: the public day-48 corpus (labs/day48-fusion/grading/corpus) graded by this tree's labrun
 #      and by the pre-refactor labrun (OLD_LABRUN, built from main; it finds its own grading child
 #      beside it), and every report.json compared, ignoring only timing fields.
-#   2. The sum-of-squares exercise: its corpus (tests/labs/fusion-verdicts/corpus) graded, and every
+#   2. The sum-of-squares exercise: its corpus (labs/fusion-verdicts/grading/corpus) graded, and every
 #      report compared with the folder's expected.json (mistakes, first check, correctness, score).
 #   3. A batch mixing both exercises: each folder graded by its manifest's exercise, with the verdict
 #      it got in its own corpus's batch.
@@ -25,8 +25,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 # Each labrun finds the grading child installed beside it (its own version's).
 unset LABRUN_GRADE_CHILD
-day48_corpus=tests/grading/corpus
-sum_corpus=tests/labs/fusion-verdicts/corpus
+day48_corpus=labs/day48-fusion/grading/corpus
+sum_corpus=labs/fusion-verdicts/grading/corpus
 
 batch() {  # LABRUN CORPUS NAME: grades the corpus into OUTDIR/NAME, timing the batch
   local start end

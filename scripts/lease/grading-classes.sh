@@ -2,8 +2,8 @@
 # On the H200, inside the lead's lease, after `cmake --preset dev && cmake --build --preset dev`
 # (this script builds nothing): what issue 29's eight classes need a GPU to show.
 #
-#   1. The GPU corpus tests of both exercises (day 48's tests/grading/corpus, sum-of-squares'
-#      tests/labs/fusion-verdicts/corpus), with every report kept under OUTDIR/grades, and the
+#   1. The GPU corpus tests of both exercises (day 48's labs/day48-fusion/grading/corpus, sum-of-squares'
+#      labs/fusion-verdicts/grading/corpus), with every report kept under OUTDIR/grades, and the
 #      harness's counted inputs and streams on the device; then each report against its folder's
 #      expected.json, so the table names every mismatch.
 #   2. One grade, compile included, timed end to end 3 times for each of: day 48's correct pair
@@ -63,15 +63,15 @@ mkdir -p "$work/day48-syncwarp"
 # Day 48's correct pair with one __syncwarp() at the end of its second kernel: a warp-synchronous
 # instruction every thread reaches, so synccheck runs (and finds nothing) and nothing else changes.
 sed 's|^    y\[i\] = day48::clamp_range(day48::add_residual(intermediate\[i\], residual\[i\]));|&\n  }\n  __syncwarp();\n  if (false) {|' \
-  tests/grading/corpus/correct/halfway.cu >"$work/day48-syncwarp/halfway.cu"
-sed 's/"student_id": "correct"/"student_id": "correct-syncwarp"/' tests/grading/corpus/correct/manifest.json \
+  labs/day48-fusion/grading/corpus/correct/halfway.cu >"$work/day48-syncwarp/halfway.cu"
+sed 's/"student_id": "correct"/"student_id": "correct-syncwarp"/' labs/day48-fusion/grading/corpus/correct/manifest.json \
   >"$work/day48-syncwarp/manifest.json"
 grep -q "__syncwarp" "$work/day48-syncwarp/halfway.cu" || echo "grading-classes: the __syncwarp variant was not made" >&2
 subjects=(
-  "day48-correct tests/grading/corpus/correct/halfway.cu"
+  "day48-correct labs/day48-fusion/grading/corpus/correct/halfway.cu"
   "day48-syncwarp $work/day48-syncwarp/halfway.cu"
-  "sum-warp-shuffle tests/labs/fusion-verdicts/corpus/correct-warp-shuffle/sum_of_squares.cu"
-  "sum-cub tests/labs/fusion-verdicts/corpus/correct-cub-block-reduce/sum_of_squares.cu"
+  "sum-warp-shuffle labs/fusion-verdicts/grading/corpus/correct-warp-shuffle/sum_of_squares.cu"
+  "sum-cub labs/fusion-verdicts/grading/corpus/correct-cub-block-reduce/sum_of_squares.cu"
 )
 mkdir -p "$out/timing"
 : >"$out/timing/walls.txt"
@@ -103,8 +103,8 @@ def load(path):
         return None
 
 print("\n-- the corpora: each report against its expected.json (score where compute-sanitizer ran)")
-for label, corpus, leaf in (("day 48", "tests/grading/corpus", "corpus"),
-                            ("sum-of-squares", "tests/labs/fusion-verdicts/corpus", "sum-of-squares-corpus")):
+for label, corpus, leaf in (("day 48", "labs/day48-fusion/grading/corpus", "halfway-pair-corpus"),
+                            ("sum-of-squares", "labs/fusion-verdicts/grading/corpus", "sum-of-squares-corpus")):
     folders = sorted(os.listdir(os.path.join(root, corpus)))
     matched, missing, mismatches = 0, 0, []
     for name in folders:

@@ -54,33 +54,42 @@ struct OwnedRegion {
 //! earlier kernel cannot know where they are.
 inline constexpr std::size_t kSlots = 16;
 inline constexpr std::size_t kSlotFloats = 64;
+inline constexpr std::size_t kSlotBytes = kSlotFloats * sizeof(float);
 
-//! [guard | capacity floats, padded to 256 bytes, and slots - 1 more places | guard] in one
+//! [guard | capacity elements, padded to 256 bytes, and slots - 1 more places | guard] in one
 //! allocation, poisoned; data(slot) is 256-byte aligned, so a submission may use 16-byte vector
-//! accesses from element 0.
+//! accesses from element 0. Elements are element_bytes wide (4: floats; 1: a uint8 mask; 8: doubles),
+//! and the guards are checked element by element at that width, so a store one byte past a mask's
+//! end is caught as one element changed.
 class GuardedBuffer {
  public:
-  explicit GuardedBuffer(std::size_t capacity, std::size_t slots = 1, std::size_t guard = kGuardFloats);
-  [[nodiscard]] float* data(std::size_t slot = 0) const {
-    return storage_.data() + guard_ + slot * kSlotFloats;
+  explicit GuardedBuffer(std::size_t capacity, std::size_t slots = 1, std::size_t guard = kGuardFloats,
+                         std::size_t element_bytes = sizeof(float));
+  [[nodiscard]] float* data(std::size_t slot = 0) const { return reinterpret_cast<float*>(bytes(slot)); }
+  //! Where the elements at `slot` start, as bytes.
+  [[nodiscard]] unsigned char* bytes(std::size_t slot = 0) const {
+    return storage_.data() + guard_bytes_ + slot * kSlotFloats * sizeof(float);
   }
+  [[nodiscard]] std::size_t element_bytes() const { return element_bytes_; }
   //! The whole allocation, guards included.
   void poison(cudaStream_t stream) const;
   void poison_elements(std::size_t n, cudaStream_t stream, std::size_t slot = 0) const;
-  [[nodiscard]] OwnedRegion region() const { return {storage_.data(), words_ * sizeof(float)}; }
+  [[nodiscard]] OwnedRegion region() const { return {storage_.data(), size_bytes_}; }
   //! The first n elements at `slot`: what a launch that writes this buffer may change.
   [[nodiscard]] OwnedRegion elements(std::size_t n, std::size_t slot = 0) const {
-    return {data(slot), n * sizeof(float)};
+    return {bytes(slot), n * element_bytes_};
   }
-  //! Adds to *count the words of the allocation outside [0, n) at `slot` that no longer hold the
-  //! poison: its guards, and its other places.
+  //! Adds to *count the elements (element_bytes wide, counted from the buffer's start) of the
+  //! allocation outside [0, n) at `slot` that no longer hold the poison: its guards, and its other
+  //! places.
   void count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream,
                            std::size_t slot = 0) const;
 
  private:
-  std::size_t guard_;
-  std::size_t words_;
-  DeviceBuffer<float> storage_;
+  std::size_t element_bytes_;
+  std::size_t guard_bytes_;
+  std::size_t size_bytes_;
+  DeviceBuffer<unsigned char> storage_;
 };
 
 //! The buffers one call of the submission is given: its inputs (read-only: their contents and
@@ -158,9 +167,10 @@ class ChildSession {
   //! The place (below kSlots) of a call's later-kernel outputs, drawn from its seed.
   [[nodiscard]] static std::size_t slot_of(std::uint64_t seed);
 
-  //! A guarded buffer of `capacity` floats that the child owns (digested around every launch), with
-  //! `slots` places for its elements.
-  GuardedBuffer& guarded(std::size_t capacity, std::size_t slots = 1);
+  //! A guarded buffer of `capacity` elements of element_bytes (floats by default) that the child
+  //! owns (digested around every launch), with `slots` places for its elements.
+  GuardedBuffer& guarded(std::size_t capacity, std::size_t slots = 1,
+                         std::size_t element_bytes = sizeof(float));
   //! Plain device memory of `bytes` that the child owns and digests (the lab's buffers, counters).
   void* owned(std::size_t bytes);
   template <typename T>

@@ -31,6 +31,53 @@ __global__ void count_words_not_kernel(const std::uint32_t* __restrict__ words, 
   }
 }
 
+// An element of `width` bytes is poisoned when every byte of it is 0xFF.
+__global__ void count_elements_not_kernel(const unsigned char* __restrict__ bytes, std::size_t count,
+                                          unsigned width, unsigned long long* total) {
+  unsigned long long differing = 0;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    bool poisoned = true;
+    for (unsigned b = 0; b < width; ++b) {
+      poisoned = poisoned && bytes[i * width + b] == 0xFFu;
+    }
+    differing += poisoned ? 0 : 1;
+  }
+  differing = warp_sum(differing);
+  if (lane_zero() && differing > 0) {
+    atomicAdd(total, differing);
+  }
+}
+
+__global__ void compare_elements_kernel(const unsigned char* __restrict__ got,
+                                        const unsigned char* __restrict__ expected,
+                                        const unsigned char* __restrict__ classes, std::size_t n,
+                                        unsigned width, unsigned long long* counts) {
+  for (std::size_t i = first_index(); i < n; i += grid_stride()) {
+    bool wrong = false;
+    bool poisoned = true;
+    bool one = true;
+    for (unsigned b = 0; b < width; ++b) {
+      const unsigned char value = got[i * width + b];
+      wrong = wrong || value != expected[i * width + b];
+      poisoned = poisoned && value == 0xFFu;
+      one = one && value == (b == 0 ? 1u : 0u);
+    }
+    if (!wrong) {
+      continue;
+    }
+    atomicAdd(counts + labrun::kWrongElements, 1ull);
+    atomicAdd(counts + labrun::kUnwrittenElements, poisoned ? 1ull : 0ull);
+    atomicMin(counts + labrun::kFirstWrong, static_cast<unsigned long long>(i));
+    const unsigned in = classes == nullptr ? 0u : classes[i];
+    for (unsigned c = 0; c < 8; ++c) {
+      if ((in >> c) & 1u) {
+        atomicAdd(counts + labrun::kWrongInClass + c, 1ull);
+        atomicAdd(counts + labrun::kWrongSetInClass + c, one ? 1ull : 0ull);
+      }
+    }
+  }
+}
+
 __global__ void count_words_differing_kernel(const std::uint32_t* __restrict__ a,
                                              const std::uint32_t* __restrict__ b, std::size_t count,
                                              unsigned long long* total) {
@@ -154,6 +201,31 @@ void count_words_not(const void* words, std::size_t count_words, std::uint32_t p
   count_words_not_kernel<<<check_blocks(count_words), kThreads, 0, stream>>>(
       static_cast<const std::uint32_t*>(words), count_words, pattern, count);
   LABRUN_CHECK_LAUNCH("count_words_not_kernel");
+}
+
+void count_elements_not(const void* bytes, std::size_t count, std::size_t element_bytes,
+                        unsigned long long* total, cudaStream_t stream) {
+  if (element_bytes == sizeof(std::uint32_t)) {
+    count_words_not(bytes, count, kPoisonWord, total, stream);
+    return;
+  }
+  if (count == 0) {
+    return;
+  }
+  count_elements_not_kernel<<<check_blocks(count), kThreads, 0, stream>>>(
+      static_cast<const unsigned char*>(bytes), count, static_cast<unsigned>(element_bytes), total);
+  LABRUN_CHECK_LAUNCH("count_elements_not_kernel");
+}
+
+void compare_elements(const void* got, const void* expected, const unsigned char* classes, std::size_t n,
+                      std::size_t width, unsigned long long* counts, cudaStream_t stream) {
+  if (n == 0) {
+    return;
+  }
+  compare_elements_kernel<<<check_blocks(n), kThreads, 0, stream>>>(
+      static_cast<const unsigned char*>(got), static_cast<const unsigned char*>(expected), classes, n,
+      static_cast<unsigned>(width), counts);
+  LABRUN_CHECK_LAUNCH("compare_elements_kernel");
 }
 
 void count_words_differing(const void* a, const void* b, std::size_t count_words, unsigned long long* count,

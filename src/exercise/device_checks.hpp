@@ -18,6 +18,26 @@ inline constexpr std::uint32_t kPoisonWord = 0xFFFFFFFFu;
 void count_words_not(const void* words, std::size_t count_words, std::uint32_t pattern,
                      unsigned long long* count, cudaStream_t stream);
 
+//! Adds to *count the elements of `element_bytes` (1, 2, 4 or 8) of [bytes, bytes + count *
+//! element_bytes) that are not all 0xFF bytes (the poison); 4-byte elements are count_words_not's.
+void count_elements_not(const void* bytes, std::size_t count, std::size_t element_bytes,
+                        unsigned long long* total, cudaStream_t stream);
+
+//! What compare_elements counts, as indices into its `counts` (each an unsigned long long, zeroed by
+//! the caller but kFirstWrong, which it sets to ULLONG_MAX).
+inline constexpr std::size_t kWrongElements = 0;
+inline constexpr std::size_t kUnwrittenElements = 1;
+inline constexpr std::size_t kWrongInClass = 2;      //!< 8 of them, one per class bit
+inline constexpr std::size_t kWrongSetInClass = 10;  //!< 8: of those, the ones whose value is 1
+inline constexpr std::size_t kFirstWrong = 18;       //!< the least wrong index
+inline constexpr std::size_t kCompareCounts = 19;
+
+//! Compares n elements of `width` bytes (1, 2, 4 or 8) of `got` with `expected`, byte for byte:
+//! counts the wrong ones, the unwritten (all 0xFF), the wrong ones in each class of `classes` (one
+//! byte per element, a bit per class; null: none), and the least wrong index.
+void compare_elements(const void* got, const void* expected, const unsigned char* classes, std::size_t n,
+                      std::size_t width, unsigned long long* counts, cudaStream_t stream);
+
 //! Adds to *count the 4-byte words where [a, a + count_words) and [b, b + count_words) differ.
 void count_words_differing(const void* a, const void* b, std::size_t count_words, unsigned long long* count,
                            cudaStream_t stream);

@@ -35,6 +35,19 @@ std::vector<std::string> Exercise::kernel_names() const {
   return names;
 }
 
+std::optional<Shape> Exercise::image_at(std::uint64_t n) const {
+  if (!odd_image) {
+    return std::nullopt;
+  }
+  if (n == odd_elements) {
+    return odd_image;
+  }
+  if (sanitize_image && n == sanitize_elements) {
+    return sanitize_image;
+  }
+  return power_of_two_image(n);
+}
+
 ManifestSchema Exercise::manifest_schema() const {
   ManifestSchema schema;
   schema.answers = answers;
@@ -51,6 +64,12 @@ Exercise bound_exercise(const Lab& lab, Exercise exercise) {
                                 "' declares no kernel, probe, device side or judge");
   }
   check_rubric(exercise.rubric);
+  if ((exercise.odd_image && exercise.odd_image->elements() != exercise.odd_elements) ||
+      (exercise.sanitize_image && exercise.sanitize_image->elements() != exercise.sanitize_elements)) {
+    throw std::invalid_argument(
+        "exercise '" + exercise.name +
+        "': its odd or sanitizer image is not odd_elements or sanitize_elements pixels");
+  }
   exercise.lab = lab.name;
   exercise.model.submission = model_of(lab, "", exercise);
   for (const PredictedRatio& ratio : exercise.predictions) {
@@ -112,7 +131,12 @@ LabExercise exercise_entry(const Lab& lab, Exercise exercise, const SubmissionCa
   entry.run_child = [declared](const nlohmann::ordered_json& request) {
     return run_grading_child(*declared, request_from_json(request));
   };
+  entry.declaration = declared;
   return entry;
+}
+
+const Exercise* declaration_of(const LabExercise& entry) {
+  return static_cast<const Exercise*>(entry.declaration.get());
 }
 
 }  // namespace labrun

@@ -18,9 +18,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/byte_model.hpp"
+#include "core/sizes.hpp"
 #include "exercise/child_protocol.hpp"
 #include "exercise/rubric.hpp"
 #include "grading/manifest.hpp"
@@ -32,13 +34,35 @@ class ChildSession;
 class ExerciseChild;
 struct Judgement;
 
+//! One parameter of a contract's kernel, as the declaration types it: a pointer to a buffer of
+//! floats, doubles, integers or bytes, or a scalar of any width (a 4-byte float threshold, a 4-byte
+//! width, an 8-byte n). The loaded kernel's parameters are checked against `bytes`, in order.
+struct ContractParameter {
+  std::string name;         //!< "threshold", as the contract's signature names it
+  std::string type;         //!< "const float*", "unsigned char*", "unsigned int", "float"
+  std::uint64_t bytes = 8;  //!< its size as passed: 8 for any pointer
+  [[nodiscard]] bool operator==(const ContractParameter&) const = default;
+};
+
+//! A pointer parameter: `type` is its C type, "const float*".
+[[nodiscard]] inline ContractParameter pointer_parameter(std::string name, std::string type) {
+  return {std::move(name), std::move(type), sizeof(void*)};
+}
+//! A scalar parameter of type T, whose C spelling is `type`.
+template <typename T>
+[[nodiscard]] ContractParameter scalar_parameter(std::string name, std::string type) {
+  return {std::move(name), std::move(type), sizeof(T)};
+}
+
 //! One kernel a submission defines, with C linkage, found by this name.
 struct ContractKernel {
   std::string name;
-  std::size_t parameters = 0;  //!< how many; each is 8 bytes (a pointer or a std::size_t)
+  std::vector<ContractParameter> parameters;  //!< in the signature's order
   //! Launched as one block of the manifest's threads_per_block threads whatever n (a finishing
   //! step); otherwise the manifest's launch shape covers n elements.
   bool one_block = false;
+  //! Runs over the exercise's image at each size (Exercise::image_at), with a 2-D shape.
+  bool image = false;
 };
 
 //! A case of the lab a submission is timed against, as the grading child times it.
@@ -131,6 +155,10 @@ struct Exercise {
   //! is impossible (judge.hpp: fastest_possible_ms).
   double impossible_margin = 1.5;
   std::uint64_t odd_elements = 1049187;
+  //! An exercise over images: the odd and sanitizer sizes' images (width x height must be
+  //! odd_elements and sanitize_elements); other sizes are power_of_two_image. nullopt: 1-D.
+  std::optional<Shape> odd_image;
+  std::optional<Shape> sanitize_image;
   std::uint64_t sanitize_elements = 4099;
   std::uint64_t lesson_elements = 16777216;  //!< the large size where the card's L2 is unknown
   //! Buffers of the large size the child allocates (guards included), for its memory bound.
@@ -157,6 +185,8 @@ struct Exercise {
   std::function<std::unique_ptr<ExerciseChild>(ChildSession&)> child;
 
   [[nodiscard]] std::vector<std::string> kernel_names() const;
+  //! The image at n (odd_image, sanitize_image or power_of_two_image), or nullopt for a 1-D exercise.
+  [[nodiscard]] std::optional<Shape> image_at(std::uint64_t n) const;
   [[nodiscard]] ManifestSchema manifest_schema() const;
   //! "day48-fusion/halfway-pair"
   [[nodiscard]] std::string full_name() const { return lab + "/" + name; }

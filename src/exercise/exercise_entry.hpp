@@ -24,4 +24,8 @@ namespace labrun {
 [[nodiscard]] LabExercise exercise_entry(const Lab& lab, Exercise exercise,
                                          const SubmissionCase& submission_case);
 
+//! The declaration an entry was made from (exercise_entry), bound to its lab; nullptr for an entry
+//! that exercise_entry did not make.
+[[nodiscard]] const Exercise* declaration_of(const LabExercise& entry);
+
 }  // namespace labrun

@@ -142,25 +142,30 @@ double seconds_until(std::chrono::steady_clock::time_point end) {
 
 }  // namespace
 
-GuardedBuffer::GuardedBuffer(std::size_t capacity, std::size_t slots, std::size_t guard)
-    : guard_(guard),
-      words_(guard + (capacity + kSlotFloats - 1) / kSlotFloats * kSlotFloats +
-             (std::max<std::size_t>(slots, 1) - 1) * kSlotFloats + guard),
-      storage_(words_) {}
+GuardedBuffer::GuardedBuffer(std::size_t capacity, std::size_t slots, std::size_t guard,
+                             std::size_t element_bytes)
+    : element_bytes_(element_bytes),
+      guard_bytes_(guard * sizeof(float)),
+      size_bytes_(guard_bytes_ + (capacity * element_bytes + kSlotBytes - 1) / kSlotBytes * kSlotBytes +
+                  (std::max<std::size_t>(slots, 1) - 1) * kSlotBytes + guard_bytes_),
+      storage_(size_bytes_) {}
 
 void GuardedBuffer::poison(cudaStream_t stream) const {
-  LABRUN_CUDA_CHECK(cudaMemsetAsync(storage_.data(), 0xFF, words_ * sizeof(float), stream));
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(storage_.data(), 0xFF, size_bytes_, stream));
 }
 
 void GuardedBuffer::poison_elements(std::size_t n, cudaStream_t stream, std::size_t slot) const {
-  LABRUN_CUDA_CHECK(cudaMemsetAsync(data(slot), 0xFF, n * sizeof(float), stream));
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(bytes(slot), 0xFF, n * element_bytes_, stream));
 }
 
 void GuardedBuffer::count_guard_changes(std::size_t n, unsigned long long* count, cudaStream_t stream,
                                         std::size_t slot) const {
-  const std::size_t before = guard_ + slot * kSlotFloats;
-  count_words_not(storage_.data(), before, kPoisonWord, count, stream);
-  count_words_not(data(slot) + n, words_ - before - n, kPoisonWord, count, stream);
+  const std::size_t before = guard_bytes_ + slot * kSlotBytes;
+  const std::size_t after = before + n * element_bytes_;
+  // Every offset is a multiple of the element's width: the guards and places are whole 256 bytes.
+  count_elements_not(storage_.data(), before / element_bytes_, element_bytes_, count, stream);
+  count_elements_not(storage_.data() + after, (size_bytes_ - after) / element_bytes_, element_bytes_, count,
+                     stream);
 }
 
 ChildSession::ChildSession(const Exercise& exercise, const ChildRequest& request, ChildResults& results,
@@ -194,8 +199,8 @@ std::size_t ChildSession::slot_of(std::uint64_t seed) {
   return static_cast<std::size_t>(mix64(seed ^ 0x510751075107ull) % kSlots);
 }
 
-GuardedBuffer& ChildSession::guarded(std::size_t capacity, std::size_t slots) {
-  guarded_.push_back(std::make_unique<GuardedBuffer>(capacity, slots));
+GuardedBuffer& ChildSession::guarded(std::size_t capacity, std::size_t slots, std::size_t element_bytes) {
+  guarded_.push_back(std::make_unique<GuardedBuffer>(capacity, slots, kGuardFloats, element_bytes));
   owned_regions_.push_back(guarded_.back()->region());
   return *guarded_.back();
 }
@@ -227,7 +232,7 @@ void ChildSession::download(void* host, const void* device, std::size_t bytes) {
 
 LaunchPlan ChildSession::plan(std::size_t kernel, std::uint64_t n) {
   return plan_kernel_launch(kernels_.at(kernel), exercise_.kernels.at(kernel), request_.shapes.at(kernel), n,
-                            sm_count_);
+                            sm_count_, exercise_.image_at(n));
 }
 
 const LaunchPlan& ChildSession::timed_plan(std::size_t kernel, std::uint64_t n) {
@@ -248,8 +253,9 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
     throw SubmissionStopped{"launch-shape", where + ": " + grid.problem};
   }
   const unsigned long long before = given ? digest_owned_except(*given) : 0;
-  const cudaError_t launched = cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)),
-                                                dim3(grid.blocks), dim3(grid.threads), arguments, 0, stream_);
+  const cudaError_t launched =
+      cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)), dim3(grid.blocks, grid.blocks_y),
+                       dim3(grid.threads, grid.threads_y), arguments, 0, stream_);
   if (launched != cudaSuccess) {
     throw CudaError(launched, "launch of " + where, __FILE__, __LINE__);
   }
@@ -277,8 +283,9 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
 
 void ChildSession::launch_timed(std::size_t kernel, void** arguments, std::uint64_t n) {
   const LaunchPlan& grid = timed_plan(kernel, n);
-  LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)), dim3(grid.blocks),
-                                     dim3(grid.threads), arguments, 0, stream_));
+  LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)),
+                                     dim3(grid.blocks, grid.blocks_y), dim3(grid.threads, grid.threads_y),
+                                     arguments, 0, stream_));
 }
 
 unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegion>& allowed) {

@@ -56,6 +56,26 @@ KernelInfo describe_kernel(cudaKernel_t kernel, const std::string& name) {
 
 }  // namespace
 
+namespace {
+
+// "8, 8, 4" ("no" for none); with `collapse`, one size when all are equal ("8" for three pointers).
+std::string describe_sizes(const std::vector<std::uint64_t>& sizes, bool collapse) {
+  if (sizes.empty()) {
+    return "no";
+  }
+  if (collapse &&
+      std::all_of(sizes.begin(), sizes.end(), [&](std::uint64_t b) { return b == sizes.front(); })) {
+    return std::to_string(sizes.front());
+  }
+  std::string text;
+  for (const std::uint64_t b : sizes) {
+    text += (text.empty() ? "" : ", ") + std::to_string(b);
+  }
+  return text;
+}
+
+}  // namespace
+
 LoadedKernels load_submission_kernels(const std::string& image, const std::vector<ContractKernel>& contract) {
   LoadedKernels loaded;
   const cudaError_t status =
@@ -67,12 +87,10 @@ LoadedKernels load_submission_kernels(const std::string& image, const std::vecto
     loaded.problem = "the compiled submission could not be loaded: " + describe_cuda_error(status);
     return loaded;
   }
-  constexpr std::uint64_t kParameterBytes = 8;  // a pointer or a std::size_t
   std::string missing;
   std::string signature;
   for (const ContractKernel& wanted : contract) {
     const std::string& name = wanted.name;
-    const std::size_t parameters = wanted.parameters;
     cudaKernel_t kernel = nullptr;
     if (cudaLibraryGetKernel(&kernel, loaded.library, name.c_str()) != cudaSuccess) {
       static_cast<void>(cudaGetLastError());
@@ -82,18 +100,15 @@ LoadedKernels load_submission_kernels(const std::string& image, const std::vecto
       continue;
     }
     KernelInfo info = describe_kernel(kernel, name);
-    const bool shaped = info.parameter_bytes.size() == parameters &&
-                        std::all_of(info.parameter_bytes.begin(), info.parameter_bytes.end(),
-                                    [](std::uint64_t b) { return b == kParameterBytes; });
-    if (!shaped) {
-      std::string sizes;
-      for (const std::uint64_t b : info.parameter_bytes) {
-        sizes += (sizes.empty() ? "" : ", ") + std::to_string(b);
-      }
-      signature += (signature.empty() ? "" : "; ") + name + " takes " +
-                   std::to_string(info.parameter_bytes.size()) + " parameters of " +
-                   (sizes.empty() ? "no" : sizes) + " bytes, the contract " + std::to_string(parameters) +
-                   " of 8 bytes";
+    std::vector<std::uint64_t> wanted_bytes;
+    for (const ContractParameter& parameter : wanted.parameters) {
+      wanted_bytes.push_back(parameter.bytes);
+    }
+    if (info.parameter_bytes != wanted_bytes) {
+      signature +=
+          (signature.empty() ? "" : "; ") + name + " takes " + std::to_string(info.parameter_bytes.size()) +
+          " parameters of " + describe_sizes(info.parameter_bytes, false) + " bytes, the contract " +
+          std::to_string(wanted_bytes.size()) + " of " + describe_sizes(wanted_bytes, true) + " bytes";
     }
     loaded.kernels.push_back(info);
     loaded.handles.push_back(kernel);
@@ -110,11 +125,20 @@ LoadedKernels load_submission_kernels(const std::string& image, const std::vecto
 }
 
 LaunchPlan plan_kernel_launch(cudaKernel_t kernel, const ContractKernel& contract, const LaunchShape& shape,
-                              std::uint64_t n, int sm_count) {
+                              std::uint64_t n, int sm_count, std::optional<Shape> image) {
   cudaFuncAttributes attributes{};
   LABRUN_CUDA_CHECK(cudaFuncGetAttributes(&attributes, reinterpret_cast<const void*>(kernel)));
   if (contract.one_block) {
     return plan_one_block(shape, attributes.maxThreadsPerBlock);
+  }
+  if (contract.image) {
+    const std::optional<Shape> extent = image ? image : power_of_two_image(n);
+    if (!extent) {
+      LaunchPlan plan;
+      plan.problem = "no image of " + std::to_string(n) + " pixels to cover";
+      return plan;
+    }
+    return plan_image_launch(shape, extent->width, extent->height, attributes.maxThreadsPerBlock);
   }
   int per_sm = 0;
   if (shape.threads_per_block <= attributes.maxThreadsPerBlock) {

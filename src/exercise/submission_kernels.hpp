@@ -9,9 +9,11 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/sizes.hpp"
 #include "exercise/child_protocol.hpp"
 #include "exercise/exercise.hpp"
 #include "exercise/launch_plan.hpp"
@@ -39,8 +41,10 @@ struct LoadedKernels {
 
 //! The grid for `kernel` with `shape` at n elements on the current device: its own thread limit,
 //! and for grid-stride shapes its occupancy times the device's SM count; one block for a
-//! one_block kernel. Throws labrun::CudaError.
+//! one_block kernel; for an image kernel, the 2-D grid over `image` (power_of_two_image(n) when not
+//! given). Throws labrun::CudaError.
 [[nodiscard]] LaunchPlan plan_kernel_launch(cudaKernel_t kernel, const ContractKernel& contract,
-                                            const LaunchShape& shape, std::uint64_t n, int sm_count);
+                                            const LaunchShape& shape, std::uint64_t n, int sm_count,
+                                            std::optional<Shape> image = std::nullopt);
 
 }  // namespace labrun

@@ -222,7 +222,8 @@ void StudentKernels::launch(std::size_t kernel, void** arguments, std::uint64_t 
 void StudentKernels::launch(std::size_t kernel, void** arguments, const LaunchPlan& plan,
                             cudaStream_t stream) const {
   LABRUN_CUDA_CHECK(cudaLaunchKernel(reinterpret_cast<const void*>(loaded_.handles.at(kernel)),
-                                     dim3(plan.blocks), dim3(plan.threads), arguments, 0, stream));
+                                     dim3(plan.blocks, plan.blocks_y), dim3(plan.threads, plan.threads_y),
+                                     arguments, 0, stream));
 }
 
 void StudentKernels::wait_for(const std::string& where) {

@@ -104,6 +104,65 @@ class FieldReader {
   std::set<std::string> duplicated_;
 };
 
+// [x, y]: two whole numbers, each from `low` to `high`; nullopt (with a problem) otherwise.
+std::optional<std::pair<int, int>> read_pair(const UnorderedJson& shape, const std::string& shape_pointer,
+                                             const char* key, int low, int high,
+                                             std::vector<std::string>& problems) {
+  const std::string where = shape_pointer + "/" + key;
+  const auto whole = [&](const UnorderedJson& v) {
+    return (v.is_number_unsigned() || v.is_number_integer()) && v.get<std::int64_t>() >= low &&
+           v.get<std::int64_t>() <= high;
+  };
+  if (!shape.contains(key)) {
+    problems.push_back(where + ": missing (a 2-D shape gives [x, y])");
+    return std::nullopt;
+  }
+  const UnorderedJson& value = shape.at(key);
+  if (!value.is_array() || value.size() != 2 || !whole(value[0]) || !whole(value[1])) {
+    problems.push_back(where + ": expected [x, y], two whole numbers from " + std::to_string(low) + " to " +
+                       std::to_string(high));
+    return std::nullopt;
+  }
+  return std::pair{static_cast<int>(value[0].get<std::int64_t>()),
+                   static_cast<int>(value[1].get<std::int64_t>())};
+}
+
+// A 2-D shape: {"threads_per_block": [x, y], "elements_per_thread": [x, y]} (no grid_stride).
+std::optional<LaunchShape> read_image_shape(const UnorderedJson& shape, const std::string& shape_pointer,
+                                            std::vector<std::string>& problems) {
+  if (shape.contains("grid_stride")) {
+    problems.push_back(shape_pointer +
+                       "/grid_stride: a 2-D shape gives elements_per_thread as [x, y] instead");
+    return std::nullopt;
+  }
+  const auto threads = read_pair(shape, shape_pointer, "threads_per_block", 1, 1024, problems);
+  const auto per_thread = read_pair(shape, shape_pointer, "elements_per_thread", 1,
+                                    static_cast<int>(kMaxElementsPerThread), problems);
+  if (!threads || !per_thread) {
+    return std::nullopt;
+  }
+  const int total = threads->first * threads->second;
+  if (total < 32 || total > 1024 || total % 32 != 0) {
+    problems.push_back(shape_pointer +
+                       "/threads_per_block: expected x times y from 32 to 1024, a multiple of "
+                       "32 (whole warps), got " +
+                       std::to_string(total));
+    return std::nullopt;
+  }
+  if (per_thread->first * per_thread->second > kMaxElementsPerThread) {
+    problems.push_back(shape_pointer + "/elements_per_thread: expected x times y at most " +
+                       std::to_string(kMaxElementsPerThread));
+    return std::nullopt;
+  }
+  LaunchShape result;
+  result.two_d = true;
+  result.threads_per_block = threads->first;
+  result.threads_y = threads->second;
+  result.elements_per_thread = per_thread->first;
+  result.elements_y = per_thread->second;
+  return result;
+}
+
 // `pointer`: the shape's pointer, "/kernels/NAME" with NAME one of the exercise's kernels.
 std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& pointer,
                                       const UnorderedJson& shape, std::vector<std::string>& problems) {
@@ -125,6 +184,9 @@ std::optional<LaunchShape> read_shape(FieldReader& reader, const std::string& po
       problems.push_back(shown_pointer(pointer + "/" + json_pointer_token(item.key())) + ": unknown field");
       return std::nullopt;
     }
+  }
+  if (shape.contains("threads_per_block") && shape.at("threads_per_block").is_array()) {
+    return read_image_shape(shape, shape_pointer, problems);
   }
   LaunchShape result;
   const auto threads = reader.integer(pointer + "/threads_per_block", shape, "threads_per_block", 32, 1024);
@@ -191,6 +253,10 @@ std::optional<std::string> student_id_problem(const UnorderedJson& id) {
 }  // namespace
 
 std::string LaunchShape::describe() const {
+  if (two_d) {
+    return std::to_string(threads_per_block) + " x " + std::to_string(threads_y) + " threads per block, " +
+           std::to_string(elements_per_thread) + " x " + std::to_string(elements_y) + " elements per thread";
+  }
   std::string text = std::to_string(threads_per_block) + " threads per block, ";
   if (grid_stride) {
     return text + "grid-stride";

@@ -18,11 +18,20 @@ namespace labrun {
 //! thread (grid = ceil(n / (threads_per_block * elements_per_thread)) blocks) or a grid-stride loop
 //! (grid = enough blocks to fill every SM once at the kernel's occupancy, at most one element per
 //! thread).
+//! A 2-D shape, for a kernel over an image, gives both as [x, y] pairs: blocks of
+//! threads_per_block x threads_y threads (32..1024 in all, a multiple of 32), each thread covering
+//! elements_per_thread x elements_y pixels; grid = (ceil(width / (x threads * x elements)),
+//! ceil(height / (y threads * y elements))).
 struct LaunchShape {
-  int threads_per_block = 256;  //!< 32..1024, a multiple of 32
-  int elements_per_thread = 1;  //!< 1..64; unused when grid_stride
+  int threads_per_block = 256;  //!< 32..1024, a multiple of 32; a 2-D shape's x extent
+  int elements_per_thread = 1;  //!< 1..64; unused when grid_stride; a 2-D shape's x extent
   bool grid_stride = false;
-  //! "256 threads per block, 1 element per thread", "512 threads per block, grid-stride"
+  int threads_y = 1;   //!< a 2-D shape's y extent of a block; 1 for a 1-D shape
+  int elements_y = 1;  //!< a 2-D shape's y extent of a thread's pixels
+  bool two_d = false;  //!< given as [x, y] pairs
+  [[nodiscard]] int block_threads() const { return threads_per_block * threads_y; }
+  //! "256 threads per block, 1 element per thread", "512 threads per block, grid-stride",
+  //! "32 x 8 threads per block, 1 x 4 elements per thread"
   [[nodiscard]] std::string describe() const;
   bool operator==(const LaunchShape&) const = default;
 };

@@ -192,9 +192,13 @@ const CaseSpec* Lab::find_case(const std::string& case_name) const {
   return nullptr;
 }
 
-Lab with_exercises(Lab lab, const std::vector<LabExercise (*)(const Lab&)>& factories) {
-  for (LabExercise (*const factory)(const Lab&) : factories) {
-    lab.exercises.push_back(factory(lab));
+Lab with_exercises(Lab lab, const std::vector<ExerciseFactory>& factories) {
+  for (const ExerciseFactory& factory : factories) {
+    try {
+      lab.exercises.push_back(factory.make(lab));
+    } catch (const std::exception& error) {
+      lab.left_out_exercises.emplace_back(factory.registered_as, error.what());
+    }
   }
   return lab;
 }

@@ -244,6 +244,9 @@ struct LabExercise {
   //! The grading child's work for one request (its JSON, exercise/child_protocol.hpp): the child's
   //! exit status.
   std::function<int(const nlohmann::ordered_json& request)> run_child;
+  //! The exercise's declaration, bound to its lab: opaque here (the registry sits below
+  //! src/exercise); exercise/exercise_entry.hpp's declaration_of reads it.
+  std::shared_ptr<const void> declaration;
   //! "day48-fusion/halfway-pair"
   [[nodiscard]] std::string full_name() const { return lab + "/" + name; }
 };
@@ -267,6 +270,9 @@ struct Lab {
   //! The exercises `labrun grade` grades, each declared in the lab's folder (exercise/exercise.hpp);
   //! empty when the lab has none.
   std::vector<LabExercise> exercises;
+  //! Exercises whose declaration has a mistake, left out of the lab (with_exercises), each as
+  //! (what its registration names it, why); the lab and its other exercises still work.
+  std::vector<std::pair<std::string, std::string>> left_out_exercises;
   //! The lab's own tables, rendered from a transcript alone.
   std::function<std::vector<Table>(const Transcript&)> render_tables;
   //! The lab's plots, as data computed from a transcript alone (drawn by src/plots); empty when
@@ -282,9 +288,17 @@ struct Lab {
   [[nodiscard]] const LabExercise* find_exercise(const std::string& exercise_name) const;
 };
 
-//! `lab` with one exercise from each factory (labrun_register_exercise, labs/CMakeLists.txt), in order:
-//! each is given the lab, whose cases its worked answer is taken from.
-[[nodiscard]] Lab with_exercises(Lab lab, const std::vector<LabExercise (*)(const Lab&)>& factories);
+//! One exercise's registration (labrun_register_exercise, labs/CMakeLists.txt): its factory, given
+//! the lab whose cases its worked answer is taken from, and the name the factory is registered by.
+struct ExerciseFactory {
+  const char* registered_as;
+  LabExercise (*make)(const Lab&);
+};
+
+//! `lab` with one exercise from each factory, in order. A factory that throws (a mistake in its
+//! declaration) leaves that exercise out, recorded in left_out_exercises with the reason, and
+//! nothing else.
+[[nodiscard]] Lab with_exercises(Lab lab, const std::vector<ExerciseFactory>& factories);
 
 //! Each case of `transcript` given the figures `lab` declares for it (declared_figures_of): what a
 //! run records once its cases are timed. A case the lab does not declare keeps none.

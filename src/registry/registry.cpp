@@ -331,6 +331,10 @@ void check_lab(const Lab& lab) {
 }
 
 std::string left_out_line(const LeftOutLab& left_out) {
+  if (!left_out.exercise.empty()) {
+    return "labrun: exercise '" + left_out.exercise + "' of lab '" + left_out.name +
+           "' left out of this build: " + left_out.reason;
+  }
   return "labrun: lab '" + left_out.name + "' left out of this build: " + left_out.reason;
 }
 
@@ -339,18 +343,28 @@ void LabRegistry::add(Lab lab) {
     throw LabDeclarationError("lab '" + lab.name + "': registered twice");
   }
   check_lab(lab);
-  for (const LabExercise& exercise : lab.exercises) {
+  for (const auto& [exercise, reason] : lab.left_out_exercises) {
+    left_out_.push_back(LeftOutLab{lab.name, reason, exercise});
+  }
+  std::vector<LabExercise> kept;
+  for (LabExercise& exercise : lab.exercises) {
+    std::string reason;
     if (exercise.lab != lab.name) {
-      throw std::invalid_argument("exercise '" + exercise.name + "' is declared for lab '" + exercise.lab +
-                                  "'");
+      reason = "it is declared for lab '" + exercise.lab + "'";
+    } else if (find_exercise(exercise.full_name()) != nullptr ||
+               std::any_of(kept.begin(), kept.end(),
+                           [&](const LabExercise& other) { return other.name == exercise.name; })) {
+      reason = "an exercise of that name is registered already";
+    } else if (!exercise.grade || !exercise.prepare_grading || !exercise.run_child) {
+      reason = "it cannot be graded: it lacks its grader";
     }
-    if (find_exercise(exercise.name) != nullptr || lab.find_exercise(exercise.name) != &exercise) {
-      throw std::invalid_argument("exercise registered twice: " + exercise.name);
-    }
-    if (!exercise.grade || !exercise.prepare_grading || !exercise.run_child) {
-      throw std::invalid_argument("exercise '" + exercise.name + "' cannot be graded: it lacks its grader");
+    if (reason.empty()) {
+      kept.push_back(std::move(exercise));
+    } else {
+      left_out_.push_back(LeftOutLab{lab.name, reason, exercise.name});
     }
   }
+  lab.exercises = std::move(kept);
   labs_.push_back(std::move(lab));
 }
 
@@ -358,7 +372,7 @@ void LabRegistry::add_or_leave_out(const std::string& name, const std::function<
   try {
     add(make());
   } catch (const std::exception& error) {
-    left_out_.push_back(LeftOutLab{name, error.what()});
+    left_out_.push_back(LeftOutLab{name, error.what(), ""});
   }
 }
 

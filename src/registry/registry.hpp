@@ -40,20 +40,26 @@ class LabDeclarationError : public std::invalid_argument {
 //!   case, card figures and roofline cases declared, the roofline's compute case declaring flops.
 void check_lab(const Lab& lab);
 
-//! A lab the registry left out, and why.
+//! A lab, or one exercise of a lab, the registry left out, and why.
 struct LeftOutLab {
   std::string name;    //!< the lab's name as registered (its folder)
   std::string reason;  //!< what was wrong, naming the field: a LabDeclarationError's message
+  //! Empty: the whole lab. Otherwise the exercise left out (as its registration or declaration
+  //! names it); its lab and the lab's other exercises are kept.
+  std::string exercise;
 };
 
-//! "labrun: lab 'day20-sobel-threshold' left out of this build: <reason>": the one line every
-//! command prints (to standard error) for each lab the registry left out.
+//! "labrun: lab 'day20-sobel-threshold' left out of this build: <reason>" (or "labrun: exercise
+//! 'E' of lab 'L' left out of this build: <reason>"): the one line every command prints (to standard
+//! error) for each lab or exercise the registry left out.
 [[nodiscard]] std::string left_out_line(const LeftOutLab& left_out);
 
 class LabRegistry {
  public:
   //! Adds a lab after check_lab; throws LabDeclarationError for a mistake in it, and for a lab
-  //! registered twice.
+  //! registered twice. An exercise of it that cannot be graded (no grader, another lab's, a name
+  //! registered twice) is left out alone, recorded in left_out(), as are the lab's
+  //! left_out_exercises.
   void add(Lab lab);
   //! Builds a lab with `make` and adds it; whatever `make` or `add` throws (a declaration that
   //! repeats a case, a mistake check_lab finds) leaves this lab out, recorded in left_out(), and
@@ -65,7 +71,7 @@ class LabRegistry {
   //! Every exercise of every lab, in lab order.
   [[nodiscard]] std::vector<const LabExercise*> exercises() const;
   [[nodiscard]] const std::vector<Lab>& labs() const { return labs_; }
-  //! The labs add_or_leave_out left out, in registration order.
+  //! The labs add_or_leave_out left out, and the exercises add left out, in registration order.
   [[nodiscard]] const std::vector<LeftOutLab>& left_out() const { return left_out_; }
 
  private:

@@ -333,7 +333,7 @@ std::vector<labrun::JudgeInput> hostile_inputs(const std::string& hostile) {
   labrun::JudgeInput base;
   base.submission = "batch/" + hostile + "/halfway.cu";
   base.manifest = labrun::parse_manifest(duplicated, "batch/" + hostile + "/halfway.json",
-                                         labrun::testing::halfway_exercise().manifest_schema());
+                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
   base.sanitizer_available = true;
   base.run_limit_seconds = 60.0;
   std::vector<labrun::JudgeInput> inputs;
@@ -467,7 +467,7 @@ TEST_CASE("no string from a submission reaches any report, summary or progress l
   // judge() and the three renderings of each report.
   for (const std::string& hostile : kHostile) {
     for (labrun::JudgeInput& in : hostile_inputs(hostile)) {
-      labrun::GradeReport report = labrun::judge(labrun::testing::halfway_exercise(), in);
+      labrun::GradeReport report = labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
       report.device = report.device_uuid = report.host = hostile;
       report.phase_seconds = {{hostile, 1.0}};
       if (in.results) {

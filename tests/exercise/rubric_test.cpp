@@ -14,9 +14,9 @@
 #include "base/format.hpp"
 #include "exercise/exercise.hpp"
 #include "exercise/exercise_entry.hpp"
-#include "fusion-verdicts/grading/exercise.hpp"
-#include "grading/exercise.hpp"
 #include "registry/registry.hpp"
+#include "support/exercises.hpp"
+#include "support/test_data.hpp"
 
 using labrun::SanitizerVerdict;
 using labrun::SpeedVerdict;
@@ -27,13 +27,16 @@ namespace {
 // Not Outcome: cli tests share a unity file with this one and name their own.
 using RubricOutcome = labrun::Outcome;
 
-// Every exercise of the build, bound to its lab, with the heading of its section of docs/grading.md.
+// Every exercise of the build (the registry's: an exercise added in its lab's folder is found), bound
+// to its lab, with the heading of its Verdicts table: "### Verdicts of NAME", in docs/grading.md or in
+// its lab's README.md.
 std::vector<std::pair<labrun::Exercise, std::string>> every_exercise() {
-  const labrun::LabRegistry& labs = labrun::registered_labs();
-  return {
-      {labrun::bound_exercise(*labs.find("day48-fusion"), day48::grading::halfway_exercise()), "## Verdicts"},
-      {labrun::bound_exercise(*labs.find("fusion-verdicts"), verdicts::grading::sum_of_squares_exercise()),
-       "### Verdicts of sum-of-squares"}};
+  std::vector<std::pair<labrun::Exercise, std::string>> all;
+  for (const labrun::Exercise* exercise : labrun::testing::registered_exercises()) {
+    all.emplace_back(*exercise, "### Verdicts of " + exercise->name);
+  }
+  REQUIRE(all.size() >= 2);
+  return all;
 }
 
 // The instructor's order, from the outcome alone: 1 correct and fast, 2 correct and slow (or a time
@@ -155,23 +158,38 @@ TEST_CASE("every exercise's rubric rows add up to 100, and each row's prerequisi
   }
 }
 
-TEST_CASE("docs/grading.md's Verdicts table of each exercise is its rubric, row for row") {
-  const std::filesystem::path doc =
-      std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "docs" / "grading.md";
+namespace {
+
+// The rows of the table under `heading` in the Markdown file `doc`; empty when it has none.
+std::vector<std::string> table_under(const std::filesystem::path& doc, const std::string& heading) {
+  std::vector<std::string> rows;
+  if (!std::filesystem::exists(doc)) {
+    return rows;
+  }
+  std::istringstream text(labrun::read_file(doc));
+  std::string line;
+  bool in_verdicts = false;
+  while (std::getline(text, line)) {
+    if (line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0) {
+      in_verdicts = line == heading;
+      continue;
+    }
+    if (in_verdicts && line.rfind("| ", 0) == 0) {
+      rows.push_back(line);
+    }
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("each exercise's Verdicts table, in docs/grading.md or its lab's README.md, is its rubric") {
+  const std::filesystem::path root = labrun::testing::repository_root();
   for (const auto& [exercise, heading] : every_exercise()) {
     INFO(heading);
-    std::istringstream text(labrun::read_file(doc));
-    std::string line;
-    bool in_verdicts = false;
-    std::vector<std::string> rows;
-    while (std::getline(text, line)) {
-      if (line.rfind("## ", 0) == 0 || line.rfind("### ", 0) == 0) {
-        in_verdicts = line == heading;
-        continue;
-      }
-      if (in_verdicts && line.rfind("| ", 0) == 0) {
-        rows.push_back(line);
-      }
+    std::vector<std::string> rows = table_under(root / "docs" / "grading.md", heading);
+    if (rows.empty()) {
+      rows = table_under(root / "labs" / exercise.lab / "README.md", heading);
     }
     std::vector<std::string> expected{"| check | points | passes when | counts once |",
                                       "| --- | ---: | --- | --- |"};

@@ -39,8 +39,8 @@ labrun::CompilerSetup test_setup(const std::vector<std::string>& quoted, const f
 }
 
 labrun::CompilerSetup day48_setup() {
-  return test_setup(day48::grading::halfway_exercise().quoted_headers, LABRUN_CUDA_INCLUDE_DIR,
-                    LABRUN_DAY48_SOURCE_DIR_FOR_TESTS);
+  return test_setup(labrun::testing::registered_exercise("day48-fusion/halfway-pair").quoted_headers,
+                    LABRUN_CUDA_INCLUDE_DIR, LABRUN_DAY48_SOURCE_DIR_FOR_TESTS);
 }
 
 bool expects(const fs::path& folder, const std::string& mistake) {
@@ -78,7 +78,8 @@ struct Fixture {
     labrun::write_file_atomically(lab / "grading" / "bomb.h", bomb + "B40\n", false);
   }
   [[nodiscard]] labrun::CompilerSetup setup() const {
-    return test_setup(day48::grading::halfway_exercise().quoted_headers, cuda, lab);
+    return test_setup(labrun::testing::registered_exercise("day48-fusion/halfway-pair").quoted_headers, cuda,
+                      lab);
   }
   // The checks before compiling of a source that defines LABRUN_WHAT as `what` and includes the
   // stand-in header (`before` and `after` around the include).
@@ -102,13 +103,12 @@ std::string steered(const std::string& what) {
 TEST_CASE("the checks before compiling refuse exactly the corpus submissions expected to be refused") {
   require_sandbox();
   const labrun::IncludePolicy sum_policy =
-      labrun::exercise_include_policy(labrun::testing::sum_of_squares_exercise());
+      labrun::exercise_include_policy(labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares"));
   labrun::CompilerSetup sum_setup = test_setup({}, LABRUN_CUDA_INCLUDE_DIR, "");
   sum_setup.policy = sum_policy;
   for (const auto& [corpus, source, setup] :
        {std::tuple{labrun::testing::grading_corpus(), "halfway.cu", day48_setup()},
-        std::tuple{fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
-                   "sum_of_squares.cu", sum_setup}}) {
+        std::tuple{labrun::testing::exercise_corpus("fusion-verdicts"), "sum_of_squares.cu", sum_setup}}) {
     for (const auto& entry : fs::directory_iterator(corpus)) {
       INFO(entry.path().filename().string());
       const labrun::ScratchFolder scratch;

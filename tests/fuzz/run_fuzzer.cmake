@@ -8,7 +8,7 @@ set(summary_file "${WORK_DIR}/fuzz-summary.txt")
 file(MAKE_DIRECTORY "${corpus}" "${crashes}")
 file(REMOVE "${summary_file}")
 file(GLOB_RECURSE seeds "${SOURCE_DIR}/evidence/*.json" "${SOURCE_DIR}/tests/evidence/*.json"
-     "${SOURCE_DIR}/tests/grading/corpus/*.json")
+     "${SOURCE_DIR}/labs/*/grading/corpus/*.json")
 foreach(seed IN LISTS seeds)
   string(SHA1 name "${seed}")
   file(COPY_FILE "${seed}" "${corpus}/seed-${name}" ONLY_IF_DIFFERENT)

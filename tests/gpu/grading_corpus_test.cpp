@@ -1,7 +1,8 @@
-// The grader on its corpora of submissions (tests/grading/corpus for day 48, and
-// tests/labs/fusion-verdicts/corpus for sum-of-squares), each with its expected verdict,
-// graded the way course staff do it: `labrun grade --batch`. Skips without a GPU. Reports go to
-// $LABRUN_GRADE_OUT when set, else to a temporary folder.
+// The grader on every registered exercise's corpus of submissions (labs/<lab>/grading/corpus, found
+// from the registry: a new exercise's corpus needs no line here), each with its expected verdict,
+// graded the way course staff do it: `labrun grade --batch`; and every exercise's skeleton. Skips
+// without a GPU. Reports go to $LABRUN_GRADE_OUT/<exercise>-corpus when set, else to a temporary
+// folder; LABRUN_GRADE_ONLY=NAME[,NAME...] grades those exercises' corpora alone.
 
 #include <unistd.h>
 
@@ -17,6 +18,7 @@
 #include "cli/app.hpp"
 #include "grading/utf8.hpp"
 #include "support/cli_run.hpp"
+#include "support/exercises.hpp"
 #include "support/require_gpu.hpp"
 #include "support/test_data.hpp"
 
@@ -24,7 +26,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path output_folder(const char* leaf) {
+fs::path output_folder(const std::string& leaf) {
   if (const char* folder = std::getenv("LABRUN_GRADE_OUT")) {
     return fs::path(folder) / leaf;
   }
@@ -39,8 +41,8 @@ int labrun_cli(const std::vector<std::string>& args, std::string& printed) {
 }
 
 // Grades `corpus` with `labrun grade --batch` into `leaf` and checks every report against the
-// folder's expected.json; at least `at_least` folders.
-void grade_corpus(const fs::path& corpus, const char* leaf, int at_least) {
+// folder's expected.json; every folder of it must have one.
+void grade_corpus(const fs::path& corpus, const std::string& leaf) {
   const fs::path out = output_folder(leaf);
   ::setenv("LABRUN_GRADE_CHILD", LABRUN_GRADE_CHILD_PATH, 1);
   std::string printed;
@@ -80,7 +82,7 @@ void grade_corpus(const fs::path& corpus, const char* leaf, int at_least) {
     }
     ++graded;
   }
-  CHECK(graded >= at_least);
+  CHECK(graded > 0);
   // The summaries name every folder (summary.json exactly), and guard a student id that a
   // spreadsheet would run as a formula though strtod reads it as a number.
   std::set<std::string> folders;
@@ -109,22 +111,44 @@ void grade_skeleton(const fs::path& skeleton) {
   CHECK(report.at("score") == 0);
 }
 
+// Whether LABRUN_GRADE_ONLY (a comma-separated list of exercise names) leaves `name` in.
+bool selected(const std::string& name) {
+  const char* only = std::getenv("LABRUN_GRADE_ONLY");
+  if (only == nullptr || *only == '\0') {
+    return true;
+  }
+  std::stringstream names(only);
+  std::string one;
+  while (std::getline(names, one, ',')) {
+    if (one == name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
-TEST_CASE("labrun grade --batch gives every submission of the corpus its expected verdict") {
+TEST_CASE("labrun grade --batch gives every submission of every exercise's corpus its expected verdict") {
   labrun::testing::require_gpu();
-  grade_corpus(labrun::testing::grading_corpus(), "corpus", 50);
+  int corpora = 0;
+  for (const labrun::Exercise* exercise : labrun::testing::registered_exercises()) {
+    if (!selected(exercise->name)) {
+      continue;
+    }
+    const fs::path corpus = labrun::testing::exercise_corpus(exercise->lab);
+    INFO(exercise->full_name() << ": " << corpus);
+    REQUIRE(fs::is_directory(corpus));
+    grade_corpus(corpus, exercise->name + "-corpus");
+    ++corpora;
+  }
+  CHECK(corpora > 0);
 }
 
-TEST_CASE("labrun grade --batch gives every submission of the sum-of-squares corpus its expected verdict") {
+TEST_CASE("the skeleton a student starts from compiles and scores 0, for every exercise") {
   labrun::testing::require_gpu();
-  grade_corpus(fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus",
-               "sum-of-squares-corpus", 41);
-}
-
-TEST_CASE("the skeleton a student starts from compiles and scores 0") {
-  labrun::testing::require_gpu();
-  const fs::path labs = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "labs";
-  grade_skeleton(labs / "day48-fusion" / "grading" / "skeleton" / "halfway.cu");
-  grade_skeleton(labs / "fusion-verdicts" / "grading" / "skeleton" / "sum_of_squares.cu");
+  for (const labrun::Exercise* exercise : labrun::testing::registered_exercises()) {
+    INFO(exercise->full_name());
+    grade_skeleton(labrun::testing::repository_root() / exercise->skeleton);
+  }
 }

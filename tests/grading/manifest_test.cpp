@@ -5,6 +5,8 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
 
+#include "support/test_data.hpp"
+
 using Catch::Matchers::ContainsSubstring;
 
 namespace {
@@ -142,8 +144,7 @@ TEST_CASE("the skeleton's and the corpus's manifests are read") {
   CHECK(blank.kernels.size() == 2);
   CHECK_FALSE(blank.answer("bytes_per_element").has_value());
   int manifests = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(LABRUN_TEST_DATA_DIR) /
-                                                               "grading" / "corpus")) {
+  for (const auto& entry : std::filesystem::directory_iterator(labrun::testing::grading_corpus())) {
     const auto beside = labrun::manifest_beside(entry.path() / "halfway.cu");
     REQUIRE_FALSE(beside.empty());
     INFO(entry.path().filename().string());

@@ -212,6 +212,56 @@ TEST_CASE("a lab with a mistake is left out with one line saying why, and the ot
         "labrun: lab 'gamma' left out of this build: declared twice: x");
 }
 
+namespace {
+
+// An exercise a factory makes, named `name`, with a grader that grades nothing (these tests only
+// register it).
+labrun::LabExercise graded_exercise(const labrun::Lab& lab, const std::string& name) {
+  labrun::LabExercise exercise;
+  exercise.name = name;
+  exercise.lab = lab.name;
+  exercise.grade = [](const labrun::GradeRequest&, const std::function<void(const std::string&)>&) {
+    return labrun::GradeReport{};
+  };
+  exercise.prepare_grading = [](const labrun::GradeRequest&, const std::function<void(const std::string&)>&) {
+    return nlohmann::ordered_json::object();
+  };
+  exercise.run_child = [](const nlohmann::ordered_json&) { return 0; };
+  return exercise;
+}
+
+}  // namespace
+
+TEST_CASE("an exercise with a mistake in its declaration is left out alone, never its lab") {
+  const std::vector<labrun::ExerciseFactory> factories{
+      {"kept", [](const labrun::Lab& lab) { return graded_exercise(lab, "kept"); }},
+      {"ns::broken_entry",
+       [](const labrun::Lab&) -> labrun::LabExercise {
+         throw std::invalid_argument(
+             "exercise 'broken' names the case 'x', which lab 'alpha' does not declare");
+       }},
+      {"ungraded",
+       [](const labrun::Lab& lab) {
+         labrun::LabExercise exercise = graded_exercise(lab, "ungraded");
+         exercise.run_child = nullptr;
+         return exercise;
+       }},
+      {"kept-twice", [](const labrun::Lab& lab) { return graded_exercise(lab, "kept"); }}};
+  labrun::LabRegistry registry;
+  registry.add_or_leave_out("alpha", [&] { return labrun::with_exercises(tiny_lab("alpha"), factories); });
+  REQUIRE(registry.labs().size() == 1);
+  REQUIRE(registry.labs()[0].exercises.size() == 1);
+  CHECK(registry.labs()[0].exercises[0].name == "kept");
+  REQUIRE(registry.left_out().size() == 3);
+  CHECK(labrun::left_out_line(registry.left_out()[0]) ==
+        "labrun: exercise 'ns::broken_entry' of lab 'alpha' left out of this build: exercise 'broken' names "
+        "the case 'x', which lab 'alpha' does not declare");
+  CHECK_THAT(
+      labrun::left_out_line(registry.left_out()[1]),
+      ContainsSubstring("exercise 'ungraded' of lab 'alpha' left out of this build: it cannot be graded"));
+  CHECK_THAT(labrun::left_out_line(registry.left_out()[2]), ContainsSubstring("registered already"));
+}
+
 TEST_CASE("case specs come from a part and a name") {
   CHECK(labrun::case_name("lab", "part2", "fused") == "lab/part2/fused");
   const labrun::CaseSpec spec =

@@ -2,6 +2,7 @@
 // Where the tests' committed data lives (LABRUN_TEST_DATA_DIR is the tests/ folder of the source tree).
 
 #include <filesystem>
+#include <string>
 
 #include "registry/registry.hpp"
 
@@ -17,9 +18,15 @@ inline std::filesystem::path evidence_folder() {
   return repository_root() / "evidence";
 }
 
-//! The public grading corpus: one folder per submission with its expected verdict (expected.json).
+//! A lab's public grading corpus, inside its folder (labs/<lab>/grading/corpus): one folder per
+//! submission with its expected verdict (expected.json).
+inline std::filesystem::path exercise_corpus(const std::string& lab) {
+  return repository_root() / "labs" / lab / "grading" / "corpus";
+}
+
+//! Day 48's, which most of the grader's tests use.
 inline std::filesystem::path grading_corpus() {
-  return std::filesystem::path(LABRUN_TEST_DATA_DIR) / "grading" / "corpus";
+  return exercise_corpus("day48-fusion");
 }
 
 //! The lab of a name among this build's registered labs (or nullptr), for the transcript readers.

@@ -331,7 +331,16 @@ labrun::Exercise halfway_exercise() {
   ex.title =
       "the half-way fusion: stages 1 and 2 in one kernel, 3 and 4 in a second, one intermediate between";
   ex.summary = "two kernels of device code (grading/submission.cuh) and a manifest with the worked answer";
-  ex.kernels = {{kFirstKernel, 3, false}, {kSecondKernel, 4, false}};
+  const labrun::ContractParameter n = labrun::scalar_parameter<std::size_t>("n", "std::size_t");
+  ex.kernels = {
+      {kFirstKernel,
+       {labrun::pointer_parameter("x", "const float*"), labrun::pointer_parameter("intermediate", "float*"),
+        n},
+       false},
+      {kSecondKernel,
+       {labrun::pointer_parameter("intermediate", "const float*"),
+        labrun::pointer_parameter("residual", "const float*"), labrun::pointer_parameter("y", "float*"), n},
+       false}};
   ex.default_shape = labrun::LaunchShape{256, 1, false};
   ex.header_folder = "labs/day48-fusion";
   ex.quoted_headers = {"grading/submission.cuh", "stages.cuh", "chain_constants.hpp"};

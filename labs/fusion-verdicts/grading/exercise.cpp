@@ -646,7 +646,15 @@ labrun::Exercise sum_of_squares_exercise() {
       "elementwise then reduction, fused with care: the sum of x squared, the square folded into the loads";
   ex.summary =
       "two kernels of device code, the partial sums and the finish, and a manifest with the worked answer";
-  ex.kernels = {{kPartialsKernel, 3, false}, {kFinishKernel, 3, true}};
+  ex.kernels = {
+      {kPartialsKernel,
+       {labrun::pointer_parameter("x", "const float*"), labrun::pointer_parameter("partials", "float*"),
+        labrun::scalar_parameter<std::size_t>("n", "std::size_t")},
+       false},
+      {kFinishKernel,
+       {labrun::pointer_parameter("partials", "const float*"), labrun::pointer_parameter("sum", "float*"),
+        labrun::scalar_parameter<std::size_t>("blocks", "std::size_t")},
+       true}};
   ex.skeleton = "labs/fusion-verdicts/grading/skeleton/sum_of_squares.cu";
   ex.answers = {{"bytes_per_element", false, 1000.0}, {"launches", true, 64.0}};
   ex.model_case = cases::kSumFolded;

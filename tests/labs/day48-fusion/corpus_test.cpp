@@ -47,7 +47,8 @@ TEST_CASE("every corpus submission states its expected verdict") {
 // the second (submission_build_test.cpp). Neither refuses what the corpus expects to pass, and the
 // text check alone refuses every literal escape of the corpus.
 TEST_CASE("the text check refuses no corpus submission expected to pass") {
-  const labrun::IncludePolicy policy = labrun::exercise_include_policy(day48::grading::halfway_exercise());
+  const labrun::IncludePolicy policy =
+      labrun::exercise_include_policy(labrun::testing::registered_exercise("day48-fusion/halfway-pair"));
   for (const auto& entry : fs::directory_iterator(labrun::testing::grading_corpus())) {
     INFO(entry.path().filename().string());
     const auto expected = nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));

@@ -57,7 +57,7 @@ labrun::JudgeInput to_judge_input(const Json& j) {
   if (!j.at("manifest_text").is_null()) {
     in.manifest = labrun::parse_manifest(j.at("manifest_text").get<std::string>(),
                                          j.at("manifest_origin").get<std::string>(),
-                                         labrun::testing::halfway_exercise().manifest_schema());
+                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
   }
   in.manifest_problem = j.at("manifest_problem").get<std::string>();
   in.manifest_missing = j.at("manifest_missing").get<bool>();
@@ -83,7 +83,7 @@ labrun::JudgeInput to_judge_input(const Json& j) {
   }
   if (!j.at("results").is_null()) {
     in.results =
-        labrun::child_results_from_json(j.at("results"), labrun::testing::halfway_exercise().record_checks);
+        labrun::child_results_from_json(j.at("results"), labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks);
   }
   in.last_step = j.at("last_step").get<std::string>();
   in.default_launch_shapes = j.at("default_launch_shapes").get<bool>();
@@ -102,7 +102,7 @@ labrun::JudgeInput to_judge_input(const Json& j) {
 // as the grader records them: checked apart, by results_survive_the_protocol).
 Json report_of(const Json& input) {
   const labrun::JudgeInput in = to_judge_input(input);
-  labrun::GradeReport report = labrun::judge(labrun::testing::halfway_exercise(), in);
+  labrun::GradeReport report = labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
   Json document = labrun::report_json(report);
   document.erase("raw");
   return document;
@@ -115,7 +115,7 @@ bool results_survive_the_protocol(const Json& input) {
     return true;
   }
   return labrun::to_json(labrun::child_results_from_json(input.at("results"),
-                                                         labrun::testing::halfway_exercise().record_checks))
+                                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks))
              .dump() == input.at("results").dump();
 }
 

@@ -1,6 +1,6 @@
 // fusion-verdicts' sum-of-squares exercise without a GPU: its judge on what the grading child would
 // record (labs/fusion-verdicts/grading/exercise.cpp's judge_probes inside the harness's judge()), and
-// its public corpus (tests/labs/fusion-verdicts/corpus): every folder states its expected verdict,
+// its public corpus (labs/fusion-verdicts/grading/corpus): every folder states its expected verdict,
 // the text check refuses exactly the literal escapes, and every folder of both exercises' corpora
 // is graded as its own exercise, as a mixed batch grades them. The GPU test grades the corpus.
 
@@ -32,7 +32,7 @@ constexpr std::uint64_t kSumOdd = 1049187;
 constexpr std::uint64_t kSumCard = 134217728;
 
 fs::path sum_corpus() {
-  return fs::path(LABRUN_TEST_DATA_DIR) / "labs" / "fusion-verdicts" / "corpus";
+  return labrun::testing::exercise_corpus("fusion-verdicts");
 }
 
 std::uint32_t float_bits(float value) {
@@ -118,7 +118,7 @@ labrun::GradeReport judge_sum(const SumInput& in) {
   for (const SumProbe& p : in.probes) {
     given.results->probes.push_back(verdicts::grading::to_json(p));
   }
-  return labrun::judge(labrun::testing::sum_of_squares_exercise(), given);
+  return labrun::judge(labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares"), given);
 }
 
 std::set<std::string> named_mistakes(const labrun::GradeReport& report) {
@@ -259,7 +259,7 @@ TEST_CASE("sum of squares: the structure is measured, not read from the code") {
 }
 
 TEST_CASE("sum of squares: the worked answer's right values are the lab's byte models") {
-  const labrun::Exercise& ex = labrun::testing::sum_of_squares_exercise();
+  const labrun::Exercise& ex = labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares");
   CHECK(ex.model.submission.bytes_per_element() == 4.0);
   CHECK(ex.model.submission.launches == 2);
   CHECK(ex.model.ratio(0) == 3.0);
@@ -275,7 +275,7 @@ TEST_CASE("sum of squares: the worked answer's right values are the lab's byte m
 
 TEST_CASE("every sum-of-squares corpus submission states its expected verdict, and the text check agrees") {
   const labrun::IncludePolicy policy =
-      labrun::exercise_include_policy(labrun::testing::sum_of_squares_exercise());
+      labrun::exercise_include_policy(labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares"));
   int folders = 0;
   std::set<std::string> refused;
   for (const auto& entry : fs::directory_iterator(sum_corpus())) {

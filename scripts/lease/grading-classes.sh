@@ -44,7 +44,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu 
 # ---- 1. the GPU corpus tests, the reports kept ---------------------------------------------------
 echo "== [$(elapsed) s] GPU corpus tests (both exercises), reports under $out/grades"
 mkdir -p "$out/grades"
-tests='^gpu\.(labrun grade --batch gives every submission of the (sum-of-squares )?corpus its expected verdict|the harness.s counted inputs on the device.*|the skeleton a student starts from compiles and scores 0)$'
+tests='^gpu\.(labrun grade --batch gives every submission of every exercise.s corpus its expected verdict|the harness.s counted inputs on the device.*|the skeleton a student starts from compiles and scores 0, for every exercise)$'
 if [ "$build" = build/dev ]; then
   ctest_command=(ctest --preset dev)
 else

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "exercise/child_session.hpp"
 #include "exercise/judge.hpp"
 
 namespace labrun {

@@ -106,7 +106,7 @@ TEST_CASE("every output exercise: a correct kernel earns full marks, the harness
     INFO(ex->full_name());
     const labrun::GradeReport right = labrun::judge(*ex, output_input(*ex));
     CHECK(mistakes_of(right).empty());
-    CHECK(right.score == right.max_score);
+    CHECK(right.score() == right.max_score());
     const auto named = [&](const Change& change) {
       return mistakes_of(labrun::judge(*ex, output_input(*ex, change)));
     };

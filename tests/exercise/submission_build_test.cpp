@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include "base/atomic_file.hpp"
-#include "grading/exercise.hpp"
 #include "process/sandbox.hpp"
 #include "support/exercises.hpp"
 #include "support/require_sandbox.hpp"

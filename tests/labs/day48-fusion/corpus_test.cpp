@@ -10,10 +10,10 @@
 #include "base/atomic_file.hpp"
 #include "exercise/submission_build.hpp"
 #include "grading/compiler_messages.hpp"
-#include "grading/exercise.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
+#include "support/exercises.hpp"
 #include "support/test_data.hpp"
 
 namespace fs = std::filesystem;

@@ -38,3 +38,19 @@ TEST_CASE("a finishing step is one block of the shape's threads, whatever n") {
   CHECK_THAT(labrun::plan_one_block({1024, 1, true}, 512).problem,
              ContainsSubstring("more than this kernel can run"));
 }
+
+TEST_CASE("an image kernel's 2-D shape covers width and height with whole blocks") {
+  const labrun::LaunchShape shape{32, 1, false, 8, 4, true};
+  const auto plan = labrun::plan_image_launch(shape, 1001, 1047, 1024);
+  CHECK(plan.problem.empty());
+  CHECK(plan.blocks == 32);    // ceil(1001 / 32)
+  CHECK(plan.blocks_y == 33);  // ceil(1047 / (8 * 4))
+  CHECK(plan.threads == 32);
+  CHECK(plan.threads_y == 8);
+  CHECK(plan.describe() == "32 x 33 blocks of 32 x 8 threads");
+  CHECK_THAT(labrun::plan_image_launch({256, 1, false}, 1001, 1047, 1024).problem,
+             ContainsSubstring("[x, y]"));
+  CHECK_THAT(labrun::plan_image_launch({64, 1, false, 16, 1, true}, 100, 100, 768).problem,
+             ContainsSubstring("1024 threads per block is more than this kernel can run"));
+  CHECK_THAT(plan_launch(shape, 1000, 1024, 0).problem, ContainsSubstring("as numbers"));
+}

@@ -115,6 +115,37 @@ TEST_CASE("launch shapes are range-checked") {
       ContainsSubstring("/kernels/second: missing"));
 }
 
+TEST_CASE("a 2-D launch shape gives threads and elements as [x, y] pairs") {
+  const labrun::Manifest m = labrun::parse_manifest(
+      R"({"student_id": "s", "kernels": {"k": {"threads_per_block": [32, 8], "elements_per_thread": [1, 4]}}})",
+      "m.json", {{}, {"k"}});
+  REQUIRE(m.problems.empty());
+  const labrun::LaunchShape& shape = m.kernels.at("k");
+  CHECK(shape.two_d);
+  CHECK(shape.block_threads() == 256);
+  CHECK(shape.elements_y == 4);
+  CHECK(shape.describe() == "32 x 8 threads per block, 1 x 4 elements per thread");
+  const auto problem_of = [](const std::string& shape_text) {
+    const labrun::Manifest bad = labrun::parse_manifest(
+        R"({"student_id": "s", "kernels": {"k": )" + shape_text + "}}", "m.json", {{}, {"k"}});
+    REQUIRE(bad.problems.size() == 1);
+    CHECK(bad.kernels.empty());
+    return bad.problems.front();
+  };
+  CHECK_THAT(problem_of(R"({"threads_per_block": [20, 3], "elements_per_thread": [1, 1]})"),
+             ContainsSubstring("multiple of 32"));
+  CHECK_THAT(problem_of(R"({"threads_per_block": [64, 32], "elements_per_thread": [1, 1]})"),
+             ContainsSubstring("from 32 to 1024"));
+  CHECK_THAT(problem_of(R"({"threads_per_block": [32, 8]})"),
+             ContainsSubstring("elements_per_thread: missing"));
+  CHECK_THAT(problem_of(R"({"threads_per_block": [32, 8], "elements_per_thread": [1, 1, 1]})"),
+             ContainsSubstring("expected [x, y]"));
+  CHECK_THAT(problem_of(R"({"threads_per_block": [32, 8], "elements_per_thread": [16, 8]})"),
+             ContainsSubstring("at most 64"));
+  CHECK_THAT(problem_of(R"({"threads_per_block": [32, 8], "grid_stride": true})"),
+             ContainsSubstring("2-D shape"));
+}
+
 TEST_CASE("a manifest that is not one JSON object is refused whole, with ManifestError only") {
   const auto error_of = [](const std::string& text) -> std::string {
     try {

@@ -7,15 +7,16 @@
 #      day 20's sobel-threshold: each corpus found in its lab's folder), with every report kept
 #      under OUTDIR/grades/<exercise>-corpus, and each skeleton; then each report against its
 #      folder's expected.json.
-#   2. Day 48's corpus graded by the OLD labrun and by the NEW one (the same folder, the same
-#      seed), and every report compared with its timing fields masked: how many are identical, and
-#      the names of those that differ with the first field that does.
+#   2. Day 48's corpus graded by the OLD labrun (the same folder, flags and default seed as step 1's
+#      NEW batch), and every report compared with step 1's, timing fields masked: how many are
+#      identical, and the names of those that differ with the first field that does.
 #   3. The batch rate, OLD against NEW, on the same honest batch (day 48's full-marks submissions,
-#      replicated as scripts/grading-scale-check.sh does with HONEST=1), each graded twice, in
-#      alternation, with --jobs 8: submissions per minute, and NEW over OLD.
+#      replicated 3 times as scripts/grading-scale-check.sh does with HONEST=1: 27), each graded
+#      twice, in alternation, with --jobs 8: submissions per minute, and NEW over OLD.
 #
-# Logs go to OUTDIR; a short table is printed last. About 5 to 7 minutes on the H200 (the three
-# corpora are most of it); every step stops at its own time limit. Without OLD_BUILD's labrun, steps
+# Logs go to OUTDIR; a short table is printed last. About 6 to 7 minutes on the H200 (the three
+# corpora and day 48's again are most of it); every step stops at its own time limit (330 + 150 +
+# 4 x 60 s at most: 12 minutes in the worst case, when every step hangs). Without OLD_BUILD's labrun, steps
 # 2 and 3 say so and are skipped. LABRUN_LEASE_BUILD_DIR names another build folder for NEW (default
 # build/dev), to try the script where there is no GPU: the GPU tests then skip and grades say so.
 #
@@ -50,15 +51,12 @@ grep -E "tests passed|Passed|Failed|Skipped|Not Run|exit status" "$out/ctest.log
 
 # ---- 2. day 48's reports, OLD against NEW, timing fields masked ----------------------------------
 corpus=labs/day48-fusion/grading/corpus
-seed=4242
 if [ -x "$old" ]; then
-  echo "== [$(elapsed) s] day 48's corpus graded by OLD ($old) and NEW, seed $seed"
-  for side in old new; do
-    binary=$old; [ $side = new ] && binary=$new
-    timeout 200 "$binary" grade --batch "$corpus" --out "$out/day48-$side" --seed "$seed" --time-limit 60 --force \
-      >"$out/day48-$side.md" 2>"$out/day48-$side.log"
-    echo "$side: exit $?" >>"$out/day48-side-by-side.txt"
-  done
+  # The NEW side is step 1's batch (the same flags, the exercise's default seed).
+  echo "== [$(elapsed) s] day 48's corpus graded by OLD ($old), against step 1's NEW reports"
+  timeout 150 "$old" grade --batch "$corpus" --out "$out/day48-old" --time-limit 60 --force \
+    >"$out/day48-old.md" 2>"$out/day48-old.log"
+  echo "old: exit $?" >"$out/day48-side-by-side.txt"
 else
   echo "== [$(elapsed) s] no OLD labrun at $old_build: steps 2 and 3 skipped" | tee "$out/day48-side-by-side.txt"
 fi
@@ -68,7 +66,7 @@ if [ -x "$old" ]; then
   echo "== [$(elapsed) s] batch rate, OLD and NEW alternately, an honest batch, --jobs 8"
   honest="$out/honest"
   rm -rf "$honest"; mkdir -p "$honest"
-  for r in 1 2 3 4; do
+  for r in 1 2 3; do
     for d in "$corpus"/*/; do
       grep -q '"score": 100' "$d/expected.json" && cp -r "$d" "$honest/r$r-$(basename "$d")"
     done
@@ -77,7 +75,7 @@ if [ -x "$old" ]; then
     for side in old new; do
       binary=$old; [ $side = new ] && binary=$new
       start=$(date +%s.%N)
-      timeout 120 "$binary" grade --batch "$honest" --out "$out/rate-$side-$round" --jobs 8 --secret-seed --force \
+      timeout 60 "$binary" grade --batch "$honest" --out "$out/rate-$side-$round" --jobs 8 --secret-seed --force \
         >/dev/null 2>"$out/rate-$side-$round.log"
       status=$?
       awk -v n="$(ls "$honest" | wc -l)" -v s="$start" -v e="$(date +%s.%N)" -v side=$side -v st=$status \
@@ -143,7 +141,7 @@ def first_difference(a, b, path=""):
     if isinstance(a, str) and isinstance(b, str):
         return None if DURATION.sub("<t>", a) == DURATION.sub("<t>", b) else f"{path}: old {a[:100]!r}, new {b[:100]!r}"
     return None if a == b else f"{path}: old {a!r}, new {b!r}"
-old_base, new_base = os.path.join(out, "day48-old", "submissions"), os.path.join(out, "day48-new", "submissions")
+old_base, new_base = os.path.join(out, "day48-old", "submissions"), os.path.join(out, "grades", "halfway-pair-corpus", "submissions")
 if os.path.isdir(old_base) and os.path.isdir(new_base):
     same, differ = 0, []
     for name in sorted(os.listdir(old_base)):
@@ -163,12 +161,14 @@ if os.path.isdir(old_base) and os.path.isdir(new_base):
 # 3. rates
 rates = os.path.join(out, "rates.txt")
 if os.path.exists(rates):
-    per = {"old": [], "new": []}
+    per, statuses = {"old": [], "new": []}, {"old": [], "new": []}
     for line in open(rates):
         side, n, seconds, status = line.split()
-        per[side].append(int(n) / float(seconds) * 60 if status == "0" else 0.0)
+        per[side].append(int(n) / float(seconds) * 60)
+        statuses[side].append(status)
     for side in ("old", "new"):
-        print(f"{'batch rate ' + side.upper() + ' (per minute, each round)':<58} " + ", ".join(f"{r:.1f}" for r in per[side]))
+        print(f"{'batch rate ' + side.upper() + ' (per minute, each round; exit)':<58} " +
+              ", ".join(f"{r:.1f} ({s})" for r, s in zip(per[side], statuses[side])))
     if per["old"] and per["new"] and min(per["old"]) > 0:
         ratio = (sum(per["new"]) / len(per["new"])) / (sum(per["old"]) / len(per["old"]))
         print(f"{'batch rate NEW / OLD (target within 10%)':<58} {ratio:.3f}")

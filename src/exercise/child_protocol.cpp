@@ -11,7 +11,12 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
+// A 2-D shape as the manifest gives it: [x, y] pairs.
 Json shape_to_json(const LaunchShape& shape) {
+  if (shape.two_d) {
+    return Json{{"threads_per_block", {shape.threads_per_block, shape.threads_y}},
+                {"elements_per_thread", {shape.elements_per_thread, shape.elements_y}}};
+  }
   Json j{{"threads_per_block", shape.threads_per_block}};
   if (shape.grid_stride) {
     j["grid_stride"] = true;
@@ -23,6 +28,14 @@ Json shape_to_json(const LaunchShape& shape) {
 
 LaunchShape shape_from_json(const Json& j) {
   LaunchShape shape;
+  if (j.at("threads_per_block").is_array()) {
+    shape.two_d = true;
+    shape.threads_per_block = j.at("threads_per_block").at(0).get<int>();
+    shape.threads_y = j.at("threads_per_block").at(1).get<int>();
+    shape.elements_per_thread = j.at("elements_per_thread").at(0).get<int>();
+    shape.elements_y = j.at("elements_per_thread").at(1).get<int>();
+    return shape;
+  }
   shape.threads_per_block = j.at("threads_per_block").get<int>();
   shape.grid_stride = j.contains("grid_stride") && j.at("grid_stride").get<bool>();
   if (!shape.grid_stride) {

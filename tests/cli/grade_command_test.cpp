@@ -332,8 +332,9 @@ std::vector<labrun::JudgeInput> hostile_inputs(const std::string& hostile) {
                                  nlohmann::json(std::string(30000, 'L')).dump() + ": 3}";
   labrun::JudgeInput base;
   base.submission = "batch/" + hostile + "/halfway.cu";
-  base.manifest = labrun::parse_manifest(duplicated, "batch/" + hostile + "/halfway.json",
-                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
+  base.manifest = labrun::parse_manifest(
+      duplicated, "batch/" + hostile + "/halfway.json",
+      labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
   base.sanitizer_available = true;
   base.run_limit_seconds = 60.0;
   std::vector<labrun::JudgeInput> inputs;
@@ -467,7 +468,8 @@ TEST_CASE("no string from a submission reaches any report, summary or progress l
   // judge() and the three renderings of each report.
   for (const std::string& hostile : kHostile) {
     for (labrun::JudgeInput& in : hostile_inputs(hostile)) {
-      labrun::GradeReport report = labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
+      labrun::GradeReport report =
+          labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
       report.device = report.device_uuid = report.host = hostile;
       report.phase_seconds = {{hostile, 1.0}};
       if (in.results) {

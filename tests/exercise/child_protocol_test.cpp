@@ -23,14 +23,15 @@ TEST_CASE("a request survives its JSON, launch shapes, lab times and the image's
   request.exercise = "halfway-pair";
   request.seed = 123456789012345ull;
   request.card_elements = 134217728;
-  request.shapes = {{128, 4, false}, {512, 1, true}};
+  request.shapes = {{128, 4, false}, {512, 1, true}, {32, 1, false, 8, 4, true}};
   request.lab_times = labrun::LabTimes{134217728, {{"staged_ms", 1.5}, {"fused_ms", 0.5}}};
   request.image_globals = {{"squares", 4096}};
   const ChildRequest back = request_from_json(to_json(request));
   CHECK(back.exercise == "halfway-pair");
   CHECK(back.seed == request.seed);
   CHECK(back.card_elements == 134217728);
-  REQUIRE(back.shapes.size() == 2);
+  REQUIRE(back.shapes.size() == 3);
+  CHECK(back.shapes[2] == request.shapes[2]);
   CHECK(back.shapes[0] == request.shapes[0]);
   CHECK(back.shapes[1].grid_stride);
   CHECK(back.lab_times->at("fused_ms") == 0.5);

@@ -55,9 +55,9 @@ labrun::JudgeInput to_judge_input(const Json& j) {
   labrun::JudgeInput in;
   in.submission = j.at("submission").get<std::string>();
   if (!j.at("manifest_text").is_null()) {
-    in.manifest = labrun::parse_manifest(j.at("manifest_text").get<std::string>(),
-                                         j.at("manifest_origin").get<std::string>(),
-                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
+    in.manifest = labrun::parse_manifest(
+        j.at("manifest_text").get<std::string>(), j.at("manifest_origin").get<std::string>(),
+        labrun::testing::registered_exercise("day48-fusion/halfway-pair").manifest_schema());
   }
   in.manifest_problem = j.at("manifest_problem").get<std::string>();
   in.manifest_missing = j.at("manifest_missing").get<bool>();
@@ -82,8 +82,8 @@ labrun::JudgeInput to_judge_input(const Json& j) {
     in.child = child;
   }
   if (!j.at("results").is_null()) {
-    in.results =
-        labrun::child_results_from_json(j.at("results"), labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks);
+    in.results = labrun::child_results_from_json(
+        j.at("results"), labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks);
   }
   in.last_step = j.at("last_step").get<std::string>();
   in.default_launch_shapes = j.at("default_launch_shapes").get<bool>();
@@ -102,7 +102,8 @@ labrun::JudgeInput to_judge_input(const Json& j) {
 // as the grader records them: checked apart, by results_survive_the_protocol).
 Json report_of(const Json& input) {
   const labrun::JudgeInput in = to_judge_input(input);
-  labrun::GradeReport report = labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
+  labrun::GradeReport report =
+      labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), in);
   Json document = labrun::report_json(report);
   document.erase("raw");
   return document;
@@ -114,8 +115,9 @@ bool results_survive_the_protocol(const Json& input) {
   if (input.at("results").is_null()) {
     return true;
   }
-  return labrun::to_json(labrun::child_results_from_json(input.at("results"),
-                                                         labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks))
+  return labrun::to_json(labrun::child_results_from_json(
+                             input.at("results"),
+                             labrun::testing::registered_exercise("day48-fusion/halfway-pair").record_checks))
              .dump() == input.at("results").dump();
 }
 

@@ -40,6 +40,7 @@ class OutputChild final : public ExerciseChild {
   }
 
   void allocate(std::size_t capacity) override {
+    buffers_.reserve(declared_->buffers.size());
     for (const DeclaredBuffer& b : declared_->buffers) {
       buffers_.push_back(&session_.guarded(capacity, b.output ? kSlots : 1, b.element_bytes));
     }
@@ -47,6 +48,7 @@ class OutputChild final : public ExerciseChild {
     reference_ = session_.owned(capacity * width);
     classes_ = session_.owned_array<unsigned char>(capacity);
     counts_ = session_.owned_array<unsigned long long>(kCompareCounts);
+    lab_bytes_.reserve(declared_->lab_buffers.size());
     for (const DeclaredBuffer& b : declared_->lab_buffers) {
       lab_[b.name] = session_.owned(capacity * b.element_bytes);
       lab_bytes_.push_back(b.element_bytes);
@@ -81,6 +83,7 @@ class OutputChild final : public ExerciseChild {
     }
     std::vector<void*> arguments = argument_pointers(extent);
     std::vector<OwnedRegion> given;
+    given.reserve(buffers_.size());
     for (const GuardedBuffer* b : buffers_) {
       given.push_back(b->region());
     }
@@ -197,6 +200,7 @@ class OutputChild final : public ExerciseChild {
 
   [[nodiscard]] std::vector<OwnedRegion> lab_regions_at(std::size_t n) const {
     std::vector<OwnedRegion> regions;
+    regions.reserve(declared_->lab_buffers.size());
     std::size_t i = 0;
     for (const DeclaredBuffer& b : declared_->lab_buffers) {
       regions.push_back(whole_words({lab_.at(b.name), n * lab_bytes_[i++]}));
@@ -266,6 +270,7 @@ class OutputChild final : public ExerciseChild {
     const std::vector<ContractParameter>& parameters = session_.exercise().kernels.front().parameters;
     argument_values_.assign(parameters.size(), 0);
     std::vector<void*> arguments;
+    arguments.reserve(parameters.size());
     for (std::size_t p = 0; p < parameters.size(); ++p) {
       const ContractParameter& parameter = parameters[p];
       std::uint64_t& value = argument_values_[p];

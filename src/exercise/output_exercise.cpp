@@ -222,6 +222,7 @@ OutputRecord output_record_from_json(const Json& j) {
 
 void judge_output_probes(const OutputDeclaration& d, ProbeJudging& in) {
   std::vector<OutputRecord> records;
+  records.reserve(in.results.probes.size());
   for (const Json& probe : in.results.probes) {
     records.push_back(output_record_from_json(probe));
   }

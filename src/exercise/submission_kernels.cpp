@@ -101,6 +101,7 @@ LoadedKernels load_submission_kernels(const std::string& image, const std::vecto
     }
     KernelInfo info = describe_kernel(kernel, name);
     std::vector<std::uint64_t> wanted_bytes;
+    wanted_bytes.reserve(wanted.parameters.size());
     for (const ContractParameter& parameter : wanted.parameters) {
       wanted_bytes.push_back(parameter.bytes);
     }

@@ -149,7 +149,7 @@ std::optional<LaunchShape> read_image_shape(const UnorderedJson& shape, const st
                        std::to_string(total));
     return std::nullopt;
   }
-  if (per_thread->first * per_thread->second > kMaxElementsPerThread) {
+  if (static_cast<std::int64_t>(per_thread->first) * per_thread->second > kMaxElementsPerThread) {
     problems.push_back(shape_pointer + "/elements_per_thread: expected x times y at most " +
                        std::to_string(kMaxElementsPerThread));
     return std::nullopt;

@@ -140,11 +140,11 @@ labrun::Exercise sobel_threshold() {
                   {"fused_ms", "lab's fused kernel", kFused, false}};
   ex.reference_case_key = "fused_ms";
   ex.slow_factor = 2.0;  // a tile in shared memory, or several pixels a thread, may cost a little
-  ex.odd_elements = 1001 * 1047;
+  ex.odd_elements = std::uint64_t{1001} * 1047;
   ex.odd_image = labrun::Shape{1001, 1047};
-  ex.sanitize_elements = 67 * 61;
+  ex.sanitize_elements = std::uint64_t{67} * 61;
   ex.sanitize_image = labrun::Shape{67, 61};
-  ex.lesson_elements = 4096 * 4096;
+  ex.lesson_elements = std::uint64_t{4096} * 4096;
   ex.child_buffers = 3;  // image, magnitude (floats); mask, reference, classes, the lab's mask (bytes)
   ex.default_seed = 3;
   labrun::ExerciseWording& w = ex.wording;

@@ -91,9 +91,9 @@ std::vector<std::string> architecture_flags(const std::vector<std::string>& arch
   std::vector<std::string> flags;
   for (const std::string& arch : archs) {
     const std::string number = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
-    std::string code = "arch=compute_";
-    code.append(number).append(",code=sm_").append(number);
-    flags.insert(flags.end(), {"-gencode", code});
+    std::string gencode = "arch=compute_";
+    gencode.append(number).append(",code=sm_").append(number);
+    flags.insert(flags.end(), {"-gencode", gencode});
   }
   return flags;
 }

@@ -1,5 +1,6 @@
 #include "grading/exercise.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
@@ -172,7 +173,11 @@ SizeVerdict judge_size(GradeReport& report, const Measured& results, const std::
 bool judge_structure(GradeReport& report, const Measured& results, std::string& output) {
   bool good = true;
   std::vector<ProbeResult> records = results.probes;
-  if (results.timing != nullptr && results.timing->first_broken_sample) {
+  // A timed call's record names behaviour that changes when timed: where a checked call's output was
+  // already wrong, what the timed call left in the intermediate follows from that mistake.
+  const bool checked_wrong = std::any_of(results.probes.begin(), results.probes.end(),
+                                         [](const ProbeResult& p) { return !p.output.passed(); });
+  if (results.timing != nullptr && results.timing->first_broken_sample && !checked_wrong) {
     records.push_back(probe_from_json(*results.timing->first_broken_sample));
   }
   for (const ProbeResult& p : records) {

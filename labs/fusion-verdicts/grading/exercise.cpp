@@ -153,8 +153,11 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
   if (right) {
     return true;
   }
-  // alone and repeat had the same inputs.
-  if (checked[0]->sum_bits != checked[2]->sum_bits) {
+  // alone and repeat had the same inputs, but x is replaced anew before each probe's finish: a
+  // finish that reads x differs between them without any race (finish-reads-x names it).
+  const bool reads_replaced_x =
+      std::any_of(probes.begin(), probes.end(), [](const SumProbe& p) { return follows_replaced_x(p); });
+  if (!reads_replaced_x && checked[0]->sum_bits != checked[2]->sum_bits) {
     labrun::add_mistake(report, "race-on-partials",
                         "the same inputs gave " + labrun::scientific(checked[0]->got()) + " and then " +
                             labrun::scientific(checked[2]->got()) + " (" + at(*checked[2]) +
@@ -185,7 +188,15 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
 // timed, or doing another's work, leaves the partials unwritten or not adding up to the sum).
 bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
   bool good = true;
+  // A timed call's record names behaviour that changes when timed: where a checked call was already
+  // wrong, what the timed call's partials show follows from that mistake and is not named again.
+  const bool checked_wrong = std::any_of(probes.begin(), probes.end(), [](const SumProbe& p) {
+    return p.probe != "timed" && p.probe != "planted" && !p.right();
+  });
   for (const SumProbe& p : probes) {
+    if (p.probe == "timed" && checked_wrong) {
+      continue;
+    }
     if (p.own_words_written * 4 >= p.elements) {
       good = false;
       labrun::add_mistake(

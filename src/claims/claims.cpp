@@ -561,11 +561,16 @@ ClaimSpec bandwidth_band_claim(std::string id, std::string statement, std::strin
   return spec;
 }
 
+std::string bound_words_before_1_8_0(const ClaimSpec& spec) {
+  return spec.bound.words_before_1_8_0.empty() ? bound_words(spec) : spec.bound.words_before_1_8_0;
+}
+
 ClaimSpec per_launch_converges_claim(std::string id, std::string statement, std::string swept_case,
                                      std::string launch_case, double fraction) {
   ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kPerLaunchConverges,
                                  {std::move(swept_case), std::move(launch_case)});
   spec.bound = within(1.0, fraction);
+  spec.bound.words_before_1_8_0 = "within " + percent_text(fraction);
   return spec;
 }
 
@@ -578,6 +583,7 @@ ClaimSpec not_faster_claim(std::string id, std::string statement, std::string ba
   spec.size_label = std::move(size_label);
   spec.bound = at_least(at_least_times);
   spec.bound.expected = 1.0;
+  spec.bound.words_before_1_8_0 = "no case faster by more than " + percent_text(1.0 - at_least_times);
   return spec;
 }
 

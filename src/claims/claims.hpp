@@ -24,6 +24,9 @@ struct ClaimBound {
   //! bound, without the rounding of expected x (1 +- fraction)).
   std::optional<double> fraction;
   std::string words;  //!< "at most 1.05", "within 15% of 2.60"
+  //! How a transcript before schema 1.8.0 worded this same bound, where the words differed (issue 33
+  //! restated bounds in the lesson's terms without moving them); empty: as `words`.
+  std::string words_before_1_8_0;
 
   //! Whether `figure` satisfies the bound.
   [[nodiscard]] bool holds(double figure) const;
@@ -122,6 +125,11 @@ struct ClaimDescription {
   std::string bound;    //!< ClaimResult::tolerance: where the figure must lie
 };
 [[nodiscard]] ClaimDescription describe_claim(const ClaimSpec& spec);
+
+//! How a transcript before schema 1.8.0 worded this claim's bound (ClaimBound::words_before_1_8_0:
+//! "within 20%", now "within 20% of 1.00"; "no case faster by more than 2%", now "at least 0.98"), or
+//! today's words where they did not change.
+[[nodiscard]] std::string bound_words_before_1_8_0(const ClaimSpec& spec);
 
 //! Evaluates one claim on the transcript's figures as they stand (each case's median over all its
 //! samples): held or failed, with its figure and bound; a figure the transcript lacks gives "not

@@ -149,11 +149,18 @@ class DeclarationChecker {
                             claim_figure_text(rule.expected),
                         true);
     }
-    if (recorded.tolerance != rule.tolerance) {
+    if (!tolerance_agrees(recorded, rule)) {
       departs_from_rule(
           at + "/tolerance", recorded.id,
           "\"" + recorded.tolerance + "\", where " + lab_.name + " declares \"" + rule.tolerance + "\"",
           true);
+    }
+    // The figures' wording is this build's (issue 33 reworded it; no verdict depends on it): only a
+    // transcript of the current version is held to it.
+    if (current_ && recorded.figures != rule.figures) {
+      departs_from_rule(
+          at + "/figures", recorded.id,
+          "\"" + recorded.figures + "\", where " + lab_.name + "'s rule reads \"" + rule.figures + "\"");
     }
     if (recorded.expected_to_fail != rule.expected_to_fail) {
       departs_from_rule(at + "/expected_to_fail", recorded.id,
@@ -201,7 +208,28 @@ class DeclarationChecker {
       departs_from_figures(at + "/verdict_basis", recorded.id,
                            "\"" + recorded.verdict_basis + "\", where the transcript's rounds give \"" +
                                rule.verdict_basis + "\"");
+      return;
     }
+    // The detail's wording is this build's: only a measured or transcribed transcript of the current
+    // version is held to it (a synthetic one's words are the program's that built it).
+    if (current_ && !t_.is_synthetic() && recorded.detail != rule.detail) {
+      departs_from_figures(
+          at + "/detail", recorded.id,
+          "\"" + recorded.detail + "\", where the transcript's own figures give \"" + rule.detail + "\"");
+    }
+  }
+
+  // The recorded bound's words are the rule's, or, before 1.8.0, the words the same bound had then
+  // (bound_words_before_1_8_0): a bound restated is not a rule changed.
+  bool tolerance_agrees(const ClaimResult& recorded, const ClaimResult& rule) const {
+    if (recorded.tolerance == rule.tolerance) {
+      return true;
+    }
+    const auto spec = std::find_if(lab_.claims.begin(), lab_.claims.end(),
+                                   [&](const ClaimSpec& s) { return s.id == recorded.id; });
+    return spec != lab_.claims.end() &&
+           schema_version_numbers(t_.schema_version) < schema_version_numbers("1.8.0") &&
+           recorded.tolerance == bound_words_before_1_8_0(*spec);
   }
 
   // Each case at a size its spec declares, with that size's elements (capped by --smoke) and shape;
@@ -237,6 +265,9 @@ class DeclarationChecker {
                               spec->describe_sizes());
         continue;
       }
+      if (schema_version_numbers(t_.schema_version) >= schema_version_numbers("1.8.0")) {
+        check_declared_figures(c, *spec, at);
+      }
       // 1.7.0 recorded each case's shape: the one its spec gives that many elements.
       if (schema_version_numbers(t_.schema_version) >= schema_version_numbers("1.7.0")) {
         const std::optional<Shape> shape = shape_at(*spec, c.elements);
@@ -270,6 +301,37 @@ class DeclarationChecker {
         departs_from_rule("/correctness/bitwise/" + std::to_string(i) + "/elements", "",
                           std::to_string(elements) + " elements, where " + lab_.name +
                               " compares outputs on at most " + std::to_string(most) + " (and at least 1)");
+      }
+    }
+  }
+
+  // 1.8.0: the figures the case's spec declares, in its order, each with the value its count or its
+  // formula gives on the case's own figures.
+  void check_declared_figures(const CaseResult& c, const CaseSpec& spec, const std::string& at) {
+    const std::vector<DeclaredFigure> declared = declared_figures_of(spec, c);
+    if (c.declared_figures.size() != declared.size()) {
+      departs_from_rule(at + "/declared_figures", "",
+                        std::to_string(c.declared_figures.size()) + " figures, where " + c.name +
+                            " declares " + std::to_string(declared.size()));
+      return;
+    }
+    for (std::size_t j = 0; j < declared.size(); ++j) {
+      const DeclaredFigure& recorded = c.declared_figures[j];
+      const DeclaredFigure& rule = declared[j];
+      const std::string figure_at = at + "/declared_figures/" + std::to_string(j);
+      if (recorded.name != rule.name || recorded.unit != rule.unit || recorded.source != rule.source) {
+        const char* field = recorded.name != rule.name   ? "/name"
+                            : recorded.unit != rule.unit ? "/unit"
+                                                         : "/source";
+        departs_from_rule(figure_at + field, "",
+                          "not the figure " + c.name + " declares (" + rule.name + ", " + rule.unit + ", " +
+                              rule.source + ")");
+      } else if (!optional_figures_agree(recorded.value, rule.value) ||
+                 recorded.unknown_reason != rule.unknown_reason) {
+        departs_from_figures(figure_at + "/value", "",
+                             claim_figure_text(recorded.value) + ", where " + c.name +
+                                 "'s declaration gives " + claim_figure_text(rule.value) +
+                                 " on the case's own figures");
       }
     }
   }

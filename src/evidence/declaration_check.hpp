@@ -1,12 +1,13 @@
 #pragma once
 // A transcript of a lab this labrun knows, checked against that lab's declaration: its claims (each
-// declared claim once, with the lab's statement, expectation, tolerance, bound and hedge, and the
-// verdict, figure, interval and basis the lab's rule gives on the transcript's own figures), its
-// sizes (each case at a size its spec declares, with the shape that size has; the correctness check at
-// the lab's size), its predictions (the lab's, each measured at every size both cases ran) and its
-// roofline's cases. What a schema, the cross references (evidence/cross_references.hpp) and the
-// figures' own consistency (evidence/consistency.hpp) cannot see: a field changed by hand so that the
-// rendering shows "bound 0.000 to 1000000000.000" beside "failed".
+// declared claim once, with the lab's statement, the figures it reads, expectation, tolerance, bound
+// and hedge, and the verdict, figure, interval, basis and, in the current version, the detail the
+// lab's rule gives on the transcript's own figures), its sizes (each case at a size its spec
+// declares, with the shape that size has; the correctness check at the lab's size), its predictions
+// (the lab's, each measured at every size both cases ran) and its roofline's cases. What a schema, the cross
+// references (evidence/cross_references.hpp) and the figures' own consistency (evidence/consistency.hpp)
+// cannot see: a field changed by hand so that the rendering shows "bound 0.000 to 1000000000.000" beside
+// "failed".
 //
 // A transcript of the current schema version was written by this labrun's rules: anything that
 // departs from its lab's declaration is forged, and refused with its JSON pointer. An older one was

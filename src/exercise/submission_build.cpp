@@ -91,7 +91,9 @@ std::vector<std::string> architecture_flags(const std::vector<std::string>& arch
   std::vector<std::string> flags;
   for (const std::string& arch : archs) {
     const std::string number = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
-    flags.insert(flags.end(), {"-gencode", "arch=compute_" + number + ",code=sm_" + number});
+    std::string gencode = "arch=compute_";
+    gencode.append(number).append(",code=sm_").append(number);
+    flags.insert(flags.end(), {"-gencode", gencode});
   }
   return flags;
 }

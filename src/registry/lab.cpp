@@ -169,6 +169,7 @@ ClaimSpec byte_ratio_floor_claim(std::string id, const std::string& statement,
   bound.expected = ratios.bytes;
   bound.words = "at least " + fixed(share * 100.0, 0) + "% of the byte ratio " + fixed(ratios.bytes, 2) +
                 " (more is allowed)";
+  bound.words_before_1_8_0 = "at least " + fixed(share * 100.0, 0) + "% of the byte ratio (more is allowed)";
   ClaimSpec spec = time_ratio_claim(std::move(id), with_ratios(statement, ratios), slower_case, faster_case,
                                     std::move(size_label), std::move(bound));
   spec.expected_from_byte_models = true;

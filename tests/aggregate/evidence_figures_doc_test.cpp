@@ -74,13 +74,15 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
   const labrun::CardRow& verdicts = card(aggregate, "fusion-verdicts", "NVIDIA H200");
   const labrun::CardRow& day20 = card(aggregate, "day20-sobel-threshold", "NVIDIA H200");
   const labrun::CardRow& day20_t4 = card(aggregate, "day20-sobel-threshold", "Tesla T4 (transcribed)");
+  const labrun::CardRow& day34 = card(aggregate, "day34-stencil-tile", "NVIDIA H200");
   // The sentence names every card of every lab: a lab or card added to evidence/ must be named too.
   std::size_t cards = 0;
   for (const labrun::LabAggregate& lab : aggregate.labs) {
     cards += lab.cards.size();
   }
-  CHECK(cards == 5);
-  CHECK(h200.runs() + t4.runs() + verdicts.runs() + day20.runs() + day20_t4.runs() == aggregate.used());
+  CHECK(cards == 6);
+  CHECK(h200.runs() + t4.runs() + verdicts.runs() + day20.runs() + day20_t4.runs() + day34.runs() ==
+        aggregate.used());
   const labrun::RatioRow* staged_over_fused = h200.ratio("staged over fused", "card-scaled");
   REQUIRE(staged_over_fused != nullptr);
   const labrun::RunSpread& ratio = staged_over_fused->measured;
@@ -92,7 +94,8 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
       "the lesson's " + std::to_string(t4.runs()) + " T4 transcriptions",
       std::to_string(verdicts.runs()) + " fusion-verdicts H200 runs, " + std::to_string(day20.runs()) +
           " day-20 H200 runs\nand the lesson's " + std::to_string(day20_t4.runs()) +
-          " day-20 T4 transcription: " + std::to_string(aggregate.used()) + " transcripts in all",
+          " day-20 T4 transcription, " + std::to_string(day34.runs()) +
+          " day-34 H200 run: " + std::to_string(aggregate.used()) + " transcripts in all",
       labrun::fixed(ratio.median, 2) + " (" + labrun::fixed(ratio.min, 2) + " to\n  " +
           labrun::fixed(ratio.max, 2) + " over " + std::to_string(ratio.runs) + " runs)",
       "the lesson's T4 settles from n = " + with_thousands(t4.settles_from_elements.median),
@@ -142,8 +145,9 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
   }
   CHECK(reliability.find("the largest committed file under `evidence/` is under 2 MB") != std::string::npos);
   CHECK(largest < 2'000'000);
-  CHECK(reliability.find("the longest committed string is under 1 KiB and the deepest nesting under 8") !=
+  CHECK(reliability.find("the longest committed string is under 2 KiB and the deepest nesting under 8") !=
         std::string::npos);
-  CHECK(longest < 1024);
+  // A claim judged at every size says so in its detail: fusion-verdicts' of 2026-12-03 is 1,268 bytes.
+  CHECK(longest < 2048);
   CHECK(deepest < 8);
 }

@@ -132,9 +132,12 @@ def main():
         check(code == 0 and "(reported)" in text and "Wall seconds per run (transcript)" in text,
               f"hot mode: {code} {text}")
 
-    # Committed evidence (schema < 1.6.0): read, no interval, and said so.
+    # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
+    # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.
     code, text = run(script, evidence)
-    check(code == 0 and "no claim carries an interval" in text, f"committed evidence: {code} {text[:300]}")
+    check(code == 0 and all(f"## day48-fusion, {mode}:" in text for mode in ("cold", "hot", "hot-gated"))
+          and text.count("Runs whose interval holds the runs' median figure") == 3,
+          f"committed evidence: {code} {text[:300]}")
     code, text = run(script, "/nonexistent/transcript.json")
     check(code == 1, "an unreadable file exits 1")
 

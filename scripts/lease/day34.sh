@@ -88,12 +88,13 @@ if [ -n "$new" ]; then
   same=$(python3 - evidence/day20-sobel-threshold/nvidia-h200/2026-12-02T02-48-06Z.json "$new" <<'PY'
 import json, sys
 # Everything a declaration decides, compared; timing, the environment, claims' words and 1.8.0's
-# declared_figures left out (src/claims and docs/transcript-fields.md say why they may differ).
+# declared_figures and launch_check (issue 31's hot launch check) left out (src/claims and
+# docs/transcript-fields.md say why they may differ).
 timing = {"samples_ms", "summary", "rounds", "median_interval_ms", "sampling_seconds", "sample_sm_clock_mhz",
           "throttled_samples", "gate_timeout_samples", "median_cycles", "stop_reason", "warmups", "measured",
           "measured_interval", "verdict", "verdict_basis", "max_abs_error", "max_rel_error", "relative_l2_error",
           "max_abs_difference", "first_median_ms", "second_median_ms", "relative_difference",
-          "second_samples_ms", "declared_figures", "attributes"}
+          "second_samples_ms", "declared_figures", "attributes", "launch_check"}
 wording = {"figures", "tolerance", "detail"}
 def strip(node, claims=False):
     if isinstance(node, dict):

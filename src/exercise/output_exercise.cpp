@@ -45,21 +45,30 @@ std::string first_bad(const OutputDeclaration& d, const OutputRecord& r) {
 
 // What a wrong output is, from the first probe it was wrong in: unwritten, one of the lab's classic
 // mistakes (every wrong element in its class), or wrong.
+// The classic mistake whose class holds every wrong element of r (and, where the mistake says, with
+// every one of them set or cleared); nullptr when none does.
+const ClassMistake* class_mistake_of(const OutputDeclaration& d, const OutputRecord& r) {
+  for (const ClassMistake& m : d.class_mistakes) {
+    const std::uint64_t in_class = r.class_mismatches.at(m.class_bit);
+    const std::uint64_t set = r.class_set.at(m.class_bit);
+    if (in_class == r.mismatches && (m.got < 0 || (m.got == 1 ? set : in_class - set) == in_class)) {
+      return &m;
+    }
+  }
+  return nullptr;
+}
+
 void name_wrong_output(GradeReport& report, const OutputDeclaration& d, const OutputRecord& r) {
   if (r.unwritten == r.elements) {
     add_mistake(report, "output-unwritten",
                 "no element of the output was written (" + at(r) + "): the kernel must store every element");
     return;
   }
-  for (const ClassMistake& m : d.class_mistakes) {
-    const std::uint64_t in_class = r.class_mismatches.at(m.class_bit);
-    const std::uint64_t set = r.class_set.at(m.class_bit);
-    if (in_class == r.mismatches && (m.got < 0 || (m.got == 1 ? set : in_class - set) == in_class)) {
-      add_mistake(report, m.id,
-                  count_of(r.mismatches, d.element_noun) + " wrong (" + at(r) + ")" + first_bad(d, r) + ": " +
-                      m.explanation);
-      return;
-    }
+  if (const ClassMistake* m = class_mistake_of(d, r)) {
+    add_mistake(report, m->id,
+                count_of(r.mismatches, d.element_noun) + " wrong (" + at(r) + ")" + first_bad(d, r) + ": " +
+                    m->explanation);
+    return;
   }
   add_mistake(report, "wrong-output",
               count_of(r.mismatches, d.element_noun) + " of the output differ from the lab's own kernel (" +
@@ -103,6 +112,12 @@ SizeVerdict judge_size(GradeReport& report, const OutputDeclaration& d,
   if (alone.right()) {
     const auto later =
         std::find_if(checked.begin(), checked.end(), [](const OutputRecord* r) { return !r->right(); });
+    // A classic mistake whose class the first call's inputs happened to leave empty (no pixel on the
+    // threshold, say) is that mistake, not state kept between calls.
+    if (class_mistake_of(d, **later) != nullptr) {
+      name_wrong_output(report, d, **later);
+      return verdict;
+    }
     add_mistake(report, "wrong-on-later-calls",
                 "the first call at this size was right, a later one was wrong (" + at(**later) +
                     "): compute the output from the inputs on every call and keep nothing between calls");

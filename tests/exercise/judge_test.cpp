@@ -44,7 +44,8 @@ TEST_CASE("the fastest possible time takes each kind of traffic at the bandwidth
 
 TEST_CASE(
     "the card's bandwidths are the best measured for each kind: the harness's streams and the lab's cases") {
-  const labrun::Exercise& sum = labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares");
+  const std::string sum_name = "fusion-verdicts/sum-of-squares";  // named: g++ 13 -Wdangling-reference
+  const labrun::Exercise& sum = labrun::testing::registered_exercise(sum_name);
   labrun::TimingResult t;
   t.elements = kBoundElements;
   t.lab.medians = {{"two_kernels_ms", 0.52},

@@ -147,6 +147,19 @@ TEST_CASE("an output exercise's classic mistakes are named by their classes, els
           r.mismatches = 30;
           r.class_mismatches[0] = 20;
         }) == std::set<std::string>{"wrong-output"});
+  // Right in the first call and wrong in later ones: a class the first call's inputs left empty names
+  // its mistake (the H200, 2026-12-03: threshold-inclusive at 16384 x 8192); anything else is a
+  // later call's own wrong answer.
+  CHECK(named([](labrun::OutputRecord& r) {
+          if (r.probe != "alone") {
+            r.mismatches = r.class_mismatches[1] = r.class_set[1] = 40;
+          }
+        }) == std::set<std::string>{"threshold-inclusive"});
+  CHECK(named([](labrun::OutputRecord& r) {
+          if (r.probe != "alone") {
+            r.mismatches = 30;
+          }
+        }) == std::set<std::string>{"wrong-on-later-calls"});
   CHECK(named([](labrun::OutputRecord& r) { r.own_words_written = r.elements; }) ==
         std::set<std::string>{"magnitude-materialised"});
   CHECK(named([](labrun::OutputRecord& r) { r.own_words_written = r.elements / 8; }).empty());

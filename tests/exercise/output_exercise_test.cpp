@@ -18,8 +18,10 @@ namespace {
 
 using Change = std::function<void(labrun::OutputRecord&)>;
 
-// Every probe at both sizes right, then `change` applied to the odd size's first call.
-std::vector<nlohmann::ordered_json> output_records(const labrun::Exercise& ex, const Change& change) {
+// The records of every probe at both sizes, all right; `change` applied to the first call's record, or
+// to every call's where every_call is set (the change may look at r.probe).
+std::vector<nlohmann::ordered_json> output_records(const labrun::Exercise& ex, const Change& change,
+                                                   bool every_call) {
   std::vector<nlohmann::ordered_json> records;
   int call = 0;
   for (const auto& [size, n] :
@@ -33,7 +35,7 @@ std::vector<nlohmann::ordered_json> output_records(const labrun::Exercise& ex, c
       r.height = image.height;
       r.elements = image.elements();
       r.call = ++call;
-      if (change && call == 1) {
+      if (change && (every_call || call == 1)) {
         change(r);
       }
       records.push_back(labrun::to_json(r));
@@ -43,7 +45,8 @@ std::vector<nlohmann::ordered_json> output_records(const labrun::Exercise& ex, c
 }
 
 // A submission of `ex` with the worked answer right and everything measured right but `change`.
-labrun::JudgeInput output_input(const labrun::Exercise& ex, const Change& change = {}) {
+labrun::JudgeInput output_input(const labrun::Exercise& ex, const Change& change = {},
+                                bool every_call = false) {
   labrun::JudgeInput in;
   in.submission = "submission.cu";
   labrun::Manifest m;
@@ -64,7 +67,7 @@ labrun::JudgeInput output_input(const labrun::Exercise& ex, const Change& change
     kernel.parameter_bytes.push_back(parameter.bytes);
   }
   results.kernels = {kernel};
-  results.probes = output_records(ex, change);
+  results.probes = output_records(ex, change, every_call);
   labrun::TimingResult timing;
   timing.elements = ex.lesson_elements;
   timing.samples = 30;
@@ -128,8 +131,8 @@ TEST_CASE("an output exercise's classic mistakes are named by their classes, els
   declared.materialised = {{"magnitude-materialised", 0.25, "keep it in a register"}};
   declared.element_noun = "pixel";
   const labrun::Exercise& ex = *output_exercises().front();
-  const auto named = [&](const Change& change) {
-    labrun::JudgeInput in = output_input(ex, change);
+  const auto named = [&](const Change& change, bool every_call = false) {
+    labrun::JudgeInput in = output_input(ex, change, every_call);
     labrun::GradeReport report;
     labrun::Judgement judgement;
     labrun::ProbeJudging judging{report, *in.results, judgement};
@@ -150,16 +153,20 @@ TEST_CASE("an output exercise's classic mistakes are named by their classes, els
   // Right in the first call and wrong in later ones: a class the first call's inputs left empty names
   // its mistake (the H200, 2026-12-03: threshold-inclusive at 16384 x 8192); anything else is a
   // later call's own wrong answer.
-  CHECK(named([](labrun::OutputRecord& r) {
-          if (r.probe != "alone") {
-            r.mismatches = r.class_mismatches[1] = r.class_set[1] = 40;
-          }
-        }) == std::set<std::string>{"threshold-inclusive"});
-  CHECK(named([](labrun::OutputRecord& r) {
-          if (r.probe != "alone") {
-            r.mismatches = 30;
-          }
-        }) == std::set<std::string>{"wrong-on-later-calls"});
+  CHECK(named(
+            [](labrun::OutputRecord& r) {
+              if (r.probe != "alone") {
+                r.mismatches = r.class_mismatches[1] = r.class_set[1] = 40;
+              }
+            },
+            true) == std::set<std::string>{"threshold-inclusive"});
+  CHECK(named(
+            [](labrun::OutputRecord& r) {
+              if (r.probe != "alone") {
+                r.mismatches = 30;
+              }
+            },
+            true) == std::set<std::string>{"wrong-on-later-calls"});
   CHECK(named([](labrun::OutputRecord& r) { r.own_words_written = r.elements; }) ==
         std::set<std::string>{"magnitude-materialised"});
   CHECK(named([](labrun::OutputRecord& r) { r.own_words_written = r.elements / 8; }).empty());

@@ -18,18 +18,7 @@ cd "$(dirname "$0")/.."
 status=0
 labrun=./build/dev/labrun
 
-# The grader compiles submissions in bubblewrap. Where the machine has none (the lent H200s), a Debian
-# package of it carried in .deps/ (`(cd .deps && apt-get download bubblewrap)` on the machine that
-# sends the tree) is unpacked and used.
-if ! command -v bwrap >/dev/null 2>&1 && [ -z "${LABRUN_BWRAP:-}" ]; then
-  deb=$(ls .deps/bubblewrap_*.deb 2>/dev/null | head -n 1)
-  if [ -n "$deb" ] && dpkg -x "$deb" /tmp/labrun-bubblewrap; then
-    export LABRUN_BWRAP=/tmp/labrun-bubblewrap/usr/bin/bwrap
-    echo "bubblewrap from $deb: $("$LABRUN_BWRAP" --version)"
-  else
-    echo "no bubblewrap: grading tests will report that the compiler sandbox cannot start"
-  fi
-fi
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one (the lent H200s)
 echo "== nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv || true
 echo "== configure and build (dev preset)"
 start=$(date +%s.%N)

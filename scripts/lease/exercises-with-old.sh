@@ -13,11 +13,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
 old_src=${OLD_SRC:-$PWD/build/labrun-pre30}
 old_build=$PWD/build/old-dev
-if ! command -v bwrap >/dev/null 2>&1 && [ -z "${LABRUN_BWRAP:-}" ]; then
-  deb=$(ls .deps/bubblewrap_*.deb 2>/dev/null | head -n 1)
-  [ -x /tmp/labrun-bubblewrap/usr/bin/bwrap ] || { [ -n "$deb" ] && dpkg -x "$deb" /tmp/labrun-bubblewrap; }
-  export LABRUN_BWRAP=/tmp/labrun-bubblewrap/usr/bin/bwrap
-fi
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 begin=$(date +%s)
 { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
 new_pid=$!

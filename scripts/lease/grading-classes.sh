@@ -17,7 +17,7 @@
 #
 # Logs go to OUTDIR; the table is printed last. It takes about 3 to 4 minutes on the H200 (the two
 # corpora, 91 submissions, are most of it) and stops each step at its own time limit, so the whole
-# stays under 5 minutes. Bubblewrap: $LABRUN_BWRAP, or bwrap on PATH (scripts/gpu-check.sh says how
+# stays under 5 minutes. Bubblewrap: $LABRUN_BWRAP, or bwrap on PATH (scripts/lib/bubblewrap.sh says how
 # the lent H200s get one). LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev) to
 # try the script where there is no GPU: the GPU tests then skip and the grades say no GPU.
 #

@@ -27,12 +27,7 @@ mkdir -p "$copy_to"
 status=0
 step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
 
-# Bubblewrap for the grader's compiles, as scripts/gpu-check.sh finds it.
-if ! command -v bwrap >/dev/null 2>&1 && [ -z "${LABRUN_BWRAP:-}" ]; then
-  deb=$(ls .deps/bubblewrap_*.deb 2>/dev/null | head -n 1)
-  [ -x /tmp/labrun-bubblewrap/usr/bin/bwrap ] || { [ -n "$deb" ] && dpkg -x "$deb" /tmp/labrun-bubblewrap; }
-  export LABRUN_BWRAP=/tmp/labrun-bubblewrap/usr/bin/bwrap
-fi
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 
 case "$part" in
   build)

@@ -16,7 +16,6 @@ namespace day48::grading {
 namespace {
 
 using labrun::add_mistake;
-using labrun::Check;
 using labrun::count_of;
 using labrun::GradeReport;
 

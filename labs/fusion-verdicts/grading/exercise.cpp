@@ -28,7 +28,6 @@
 namespace verdicts::grading {
 namespace {
 
-using labrun::Check;
 using labrun::OwnedRegion;
 using Json = nlohmann::ordered_json;
 

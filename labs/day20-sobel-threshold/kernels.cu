@@ -1,5 +1,5 @@
 // Day 20's kernels: a Sobel edge magnitude on a float image, a threshold of it to a byte mask, and
-// the two fused into one kernel. lab.cpp declares the launchers it calls; every launcher checks its
+// the two fused into one kernel. kernels.hpp declares the launchers; every launcher checks its
 // launch and throws labrun::CudaError. Images are row-major floats of width x height, no padding;
 // every kernel guards its indices, so any width and height is valid (the check runs at an odd one).
 
@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels.hpp"
 #include "timing/cuda_check.hpp"
 
 namespace day20 {

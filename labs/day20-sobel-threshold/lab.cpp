@@ -3,7 +3,8 @@
 // Tesla T4 fusing them took 2.565 ms to 1.323 ms while the traffic fell from 218 MB to 84 MB
 // (the lesson's figures, transcribed in evidence/day20-sobel-threshold/tesla-t4-lesson/): the
 // speedup follows the bytes, and the one launch fusion removes is microseconds against
-// milliseconds. The lab's whole declaration is this file, kernels.cu and reference.cpp.
+// milliseconds. The lab's whole declaration is this file, kernels.cu (its launchers, declared in
+// kernels.hpp) and reference.cpp.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,19 +14,11 @@
 #include "base/format.hpp"
 #include "cases/declared_lab.hpp"
 #include "cases/reference_cases.hpp"
+#include "kernels.hpp"
 #include "registry/lab.hpp"
 
 namespace day20 {
 
-// kernels.cu
-void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height,
-                  cudaStream_t stream);
-void launch_threshold(const float* magnitude, std::uint8_t* mask, std::size_t n, float threshold,
-                      cudaStream_t stream);
-void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height,
-                  float threshold, cudaStream_t stream);
-const void* fused_kernel();
-const void* sobel_kernel();
 // reference.cpp
 std::vector<double> sobel_reference(const std::vector<float>& image, std::size_t width, std::size_t height);
 std::vector<double> mask_reference(const std::vector<float>& image, std::size_t width, std::size_t height,

@@ -12,6 +12,7 @@
 #include "cases/fill.hpp"
 #include "chain_constants.hpp"
 #include "declarations.hpp"
+#include "exercise/submission_row.hpp"
 #include "lab.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
@@ -59,19 +60,10 @@ labrun::Lab declare(const labrun::SubmissionDeclaration& submission) {
   spec.sizes = {{"lesson", kLessonElements}, {"card-scaled", 0}};
   chain.lab.add_case(labrun::CaseDeclaration{spec, check, region,
                                              [kernels](std::uint64_t n) { return kernels->attributes(n); }});
-  const std::function<std::vector<labrun::Fact>()> lab_facts = chain.lab.lab_facts();
-  const std::vector<labrun::Fact> added = submission.facts;
-  chain.lab.facts([lab_facts, added] {
-    std::vector<labrun::Fact> all = lab_facts ? lab_facts() : std::vector<labrun::Fact>{};
-    all.insert(all.end(), added.begin(), added.end());
-    return all;
-  });
-  labrun::Lab derived = submission.lab;
-  derived.cases = chain.lab.case_specs();
-  derived.predictions.push_back({"staged over yours (submission)", cases::kStagedChain, cases::kSubmission});
-  derived.predictions.push_back({"yours over fused (submission)", cases::kSubmission, cases::kFusedChain});
-  derived.open_session = chain.lab.session_factory();
-  return derived;
+  return labrun::lab_with_submission_row(
+      submission, chain.lab,
+      {{"staged over yours (submission)", cases::kStagedChain, cases::kSubmission},
+       {"yours over fused (submission)", cases::kSubmission, cases::kFusedChain}});
 }
 
 // Runs the pair once at each size on seeded inputs, each within kTrialSeconds, before the harness
@@ -87,16 +79,10 @@ void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_
   labrun::fill_seeded_uniform(residual.data(), capacity, seed, kResidualStream, -kResidualSpan, kResidualSpan,
                               nullptr);
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-  for (const std::uint64_t n : sizes) {
-    const std::string where = "the submission's pair at n = " + std::to_string(n);
-    try {
-      const PlannedPair plans{kernels.planned(0, n), kernels.planned(1, n)};
-      launch_pair(kernels, plans, x.data(), intermediate.data(), residual.data(), y.data(), n, nullptr);
-    } catch (const labrun::CudaError& error) {
-      throw labrun::SubmissionError(where + " could not be launched: " + error.what());
-    }
-    labrun::StudentKernels::wait_for(where);
-  }
+  labrun::trial_at_sizes(sizes, "the submission's pair", [&](std::uint64_t n) {
+    const PlannedPair plans{kernels.planned(0, n), kernels.planned(1, n)};
+    launch_pair(kernels, plans, x.data(), intermediate.data(), residual.data(), y.data(), n, nullptr);
+  });
 }
 
 }  // namespace

@@ -9,19 +9,12 @@
 
 #include "exercise/child_session.hpp"
 #include "exercise/judge.hpp"
+#include "exercise/probe_rows.hpp"
 
 namespace labrun {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-const OutputRecord* find(const std::vector<OutputRecord>& records, const std::string& size,
-                         const std::string& probe) {
-  const auto found = std::find_if(records.begin(), records.end(), [&](const OutputRecord& r) {
-    return r.size_label == size && r.probe == probe;
-  });
-  return found == records.end() ? nullptr : &*found;
-}
 
 // "pixel (12, 0)" for an image, "element 12" otherwise.
 std::string element_at(const OutputDeclaration& d, const OutputRecord& r, std::uint64_t index) {
@@ -86,7 +79,7 @@ SizeVerdict judge_size(GradeReport& report, const OutputDeclaration& d,
   SizeVerdict verdict;
   std::vector<const OutputRecord*> checked;
   for (const std::string& probe : kOutputProbes) {
-    if (const OutputRecord* r = find(records, size, probe)) {
+    if (const OutputRecord* r = record_at(records, size, probe)) {
       checked.push_back(r);
     }
   }
@@ -236,33 +229,21 @@ OutputRecord output_record_from_json(const Json& j) {
 }
 
 void judge_output_probes(const OutputDeclaration& d, ProbeJudging& in) {
-  std::vector<OutputRecord> records;
-  records.reserve(in.results.probes.size());
-  for (const Json& probe : in.results.probes) {
-    records.push_back(output_record_from_json(probe));
-  }
-  Judgement& j = in.judgement;
-  const SizeVerdict odd = judge_size(in.report, d, records, "odd", false);
-  const SizeVerdict card = judge_size(in.report, d, records, "card-scaled", odd.right);
-  j.outcome.odd_right = odd.right;
-  j.outcome.card_right = card.right;
-  j.output[Check::kOddSize] = odd.measured ? odd.finding : j.not_run;
-  j.output[Check::kCardSize] = card.measured ? card.finding : j.not_run;
-  const bool any = !records.empty();
-  const bool every = records.size() >= 2 * kOutputProbes.size();
-  // A timed call's inspection counts for the structure and the buffers as a probe does.
-  std::vector<OutputRecord> every_record = records;
-  if (in.results.timing && in.results.timing->first_broken_sample) {
-    every_record.push_back(output_record_from_json(*in.results.timing->first_broken_sample));
-  }
-  std::string structure;
-  const bool structure_good = any && judge_structure(in.report, d, every_record, structure);
-  j.outcome.structure_right = every && structure_good;
-  j.output[Check::kStructure] = j.probe_finding(any, every, structure_good, structure);
-  std::string buffers;
-  const bool buffers_good = any && judge_buffers(in.report, records, buffers);
-  j.outcome.buffers_right = every && buffers_good;
-  j.output[Check::kBuffers] = j.probe_finding(any, every, buffers_good, buffers);
+  ProbeRowJudges<OutputRecord> judges;
+  judges.read = output_record_from_json;
+  judges.output_wrong = [](const OutputRecord& r) { return !r.right(); };
+  judges.size = [&d](GradeReport& report, const std::vector<OutputRecord>& records, const std::string& size,
+                     bool odd_right, std::string& finding) {
+    const SizeVerdict verdict = judge_size(report, d, records, size, odd_right);
+    if (verdict.measured) {
+      finding = verdict.finding;
+    }
+    return verdict.right;
+  };
+  judges.structure = [&d](GradeReport& report, const std::vector<OutputRecord>& records,
+                          std::string& finding) { return judge_structure(report, d, records, finding); };
+  judges.buffers = judge_buffers;
+  judge_probe_rows(kOutputProbes, in, judges);
 }
 
 Exercise output_exercise(Exercise base, OutputDeclaration declaration) {

@@ -16,19 +16,12 @@
 #include <string>
 #include <utility>
 
+#include "../kernels.hpp"
 #include "cases/fill.hpp"
 #include "exercise/exercise_entry.hpp"
 #include "exercise/output_exercise.hpp"
 
 namespace day20 {
-// kernels.cu: the lab's own launchers, which run its cases.
-void launch_sobel(const float* image, float* magnitude, std::size_t width, std::size_t height,
-                  cudaStream_t stream);
-void launch_threshold(const float* magnitude, std::uint8_t* mask, std::size_t n, float threshold,
-                      cudaStream_t stream);
-void launch_fused(const float* image, std::uint8_t* mask, std::size_t width, std::size_t height,
-                  float threshold, cudaStream_t stream);
-
 namespace grading {
 // inputs.cu
 void fill_whole_pixels(float* image, std::size_t n, std::uint64_t seed, cudaStream_t stream);

@@ -1,8 +1,6 @@
 #include "grading/exercise.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -10,6 +8,7 @@
 #include "case_names.hpp"
 #include "exercise/exercise_entry.hpp"
 #include "exercise/judge.hpp"
+#include "exercise/probe_rows.hpp"
 #include "grading/probe_results.hpp"
 #include "submission_case.hpp"
 
@@ -17,24 +16,13 @@ namespace day48::grading {
 namespace {
 
 using labrun::add_mistake;
-using labrun::Check;
 using labrun::count_of;
 using labrun::GradeReport;
 
-// What the child measured, as day 48's judge reads it: its probes' records and the timing.
-struct Measured {
-  std::vector<ProbeResult> probes;
-  const labrun::TimingResult* timing = nullptr;
-};
+// The probes at each size (probe_results.hpp's ProbeResult::probe).
+const std::vector<std::string> kProbes{"alone", "after-staged", "planted"};
 
-const ProbeResult* probe_of(const Measured& results, const std::string& size, const std::string& probe) {
-  for (const ProbeResult& p : results.probes) {
-    if (p.size_label == size && p.probe == probe) {
-      return &p;
-    }
-  }
-  return nullptr;
-}
+using Records = std::vector<ProbeResult>;
 
 std::string first_bad(const OutputInspection& o) {
   if (!o.first_bad_index) {
@@ -121,11 +109,11 @@ struct SizeVerdict {
 
 // Correctness at one size: the run alone and the run after the staged chain must both be right;
 // names the mistake when they are not.
-SizeVerdict judge_size(GradeReport& report, const Measured& results, const std::string& size,
+SizeVerdict judge_size(GradeReport& report, const Records& results, const std::string& size,
                        bool first_call_right) {
   SizeVerdict verdict;
-  const ProbeResult* alone = probe_of(results, size, "alone");
-  const ProbeResult* after = probe_of(results, size, "after-staged");
+  const ProbeResult* alone = labrun::record_at(results, size, "alone");
+  const ProbeResult* after = labrun::record_at(results, size, "after-staged");
   if (alone == nullptr || after == nullptr) {
     return verdict;
   }
@@ -169,17 +157,10 @@ SizeVerdict judge_size(GradeReport& report, const Measured& results, const std::
 }
 
 // Structure: two kernels with one intermediate between them, measured, never declared: in every
-// probe, and in the first timed call that did not leave stage 2's output in the intermediate.
-bool judge_structure(GradeReport& report, const Measured& results, std::string& output) {
+// probe, and in the first timed call that did not leave stage 2's output in the intermediate (last
+// in `records`, where labrun::timed_record_to_judge admits it).
+bool judge_structure(GradeReport& report, const Records& records, std::string& output) {
   bool good = true;
-  std::vector<ProbeResult> records = results.probes;
-  // A timed call's record names behaviour that changes when timed: where a checked call's output was
-  // already wrong, what the timed call left in the intermediate follows from that mistake.
-  const bool checked_wrong = std::any_of(results.probes.begin(), results.probes.end(),
-                                         [](const ProbeResult& p) { return !p.output.passed(); });
-  if (results.timing != nullptr && results.timing->first_broken_sample && !checked_wrong) {
-    records.push_back(probe_from_json(*results.timing->first_broken_sample));
-  }
   for (const ProbeResult& p : records) {
     if (p.intermediate) {
       if (p.intermediate->unwritten > 0) {
@@ -212,8 +193,8 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
   }
   // x is replaced before every probe's second kernel: y that follows the replaced x was read from
   // it, in any probe.
-  for (const ProbeResult& p : results.probes) {
-    if (!p.output.passed() && follows_replaced_x(p)) {
+  for (const ProbeResult& p : records) {
+    if (p.probe != "timed" && !p.output.passed() && follows_replaced_x(p)) {
       good = false;
       add_mistake(
           report, "second-kernel-reads-x",
@@ -224,8 +205,8 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
     }
   }
   for (const std::string size : {"odd", "card-scaled"}) {
-    const ProbeResult* planted = probe_of(results, size, "planted");
-    const ProbeResult* alone = probe_of(results, size, "alone");
+    const ProbeResult* planted = labrun::record_at(records, size, "planted");
+    const ProbeResult* alone = labrun::record_at(records, size, "alone");
     if (planted == nullptr || alone == nullptr || planted->output.passed()) {
       continue;
     }
@@ -244,7 +225,7 @@ bool judge_structure(GradeReport& report, const Measured& results, std::string& 
   return good;
 }
 
-bool judge_buffers(GradeReport& report, const Measured& results, std::string& output) {
+bool judge_buffers(GradeReport& report, const Records& results, std::string& output) {
   bool inside = true;
   bool inputs = true;
   const auto outside = [&](std::uint64_t changed, const char* buffer, const std::string& at) {
@@ -257,7 +238,7 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
               "kernels");
     }
   };
-  for (const ProbeResult& p : results.probes) {
+  for (const ProbeResult& p : results) {
     outside(p.guards.y, "y", where(p));
     outside(p.guards.intermediate, "the intermediate", where(p));
     if (p.input_elements_changed > 0 || p.guards.x > 0 || p.guards.residual > 0) {
@@ -278,7 +259,7 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
               "kernel stores to must lie in [0, n) of its own output");
     }
   };
-  for (const ProbeResult& p : results.probes) {
+  for (const ProbeResult& p : results) {
     elsewhere(p.launches_writing_outside, where(p));
   }
   output = std::string(inside ? "nothing written outside [0, n)" : "a write outside [0, n)") + ", inputs " +
@@ -286,46 +267,24 @@ bool judge_buffers(GradeReport& report, const Measured& results, std::string& ou
   return inside && inputs;
 }
 
-// The probes the child runs when nothing stops it: three at each of the two sizes.
-bool every_probe_ran(const Measured& results) {
-  for (const char* size : {"odd", "card-scaled"}) {
-    for (const char* probe : {"alone", "after-staged", "planted"}) {
-      if (probe_of(results, size, probe) == nullptr) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
-
-// The output at both sizes in the calls that are not timed, the structure and the buffers. The
-// structure and the buffers are measured in every probe, and judged right only once every probe ran.
+// The output at both sizes in the calls that are not timed (the card size's "wrong at the large
+// size" needs the odd size's first call right), the structure and the buffers.
 void judge_probes(labrun::ProbeJudging& in) {
-  GradeReport& report = in.report;
-  labrun::Judgement& j = in.judgement;
-  Measured results;
-  for (const nlohmann::ordered_json& probe : in.results.probes) {
-    results.probes.push_back(probe_from_json(probe));
-  }
-  results.timing = in.results.timing ? &*in.results.timing : nullptr;
-  const ProbeResult* first = probe_of(results, "odd", "alone");
-  const bool first_call_right = first != nullptr && first->output.passed();
-  const SizeVerdict odd = judge_size(report, results, "odd", first_call_right);
-  const SizeVerdict card = judge_size(report, results, "card-scaled", first_call_right);
-  j.outcome.odd_right = odd.correct;
-  j.outcome.card_right = card.correct;
-  j.output[Check::kOddSize] = odd.measured ? odd.summary : j.not_run;
-  j.output[Check::kCardSize] = card.measured ? card.summary : j.not_run;
-  const bool any = !results.probes.empty();
-  const bool every = every_probe_ran(results);
-  std::string structure;
-  const bool structure_good = any && judge_structure(report, results, structure);
-  j.outcome.structure_right = every && structure_good;
-  j.output[Check::kStructure] = j.probe_finding(any, every, structure_good, structure);
-  std::string buffers;
-  const bool buffers_good = any && judge_buffers(report, results, buffers);
-  j.outcome.buffers_right = every && buffers_good;
-  j.output[Check::kBuffers] = j.probe_finding(any, every, buffers_good, buffers);
+  labrun::ProbeRowJudges<ProbeResult> judges;
+  judges.read = probe_from_json;
+  judges.output_wrong = [](const ProbeResult& p) { return !p.output.passed(); };
+  judges.size = [](GradeReport& report, const Records& records, const std::string& size, bool /*odd_right*/,
+                   std::string& finding) {
+    const ProbeResult* first = labrun::record_at(records, "odd", "alone");
+    const SizeVerdict verdict = judge_size(report, records, size, first != nullptr && first->output.passed());
+    if (verdict.measured) {
+      finding = verdict.summary;
+    }
+    return verdict.correct;
+  };
+  judges.structure = judge_structure;
+  judges.buffers = judge_buffers;
+  labrun::judge_probe_rows(kProbes, in, judges);
 }
 
 }  // namespace
@@ -372,7 +331,7 @@ labrun::Exercise halfway_exercise() {
   // lab's y, half-way output and copy: 11 buffers of the largest n, guards included.
   ex.child_buffers = 11;
   ex.default_seed = 48;
-  ex.probes = {"alone", "after-staged", "planted"};
+  ex.probes = kProbes;
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "grading/submission.cuh";
   w.parameters = "pointers and std::size_t n";

@@ -20,13 +20,14 @@
 #include "exercise/child_session.hpp"
 #include "exercise/exercise_entry.hpp"
 #include "exercise/judge.hpp"
+#include "exercise/probe_rows.hpp"
+#include "exercise/submission_row.hpp"
 #include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
 
 namespace verdicts::grading {
 namespace {
 
-using labrun::Check;
 using labrun::OwnedRegion;
 using Json = nlohmann::ordered_json;
 
@@ -36,13 +37,6 @@ enum InputKind : int { kLabInputs = 0, kCounted = 1 };
 
 std::string at(const SumProbe& p) {
   return "n = " + std::to_string(p.elements) + ", " + p.probe + " (call " + std::to_string(p.call) + ")";
-}
-
-const SumProbe* find(const std::vector<SumProbe>& probes, const std::string& size, const std::string& probe) {
-  const auto found = std::find_if(probes.begin(), probes.end(), [&](const SumProbe& p) {
-    return p.size_label == size && p.probe == probe;
-  });
-  return found == probes.end() ? nullptr : &*found;
 }
 
 // Whether `value` is a sum of squares of counted inputs: a whole multiple of 1/16.
@@ -136,7 +130,7 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
                 bool odd_right, std::string& finding) {
   std::vector<const SumProbe*> checked;
   for (const char* name : {"alone", "after-lab", "repeat"}) {
-    if (const SumProbe* p = find(probes, size, name)) {
+    if (const SumProbe* p = labrun::record_at(probes, size, name)) {
       checked.push_back(p);
     }
   }
@@ -185,18 +179,11 @@ bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes
 }
 
 // The structure, in every probe and in the first timed call that broke it (a kernel skipped while
-// timed, or doing another's work, leaves the partials unwritten or not adding up to the sum).
+// timed, or doing another's work, leaves the partials unwritten or not adding up to the sum), last in
+// `probes` where labrun::timed_record_to_judge admits it.
 bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
   bool good = true;
-  // A timed call's record names behaviour that changes when timed: where a checked call was already
-  // wrong, what the timed call's partials show follows from that mistake and is not named again.
-  const bool checked_wrong = std::any_of(probes.begin(), probes.end(), [](const SumProbe& p) {
-    return p.probe != "timed" && p.probe != "planted" && !p.right();
-  });
   for (const SumProbe& p : probes) {
-    if (p.probe == "timed" && checked_wrong) {
-      continue;
-    }
     if (p.own_words_written * 4 >= p.elements) {
       good = false;
       labrun::add_mistake(
@@ -271,31 +258,14 @@ bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& pro
 }
 
 void judge_probes(labrun::ProbeJudging& in) {
-  labrun::Judgement& j = in.judgement;
-  std::vector<SumProbe> probes;
-  for (const Json& record : in.results.probes) {
-    probes.push_back(sum_probe_from_json(record));
-  }
-  std::string odd_finding = j.not_run;
-  std::string card_finding = j.not_run;
-  j.outcome.odd_right = judge_size(in.report, probes, "odd", false, odd_finding);
-  j.outcome.card_right = judge_size(in.report, probes, "card-scaled", j.outcome.odd_right, card_finding);
-  j.output[Check::kOddSize] = odd_finding;
-  j.output[Check::kCardSize] = card_finding;
-  const bool any = !probes.empty();
-  const bool every = probes.size() == 2 * kProbes.size();
-  std::vector<SumProbe> structure_records = probes;
-  if (in.results.timing && in.results.timing->first_broken_sample) {
-    structure_records.push_back(sum_probe_from_json(*in.results.timing->first_broken_sample));
-  }
-  std::string structure;
-  const bool structure_good = any && judge_structure(in.report, structure_records, structure);
-  j.outcome.structure_right = every && structure_good;
-  j.output[Check::kStructure] = j.probe_finding(any, every, structure_good, structure);
-  std::string buffers;
-  const bool buffers_good = any && judge_buffers(in.report, probes, buffers);
-  j.outcome.buffers_right = every && buffers_good;
-  j.output[Check::kBuffers] = j.probe_finding(any, every, buffers_good, buffers);
+  labrun::ProbeRowJudges<SumProbe> judges;
+  judges.read = sum_probe_from_json;
+  // planted checks the structure: its sum is the planted partials'.
+  judges.output_wrong = [](const SumProbe& p) { return p.probe != "planted" && !p.right(); };
+  judges.size = judge_size;
+  judges.structure = judge_structure;
+  judges.buffers = judge_buffers;
+  labrun::judge_probe_rows(kProbes, in, judges);
 }
 
 // ---- the device side in the grading child -----------------------------------------------------
@@ -566,18 +536,11 @@ labrun::Lab declare_submission(const labrun::SubmissionDeclaration& submission) 
                                  "",
                                  {{"lesson", kLessonElements}, {"card-scaled", 0}}},
                 check, region, [kernels](std::uint64_t n) { return kernels->attributes(n); }});
-  const auto lab_facts = lab.lab_facts();
-  lab.facts([lab_facts, added = submission.facts] {
-    std::vector<labrun::Fact> all = lab_facts ? lab_facts() : std::vector<labrun::Fact>{};
-    all.insert(all.end(), added.begin(), added.end());
-    return all;
-  });
-  labrun::Lab derived = submission.lab;
+  labrun::Lab derived =
+      labrun::lab_with_submission_row(submission, lab,
+                                      {{"two kernels over yours (submission)", cases::kSumTwoKernels, name},
+                                       {"yours over folded (submission)", name, cases::kSumFolded}});
   derived.buffers_at_max_size += 1;  // the submission's own x
-  derived.cases = lab.case_specs();
-  derived.predictions.push_back({"two kernels over yours (submission)", cases::kSumTwoKernels, name});
-  derived.predictions.push_back({"yours over folded (submission)", name, cases::kSumFolded});
-  derived.open_session = lab.session_factory();
   return derived;
 }
 
@@ -586,16 +549,10 @@ void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_
   const std::uint64_t capacity = *std::max_element(sizes.begin(), sizes.end());
   const labrun::DeviceBuffer<float> x(capacity), partials(kernels.planned(0, capacity).blocks), sum(1);
   labrun::fill_seeded_uniform(x.data(), capacity, seed, kInputStream, kInputLow, kInputHigh, nullptr);
-  for (const std::uint64_t n : sizes) {
-    const std::string where = "the submission's kernels at n = " + std::to_string(n);
-    try {
-      launch_pair(kernels, kernels.planned(0, n), kernels.planned(1, n), x.data(), partials.data(),
-                  sum.data(), n, nullptr);
-    } catch (const labrun::CudaError& error) {
-      throw labrun::SubmissionError(where + " could not be launched: " + error.what());
-    }
-    labrun::StudentKernels::wait_for(where);
-  }
+  labrun::trial_at_sizes(sizes, "the submission's kernels", [&](std::uint64_t n) {
+    launch_pair(kernels, kernels.planned(0, n), kernels.planned(1, n), x.data(), partials.data(), sum.data(),
+                n, nullptr);
+  });
 }
 
 }  // namespace

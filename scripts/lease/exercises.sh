@@ -21,6 +21,10 @@
 # build/dev), to try the script where there is no GPU: the GPU tests then skip and grades say so.
 #
 #   OLD_BUILD=build/old-dev scripts/lease/exercises.sh OUTDIR
+#
+# Inside a lease that has already graded the corpora (scripts/lease/grading-pace.sh step 3 keeps
+# their reports), NEW_GRADES=DIR reuses that folder as step 1's reports instead of grading them again,
+# and SKIP_RATE=1 leaves out step 3 (grading-pace.sh measures OLD's and NEW's rates on one batch).
 set -uo pipefail
 out=${1:?usage: [OLD_BUILD=DIR] scripts/lease/exercises.sh OUTDIR}
 mkdir -p "$out"
@@ -41,6 +45,10 @@ elapsed() { awk "BEGIN{printf \"%.0f\", $(date +%s.%N) - $started}"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 || echo "no nvidia-smi" >"$out/gpu.txt"
 
 # ---- 1. every registered exercise's corpus and skeleton ------------------------------------------
+if [ -n "${NEW_GRADES:-}" ]; then
+  echo "== [$(elapsed) s] step 1's reports taken from $NEW_GRADES (graded earlier in this lease)"
+  rm -rf "$out/grades" && ln -s "$(cd "$NEW_GRADES" && pwd)" "$out/grades"
+else
 echo "== [$(elapsed) s] GPU corpus tests of every registered exercise, reports under $out/grades"
 mkdir -p "$out/grades"
 tests="^gpu\\.(labrun grade --batch gives every submission of every exercise.s corpus its expected verdict|the skeleton a student starts from compiles and scores 0, for every exercise)\$"
@@ -48,6 +56,7 @@ if [ "$build" = build/dev ]; then ctest_command=(ctest --preset dev); else ctest
 LABRUN_GRADE_OUT="$out/grades" timeout 330 "${ctest_command[@]}" -R "$tests" --output-on-failure >"$out/ctest.log" 2>&1
 echo "ctest exit status $?" >>"$out/ctest.log"
 grep -E "tests passed|Passed|Failed|Skipped|Not Run|exit status" "$out/ctest.log" | tail -6
+fi
 
 # ---- 2. day 48's reports, OLD against NEW, timing fields masked ----------------------------------
 corpus=labs/day48-fusion/grading/corpus
@@ -62,7 +71,7 @@ else
 fi
 
 # ---- 3. the batch rate, OLD against NEW, on one honest batch -------------------------------------
-if [ -x "$old" ]; then
+if [ -x "$old" ] && [ -z "${SKIP_RATE:-}" ]; then
   echo "== [$(elapsed) s] batch rate, OLD and NEW alternately, an honest batch, --jobs 8"
   honest="$out/honest"
   rm -rf "$honest"; mkdir -p "$honest"

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# One lease on the H200 for a tree that merges several issues' GPU steps (here 30, 31 and 34), in
+# parts that each fit a device command's 10 minutes, run back to back so that the machine stays warm
+# and build/dev is built once:
+#
+#   scripts/lease/session-lease.sh OUTDIR build    the dev preset of this tree and the previous
+#                                                  code's labrun (OLD_SRC, default
+#                                                  build/labrun-pre-session), side by side (~3 min)
+#   scripts/lease/session-lease.sh OUTDIR pace     grading-pace.sh: the honest batch, fault
+#                                                  injection, every corpus, one grade, the jobs
+#                                                  sweep, OLD's rate (~6 min)
+#   scripts/lease/session-lease.sh OUTDIR timing   intervals-benchmark.sh day48 others (~6 min)
+#   scripts/lease/session-lease.sh OUTDIR rest     intervals-benchmark.sh continuity evidence report;
+#                                                  exercises.sh's day-48 reports OLD against NEW (on
+#                                                  the pace part's corpus reports); every other GPU
+#                                                  test (~7 min)
+#
+# The previous code, carried beside .deps (from the repository root on the carrying machine):
+#   git archive --prefix=labrun-pre-session/ COMMIT -- src labs cmake CMakeLists.txt \
+#     CMakePresets.json scripts evidence/schema tests | tar -x -C build
+#
+# COPY_TO (the device tool's $OUT) receives each part's logs and tables and its packed outputs; the
+# evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
+# Exit status: 0; 1 a step failed; 2 usage.
+set -uo pipefail
+usage="usage: session-lease.sh OUTDIR build|pace|timing|rest"
+out=${1:?$usage}
+part=${2:?$usage}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/../.." || exit 2
+copy_to=${COPY_TO:-$out/copy}
+mkdir -p "$copy_to"
+old_src=${OLD_SRC:-$PWD/build/labrun-pre-session}
+export OLD_BUILD=$PWD/build/old-dev
+status=0
+step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
+
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
+
+case "$part" in
+  build)
+    step "build dev and the previous code's labrun, side by side"
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
+    begin=$(date +%s)
+    # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
+    { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
+    dev=$!
+    { cmake -S "$old_src" -B "$OLD_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
+        -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
+        -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
+      cmake --build "$OLD_BUILD" -j 6 --target labrun labrun-grade-child labrun-contain; } >"$out/build-old.log" 2>&1 &
+    old=$!
+    wait "$dev" || { tail -40 "$out/build.log"; cp "$out/build.log" "$copy_to/"; echo "BUILD FAILED"; status=1; }
+    echo "dev build: $(( $(date +%s) - begin )) s"
+    wait "$old" || { tail -20 "$out/build-old.log"; cp "$out/build-old.log" "$copy_to/"; echo "OLD BUILD FAILED"; status=1; }
+    echo "both builds: $(( $(date +%s) - begin )) s"
+    grep -c "warning:" "$out/build.log" | sed 's/^/dev build warnings: /'
+    grep "warning:" "$out/build.log" | sort -u | head -10 >"$copy_to/build-warnings.txt"
+    build/dev/labrun --version
+    ;;
+  pace)
+    step "grading-pace.sh"
+    scripts/lease/grading-pace.sh "$out/pace" || status=1
+    cp "$out/pace/grading-pace.tar.gz" "$copy_to/" 2>/dev/null
+    ;;
+  timing)
+    step "intervals-benchmark.sh day48 others"
+    COPY_TO=$copy_to scripts/lease/intervals-benchmark.sh "$out/intervals" day48 others || status=1
+    ;;
+  rest)
+    marker=$out/rest-began
+    touch "$marker"
+    step "intervals-benchmark.sh continuity evidence report"
+    COPY_TO=$copy_to scripts/lease/intervals-benchmark.sh "$out/intervals" continuity evidence report || status=1
+    step "exercises.sh: day 48's reports, OLD against NEW (NEW: the pace part's corpus reports)"
+    NEW_GRADES=$out/pace/grades SKIP_RATE=1 scripts/lease/exercises.sh "$out/exercises" || status=1
+    step "every other GPU test"
+    timeout 200 ctest --preset dev -L gpu -E 'corpus|skeleton a student|beside hostile ones' \
+      --output-on-failure >"$out/ctest-gpu.log" 2>&1 || status=1
+    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -20
+    cp "$out/ctest-gpu.log" "$copy_to/"
+    tar -czf "$copy_to/exercises.tar.gz" -C "$out" exercises --dereference --exclude='*.svg' 2>/dev/null
+    ;;
+  *)
+    echo "unknown part '$part' ($usage)" >&2
+    exit 2
+    ;;
+esac
+exit "$status"

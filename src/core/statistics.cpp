@@ -104,14 +104,19 @@ std::optional<UnitSpread> unit_spread(double point, const std::vector<double>& p
   return UnitSpread{std::sqrt(squares / (count - 1.0)), positive};
 }
 
-std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round) {
+std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round,
+                                               double process_allowance) {
   const std::optional<UnitSpread> spread = unit_spread(point, per_round);
   if (!spread) {
     return std::nullopt;
   }
   const double count = static_cast<double>(per_round.size());
-  const double half_width =
-      student_t_975(static_cast<int>(per_round.size()) - 1) * spread->deviation / std::sqrt(count);
+  // Without an allowance, exactly the arithmetic older transcripts' intervals were recorded with.
+  const double standard_error =
+      process_allowance > 0.0
+          ? spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance)
+          : spread->deviation / std::sqrt(count);
+  const double half_width = student_t_975(static_cast<int>(per_round.size()) - 1) * standard_error;
   if (spread->logarithmic) {
     return Interval{point * std::exp(-half_width), point * std::exp(half_width)};
   }

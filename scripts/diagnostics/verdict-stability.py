@@ -288,6 +288,14 @@ def analyse(group, runs):
     return result
 
 
+def process_text(component):
+    """The summary's process column: the median T_process over the small cases, and the median k."""
+    if not component:
+        return "-"
+    k = "-" if component["k_median"] is None else f"{component['k_median']:.2f}"
+    return f"{percent(component['t_process_median'])} ({k})"
+
+
 def markdown(results):
     out = ["# Verdict stability and interval coverage", ""]
     for r in results:
@@ -330,8 +338,8 @@ def markdown(results):
         out += ["", "Targets missed: " + ("; ".join(r["targets_missed"]) if r["targets_missed"] else "none"), ""]
     out += ["## Summary", "",
             "| lab, mode | runs | verdict changes | flips | coverage | worst claim coverage | most runs off | "
-            "small-n range | s per run | targets |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+            "small-n range | small-n T_process (k) | s per run | targets |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in results:
         per_claim = [c for c in r["claim_coverage"]["per_claim"].values() if c["runs"]]
         worst = min(per_claim, key=lambda c: c["share"]) if per_claim else None
@@ -340,7 +348,8 @@ def markdown(results):
         out.append(f"| {r['lab']}, {r['mode']} | {r['runs']} | {r['claims_changing']} of {r['claims_measured']} | "
                    f"{sum(1 for f in r['claims'] if f['flip'])} | {percent(r['claim_coverage']['share'])} | "
                    f"{'-' if worst is None else str(worst['covered']) + '/' + str(worst['runs'])} | {off} | "
-                   f"{percent(r['small_n_range_median'])} | {'-' if not w else format(w['median'], '.2f')} | "
+                   f"{percent(r['small_n_range_median'])} | {process_text(r['process_component'])} | "
+                   f"{'-' if not w else format(w['median'], '.2f')} | "
                    f"{'met' if not r['targets_missed'] else str(len(r['targets_missed'])) + ' missed'} |")
     return "\n".join(out) + "\n"
 

@@ -75,8 +75,11 @@ struct UnitSpread {
 //! log(round figure) over its rounds, and t = student_t_975 of the Welch-Satterthwaite degrees of
 //! freedom (rounded down). The runs' rounds are independent, so unlike between_round_interval no
 //! round of one is paired with a round of the other. nullopt when a run has fewer than 2 rounds, or
-//! a value is not positive and finite.
+//! a value is not positive and finite. A run's process allowance k (`numerator_allowance`,
+//! `denominator_allowance`; 0: none) widens its term from s^2 / R to s^2 (1 / R + k^2), as
+//! between_round_interval does: two runs are two processes.
 [[nodiscard]] std::optional<Interval> between_run_ratio_interval(
-    double point, const std::vector<double>& numerator_rounds, const std::vector<double>& denominator_rounds);
+    double point, const std::vector<double>& numerator_rounds, const std::vector<double>& denominator_rounds,
+    double numerator_allowance = 0.0, double denominator_allowance = 0.0);
 
 }  // namespace labrun

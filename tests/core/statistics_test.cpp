@@ -94,6 +94,20 @@ TEST_CASE("a process allowance k adds k s to the standard error: half width t s 
   CHECK(linear->high == Catch::Approx(12.706205 * std::sqrt(2.0) * std::sqrt(0.5 + 0.25)));
 }
 
+TEST_CASE("a ratio of two runs' figures widens each run's term by its process allowance") {
+  const std::vector<double> numerator{0.99, 1.01, 1.0};
+  const std::vector<double> denominator{1.0, 1.0, 1.0, 1.0};
+  const auto plain = labrun::between_run_ratio_interval(1.0, numerator, denominator);
+  const auto none = labrun::between_run_ratio_interval(1.0, numerator, denominator, 0.0, 0.0);
+  REQUIRE(plain.has_value());
+  CHECK(none->high == plain->high);
+  // Only the numerator varies: its s^2 / 3 becomes s^2 (1 / 3 + 1), 4 times the variance, with the same
+  // degrees of freedom (Welch's with one term is that run's 2).
+  const auto widened = labrun::between_run_ratio_interval(1.0, numerator, denominator, 1.0, 5.0);
+  REQUIRE(widened.has_value());
+  CHECK(std::log(widened->high) == Catch::Approx(2.0 * std::log(plain->high)));
+}
+
 TEST_CASE("a ratio of two runs' figures adds both runs' spreads, with Welch's degrees of freedom") {
   const auto same = labrun::between_run_ratio_interval(1.0, {1.0, 1.0, 1.0}, {2.0, 2.0});
   REQUIRE(same.has_value());

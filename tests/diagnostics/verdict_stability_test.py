@@ -113,7 +113,7 @@ def main():
                          "small-n range of case medians 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
             check(expected in missed, f"missed target '{expected}' not reported: {missed}")
         check(code == 3, f"--check exits 3: {code}")
-        check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | 9.50 |"
+        check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | - | 9.50 |"
               in text, f"summary row: {text[-600:]}")
 
         # A claim held in one run and failed in another is a flip; without the wall files the transcript's

@@ -83,6 +83,15 @@ pack() {
   [ "${#files[@]}" -gt 0 ] && tar -czf "$COPY_TO/$folder.tar.gz" -C "$out" --exclude='*.svg' --exclude='*.png' "${files[@]}"
 }
 
+# verdict-stability.py over the runs under OUTDIR/PART (PART.md and PART.json), its summary printed,
+# and the part packed for the trip back.
+summarise() {
+  local part=$1
+  $analyse "$out/$part" --json "$out/$part.json" >"$out/$part.md" || status=1
+  sed -n '/^## Summary/,$p' "$out/$part.md"
+  pack "$part" "$part.md" "$part.json" runs.txt
+}
+
 stage_day48() {
   need_labrun
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv || true
@@ -91,9 +100,7 @@ stage_day48() {
       run_into "day48/$mode/run-$i" "$labrun" run day48-fusion --timing "$mode"
     done
   done
-  $analyse "$out/day48" --json "$out/day48.json" >"$out/day48.md" || status=1
-  sed -n '/^## Summary/,$p' "$out/day48.md"
-  pack day48 day48.md day48.json runs.txt
+  summarise day48
 }
 
 stage_others() {
@@ -104,9 +111,7 @@ stage_others() {
   for i in $(seq 1 6); do
     run_into "others/day20/run-$i" "$labrun" run day20-sobel-threshold
   done
-  $analyse "$out/others" --json "$out/others.json" >"$out/others.md" || status=1
-  sed -n '/^## Summary/,$p' "$out/others.md"
-  pack others others.md others.json runs.txt
+  summarise others
 }
 
 stage_continuity() {

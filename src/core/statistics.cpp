@@ -111,12 +111,12 @@ std::optional<Interval> between_round_interval(double point, const std::vector<d
     return std::nullopt;
   }
   const double count = static_cast<double>(per_round.size());
+  const double t = student_t_975(static_cast<int>(per_round.size()) - 1);
   // Without an allowance, exactly the arithmetic older transcripts' intervals were recorded with.
-  const double standard_error =
+  const double half_width =
       process_allowance > 0.0
-          ? spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance)
-          : spread->deviation / std::sqrt(count);
-  const double half_width = student_t_975(static_cast<int>(per_round.size()) - 1) * standard_error;
+          ? t * spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance)
+          : t * spread->deviation / std::sqrt(count);
   if (spread->logarithmic) {
     return Interval{point * std::exp(-half_width), point * std::exp(half_width)};
   }

@@ -157,7 +157,8 @@ stage_evidence() {
     local plots; plots=$(ls "$stem".*.svg 2>/dev/null | wc -l)
     if [ "$plots" -gt 0 ]; then checks+=("$plots plots"); else checks+=("NO PLOTS"); status=1; fi
     if grep -q '^## Roofline' "$stem.md"; then checks+=("roofline"); else checks+=("NO ROOFLINE"); status=1; fi
-    echo "$lab $mode: $file: $(IFS=,; echo "${checks[*]}" | sed 's/,/, /g')" | tee -a "$out/evidence.txt"
+    local joined; joined=$(printf '%s, ' "${checks[@]}")
+    echo "$lab $mode: $file: ${joined%, }" | tee -a "$out/evidence.txt"
   done
   # The lesson comparisons, against the new runs: each MANIFEST line's H200 candidate (and, for the
   # hot against hot-gated comparison, its baseline) becomes the new run of the same mode.

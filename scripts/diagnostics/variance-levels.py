@@ -11,6 +11,13 @@ balanced nested analysis of variance:
   context  within a process     T2_context = (MS_context - MS_round) / r        (at least 0)
   process                       T2_process = (MS_process - MS_context) / (C r)  (at least 0)
 
+With one round per context (the default runs of schema 1.8.0: --rounds-per-context 1), the round and
+context levels cannot be told apart; the design is then two levels, context (its round included) within
+a process and process, T2_context = MS_context and T2_process = (MS_process - MS_context) / C, and
+"rounds per context" is not given. Either way each case also gets k = T_process / T_context, the
+process allowance it would need (docs/measurement.md, "What contexts cannot see"), and the median k over
+the cases at n <= 2^16.
+
 It prints each level's standard deviation as issue 31's probe did (of the round medians within a
 context, of the context means within a process, of the process means), the components' square roots,
 and Kalibera and Jones's repetition counts
@@ -30,7 +37,7 @@ costs nothing to leave out: its count is 1 with "-" beside it.
 
 --costs-from measures c_round and c_context in other transcripts (a full run of the lab: a round of
 every case, where the probe timed a few); --round-cost and --context-cost give them outright. Exit status: 0; 1 nothing to analyse (no
-transcript of schema 1.8.0 with 2 contexts or more of 2 rounds or more, in 2 processes or more); 2 usage.
+transcript of schema 1.8.0 with 2 contexts or more, in 2 processes or more); 2 usage.
 """
 
 import argparse
@@ -92,8 +99,10 @@ def nested_components(data):
     processes = [list(p.values()) for p in data]
     contexts = min(len(p) for p in processes)
     rounds = min(len(ctx) for p in processes for ctx in p)
-    if len(processes) < 2 or contexts < 2 or rounds < 2:
+    if len(processes) < 2 or contexts < 2:
         return None
+    if rounds < 2:
+        return two_level_components(processes, contexts)
     y = [[ctx[:rounds] for ctx in p[:contexts]] for p in processes]
     count_p, count_c, count_r = len(y), contexts, rounds
     context_means = [[statistics.fmean(ctx) for ctx in p] for p in y]
@@ -118,6 +127,25 @@ def nested_components(data):
     return {"raw_sd": raw, "components": components, "processes": count_p, "contexts": count_c, "rounds": count_r}
 
 
+def two_level_components(processes, contexts):
+    """One round per context: contexts within processes, and processes (see the module's text)."""
+    y = [[ctx[0] for ctx in p[:contexts]] for p in processes]
+    count_p, count_c = len(y), contexts
+    process_means = [statistics.fmean(p) for p in y]
+    grand = statistics.fmean(process_means)
+    ms_context = sum((v - process_means[i]) ** 2 for i, p in enumerate(y) for v in p) / (count_p * (count_c - 1))
+    ms_process = count_c * sum((m - grand) ** 2 for m in process_means) / (count_p - 1)
+    raw = {"round": None, "context": statistics.fmean(statistics.stdev(p) for p in y),
+           "process": statistics.stdev(process_means)}
+    components = {"round": None, "context": ms_context, "process": max(0.0, (ms_process - ms_context) / count_c)}
+    return {"raw_sd": raw, "components": components, "processes": count_p, "contexts": count_c, "rounds": 1}
+
+
+def allowance(components):
+    """k = T_process / T_context; None when the context component is 0."""
+    return math.sqrt(components["process"] / components["context"]) if components["context"] > 0.0 else None
+
+
 def repetitions(cost_upper, cost_lower, lower, upper):
     """Kalibera and Jones: ceil(sqrt(c_upper / c_lower x T2_lower / T2_upper)); None when upper is 0."""
     if upper <= 0.0 or cost_lower is None or cost_upper is None or cost_lower <= 0.0:
@@ -139,6 +167,10 @@ def measured_costs(runs):
 
 def percent(value):
     return "-" if value is None else f"{100 * value:.2f}%"
+
+
+def root(value):
+    return None if value is None else math.sqrt(value)
 
 
 def main(argv):
@@ -169,13 +201,14 @@ def main(argv):
         if found is None:
             continue
         c = found["components"]
-        found.update({"case": key[0], "elements": key[1],
-                      "rounds_per_context": repetitions(context_cost, round_cost, c["round"], c["context"]),
+        found.update({"case": key[0], "elements": key[1], "process_allowance": allowance(c),
+                      "rounds_per_context": None if c["round"] is None else
+                      repetitions(context_cost, round_cost, c["round"], c["context"]),
                       "contexts_per_process": repetitions(process_cost, context_cost, c["context"], c["process"])})
         results.append(found)
     if not results:
         print("variance-levels: nothing to analyse: no case timed in 2 processes or more, each with 2 CUDA "
-              "contexts or more of 2 rounds or more (schema 1.8.0, --rounds-per-context)", file=sys.stderr)
+              "contexts or more (schema 1.8.0)", file=sys.stderr)
         return 1
     first = results[0]
     print(f"# Variance by level: {len(runs)} processes x {first['contexts']} contexts x {first['rounds']} rounds")
@@ -183,22 +216,27 @@ def main(argv):
     cost = lambda s: "-" if s is None else f"{s:.3f} s"  # noqa: E731
     print(f"Costs: a round {cost(round_cost)}, a context {cost(context_cost)}, a process {cost(process_cost)}.")
     print()
-    print("| case | n | sd round | sd context | sd process | T round | T context | T process "
+    print("| case | n | sd round | sd context | sd process | T round | T context | T process | k "
           "| rounds per context | contexts per process |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in results:
         raw, comp = r["raw_sd"], r["components"]
         count = lambda v: "-" if v is None else str(v)  # noqa: E731
+        ratio = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
         print(f"| {r['case']} | {r['elements']} | {percent(raw['round'])} | {percent(raw['context'])} | "
-              f"{percent(raw['process'])} | {percent(math.sqrt(comp['round']))} | {percent(math.sqrt(comp['context']))} | "
-              f"{percent(math.sqrt(comp['process']))} | {count(r['rounds_per_context'])} | "
+              f"{percent(raw['process'])} | {percent(root(comp['round']))} | {percent(math.sqrt(comp['context']))} | "
+              f"{percent(math.sqrt(comp['process']))} | {ratio(r['process_allowance'])} | {count(r['rounds_per_context'])} | "
               f"{count(r['contexts_per_process'])} |")
     small = [r for r in results if r["elements"] <= 1 << 16]
     if small:
-        median = lambda key: statistics.median(math.sqrt(r["components"][key]) for r in small)  # noqa: E731
+        def median(key):
+            values = [math.sqrt(r["components"][key]) for r in small if r["components"][key] is not None]
+            return statistics.median(values) if values else None
+        ks = [r["process_allowance"] for r in small if r["process_allowance"] is not None]
         print()
         print(f"Median over {len(small)} cases at n <= 2^16 of each component's square root: round "
-              f"{percent(median('round'))}, context {percent(median('context'))}, process {percent(median('process'))}.")
+              f"{percent(median('round'))}, context {percent(median('context'))}, process {percent(median('process'))}; "
+              f"k = T process / T context: median {statistics.median(ks):.2f}, largest {max(ks):.2f}." if ks else ".")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({"costs": {"round": round_cost, "context": context_cost, "process": process_cost},

@@ -20,6 +20,12 @@ figures issue 31 sets targets on:
   run.wall_seconds (sampling to the end of the claims, without start-up and plots); the target is 1.5 x
   the issue's figures for today (TODAY_SECONDS).
 
+It also measures what the intervals' design rests on (docs/measurement.md, "What contexts cannot see"):
+per case at n <= 2^16, the variance of a run's mean log context median between the runs against what the
+contexts within a run predict for it (T2_context / C); what is left over is a process component, and
+k = T_process / T_context is the process allowance the case would need, against the one the
+transcripts record (timing.process_allowance).
+
 As diagnostics it also gives issue 22's pairwise coverage (the share of the other runs' figures each
 run's interval covers) for claims, case medians and predicted ratios, and the switch rate
 (inconclusive against definite). The last lines are one summary table, a row per group.
@@ -169,6 +175,48 @@ def small_n_ranges(runs):
     return {key: (max(v) - min(v)) / statistics.median(v) for key, v in medians.items() if len(v) >= 2}
 
 
+def context_logs(case):
+    """The mean log round median of each CUDA context a case's rounds ran in; [] before schema 1.8.0."""
+    contexts = {}
+    for r in case.get("rounds") or []:
+        median = number(r.get("median_ms"))
+        if r.get("context") is None or median is None or median <= 0:
+            return []
+        contexts.setdefault(r["context"], []).append(math.log(median))
+    return [statistics.fmean(v) for v in contexts.values()]
+
+
+def process_component(runs):
+    """Per case at n <= 2^16 timed in 3 runs or more of 2 contexts or more: T_context (the contexts'
+    standard deviation within a run, pooled over the runs), T_process (what the runs' means vary by
+    beyond T2_context / C, at least 0) and k = T_process / T_context; and their medians over the cases."""
+    per_case = {}
+    for run in runs:
+        for c in run["transcript"]["cases"]:
+            logs = context_logs(c)
+            if c["elements"] <= SMALL_N_MAX and len(logs) >= 2:
+                per_case.setdefault((c["name"], c["elements"]), []).append(logs)
+    cases = []
+    for key, per_run in sorted(per_case.items()):
+        if len(per_run) < 3:
+            continue
+        within = statistics.fmean(statistics.variance(logs) for logs in per_run)
+        contexts = statistics.fmean(len(logs) for logs in per_run)
+        between = statistics.variance([statistics.fmean(logs) for logs in per_run])
+        process = max(0.0, between - within / contexts)
+        cases.append({"case": key[0], "elements": key[1], "t_context": math.sqrt(within),
+                      "t_process": math.sqrt(process),
+                      "k": math.sqrt(process / within) if within > 0 else None})
+    if not cases:
+        return None
+    ks = [c["k"] for c in cases if c["k"] is not None]
+    allowances = {number((r["transcript"].get("timing") or {}).get("process_allowance")) or 0.0 for r in runs}
+    return {"cases": cases, "t_context_median": statistics.median(c["t_context"] for c in cases),
+            "t_process_median": statistics.median(c["t_process"] for c in cases),
+            "k_median": statistics.median(ks) if ks else None, "k_largest": max(ks) if ks else None,
+            "recorded_allowances": sorted(allowances)}
+
+
 def share(covered, total):
     return covered / total if total else None
 
@@ -222,6 +270,7 @@ def analyse(group, runs):
         "small_n_range": [{"case": k[0], "elements": k[1], "range": v} for k, v in sorted(ranges.items())],
         "small_n_range_median": range_median,
         "wall_seconds": wall,
+        "process_component": process_component(runs),
     }
     misses = [f"{f['claim']}: held in {f['held']} runs and failed in {f['failed']}" for f in found if f["flip"]]
     misses += [f"{f['claim']}: {f['off_most_common']} of {f['runs']} runs off its most common verdict "
@@ -239,6 +288,14 @@ def analyse(group, runs):
     return result
 
 
+def process_text(component):
+    """The summary's process column: the median T_process over the small cases, and the median k."""
+    if not component:
+        return "-"
+    k = "-" if component["k_median"] is None else f"{component['k_median']:.2f}"
+    return f"{percent(component['t_process_median'])} ({k})"
+
+
 def markdown(results):
     out = ["# Verdict stability and interval coverage", ""]
     for r in results:
@@ -254,6 +311,13 @@ def markdown(results):
             out.append(f"Small-n run-to-run range of case medians (n <= 2^16), median over "
                        f"{len(r['small_n_range'])} cases: {percent(r['small_n_range_median'])}"
                        + (f" (target {percent(target)})." if target is not None else " (reported)."))
+        pc = r["process_component"]
+        if pc:
+            k = "-" if pc["k_median"] is None else f"{pc['k_median']:.2f} (largest {pc['k_largest']:.2f})"
+            out.append(f"Process component at n <= 2^16, median over {len(pc['cases'])} cases: T_context "
+                       f"{percent(pc['t_context_median'])}, T_process {percent(pc['t_process_median'])}, "
+                       f"k = T_process / T_context {k}; the runs' recorded process allowance: "
+                       f"{', '.join(format(a, 'g') for a in pc['recorded_allowances'])}.")
         if r["wall_seconds"]:
             w = r["wall_seconds"]
             limit = f"; target {w['target']:.2f} s (1.5 x {w['today']:.1f})" if w["target"] is not None else ""
@@ -274,8 +338,8 @@ def markdown(results):
         out += ["", "Targets missed: " + ("; ".join(r["targets_missed"]) if r["targets_missed"] else "none"), ""]
     out += ["## Summary", "",
             "| lab, mode | runs | verdict changes | flips | coverage | worst claim coverage | most runs off | "
-            "small-n range | s per run | targets |",
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+            "small-n range | small-n T_process (k) | s per run | targets |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in results:
         per_claim = [c for c in r["claim_coverage"]["per_claim"].values() if c["runs"]]
         worst = min(per_claim, key=lambda c: c["share"]) if per_claim else None
@@ -284,7 +348,8 @@ def markdown(results):
         out.append(f"| {r['lab']}, {r['mode']} | {r['runs']} | {r['claims_changing']} of {r['claims_measured']} | "
                    f"{sum(1 for f in r['claims'] if f['flip'])} | {percent(r['claim_coverage']['share'])} | "
                    f"{'-' if worst is None else str(worst['covered']) + '/' + str(worst['runs'])} | {off} | "
-                   f"{percent(r['small_n_range_median'])} | {'-' if not w else format(w['median'], '.2f')} | "
+                   f"{percent(r['small_n_range_median'])} | {process_text(r['process_component'])} | "
+                   f"{'-' if not w else format(w['median'], '.2f')} | "
                    f"{'met' if not r['targets_missed'] else str(len(r['targets_missed'])) + ' missed'} |")
     return "\n".join(out) + "\n"
 

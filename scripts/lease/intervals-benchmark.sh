@@ -1,48 +1,55 @@
 #!/usr/bin/env bash
-# On the H200, with build/dev built there (dev preset): issue 31's targets, in stages that each fit
-# a command limited to 10 minutes. Keep OUTDIR between stages: `report` reads every stage's runs.
+# On the H200, with this tree built there as build/dev (dev preset) and the previous code as
+# OLD_BUILD (default build/old-dev; nothing is built here): issue 31's targets, and the evidence it
+# commits, in stages that each fit a command limited to 10 minutes. Keep OUTDIR between stages:
+# `report` reads every stage's runs. Several stages may be given at once; they run in order.
 #
-#   scripts/lease/intervals-benchmark.sh OUTDIR STAGE
+#   scripts/lease/intervals-benchmark.sh OUTDIR STAGE...
 #
-# Stages, in the order to run them (expected H200 time in brackets):
+# Stages, in the order to run them (expected H200 time in brackets; about 9 minutes in all):
 #   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode, at the
-#                defaults, plots drawn as a student's run draws them (about 5 min: 30 runs of 8 to 11 s)
-#   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults (about 1.5 min)
-#   build-old    the previous code's labrun (OLD_SRC, see below) built in OLD_BUILD, Release, this
-#                GPU's architecture, no tests (about 3 min on 16 cores; the only stage that builds)
-#   continuity   the previous code against this one, side by side, cold, turn about: day 48 3 runs
-#                each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
-#                (scripts/diagnostics/timing-side-by-side.sh; about 2 min)
-#   evidence     one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot, hot-gated and cold;
-#                fusion-verdicts; day 20), each checked by `labrun validate` and against the 2 MB rule
-#                (about 1 min): the runs issue 31's item 3 commits, once the tree is final
+#                defaults, plots drawn as a student's run draws them (about 4.5 min: 30 runs of 7 to
+#                10 s)
+#   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults (about 1.2 min)
+#   continuity   the previous code ($OLD_BUILD/labrun) against this one, side by side, cold, turn
+#                about: day 48 3 runs each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
+#                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min)
+#   evidence     issue 31's item 3: one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
+#                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
+#                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
+#                rule; the lesson comparisons rewritten against the new runs (the day-48 and day-20
+#                comparisons/MANIFEST.tsv, scripts/regenerate-comparisons.sh) and `labrun aggregate
+#                evidence/` for the figures docs/aggregating.md quotes (about 1.5 min)
 #   report       scripts/diagnostics/verdict-stability.py over day48 and others (OUTDIR/report.md and
-#                .json), the continuity and evidence summaries, and a short table last (seconds)
+#                .json), the continuity and evidence summaries, and the targets' table last (seconds)
 #
 # Every run's process wall time (the whole `labrun run`, plots included) is written beside its
 # transcript as process_wall_seconds, which verdict-stability.py reads for the cost target.
 #
-# The previous code, for build-old and continuity: main at the commit issue 31 branched from. On the
-# machine that carries the tree, from the repository root:
-#   rm -rf build/labrun-old && mkdir -p build &&
-#   git archive --prefix=labrun-old/ fec3133 -- src labs cmake CMakeLists.txt CMakePresets.json \
-#     scripts evidence/schema tests | tar -x -C build
-# and carry build/labrun-old (4.6 MB) beside .deps. OLD_SRC defaults to build/labrun-old and
-# OLD_BUILD to build/labrun-old-build (outside OLD_SRC, so carrying OLD_SRC again leaves it).
+# What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most six
+# files: day48.tar.gz, others.tar.gz, continuity.tar.gz (each the stage's runs, plots left out, with
+# its reports and logs), evidence.tar.gz (the files the evidence stage wrote or changed in the tree,
+# paths from the repository root: unpack it there and commit them as written), report.md and
+# report.json.
 #
-# Environment: LABRUN (default build/dev/labrun); OLD_SRC; OLD_BUILD; COPY_TO (a folder that each
-# stage copies its reports and a .tar.gz of its transcripts into: the device tool's $OUT).
-# Exit status: 0; 1 a run, build or check failed; 2 usage.
+# Environment: LABRUN (default build/dev/labrun); OLD_BUILD (default build/old-dev); COPY_TO.
+# Exit status: 0; 1 a run or check failed (the others still run); 2 usage or a missing build.
 set -uo pipefail
-usage="usage: intervals-benchmark.sh OUTDIR day48|others|build-old|continuity|evidence|report"
+usage="usage: intervals-benchmark.sh OUTDIR day48|others|continuity|evidence|report..."
 out=${1:?$usage}
-stage=${2:?$usage}
+shift
+[ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
+for stage in "$@"; do
+  case "$stage" in
+    day48|others|continuity|evidence|report) ;;
+    *) echo "unknown stage '$stage' ($usage)" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
 labrun=${LABRUN:-$PWD/build/dev/labrun}
-old_src=${OLD_SRC:-$PWD/build/labrun-old}
-old_build=${OLD_BUILD:-$PWD/build/labrun-old-build}
+old_build=${OLD_BUILD:-$PWD/build/old-dev}
 analyse="python3 $PWD/scripts/diagnostics/verdict-stability.py"
 evidence_limit=$((2 * 1024 * 1024))
 status=0
@@ -66,98 +73,165 @@ run_into() {
   [ "$code" -eq 0 ] || status=1
 }
 
-case "$stage" in
-  day48)
-    need_labrun
-    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv || true
-    for mode in hot cold hot-gated; do
-      for i in $(seq 1 10); do
-        run_into "day48/$mode/run-$i" "$labrun" run day48-fusion --timing "$mode"
-      done
-    done
-    $analyse "$out/day48" --json "$out/day48.json" >"$out/day48.md" || status=1
-    sed -n '/^## Summary/,$p' "$out/day48.md"
-    ;;
-  others)
-    need_labrun
-    for i in $(seq 1 6); do
-      run_into "others/fusion-verdicts/run-$i" "$labrun" run fusion-verdicts
-    done
-    for i in $(seq 1 6); do
-      run_into "others/day20/run-$i" "$labrun" run day20-sobel-threshold
-    done
-    $analyse "$out/others" --json "$out/others.json" >"$out/others.md" || status=1
-    sed -n '/^## Summary/,$p' "$out/others.md"
-    ;;
-  build-old)
-    [ -f "$old_src/CMakeLists.txt" ] || { echo "build-old: no previous code in $old_src (see this script's header)" >&2; exit 2; }
-    valijson=$PWD/.deps/valijson/usr/include
-    begin=$(date +%s)
-    { cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_CUDA_ARCHITECTURES=native -DLABRUN_BUILD_TESTS=OFF -DLABRUN_VALIJSON_INCLUDE_DIR="$valijson" &&
-      cmake --build "$old_build" -j "$(nproc)" --target labrun; } >"$out/build-old.log" 2>&1 ||
-      { tail -30 "$out/build-old.log"; exit 1; }
-    "$old_build/labrun" --version
-    echo "build-old: $(( $(date +%s) - begin )) s"
-    ;;
-  continuity)
-    need_labrun
-    [ -x "$old_build/labrun" ] || { echo "continuity needs the previous code's labrun in $old_build (stage build-old)" >&2; exit 2; }
-    scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/day48" 3 0.01 \
-      day48-fusion >"$out/continuity-day48.txt" || status=1
-    scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" 2 0.01 \
-      fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
-    tail -1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
-    ;;
-  evidence)
-    need_labrun
-    : >"$out/evidence.txt"
-    for spec in "day48-fusion hot" "day48-fusion hot-gated" "day48-fusion cold" "fusion-verdicts hot" \
-                "day20-sobel-threshold hot"; do
-      read -r lab mode <<<"$spec"
-      folder=evidence/$lab/nvidia-h200
-      mkdir -p "$folder"
-      before=$(ls "$folder")
-      "$labrun" run "$lab" --timing "$mode" --out "$folder" --quiet >/dev/null 2>>"$out/evidence.log" || status=1
-      written=$(comm -13 <(echo "$before") <(ls "$folder") | grep '\.json$' | grep -v '\.trace\.json$' | head -1)
-      if [ -z "$written" ]; then
-        echo "$lab $mode: no transcript written" | tee -a "$out/evidence.txt"; status=1; continue
-      fi
-      bytes=$(stat -c %s "$folder/$written")
-      if "$labrun" validate "$folder/$written" >>"$out/evidence.log" 2>&1; then valid=valid; else valid=INVALID; status=1; fi
-      if [ "$bytes" -le "$evidence_limit" ]; then size="under 2 MB"; else size="OVER 2 MB"; status=1; fi
-      echo "$lab $mode: $folder/$written, $bytes bytes ($size), $valid" | tee -a "$out/evidence.txt"
-    done
-    ;;
-  report)
-    folders=()
-    for part in day48 others; do
-      [ -d "$out/$part" ] && folders+=("$out/$part")
-    done
-    [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
-    $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
-    for file in continuity-day48.txt continuity-verdicts.txt evidence.txt; do
-      [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
-    done
-    for file in continuity-day48.txt continuity-verdicts.txt; do
-      [ -f "$out/$file" ] && echo "$file: $(tail -1 "$out/$file")"
-    done
-    [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
-    echo
-    $analyse "${folders[@]}" | sed -n '/^## Summary/,$p'
-    ;;
-  *)
-    echo "unknown stage '$stage' ($usage)" >&2
-    exit 2
-    ;;
-esac
-# What comes back from the device: the stage's reports and logs, and its transcripts packed.
-if [ -n "${COPY_TO:-}" ]; then
+# Packs FOLDER (under OUTDIR) and the named report files beside it into COPY_TO/FOLDER.tar.gz.
+pack() {
+  local folder=$1; shift
+  [ -n "${COPY_TO:-}" ] || return 0
   mkdir -p "$COPY_TO"
-  cp "$out"/*.md "$out"/*.json "$out"/*.txt "$out"/*.log "$COPY_TO"/ 2>/dev/null
-  for folder in day48 others continuity; do
-    [ -d "$out/$folder" ] && [ "$stage" = "$folder" ] &&
-      tar -czf "$COPY_TO/$folder.tar.gz" -C "$out" --exclude='*.svg' "$folder"
+  local files=()
+  for f in "$folder" "$@"; do [ -e "$out/$f" ] && files+=("$f"); done
+  [ "${#files[@]}" -gt 0 ] && tar -czf "$COPY_TO/$folder.tar.gz" -C "$out" --exclude='*.svg' --exclude='*.png' "${files[@]}"
+}
+
+# verdict-stability.py over the runs under OUTDIR/PART (PART.md and PART.json), its summary printed,
+# and the part packed for the trip back.
+summarise() {
+  local part=$1
+  $analyse "$out/$part" --json "$out/$part.json" >"$out/$part.md" || status=1
+  sed -n '/^## Summary/,$p' "$out/$part.md"
+  pack "$part" "$part.md" "$part.json" runs.txt
+}
+
+stage_day48() {
+  need_labrun
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv || true
+  for mode in hot cold hot-gated; do
+    for i in $(seq 1 10); do
+      run_into "day48/$mode/run-$i" "$labrun" run day48-fusion --timing "$mode"
+    done
   done
-fi
+  summarise day48
+}
+
+stage_others() {
+  need_labrun
+  for i in $(seq 1 6); do
+    run_into "others/fusion-verdicts/run-$i" "$labrun" run fusion-verdicts
+  done
+  for i in $(seq 1 6); do
+    run_into "others/day20/run-$i" "$labrun" run day20-sobel-threshold
+  done
+  summarise others
+}
+
+stage_continuity() {
+  need_labrun
+  [ -x "$old_build/labrun" ] || { echo "continuity needs the previous code's labrun in $old_build (OLD_BUILD)" >&2; exit 2; }
+  "$old_build/labrun" --version
+  scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/day48" 3 0.01 \
+    day48-fusion >"$out/continuity-day48.txt" || status=1
+  scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" 2 0.01 \
+    fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
+  tail -1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
+  pack continuity continuity-day48.txt continuity-verdicts.txt
+}
+
+# The transcript `labrun run` wrote into FOLDER since the listing BEFORE (a file of names).
+new_transcript() {
+  comm -13 "$2" <(ls "$1") | grep '\.json$' | grep -v '\.trace\.json$' | head -1
+}
+
+stage_evidence() {
+  need_labrun
+  : >"$out/evidence.txt"
+  local marker; marker=$(mktemp)
+  declare -A written=()
+  for spec in "day48-fusion hot" "day48-fusion hot-gated" "day48-fusion cold" "fusion-verdicts hot" \
+              "day20-sobel-threshold hot"; do
+    read -r lab mode <<<"$spec"
+    local folder=evidence/$lab/nvidia-h200 before
+    mkdir -p "$folder"
+    before=$(mktemp); ls "$folder" >"$before"
+    sleep 1  # transcripts are named by the second they started
+    "$labrun" run "$lab" --timing "$mode" --out "$folder" --quiet >/dev/null 2>>"$out/evidence.log" || status=1
+    local name; name=$(new_transcript "$folder" "$before"); rm -f "$before"
+    if [ -z "$name" ]; then
+      echo "$lab $mode: no transcript written" | tee -a "$out/evidence.txt"; status=1; continue
+    fi
+    local file=$folder/$name stem=${folder}/${name%.json} checks=()
+    written["$lab $mode"]=$file
+    local bytes; bytes=$(stat -c %s "$file")
+    if [ "$bytes" -le "$evidence_limit" ]; then checks+=("$bytes bytes, under 2 MB"); else checks+=("$bytes bytes, OVER 2 MB"); status=1; fi
+    if "$labrun" validate "$file" >>"$out/evidence.log" 2>&1; then checks+=(valid); else checks+=(INVALID); status=1; fi
+    if "$labrun" report "$file" | cmp -s - "$stem.md"; then checks+=("report reproduces its Markdown"); else checks+=("report DIFFERS"); status=1; fi
+    local plots; plots=$(ls "$stem".*.svg 2>/dev/null | wc -l)
+    if [ "$plots" -gt 0 ]; then checks+=("$plots plots"); else checks+=("NO PLOTS"); status=1; fi
+    if grep -q '^## Roofline' "$stem.md"; then checks+=("roofline"); else checks+=("NO ROOFLINE"); status=1; fi
+    local joined; joined=$(printf '%s, ' "${checks[@]}")
+    echo "$lab $mode: $file: ${joined%, }" | tee -a "$out/evidence.txt"
+  done
+  # The lesson comparisons, against the new runs: each MANIFEST line's H200 candidate (and, for the
+  # hot against hot-gated comparison, its baseline) becomes the new run of the same mode.
+  local day48=evidence/day48-fusion/comparisons/MANIFEST.tsv day20=evidence/day20-sobel-threshold/comparisons
+  if [ -n "${written[day48-fusion hot]:-}" ] && [ -n "${written[day48-fusion hot-gated]:-}" ]; then
+    python3 - "$day48" "${written[day48-fusion hot]}" "${written[day48-fusion hot-gated]}" <<'PY' || status=1
+import sys
+manifest, hot, gated = sys.argv[1:]
+lines = open(manifest, encoding="utf-8").read().split("\n")
+for i, line in enumerate(lines):
+    fields = line.split("\t")
+    if line.startswith("#") or len(fields) != 4:
+        continue
+    if fields[0].startswith("nvidia-h200-hot-vs-hot-gated"):
+        fields[2], fields[3] = hot, gated
+    elif "/nvidia-h200/" in fields[3]:
+        fields[3] = hot
+    lines[i] = "\t".join(fields)
+open(manifest, "w", encoding="utf-8").write("\n".join(lines))
+PY
+  fi
+  if [ -n "${written[day20-sobel-threshold hot]:-}" ]; then
+    mkdir -p "$day20"
+    [ -f "$day20/MANIFEST.tsv" ] || printf '%s\n' \
+      "# How each file in this folder is written: \`labrun compare BASELINE CANDIDATE --format FORMAT > OUTPUT\`," \
+      "# run from the repository root. scripts/regenerate-comparisons.sh rewrites them all." \
+      "# output	format	baseline	candidate" >"$day20/MANIFEST.tsv"
+    local lesson; lesson=$(ls evidence/day20-sobel-threshold/tesla-t4-lesson/*.json | head -1)
+    local stem; stem=$(basename "${written[day20-sobel-threshold hot]}" .json)
+    printf 'tesla-t4-lesson-vs-nvidia-h200-%s.md\tmd\t%s\t%s\n' "$stem" "$lesson" \
+      "${written[day20-sobel-threshold hot]}" >>"$day20/MANIFEST.tsv"
+  fi
+  scripts/regenerate-comparisons.sh "$labrun" >>"$out/evidence.log" 2>&1 || { echo "comparisons: FAILED (evidence.log)" | tee -a "$out/evidence.txt"; status=1; }
+  # The figures docs/aggregating.md quotes, from the whole evidence folder with the new runs in it.
+  rm -rf "$out/aggregate"
+  if "$labrun" aggregate evidence/ --out "$out/aggregate" >>"$out/evidence.log" 2>&1; then
+    echo "aggregate: $out/aggregate (docs/aggregating.md quotes it)" | tee -a "$out/evidence.txt"
+  else
+    echo "aggregate: FAILED (evidence.log)" | tee -a "$out/evidence.txt"; status=1
+  fi
+  if [ -n "${COPY_TO:-}" ]; then
+    mkdir -p "$COPY_TO"
+    # Everything the stage wrote or changed under evidence/, and its own summary and log.
+    find evidence -type f -newer "$marker" | sort >"$out/evidence-files.txt"
+    tar -czf "$COPY_TO/evidence.tar.gz" -T "$out/evidence-files.txt" \
+      -C "$out" evidence.txt evidence.log evidence-files.txt aggregate
+  fi
+  rm -f "$marker"
+}
+
+stage_report() {
+  local folders=()
+  for part in day48 others; do
+    [ -d "$out/$part" ] && folders+=("$out/$part")
+  done
+  [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
+  $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
+  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt; do
+    [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
+  done
+  if [ -n "${COPY_TO:-}" ]; then
+    mkdir -p "$COPY_TO" && cp "$out/report.md" "$out/report.json" "$COPY_TO"/
+  fi
+  for file in continuity-day48.txt continuity-verdicts.txt; do
+    [ -f "$out/$file" ] && echo "$file: $(tail -1 "$out/$file")"
+  done
+  [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
+  echo
+  sed -n '/^## Summary/,$p' "$out/report.md" | sed '/^## continuity\|^## evidence/,$d'
+}
+
+for stage in "$@"; do
+  echo "== $stage ($(date -u +%H:%M:%S))"
+  "stage_$stage"
+done
 exit "$status"

@@ -381,7 +381,7 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     ClaimResult result = evaluate_at(spec, t, at);
     if (views.size() >= 2) {
       const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
-      judge_with_rounds(result, per_unit);
+      judge_with_rounds(result, per_unit, process_allowance_of(t));
       if (noise_rule && result.verdict_basis == "interval") {
         std::vector<double> figures;
         figures.reserve(per_unit.size());
@@ -491,7 +491,8 @@ Verdict verdict_from_interval(const Interval& interval, const std::optional<doub
   return inside ? Verdict::kHeld : Verdict::kInconclusive;
 }
 
-void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round) {
+void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round,
+                       double process_allowance) {
   if (per_round.size() < 2 || claim.verdict == Verdict::kNotMeasured) {
     return;
   }
@@ -505,7 +506,7 @@ void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_r
     }
   }
   if (every_round_measured) {
-    claim.measured_interval = between_round_interval(*claim.measured, figures);
+    claim.measured_interval = between_round_interval(*claim.measured, figures, process_allowance);
   }
   if (claim.has_bound() && claim.measured_interval) {
     claim.verdict = verdict_from_interval(*claim.measured_interval, claim.bound_low, claim.bound_high);

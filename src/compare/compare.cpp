@@ -29,7 +29,9 @@ std::string label_of(const Transcript& t) {
   return device + " (measured " + t.started_utc + ")";
 }
 
-CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const CompareRules& rules) {
+// `a_allowance`, `b_allowance`: each run's process allowance (timing.process_allowance).
+CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const CompareRules& rules,
+                            double a_allowance, double b_allowance) {
   CaseComparison row;
   row.name = a.name;
   row.elements = a.elements;
@@ -47,7 +49,8 @@ CaseComparison compare_case(const CaseResult& a, const CaseResult& b, const Comp
   const std::vector<double> b_units = unit_medians(b);
   if (a.has_samples() && b.has_samples() && a.rounds.size() >= 2 && b.rounds.size() >= 2 &&
       a_units.size() >= 2 && b_units.size() >= 2) {
-    row.time_ratio_interval = between_run_ratio_interval(row.time_ratio, b_units, a_units);
+    row.time_ratio_interval =
+        between_run_ratio_interval(row.time_ratio, b_units, a_units, b_allowance, a_allowance);
   }
   if (row.time_ratio_interval) {
     const auto units = [](const CaseResult& c, std::size_t count) {
@@ -168,7 +171,8 @@ TranscriptComparison compare_transcripts(const Transcript& baseline, const Trans
   for (const CaseResult& a : baseline.cases) {
     for (const CaseResult& b : candidate.cases) {
       if (a.name == b.name && a.elements == b.elements && a.central_ms() > 0.0 && b.central_ms() > 0.0) {
-        comparison.cases.push_back(compare_case(a, b, rules));
+        comparison.cases.push_back(
+            compare_case(a, b, rules, process_allowance_of(baseline), process_allowance_of(candidate)));
         break;
       }
     }

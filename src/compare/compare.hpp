@@ -42,7 +42,7 @@ struct CaseComparison {
   CaseChange change = CaseChange::kSame;
   std::string basis;  //!< how the verdict was decided
   //! With 2 rounds or more on both sides: the time ratio's 95% interval (between_run_ratio_interval
-  //! over each side's round medians), which decides the verdict.
+  //! over each side's unit medians, with each side's process allowance), which decides the verdict.
   std::optional<Interval> time_ratio_interval;
 };
 

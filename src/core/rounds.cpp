@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 #include <stdexcept>
 
 namespace labrun {
@@ -117,12 +119,12 @@ std::vector<double> unit_medians(const CaseResult& result) {
   return medians;
 }
 
-std::optional<Interval> case_median_interval(const CaseResult& result) {
+std::optional<Interval> case_median_interval(const CaseResult& result, double process_allowance) {
   const std::vector<double> medians = unit_medians(result);
   if (medians.size() < 2) {
     return std::nullopt;
   }
-  return between_round_interval(result.summary.median, medians);
+  return between_round_interval(result.summary.median, medians, process_allowance);
 }
 
 LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms, double hot_median_ms) {
@@ -134,7 +136,7 @@ LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms, do
   return check;
 }
 
-void append_round(CaseResult& result, const RoundSamples& round) {
+void append_round(CaseResult& result, const RoundSamples& round, double process_allowance) {
   const std::size_t offset = result.samples_ms.size();
   result.samples_ms.insert(result.samples_ms.end(), round.samples_ms.begin(), round.samples_ms.end());
   result.sample_sm_clock_mhz.insert(result.sample_sm_clock_mhz.end(), round.sm_clock_mhz.begin(),
@@ -158,13 +160,17 @@ void append_round(CaseResult& result, const RoundSamples& round) {
       result.stop_reason = candidate.stop_reason;
     }
   }
-  result.median_interval_ms = case_median_interval(result);
+  result.median_interval_ms = case_median_interval(result, process_allowance);
   if (!round.launch_check_ms.empty() || result.launch_check) {
     std::vector<double> gated =
         result.launch_check ? result.launch_check->gated_samples_ms : std::vector<double>{};
     gated.insert(gated.end(), round.launch_check_ms.begin(), round.launch_check_ms.end());
     result.launch_check = launch_latency_check(std::move(gated), result.summary.median);
   }
+}
+
+double process_allowance_of(const Transcript& transcript) {
+  return transcript.timing ? transcript.timing->process_allowance : 0.0;
 }
 
 std::size_t round_count(const Transcript& transcript) {
@@ -267,7 +273,8 @@ Transcript unit_view(const Transcript& transcript, std::size_t unit) {
                         });
 }
 
-PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster) {
+PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster,
+                                     double process_allowance) {
   PredictionMeasurement measured;
   measured.size_label = slower.size_label;
   measured.elements = slower.elements;
@@ -280,7 +287,7 @@ PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult&
     for (std::size_t u = 0; u < slower_units.size(); ++u) {
       per_unit.push_back(slower_units[u] / faster_units[u]);
     }
-    measured.interval = between_round_interval(measured.ratio, per_unit);
+    measured.interval = between_round_interval(measured.ratio, per_unit, process_allowance);
   }
   return measured;
 }
@@ -293,18 +300,28 @@ std::vector<PredictionMeasurement> measure_prediction(const Transcript& transcri
     if (faster == nullptr || !(faster->central_ms() > 0.0)) {
       continue;
     }
-    measured.push_back(measured_ratio(*slower, *faster));
+    measured.push_back(measured_ratio(*slower, *faster, process_allowance_of(transcript)));
   }
   return measured;
 }
 
-std::string interval_method_text() {
-  return "95% intervals from between-context variation: each figure computed again on the medians of "
-         "each CUDA context's rounds alone, and the run's figure times exp(+-t s / sqrt(C)), with s the "
-         "standard deviation of the logarithms of the C context figures and t the 0.975 quantile of "
-         "Student's t with C - 1 degrees of freedom (a figure that is not positive in every context: "
-         "+-t s / sqrt(C) on the figures themselves); a ratio of two cases is paired context by context; "
-         "no interval with one context; a claim whose figure's s exceeds its tolerance is inconclusive";
+std::string interval_method_text(double process_allowance) {
+  std::string text =
+      "95% intervals from between-context variation: each figure computed again on the medians of "
+      "each CUDA context's rounds alone, and the run's figure times exp(+-t s / sqrt(C)), with s the "
+      "standard deviation of the logarithms of the C context figures and t the 0.975 quantile of "
+      "Student's t with C - 1 degrees of freedom (a figure that is not positive in every context: "
+      "+-t s / sqrt(C) on the figures themselves); a ratio of two cases is paired context by context; "
+      "no interval with one context; a claim whose figure's s exceeds its tolerance is inconclusive";
+  if (process_allowance > 0.0) {
+    std::ostringstream k;
+    k << std::fixed << std::setprecision(2) << process_allowance;
+    text +=
+        "; every interval also allows for a process-level offset the contexts cannot see, of k = " + k.str() +
+        " times the contexts' standard deviation: half width t s sqrt(1 / C + k^2) (k measured on the "
+        "H200, 2026-12-03: 10 processes x 5 contexts per timing mode)";
+  }
+  return text;
 }
 
 std::string round_context_text(int rounds, int rounds_per_context) {

@@ -28,6 +28,13 @@ inline constexpr int kDefaultRounds = 5;
 //! variance by level and costs gives ceil(sqrt(c_context / c_round x T2_round / T2_context)) = 1
 //! (docs/measurement.md, "Where the variance lives").
 inline constexpr int kDefaultRoundsPerContext = 1;
+//! The process allowance k of a run of 2 CUDA contexts or more (TimingRecord::process_allowance): a
+//! figure's 95% interval allows for a process-level offset of k times its between-context standard
+//! deviation. 1.0 from the H200 benchmark of 2026-12-03 (10 processes x 5 contexts per timing mode):
+//! the process component reached the context component for part 1's host-bound launch (9-11% each),
+//! and 0.2 to 0.5 times it for the small cases and the ratios of large ones (docs/measurement.md,
+//! "What contexts cannot see").
+inline constexpr double kProcessAllowance = 1.0;
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded
 //! (core/sampling.hpp), so a round could never stop on it.
 inline constexpr int kMinSamplesPerAdaptiveRound = 6;
@@ -68,8 +75,9 @@ struct RoundSamples {
 //! earlier rounds' samples), its RoundRecord (with its context), its launch check's gated samples,
 //! and then the case's summary of every sample, its sampling seconds (summed), its stop reason (the
 //! one most rounds stopped for; a tie goes to the earliest round's), its median's 95% interval
-//! (case_median_interval) and its launch check (launch_latency_check, when it has gated samples).
-void append_round(CaseResult& result, const RoundSamples& round);
+//! (case_median_interval, with `process_allowance`) and its launch check (launch_latency_check, when
+//! it has gated samples).
+void append_round(CaseResult& result, const RoundSamples& round, double process_allowance = 0.0);
 
 //! The launch check of a hot case from its gated samples (ms) and its hot median (ms): their median,
 //! the host's share of the hot median (1 - gated / hot, at least 0; 0 for a hot median that is not
@@ -91,8 +99,12 @@ void append_round(CaseResult& result, const RoundSamples& round);
 //! the rounds' medians.
 [[nodiscard]] std::vector<double> unit_medians(const CaseResult& result);
 //! The 95% interval of the case's median from between-unit variation: between_round_interval of
-//! summary.median over unit_medians; nullopt below 2 units.
-[[nodiscard]] std::optional<Interval> case_median_interval(const CaseResult& result);
+//! summary.median over unit_medians, with `process_allowance`; nullopt below 2 units.
+[[nodiscard]] std::optional<Interval> case_median_interval(const CaseResult& result,
+                                                           double process_allowance = 0.0);
+
+//! The transcript's process allowance (timing.process_allowance); 0 without a timing record.
+[[nodiscard]] double process_allowance_of(const Transcript& transcript);
 
 //! The rounds every timed case of the transcript has (the fewest of any case with samples); 1 for a
 //! transcript that records none (schema < 1.6.0) or has no sampled case.
@@ -111,16 +123,20 @@ void append_round(CaseResult& result, const RoundSamples& round);
 
 //! central(slower) / central(faster) with its 95% interval from between-unit variation, paired by
 //! unit (each unit's median ratio, so what a context shares between the two cases cancels); the
-//! interval is nullopt unless both cases have the same number of units, at least 2.
-[[nodiscard]] PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster);
+//! interval (with `process_allowance`) is nullopt unless both cases have the same number of units, at
+//! least 2.
+[[nodiscard]] PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster,
+                                                   double process_allowance = 0.0);
 
 //! A prediction measured at every size both of its cases ran (the slower case's sizes in run order,
-//! each with the faster case at the same size label and a positive central time).
+//! each with the faster case at the same size label and a positive central time), its intervals with
+//! the transcript's timing.process_allowance.
 [[nodiscard]] std::vector<PredictionMeasurement> measure_prediction(const Transcript& transcript,
                                                                     const PredictionRecord& prediction);
 
-//! How the run's 95% intervals are computed, in words, as the transcript records it.
-[[nodiscard]] std::string interval_method_text();
+//! How the run's 95% intervals are computed, in words, as the transcript records it, with its process
+//! allowance (none when 0).
+[[nodiscard]] std::string interval_method_text(double process_allowance = 0.0);
 //! How the run's rounds were given CUDA contexts, in words, as the transcript records it.
 [[nodiscard]] std::string round_context_text(int rounds, int rounds_per_context);
 

@@ -104,14 +104,19 @@ std::optional<UnitSpread> unit_spread(double point, const std::vector<double>& p
   return UnitSpread{std::sqrt(squares / (count - 1.0)), positive};
 }
 
-std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round) {
+std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round,
+                                               double process_allowance) {
   const std::optional<UnitSpread> spread = unit_spread(point, per_round);
   if (!spread) {
     return std::nullopt;
   }
   const double count = static_cast<double>(per_round.size());
+  const double t = student_t_975(static_cast<int>(per_round.size()) - 1);
+  // Without an allowance, exactly the arithmetic older transcripts' intervals were recorded with.
   const double half_width =
-      student_t_975(static_cast<int>(per_round.size()) - 1) * spread->deviation / std::sqrt(count);
+      process_allowance > 0.0
+          ? t * spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance)
+          : t * spread->deviation / std::sqrt(count);
   if (spread->logarithmic) {
     return Interval{point * std::exp(-half_width), point * std::exp(half_width)};
   }
@@ -146,18 +151,26 @@ std::optional<double> log_mean_variance(const std::vector<double>& values) {
 }  // namespace
 
 std::optional<Interval> between_run_ratio_interval(double point, const std::vector<double>& numerator_rounds,
-                                                   const std::vector<double>& denominator_rounds) {
-  const std::optional<double> a = log_mean_variance(numerator_rounds);
-  const std::optional<double> b = log_mean_variance(denominator_rounds);
+                                                   const std::vector<double>& denominator_rounds,
+                                                   double numerator_allowance, double denominator_allowance) {
+  std::optional<double> a = log_mean_variance(numerator_rounds);
+  std::optional<double> b = log_mean_variance(denominator_rounds);
   if (!a || !b || !(point > 0.0) || !std::isfinite(point)) {
     return std::nullopt;
+  }
+  const double a_count = static_cast<double>(numerator_rounds.size());
+  const double b_count = static_cast<double>(denominator_rounds.size());
+  // s^2 / R becomes s^2 (1 / R + k^2) = (s^2 / R) (1 + R k^2); no allowance leaves it as it was.
+  if (numerator_allowance > 0.0) {
+    *a *= 1.0 + a_count * numerator_allowance * numerator_allowance;
+  }
+  if (denominator_allowance > 0.0) {
+    *b *= 1.0 + b_count * denominator_allowance * denominator_allowance;
   }
   const double variance = *a + *b;
   if (variance == 0.0) {
     return Interval{point, point};
   }
-  const double a_count = static_cast<double>(numerator_rounds.size());
-  const double b_count = static_cast<double>(denominator_rounds.size());
   const double degrees = variance * variance / (*a * *a / (a_count - 1.0) + *b * *b / (b_count - 1.0));
   const int whole = std::max(1, static_cast<int>(std::floor(degrees)));
   const double half_width = student_t_975(whole) * std::sqrt(variance);

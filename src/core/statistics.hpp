@@ -62,9 +62,12 @@ struct UnitSpread {
 //! standard deviation of log(per_round) and t = student_t_975(R - 1), when `point` and every round
 //! are positive (times and ratios of times: their spread is relative); point +- t s / sqrt(R),
 //! with s the standard deviation of per_round itself, otherwise. nullopt below 2 rounds, or when a
-//! value is not finite.
+//! value is not finite. `process_allowance` k (1.8.0's timing.process_allowance; 0: none) widens it for
+//! a level the rounds cannot see, whose standard deviation is taken to be k s: the half width is then
+//! t s sqrt(1 / R + k^2) (docs/measurement.md, "What contexts cannot see").
 [[nodiscard]] std::optional<Interval> between_round_interval(double point,
-                                                             const std::vector<double>& per_round);
+                                                             const std::vector<double>& per_round,
+                                                             double process_allowance = 0.0);
 
 //! The 95% interval of a ratio of two runs' figures, numerator over denominator, from each run's
 //! rounds (`numerator_rounds`, `denominator_rounds`: the figure in each round of that run, 2 or more
@@ -72,8 +75,11 @@ struct UnitSpread {
 //! log(round figure) over its rounds, and t = student_t_975 of the Welch-Satterthwaite degrees of
 //! freedom (rounded down). The runs' rounds are independent, so unlike between_round_interval no
 //! round of one is paired with a round of the other. nullopt when a run has fewer than 2 rounds, or
-//! a value is not positive and finite.
+//! a value is not positive and finite. A run's process allowance k (`numerator_allowance`,
+//! `denominator_allowance`; 0: none) widens its term from s^2 / R to s^2 (1 / R + k^2), as
+//! between_round_interval does: two runs are two processes.
 [[nodiscard]] std::optional<Interval> between_run_ratio_interval(
-    double point, const std::vector<double>& numerator_rounds, const std::vector<double>& denominator_rounds);
+    double point, const std::vector<double>& numerator_rounds, const std::vector<double>& denominator_rounds,
+    double numerator_allowance = 0.0, double denominator_allowance = 0.0);
 
 }  // namespace labrun

@@ -41,7 +41,7 @@ namespace labrun {
 //! exceeds its tolerance is inconclusive (basis "noise"); samples are written at the precision of the
 //! float a CUDA event gives. Older transcripts are read with each round its own interval unit, as
 //! their runs judged them, and no launch check.
-inline constexpr const char* kTranscriptSchemaVersion = "1.8.0";
+inline constexpr const char* kTranscriptSchemaVersion = "1.9.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -276,6 +276,10 @@ struct TimingRecord {
   std::vector<ContextRecord> contexts = {};  //!< in the order they were created; empty before 1.8.0
   std::string round_context = {};            //!< how rounds were given contexts, in words
   std::string launch_check = {};  //!< hot timing: how small cases were checked, in words; empty otherwise
+  //! 1.9.0: k, the standard deviation of a process-level offset the contexts cannot see, as a share
+  //! of the between-context standard deviation, allowed for in every interval
+  //! (core/statistics.hpp: between_round_interval); 0: none (every transcript before 1.9.0).
+  double process_allowance = 0.0;
 };
 
 //! FP32 instructions Nsight Compute counted, summed over threads (1.7.0):

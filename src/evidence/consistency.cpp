@@ -185,7 +185,8 @@ std::optional<SchemaProblem> contexts_problem(const CaseResult& c, const std::st
 }
 
 // 1.6.0: each round's median against its samples, and the case's median interval against the rounds.
-std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::string& at) {
+std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::string& at,
+                                            double process_allowance) {
   std::size_t first = 0;
   for (std::size_t r = 0; r < c.rounds.size(); ++r) {
     const auto count = static_cast<std::size_t>(std::max(c.rounds[r].samples, 0));
@@ -202,7 +203,7 @@ std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::stri
     }
     first += count;
   }
-  const std::optional<Interval> computed = case_median_interval(c);
+  const std::optional<Interval> computed = case_median_interval(c, process_allowance);
   if (!same_interval(c.median_interval_ms, computed)) {
     return SchemaProblem{at + "/median_interval_ms",
                          interval_text(c.median_interval_ms) +
@@ -271,7 +272,7 @@ std::optional<SchemaProblem> case_problem(const Transcript& t, std::size_t index
   if (auto problem = summary_problem(c, at)) {
     return problem;
   }
-  if (auto problem = rounds_problem(c, at)) {
+  if (auto problem = rounds_problem(c, at, process_allowance_of(t))) {
     return problem;
   }
   if (auto problem = contexts_problem(c, at, t.timing)) {

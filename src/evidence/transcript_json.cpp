@@ -276,34 +276,35 @@ Json timing_to_json(const TimingRecord& timing) {
     contexts.push_back(
         Json{{"create_seconds", context.create_seconds}, {"setup_seconds", context.setup_seconds}});
   }
-  return Json{
-      {"mode", timing.mode},
-      {"order", timing.order},
-      {"min_samples", timing.min_samples},
-      {"max_samples", timing.max_samples},
-      {"target_relative_median_ci", timing.target_relative_median_ci},
-      {"case_time_limit_s", timing.case_time_limit_s},
-      {"batch", timing.batch},
-      {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
-      {"clock_source", timing.clock_source},
-      {"throttle_threshold_mhz",
-       timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
-      {"throttle_rule", timing.throttle_rule},
-      {"launch_gate", timing.launch_gate},
-      {"rounds", timing.rounds},
-      {"round_orders", timing.round_orders},
-      {"round_rule", round_rule_json(timing)},
-      {"round_placement", timing.round_placement},
-      {"interval_method", timing.interval_method},
-      {"precision", Json{{"small_case_batch", timing.small_case_batch},
-                         {"small_case_max_elements", timing.small_case_max_elements},
-                         {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
-                         {"device_warmup_s", timing.device_warmup_s},
-                         {"clock_lock", timing.clock_lock}}},
-      {"rounds_per_context", timing.rounds_per_context > 0 ? timing.rounds_per_context : timing.rounds},
-      {"contexts", contexts},
-      {"round_context", timing.round_context},
-      {"launch_check", timing.launch_check}};
+  Json json{{"mode", timing.mode},
+            {"order", timing.order},
+            {"min_samples", timing.min_samples},
+            {"max_samples", timing.max_samples},
+            {"target_relative_median_ci", timing.target_relative_median_ci},
+            {"case_time_limit_s", timing.case_time_limit_s},
+            {"batch", timing.batch},
+            {"l2_flush_bytes", timing.l2_flush_bytes ? Json(*timing.l2_flush_bytes) : Json(nullptr)},
+            {"clock_source", timing.clock_source},
+            {"throttle_threshold_mhz",
+             timing.throttle_threshold_mhz ? Json(*timing.throttle_threshold_mhz) : Json(nullptr)},
+            {"throttle_rule", timing.throttle_rule},
+            {"launch_gate", timing.launch_gate},
+            {"rounds", timing.rounds},
+            {"round_orders", timing.round_orders},
+            {"round_rule", round_rule_json(timing)},
+            {"round_placement", timing.round_placement},
+            {"interval_method", timing.interval_method},
+            {"precision", Json{{"small_case_batch", timing.small_case_batch},
+                               {"small_case_max_elements", timing.small_case_max_elements},
+                               {"host_cpu", timing.host_cpu ? Json(*timing.host_cpu) : Json(nullptr)},
+                               {"device_warmup_s", timing.device_warmup_s},
+                               {"clock_lock", timing.clock_lock}}},
+            {"rounds_per_context", timing.rounds_per_context > 0 ? timing.rounds_per_context : timing.rounds},
+            {"contexts", contexts},
+            {"round_context", timing.round_context},
+            {"launch_check", timing.launch_check}};
+  json["process_allowance"] = timing.process_allowance;  // 1.9.0
+  return json;
 }
 
 Json profile_to_json(const ProfileRecord& profile) {
@@ -813,6 +814,12 @@ TimingRecord read_timing(const Reader& r) {
       timing.contexts.push_back(
           ContextRecord{context.number("create_seconds"), context.number("setup_seconds")});
     }
+    if (r.has("process_allowance")) {  // 1.9.0; before it, none
+      timing.process_allowance = r.number("process_allowance");
+      if (!(timing.process_allowance >= 0.0)) {
+        r.fail("process_allowance", "expected a number of at least 0");
+      }
+    }
     timing.round_context = r.text("round_context");
     timing.launch_check = r.text("launch_check");
   }
@@ -988,7 +995,8 @@ bool from_1_8(const std::string& version) {
 
 const std::vector<std::string>& readable_schema_versions() {
   static const std::vector<std::string> versions{
-      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0", "1.7.0", kTranscriptSchemaVersion};
+      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0",
+      "1.5.0", "1.6.0", "1.7.0", "1.8.0", kTranscriptSchemaVersion};
   return versions;
 }
 

@@ -133,7 +133,9 @@ TimingRecord timing_record(const SamplingRule& rule, int rounds, int rounds_per_
             "again (cudaMalloc) after an offset allocation of (round - 1) mod 16 x 2 MiB, held through the "
             "round, so that they need not land where the last round's did"
           : "one round, on the buffers the correctness check ran on";
-  timing.interval_method = interval_method_text();
+  // Contexts are the interval's units; a process-level offset they cannot see is allowed for.
+  timing.process_allowance = contexts_for(rounds, rounds_per_context) >= 2 ? kProcessAllowance : 0.0;
+  timing.interval_method = interval_method_text(timing.process_allowance);
   timing.rounds_per_context = rounds_per_context;
   timing.round_context = round_context_text(rounds, rounds_per_context);
   if (options.mode == TimingMode::kHot) {
@@ -615,7 +617,7 @@ void sample_round(LabSession& session, CaseSampling& sampling,
     RoundSamples samples = round_samples(active);
     samples.context = context;
     samples.launch_check_ms = sampling.check_launch_latency(active);
-    append_round(t.cases[index], samples);
+    append_round(t.cases[index], samples, process_allowance_of(t));
   };
   if (options.order == CaseOrder::kInterleave) {
     std::vector<SampledCase> active;

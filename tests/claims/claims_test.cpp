@@ -3,6 +3,7 @@
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
 
 #include "support/sample_transcript.hpp"
 
@@ -257,6 +258,25 @@ TEST_CASE("with rounds, a claim is held, failed or inconclusive from its figure'
       labrun::evaluate_claims(specs, rounds_transcript({0.327, 0.333, 0.330}, {0.1, 0.1, 0.1}));
   CHECK(again[0].measured_interval->low == straddles[0].measured_interval->low);
   CHECK(again[0].measured_interval->high == straddles[0].measured_interval->high);
+}
+
+TEST_CASE("a process allowance widens a claim's interval: near its bound, held becomes inconclusive") {
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};  // bound 2.70 to 3.30
+  // Ratios 3.22, 3.24, 3.20 (s = 0.62%): t(2) s / sqrt 3 = 1.5% keeps the interval under 3.30;
+  // with k = 1, t(2) s sqrt(1 / 3 + 1) = 3.1% reaches past it.
+  labrun::Transcript t = rounds_transcript({0.322, 0.324, 0.320}, {0.1, 0.1, 0.1});
+  const auto without = labrun::evaluate_claims(specs, t);
+  CHECK(without[0].verdict == Verdict::kHeld);
+  t.timing = labrun::TimingRecord{};
+  t.timing->process_allowance = 1.0;
+  const auto with = labrun::evaluate_claims(specs, t);
+  CHECK(with[0].verdict == Verdict::kInconclusive);
+  CHECK(with[0].verdict_basis == "interval");
+  REQUIRE(with[0].measured_interval.has_value());
+  CHECK(*with[0].measured == *without[0].measured);  // the figure is the same; only its interval widens
+  const double ratio_without = without[0].measured_interval->high / *without[0].measured;
+  const double ratio_with = with[0].measured_interval->high / *with[0].measured;
+  CHECK(std::log(ratio_with) / std::log(ratio_without) == Catch::Approx(2.0));  // sqrt(1/3 + 1) / sqrt(1/3)
 }
 
 TEST_CASE("with rounds, a claim of several conditions holds only when every round agrees") {

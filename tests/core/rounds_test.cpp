@@ -196,6 +196,49 @@ TEST_CASE("a transcript seen one context at a time, and a ratio paired by contex
   CHECK(m.interval->high < 3.2);
 }
 
+TEST_CASE("a case's and a prediction's intervals carry the run's process allowance") {
+  // One round in each of three contexts, appended with no allowance and with k = 1.
+  const auto in_contexts = [](const std::vector<std::vector<double>>& rounds, double allowance) {
+    labrun::CaseResult c = make_rounds_case("lab/p3/chain", "p3", "sweep", 1024, floats(2, 1, 1), {});
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      labrun::RoundSamples round;
+      round.samples_ms = rounds[r];
+      round.sm_clock_mhz.assign(rounds[r].size(), std::nullopt);
+      round.context = static_cast<int>(r);
+      labrun::append_round(c, round, allowance);
+    }
+    return c;
+  };
+  const std::vector<std::vector<double>> slow_rounds{{1.0, 1.0}, {1.1, 1.1}, {0.95, 0.95}};
+  const labrun::CaseResult c = in_contexts(slow_rounds, 0.0);
+  const labrun::CaseResult wide = in_contexts(slow_rounds, 1.0);
+  REQUIRE(c.median_interval_ms.has_value());
+  REQUIRE(wide.median_interval_ms.has_value());
+  // sqrt(1 / 3 + 1) / sqrt(1 / 3) = 2: the half width doubles on the log scale.
+  const double half = std::log(c.median_interval_ms->high / c.summary.median);
+  CHECK(std::log(wide.median_interval_ms->high / wide.summary.median) == Catch::Approx(half * 2.0));
+  CHECK(labrun::case_median_interval(wide, 1.0)->low == wide.median_interval_ms->low);
+  // A prediction reads the allowance from the transcript's timing; none without one.
+  labrun::Transcript t;
+  t.cases = {wide, in_contexts({{0.5, 0.5}, {0.6, 0.6}, {0.5, 0.5}}, 1.0)};
+  t.cases[0].name = "lab/p3/slow";
+  t.cases[1].name = "lab/p3/fast";
+  labrun::PredictionRecord p;
+  p.slower_case = "lab/p3/slow";
+  p.faster_case = "lab/p3/fast";
+  CHECK(labrun::process_allowance_of(t) == 0.0);
+  const auto plain = labrun::measure_prediction(t, p);
+  t.timing = labrun::TimingRecord{};
+  t.timing->process_allowance = 1.0;
+  const auto widened = labrun::measure_prediction(t, p);
+  REQUIRE(plain.size() == 1);
+  REQUIRE(widened.size() == 1);
+  REQUIRE(plain[0].interval.has_value());
+  REQUIRE(widened[0].interval.has_value());
+  CHECK(std::log(widened[0].interval->high / widened[0].ratio) ==
+        Catch::Approx(std::log(plain[0].interval->high / plain[0].ratio) * 2.0));
+}
+
 TEST_CASE("hot timing's launch check: gated samples beside the hot median, launch-bound from half") {
   const labrun::LaunchLatencyCheck bound = labrun::launch_latency_check({0.002, 0.003, 0.002}, 0.005);
   CHECK(bound.gated_median_ms == 0.002);

@@ -76,6 +76,38 @@ TEST_CASE("a between-round interval is a t-interval on the logarithms, centred o
   CHECK_FALSE(labrun::between_round_interval(1.0, {1.0, std::nan("")}).has_value());
 }
 
+TEST_CASE("a process allowance k adds k s to the standard error: half width t s sqrt(1 / R + k^2)") {
+  const std::vector<double> rounds{2.7, 3.0, 3.3, 3.1, 2.9};
+  const auto plain = labrun::between_round_interval(3.0, rounds);
+  const auto none = labrun::between_round_interval(3.0, rounds, 0.0);
+  REQUIRE(plain.has_value());
+  CHECK(none->low == plain->low);  // no allowance: bit for bit the interval older transcripts recorded
+  CHECK(none->high == plain->high);
+  const auto widened = labrun::between_round_interval(3.0, rounds, 1.0);
+  REQUIRE(widened.has_value());
+  const double plain_half = std::log(plain->high / 3.0);
+  CHECK(std::log(widened->high / 3.0) == Catch::Approx(plain_half * std::sqrt((1.0 / 5.0 + 1.0) * 5.0)));
+  CHECK(widened->low * widened->high == Catch::Approx(9.0));
+  // On figures that are not all positive, the same widening on the figures themselves.
+  const auto linear = labrun::between_round_interval(0.0, {-1.0, 1.0}, 0.5);
+  REQUIRE(linear.has_value());
+  CHECK(linear->high == Catch::Approx(12.706205 * std::sqrt(2.0) * std::sqrt(0.5 + 0.25)));
+}
+
+TEST_CASE("a ratio of two runs' figures widens each run's term by its process allowance") {
+  const std::vector<double> numerator{0.99, 1.01, 1.0};
+  const std::vector<double> denominator{1.0, 1.0, 1.0, 1.0};
+  const auto plain = labrun::between_run_ratio_interval(1.0, numerator, denominator);
+  const auto none = labrun::between_run_ratio_interval(1.0, numerator, denominator, 0.0, 0.0);
+  REQUIRE(plain.has_value());
+  CHECK(none->high == plain->high);
+  // Only the numerator varies: its s^2 / 3 becomes s^2 (1 / 3 + 1), 4 times the variance, with the same
+  // degrees of freedom (Welch's with one term is that run's 2).
+  const auto widened = labrun::between_run_ratio_interval(1.0, numerator, denominator, 1.0, 5.0);
+  REQUIRE(widened.has_value());
+  CHECK(std::log(widened->high) == Catch::Approx(2.0 * std::log(plain->high)));
+}
+
 TEST_CASE("a ratio of two runs' figures adds both runs' spreads, with Welch's degrees of freedom") {
   const auto same = labrun::between_run_ratio_interval(1.0, {1.0, 1.0, 1.0}, {2.0, 2.0});
   REQUIRE(same.has_value());

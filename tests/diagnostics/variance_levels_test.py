@@ -106,6 +106,40 @@ def main():
                               text=True, check=False)
         check(only.returncode == 1 and "nothing to analyse" in only.stderr, f"one process: {only.returncode}")
 
+    # One round per context (1.8.0's default): two levels, context (its round included) and process.
+    # Per process, contexts at b = +B, -B, 0 (+ e = +E on the first round's context only: folded into
+    # the context level), processes at +A, -A, +A, -A.
+    with tempfile.TemporaryDirectory() as folder:
+        values = []
+        for p in range(P):
+            t = transcript(p, 0.25)
+            for c in t["cases"]:
+                c["rounds"] = [r for r in c["rounds"] if r["context"] is not None][::R]
+            t["timing"]["rounds_per_context"] = 1
+            values.append([math.log(r["median_ms"]) for r in t["cases"][0]["rounds"]])
+            os.makedirs(os.path.join(folder, f"process-{p}"))
+            with open(os.path.join(folder, f"process-{p}", "t.json"), "w", encoding="utf-8") as handle:
+                json.dump(t, handle)
+        means = [sum(v) / C for v in values]
+        grand = sum(means) / P
+        ms_context = sum((x - means[i]) ** 2 for i, v in enumerate(values) for x in v) / (P * (C - 1))
+        ms_process = C * sum((m - grand) ** 2 for m in means) / (P - 1)
+        out = os.path.join(folder, "levels.json")
+        result = subprocess.run([sys.executable, script, folder, "--json", out], capture_output=True, text=True,
+                                check=False)
+        check(result.returncode == 0, f"two levels: exit {result.returncode}: {result.stderr}")
+        with open(out, encoding="utf-8") as handle:
+            staged = next(c for c in json.load(handle)["cases"] if c["case"].endswith("staged-chain"))
+        components = staged["components"]
+        check(staged["rounds"] == 1 and components["round"] is None, f"two levels: no round level: {staged}")
+        check(abs(components["context"] - ms_context) < 1e-12, f"two levels: context {components}")
+        process = (ms_process - ms_context) / C
+        check(abs(components["process"] - process) < 1e-12, f"two levels: process {components}")
+        check(abs(staged["process_allowance"] - math.sqrt(process / ms_context)) < 1e-12,
+              f"two levels: k {staged['process_allowance']}")
+        check(staged["rounds_per_context"] is None, "two levels: no rounds per context")
+        check("k = T process / T context: median" in result.stdout, f"two levels: the k line: {result.stdout}")
+
     for failure in failures:
         print("FAILED:", failure)
     return 1 if failures else 0

@@ -7,6 +7,7 @@ scripts/diagnostics/rounds-cost-model.py still gives the figures docs/measuremen
 """
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -112,7 +113,7 @@ def main():
                          "small-n range of case medians 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
             check(expected in missed, f"missed target '{expected}' not reported: {missed}")
         check(code == 3, f"--check exits 3: {code}")
-        check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | 9.50 |"
+        check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | - | 9.50 |"
               in text, f"summary row: {text[-600:]}")
 
         # A claim held in one run and failed in another is a flip; without the wall files the transcript's
@@ -131,6 +132,30 @@ def main():
         code, text = run(script, folder, "--check")
         check(code == 0 and "(reported)" in text and "Wall seconds per run (transcript)" in text,
               f"hot mode: {code} {text}")
+
+    with tempfile.TemporaryDirectory() as folder:
+        # The process component: 4 runs of 3 contexts, each context's log median a_r + (B, -B, 0) with
+        # a_r = +A, -A, +A, -A. T2_context = B^2; the runs' means vary by 4 A^2 / 3, T2_context / 3 of
+        # which the contexts explain.
+        big_a, big_b = 0.02, 0.03
+        for r in range(4):
+            a = big_a if r % 2 == 0 else -big_a
+            rounds = [{"median_ms": 0.01 * math.exp(a + b), "context": c} for c, b in enumerate((big_b, -big_b, 0.0))]
+            small = case("day48-fusion/part3/fused-chain", 1024, 0.01)
+            small["rounds"] = rounds
+            document = transcript("hot-gated", [("a", "held", 1.0, (0.9, 1.1))], cases=[small])
+            document["timing"]["process_allowance"] = 1.0
+            write(folder, f"run-{r}.json", document)
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            component = json.load(handle)[0]["process_component"]
+        process = math.sqrt(4 * big_a ** 2 / 3 - big_b ** 2 / 3)
+        check(code == 0 and abs(component["t_context_median"] - big_b) < 1e-12
+              and abs(component["t_process_median"] - process) < 1e-12
+              and abs(component["k_median"] - process / big_b) < 1e-12
+              and component["recorded_allowances"] == [1.0]
+              and "Process component at n <= 2^16, median over 1 cases" in text,
+              f"process component: {code} {component} {text[:400]}")
 
     # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
     # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.

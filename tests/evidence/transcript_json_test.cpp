@@ -256,6 +256,22 @@ TEST_CASE("contexts, each round's context and the launch check survive a round t
              ContainsSubstring("/cases/1/rounds/0/context: expected a non-negative integer"));
 }
 
+TEST_CASE("a process allowance survives a round trip, and a 1.8.0 transcript reads as having none (1.9.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.timing->process_allowance = 1.0;
+  const Json with = labrun::transcript_to_json(t);
+  CHECK(with["timing"]["process_allowance"] == 1.0);
+  CHECK(labrun::transcript_from_json(with).timing->process_allowance == 1.0);
+  // Before 1.9.0 no run allowed for a process component: its intervals read as they were computed.
+  Json older = with;
+  older["schema_version"] = "1.8.0";
+  older["timing"].erase("process_allowance");
+  CHECK(labrun::transcript_from_json(older).timing->process_allowance == 0.0);
+  Json negative = with;
+  negative["timing"]["process_allowance"] = -0.5;
+  CHECK_THAT(error_of(negative), ContainsSubstring("process_allowance: expected a number of at least 0"));
+}
+
 TEST_CASE("a transcript's text puts every array of numbers on one line, and is otherwise dump(2)'s") {
   const labrun::Transcript t = labrun::testing::sample_day48_transcript();
   const std::string text = labrun::transcript_to_text(t);

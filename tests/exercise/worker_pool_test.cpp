@@ -19,7 +19,7 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
-constexpr const char* kScriptWorker = R"(#!/bin/sh
+constexpr const char* kScriptWorker = R"script(#!/bin/sh
 control="$2"
 : > "$control/ready"
 while [ ! -e "$control/stop" ]; do
@@ -42,7 +42,7 @@ while [ ! -e "$control/stop" ]; do
   fi
   sleep 0.005
 done
-)";
+)script";
 
 struct Fixture {
   labrun::testing::TemporaryDirectory work{"labrun-worker-pool"};

@@ -382,7 +382,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
   }
 
-  std::mutex mutex;  // guards rows, the GPUs' in_flight counts, next, done and phases
+  std::mutex mutex;   // guards rows, the GPUs' in_flight counts, next, done and phases
   PhaseTally phases;  // where the gradings' time went
   std::size_t next = 0;
   std::size_t done = 0;

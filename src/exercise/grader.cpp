@@ -122,7 +122,8 @@ void write_request(const fs::path& path, const ChildRequest& request) {
 // once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
 // buffers of exactly n elements.
 // The request of `tool`'s run, "request-TOOL.json" in the scratch folder: its own fresh seed.
-std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& base, const std::string& tool) {
+std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& base,
+                                   const std::string& tool) {
   ChildRequest request = base;
   request.mode = "sanitize";
   request.seed = fresh_seed();
@@ -367,10 +368,11 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
                               request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
     input.child = worker_run.child;
   } else {
-    input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
-                                      scratch, kChildFileSizeLimit, request.visible_devices),
-                            scratch, turns, request.run_limit_seconds,
-                            request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+    input.child =
+        run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
+                            kChildFileSizeLimit, request.visible_devices),
+                  scratch, turns, request.run_limit_seconds,
+                  request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
   }
   input.last_step = read_phase(scratch / child_request.phase);
   try {
@@ -643,8 +645,9 @@ BatchGradingHelpers batch_grading_helpers(const GradeRequest& request) {
   helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
   const fs::path sanitizer = find_on_path("compute-sanitizer");
   if (!request.simulated_gpu && !sanitizer.empty()) {
-    helpers.screen = std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices, request.turns,
-                                                       kSanitizerGroupMembers, kSanitizerGatherSeconds);
+    helpers.screen =
+        std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices, request.turns,
+                                          kSanitizerGroupMembers, kSanitizerGatherSeconds);
   }
   return helpers;
 }

@@ -36,8 +36,8 @@ inline constexpr const char* kGradeChildProgram = "labrun-grade-child";
 //! the GPU's grading workers (exercise/worker_pool.hpp) and compute-sanitizer's screening of
 //! groups (exercise/sanitizer_screen.hpp).
 struct BatchGradingHelpers {
-  std::unique_ptr<GradingWorkers> workers;   //!< null where no grading child program is found
-  std::unique_ptr<SanitizerScreen> screen;   //!< null without compute-sanitizer or a real GPU
+  std::unique_ptr<GradingWorkers> workers;  //!< null where no grading child program is found
+  std::unique_ptr<SanitizerScreen> screen;  //!< null without compute-sanitizer or a real GPU
   //! "N gradings in M workers, ...; K sanitizer runs in G groups, ..."
   [[nodiscard]] std::string describe() const;
 };

@@ -44,8 +44,9 @@ ScreenVerdict SanitizerScreen::screen(const std::string& tool, const fs::path& r
     }
     // The first waiting member gathers a group, runs it, and gives every member its verdict.
     queue.forming = true;
-    const auto gathered_by = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                                                    std::chrono::duration<double>(gather_seconds_));
+    const auto gathered_by =
+        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                               std::chrono::duration<double>(gather_seconds_));
     changed_.wait_until(lock, gathered_by, [&] { return queue.waiting.size() >= members_; });
     std::vector<Member*> group;
     while (!queue.waiting.empty() && group.size() < members_) {
@@ -85,11 +86,11 @@ ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vec
   auto since = std::chrono::steady_clock::now();
   const SharedTurn turn(turns_);
   since = std::chrono::steady_clock::now();
-  const ProcessResult run = run_contained(contained(
-      {sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(), "--error-exitcode", "99",
-       "--report-api-errors", "no", "--print-limit", "20", program_.string(), "--requests",
-       (scratch.path() / "requests.txt").string()},
-      limit, scratch.path(), kGroupFileSizeLimit, visible_devices_));
+  const ProcessResult run =
+      run_contained(contained({sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(),
+                               "--error-exitcode", "99", "--report-api-errors", "no", "--print-limit", "20",
+                               program_.string(), "--requests", (scratch.path() / "requests.txt").string()},
+                              limit, scratch.path(), kGroupFileSizeLimit, visible_devices_));
   ScreenVerdict verdict;
   verdict.members = group.size();
   verdict.seconds = seconds_since(since);

@@ -29,10 +29,10 @@ namespace labrun {
 
 //! How one member's request fared in its group.
 struct ScreenVerdict {
-  bool clean = false;    //!< the group was clean: so is this member
+  bool clean = false;       //!< the group was clean: so is this member
   std::size_t members = 0;  //!< members of the group it ran in
-  std::string summary;   //!< the group's summary lines, or how its run ended
-  double seconds = 0.0;  //!< wall seconds of the group's run
+  std::string summary;      //!< the group's summary lines, or how its run ended
+  double seconds = 0.0;     //!< wall seconds of the group's run
 };
 
 //! Groups of at most `members` (`members` 1 screens nothing: each member's group is itself). Forms
@@ -48,7 +48,8 @@ class SanitizerScreen {
   //! group's limit. Appends "waiting to sanitize" (forming the group, and its turn) and
   //! "screening" (the group's run) to `phases`.
   [[nodiscard]] ScreenVerdict screen(const std::string& tool, const std::filesystem::path& request,
-                                     double limit_seconds, std::vector<std::pair<std::string, double>>& phases);
+                                     double limit_seconds,
+                                     std::vector<std::pair<std::string, double>>& phases);
 
   //! "N groups of M members on average; K not clean"
   [[nodiscard]] std::string describe() const;

@@ -39,8 +39,9 @@ std::string reason_class(const std::string& reason) {
 
 GradingWorker::GradingWorker(const fs::path& program, const std::string& visible_devices)
     : budget_(kWorkerLifetimeSeconds) {
-  SpawnOptions options = contained({program.string(), "--serve", control_.path().string()}, kWorkerLifetimeSeconds,
-                                   control_.path(), kWorkerFileSizeLimit, visible_devices);
+  SpawnOptions options =
+      contained({program.string(), "--serve", control_.path().string()}, kWorkerLifetimeSeconds,
+                control_.path(), kWorkerFileSizeLimit, visible_devices);
   options.budget = &budget_;
   running_ = std::async(std::launch::async, [options] { return run_contained(options); });
 }

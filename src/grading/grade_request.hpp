@@ -11,7 +11,7 @@
 
 namespace labrun {
 
-class GradingWorkers;  // exercise/worker_pool.hpp
+class GradingWorkers;   // exercise/worker_pool.hpp
 class SanitizerScreen;  // exercise/sanitizer_screen.hpp
 
 //! What the grader needs to know of a GPU before it creates any context on it.

@@ -46,7 +46,8 @@ double PhaseTally::median(PhaseClass phase) const {
     return values[middle];
   }
   const double upper = values[middle];
-  return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle)) + upper) / 2.0;
+  return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle)) + upper) /
+         2.0;
 }
 
 std::string PhaseTally::line() const {

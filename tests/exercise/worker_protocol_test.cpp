@@ -43,7 +43,8 @@ TEST_CASE("a worker grades each job in its own folder, one after another, until 
     return labrun::serve_grading_jobs(
         control,
         [&](const fs::path& request) {
-          graded.push_back(labrun::read_regular_file(request, 64) + " in " + fs::current_path().filename().string());
+          graded.push_back(labrun::read_regular_file(request, 64) + " in " +
+                           fs::current_path().filename().string());
           return 0;
         },
         [&] {

@@ -152,7 +152,8 @@ TEST_CASE("a kernel whose records cannot be read is taken to synchronise") {
 }
 
 TEST_CASE("the driver's device-side calls an image makes are named; an image that makes none names none") {
-  const std::string plain = cubin_of("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n");
+  const std::string plain =
+      cubin_of("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n");
   CHECK(footprint_of(plain).outside_calls.empty());
   const std::string calls = cubin_of(
       "#include <cassert>\n#include <cstdio>\n"

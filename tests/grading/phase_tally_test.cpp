@@ -24,9 +24,17 @@ TEST_CASE("the grader's phases fall into compile, check, wait, time and sanitize
 TEST_CASE("the batch's line gives each class's median seconds per grading") {
   labrun::PhaseTally tally;
   CHECK(tally.line().empty());
-  tally.add({{"compiling", 0.5}, {"checking", 0.7}, {"waiting to time", 0.1}, {"timing", 0.3}, {"sanitizing", 0.4}});
-  tally.add({{"compiling", 0.7}, {"checking", 0.9}, {"waiting to check", 0.2}, {"waiting to time", 0.2},
-             {"timing", 0.3}, {"sanitizing", 0.2}});
+  tally.add({{"compiling", 0.5},
+             {"checking", 0.7},
+             {"waiting to time", 0.1},
+             {"timing", 0.3},
+             {"sanitizing", 0.4}});
+  tally.add({{"compiling", 0.7},
+             {"checking", 0.9},
+             {"waiting to check", 0.2},
+             {"waiting to time", 0.2},
+             {"timing", 0.3},
+             {"sanitizing", 0.2}});
   tally.add({{"compiling", 0.6}, {"child", 2.0}});
   CHECK(tally.gradings() == 3);
   CHECK(tally.median(labrun::PhaseClass::kCompile) == Catch::Approx(0.6));

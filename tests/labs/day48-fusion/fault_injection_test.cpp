@@ -125,7 +125,8 @@ TEST_CASE(
   // The batch graded in workers that kept their (simulated) contexts: some graded more than one
   // submission, and those that met a hostile one were retired.
   std::smatch workers;
-  REQUIRE(std::regex_search(progress_lines, workers, std::regex("GPU 0: ([0-9]+) gradings in ([0-9]+) workers")));
+  REQUIRE(
+      std::regex_search(progress_lines, workers, std::regex("GPU 0: ([0-9]+) gradings in ([0-9]+) workers")));
   CHECK(std::stoi(workers[1].str()) > std::stoi(workers[2].str()));
   CHECK_THAT(progress_lines, ContainsSubstring("retired"));
   const auto report_of = [&](const std::string& name) {

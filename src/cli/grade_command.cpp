@@ -378,7 +378,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
       request.device = gpu.device;
       request.visible_devices = gpu.visible_devices;
       request.turns = gpu.turns.get();
-      gpu.helpers = batch_grading_helpers(request);
+      gpu.helpers = batch_grading_helpers(request, in_flight);
     }
   }
 

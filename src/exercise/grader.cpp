@@ -128,7 +128,7 @@ std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& 
   request.mode = "sanitize";
   request.seed = fresh_seed();
   request.phase = "phase-" + tool + ".txt";
-  const std::string request_file = "request-" + tool + ".json";
+  std::string request_file = "request-" + tool + ".json";
   write_request(scratch / request_file, request);
   return request_file;
 }
@@ -634,7 +634,7 @@ std::string BatchGradingHelpers::describe() const {
   return text;
 }
 
-BatchGradingHelpers batch_grading_helpers(const GradeRequest& request) {
+BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight) {
   BatchGradingHelpers helpers;
   fs::path child;
   try {
@@ -644,10 +644,10 @@ BatchGradingHelpers batch_grading_helpers(const GradeRequest& request) {
   }
   helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
   const fs::path sanitizer = find_on_path("compute-sanitizer");
-  if (!request.simulated_gpu && !sanitizer.empty()) {
-    helpers.screen =
-        std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices, request.turns,
-                                          kSanitizerGroupMembers, kSanitizerGatherSeconds);
+  const std::size_t members = std::min(kSanitizerGroupMembers, in_flight / 2);
+  if (!request.simulated_gpu && !sanitizer.empty() && members >= 2) {
+    helpers.screen = std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices,
+                                                       request.turns, members, kSanitizerGatherSeconds);
   }
   return helpers;
 }

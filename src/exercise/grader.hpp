@@ -44,9 +44,12 @@ struct BatchGradingHelpers {
 
 //! Members of a sanitizer screening group at most, and how long the first waits for the others.
 inline constexpr std::size_t kSanitizerGroupMembers = 8;
-inline constexpr double kSanitizerGatherSeconds = 0.5;
+inline constexpr double kSanitizerGatherSeconds = 1.5;
 
-//! The helpers for the request's GPU (request.turns, request.visible_devices).
-[[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request);
+//! The helpers for the request's GPU (request.turns, request.visible_devices), with `in_flight`
+//! gradings on it at once: screening groups of up to half of them (at most
+//! kSanitizerGroupMembers), none where that is fewer than 2 (a group of one saves nothing, and its
+//! first member would wait for others who cannot come).
+[[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight);
 
 }  // namespace labrun

@@ -1,5 +1,6 @@
 #include "exercise/sanitizer_screen.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "base/atomic_file.hpp"

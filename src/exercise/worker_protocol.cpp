@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kControlFileMaxBytes = 64 * 1024;
+constexpr std::size_t kControlFileMaxBytes = std::size_t{64} * 1024;
 
 // Runs `grade` on `request` with the working folder set to the request's folder, and back.
 int grade_in_folder(const fs::path& request, const GradeRequestFile& grade) {

@@ -15,8 +15,9 @@
 # Every step stops at its own limit (150 + 150 + 200 + 3 x 20 + 4 x 45 + 60 s); expected about
 # 5 to 6 minutes in all, and step 6 is skipped once 330 s have passed. Logs, summaries and each
 # batch's progress lines go under OUTDIR, with one grading-pace.tar.gz of the reports; a short
-# table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev), to
-# try the script where there is no GPU: the GPU tests then skip and every grade says so.
+# table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev), and
+# PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 32), to try the script where there is
+# no GPU: the GPU tests then skip (or are not run) and every grade says so.
 #
 #   OLD_BUILD=build/old-dev scripts/lease/grading-pace.sh OUTDIR
 set -uo pipefail
@@ -74,10 +75,13 @@ PY
 }
 : >"$out/rates.txt"
 
-echo "== [$(elapsed) s] 1. the honest batch, 160 submissions, --jobs 16"
-honest_batch "$out/honest-160" 160
-grade_batch new-160-jobs16 "$new" "$out/honest-160" 16 150
-tail -3 "$out/new-160-jobs16.log"
+honest=${PACE_HONEST:-160}
+sweep=${PACE_SWEEP:-32}
+main_run="new-$honest-jobs16"
+echo "== [$(elapsed) s] 1. the honest batch, $honest submissions, --jobs 16"
+honest_batch "$out/honest-main" "$honest"
+grade_batch "$main_run" "$new" "$out/honest-main" 16 150
+tail -3 "$out/$main_run.log"
 
 echo "== [$(elapsed) s] 2. the GPU fault-injection test"
 timeout 150 "${ctest_command[@]}" -R "^gpu\\.on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones\$" \
@@ -103,21 +107,21 @@ for i in 1 2 3; do
 done
 cat "$out/one-grade.txt"
 
-echo "== [$(elapsed) s] 5. the rate against --jobs, 32 submissions"
-honest_batch "$out/honest-32" 32
+echo "== [$(elapsed) s] 5. the rate against --jobs, $sweep submissions"
+honest_batch "$out/honest-sweep" "$sweep"
 for jobs in 2 4 8 16; do
-  grade_batch "new-32-jobs$jobs" "$new" "$out/honest-32" "$jobs" 45
+  grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 45
 done
 
 if [ -x "$old" ] && [ "$(elapsed)" -lt 330 ]; then
-  echo "== [$(elapsed) s] 6. OLD ($old) on the same 32, --jobs 16"
-  grade_batch old-32-jobs16 "$old" "$out/honest-32" 16 60
+  echo "== [$(elapsed) s] 6. OLD ($old) on the same $sweep, --jobs 16"
+  grade_batch "old-$sweep-jobs16" "$old" "$out/honest-sweep" 16 60
 else
   echo "== [$(elapsed) s] 6. skipped (no OLD labrun at $old_build, or no time left)"
 fi
 
 tar -czf "$out/grading-pace.tar.gz" -C "$out" --exclude='*.tar.gz' --exclude='honest-*' . 2>/dev/null
-rm -rf "$out/honest-160" "$out/honest-32"
+rm -rf "$out/honest-main" "$out/honest-sweep"
 
 echo
 echo "== grading pace ($(cat "$out/gpu.txt"); $(elapsed) s in all)"
@@ -125,10 +129,14 @@ printf "%-16s %5s %8s %10s %5s %s\n" run subs seconds per-minute exit "every one
 while read -r name n seconds rate status; do
   printf "%-16s %5s %8s %10s %5s %s\n" "$name" "$n" "$seconds" "$rate" "$status" "$(all_100 "$name")"
 done <"$out/rates.txt"
-echo "fault injection: $(grep -qE '100% tests passed' "$out/fault-injection.log" && echo passed ||
-  { grep -qE 'Skipped|SKIP' "$out/fault-injection.log" && echo skipped || echo FAILED; })"
-echo "corpora: $(grep -qE '100% tests passed' "$out/corpora.log" && echo passed ||
-  { grep -qE 'Skipped|SKIP' "$out/corpora.log" && echo skipped || echo FAILED; })"
+ctest_result() {  # LOG: passed, skipped, not found, or FAILED
+  if grep -qE 'No tests were found' "$1"; then echo "not found (no GPU tests in this build)"
+  elif grep -qE 'Skipped|SKIP' "$1"; then echo skipped
+  elif grep -qE '100% tests passed' "$1"; then echo passed
+  else echo "FAILED ($1)"; fi
+}
+echo "fault injection: $(ctest_result "$out/fault-injection.log")"
+echo "corpora: $(ctest_result "$out/corpora.log")"
 echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 2p | cut -d' ' -f1)"
-echo "where the time went (new-160-jobs16): $(grep 'where the time went' "$out/new-160-jobs16.log" | tail -1 | sed 's/.*where the time went: //')"
-echo "workers: $(grep -E '^labrun: GPU [0-9]+: |GPU [0-9]+: .*workers' "$out/new-160-jobs16.log" | tail -1)"
+echo "where the time went ($main_run): $(grep 'where the time went' "$out/$main_run.log" | tail -1 | sed 's/.*where the time went: //')"
+echo "workers and screening ($main_run): $(grep -E 'GPU [0-9]+: .*workers' "$out/$main_run.log" | tail -1)"

@@ -34,6 +34,7 @@ if [ ! -x "$new" ]; then
   exit 2
 fi
 unset LABRUN_GRADE_CHILD  # each labrun finds its own grading child beside it
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 started=$(date +%s.%N)
 elapsed() { awk "BEGIN{printf \"%.0f\", $(date +%s.%N) - $started}"; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 || echo "no nvidia-smi" >"$out/gpu.txt"

@@ -9,10 +9,13 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
 #include "support/temporary_directory.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
@@ -146,4 +149,32 @@ TEST_CASE("in a batch, a worker's grading times only with the GPU to itself, and
   CHECK(std::find(names.begin(), names.end(), "waiting to time") != names.end());
   CHECK(names.back() == "timing");
   workers.give_back(std::move(worker), std::nullopt);
+}
+
+TEST_CASE("the grading child's own device code keeps no variables that could outlive a grading in a worker") {
+  // A worker's context outlives each grading, and the child's own modules stay loaded in it: a
+  // __device__, __constant__ or __managed__ variable of theirs would be state one submission's
+  // kernels could reach and the next grading would read. Every piece of device state the child
+  // uses is allocated per grading instead (docs/grading.md, threat model, point 12).
+  const std::regex variable(R"(^\s*(static\s+)?(__device__|__constant__|__managed__)[^(]*$)");
+  std::vector<std::string> found;
+  for (const char* folder : {"src", "labs"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::repository_root() / folder)) {
+      const std::string path = entry.path().string();
+      const std::string extension = entry.path().extension().string();
+      if (!entry.is_regular_file() || (extension != ".cu" && extension != ".cuh") ||
+          path.find("/corpus/") != std::string::npos || path.find("/skeleton") != std::string::npos) {
+        continue;
+      }
+      std::istringstream lines(labrun::read_regular_file(entry.path(), std::size_t{1} << 22));
+      std::string line;
+      for (int number = 1; std::getline(lines, line); ++number) {
+        if (std::regex_search(line, variable)) {
+          found.push_back(path + ":" + std::to_string(number) + ": " + line);
+        }
+      }
+    }
+  }
+  INFO((found.empty() ? std::string() : found.front()));
+  CHECK(found.empty());
 }

@@ -64,6 +64,18 @@ struct Fixture {
   }
 };
 
+// A pool of script workers (with `turns`, as in a batch) and the phases its runs append to.
+struct Pool : Fixture {
+  explicit Pool(labrun::GpuTurns* turns = nullptr) : workers(program, "", turns) {}
+  std::unique_ptr<labrun::GradingWorker> take() {
+    auto worker = workers.take(phases);
+    REQUIRE(worker != nullptr);
+    return worker;
+  }
+  labrun::GradingWorkers workers;
+  std::vector<std::pair<std::string, double>> phases;
+};
+
 std::string worker_of(const fs::path& job) {
   return labrun::read_regular_file(job / "worker-pid", 64);
 }
@@ -71,84 +83,70 @@ std::string worker_of(const fs::path& job) {
 }  // namespace
 
 TEST_CASE("a worker given back after a clean grading grades the next submission; a retired one does not") {
-  const Fixture f;
-  labrun::GradingWorkers workers(f.program, "", nullptr);
-  std::vector<std::pair<std::string, double>> phases;
-  auto worker = workers.take(phases);
-  REQUIRE(worker != nullptr);
-  const fs::path first = f.job("first");
-  const labrun::WorkerRun run = workers.run(*worker, first, 30.0, 15.0, phases);
+  Pool pool;
+  auto worker = pool.take();
+  const fs::path first = pool.job("first");
+  const labrun::WorkerRun run = pool.workers.run(*worker, first, 30.0, 15.0, pool.phases);
   CHECK(run.answered);
   CHECK(run.child.succeeded());
-  workers.give_back(std::move(worker), std::nullopt);
+  pool.workers.give_back(std::move(worker), std::nullopt);
 
-  auto again = workers.take(phases);
-  REQUIRE(again != nullptr);
-  const fs::path second = f.job("second");
-  CHECK(workers.run(*again, second, 30.0, 15.0, phases).answered);
+  auto again = pool.take();
+  const fs::path second = pool.job("second");
+  CHECK(pool.workers.run(*again, second, 30.0, 15.0, pool.phases).answered);
   CHECK(worker_of(first) == worker_of(second));
-  workers.give_back(std::move(again), std::string("the image calls the driver's malloc"));
+  pool.workers.give_back(std::move(again), std::string("the image calls the driver's malloc"));
 
-  auto fresh = workers.take(phases);
-  REQUIRE(fresh != nullptr);
-  const fs::path third = f.job("third");
-  CHECK(workers.run(*fresh, third, 30.0, 15.0, phases).answered);
+  auto fresh = pool.take();
+  const fs::path third = pool.job("third");
+  CHECK(pool.workers.run(*fresh, third, 30.0, 15.0, pool.phases).answered);
   CHECK(worker_of(third) != worker_of(second));
-  workers.give_back(std::move(fresh), std::nullopt);
-  CHECK_THAT(workers.describe(), ContainsSubstring("3 gradings in 2 workers"));
-  CHECK_THAT(workers.describe(), ContainsSubstring("1 retired: the image calls the driver's malloc"));
+  pool.workers.give_back(std::move(fresh), std::nullopt);
+  CHECK_THAT(pool.workers.describe(), ContainsSubstring("3 gradings in 2 workers"));
+  CHECK_THAT(pool.workers.describe(), ContainsSubstring("1 retired: the image calls the driver's malloc"));
 }
 
 TEST_CASE("a grading past its limit in a worker ends the worker and says it timed out") {
-  const Fixture f;
-  labrun::GradingWorkers workers(f.program, "", nullptr);
-  std::vector<std::pair<std::string, double>> phases;
-  auto worker = workers.take(phases);
-  REQUIRE(worker != nullptr);
-  const labrun::WorkerRun run = workers.run(*worker, f.job("hangs", "hang"), 0.5, 15.0, phases);
+  Pool pool;
+  auto worker = pool.take();
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("hangs", "hang"), 0.5, 15.0, pool.phases);
   CHECK_FALSE(run.answered);
   CHECK(run.child.timed_out);
   CHECK(run.child.limit_seconds_spent < 5.0);  // the grading's own budget, not the worker's life
   CHECK(worker->ended());
-  workers.give_back(std::move(worker), std::string("the worker ended or was ended during the grading"));
+  pool.workers.give_back(std::move(worker), std::string("the worker ended or was ended during the grading"));
 }
 
 TEST_CASE("a worker that ends itself gives the grading's status, as a one-shot child would") {
-  const Fixture f;
-  labrun::GradingWorkers workers(f.program, "", nullptr);
-  std::vector<std::pair<std::string, double>> phases;
-  auto worker = workers.take(phases);
-  REQUIRE(worker != nullptr);
-  const labrun::WorkerRun run = workers.run(*worker, f.job("fails", "fail"), 30.0, 15.0, phases);
+  Pool pool;
+  auto worker = pool.take();
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("fails", "fail"), 30.0, 15.0, pool.phases);
   CHECK(run.child.exit_code == 3);
   CHECK_FALSE(run.child.succeeded());
-  workers.give_back(std::move(worker), std::string("the grading stopped (status 3)"));
+  pool.workers.give_back(std::move(worker), std::string("the grading stopped (status 3)"));
 }
 
 TEST_CASE("in a batch, a worker's grading times only with the GPU to itself, and waiting is not its time") {
-  const Fixture f;
   labrun::GpuTurns turns(2);
-  labrun::GradingWorkers workers(f.program, "", &turns);
-  std::vector<std::pair<std::string, double>> phases;
-  auto worker = workers.take(phases);
-  REQUIRE(worker != nullptr);
+  Pool pool(&turns);
+  auto worker = pool.take();
   // Another grading holds a shared turn for 0.6 s: the timer waits for it, on no budget of its own.
   std::thread other([&] {
     const labrun::SharedTurn shared(&turns);
     std::this_thread::sleep_for(std::chrono::milliseconds(600));
   });
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  const labrun::WorkerRun run = workers.run(*worker, f.job("times", "time"), 0.4, 15.0, phases);
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("times", "time"), 0.4, 15.0, pool.phases);
   other.join();
   CHECK(run.answered);
   CHECK(run.child.succeeded());
   std::vector<std::string> names;
-  for (const auto& [name, seconds] : phases) {
+  for (const auto& [name, seconds] : pool.phases) {
     names.push_back(name);
   }
   CHECK(std::find(names.begin(), names.end(), "waiting to time") != names.end());
   CHECK(names.back() == "timing");
-  workers.give_back(std::move(worker), std::nullopt);
+  pool.workers.give_back(std::move(worker), std::nullopt);
 }
 
 TEST_CASE("the grading child's own device code keeps no variables that could outlive a grading in a worker") {

@@ -117,10 +117,6 @@ void write_request(const fs::path& path, const ChildRequest& request) {
   ::chmod(path.c_str(), 0600);
 }
 
-// compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
-// output, which a kernel's printf could fill with anything. The child runs the submission's kernels
-// once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
-// buffers of exactly n elements.
 // The request of `tool`'s run, "request-TOOL.json" in the scratch folder: its own fresh seed.
 std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& base,
                                    const std::string& tool) {
@@ -133,6 +129,10 @@ std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& 
   return request_file;
 }
 
+// compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
+// output, which a kernel's printf could fill with anything. The child runs the submission's kernels
+// once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
+// buffers of exactly n elements.
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
                       const fs::path& scratch, const ChildRequest& base, double limit,
                       const std::string& visible_devices) {

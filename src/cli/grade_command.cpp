@@ -24,9 +24,11 @@
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
+#include "exercise/grader.hpp"
 #include "grading/gpu_turns.hpp"
 #include "grading/grade_request.hpp"
 #include "grading/manifest.hpp"
+#include "grading/phase_tally.hpp"
 #include "grading/report.hpp"
 #include "grading/summary_row.hpp"
 #include "grading/utf8.hpp"
@@ -227,6 +229,8 @@ struct BatchGpu {
   int device = 0;
   std::string visible_devices;
   std::unique_ptr<GpuTurns> turns;
+  //! Its grading workers and sanitizer screen (made after `turns`, which they use; gone before).
+  BatchGradingHelpers helpers;
   std::map<std::string, nlohmann::ordered_json> shared;
   int in_flight = 0;
 };
@@ -369,9 +373,17 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     // gradings' processes are on the GPU at once than its memory holds, whatever each is doing.
     const std::size_t in_flight = std::min(sharers, static_cast<std::size_t>(jobs));
     gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0, sharers);
+    if (gpu_usable && !exercises.empty()) {
+      GradeRequest request = command.request;
+      request.device = gpu.device;
+      request.visible_devices = gpu.visible_devices;
+      request.turns = gpu.turns.get();
+      gpu.helpers = batch_grading_helpers(request, in_flight);
+    }
   }
 
-  std::mutex mutex;  // guards rows, the GPUs' in_flight counts, next and done
+  std::mutex mutex;   // guards rows, the GPUs' in_flight counts, next, done and phases
+  PhaseTally phases;  // where the gradings' time went
   std::size_t next = 0;
   std::size_t done = 0;
   int status = exit_code::kOk;
@@ -416,6 +428,8 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         request.device = gpu->device;
         request.visible_devices = gpu->visible_devices;
         request.turns = gpu->turns.get();
+        request.workers = gpu->helpers.workers.get();
+        request.sanitizer_screen = gpu->helpers.screen.get();
         const auto shared = gpu->shared.find(exercise->full_name());
         request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
         if (command.secret_seed) {
@@ -446,6 +460,9 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
       }
       status = std::max(status, exit_status_of(report.grader_problem_kind));
       rows[k] = summary_row_of(name, report_json(report));
+      if (!report.phase_seconds.empty()) {
+        phases.add(report.phase_seconds);
+      }
       const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
       const double rate = static_cast<double>(done) / std::max(elapsed, 1e-9);
       // The first gradings to end are often refusals that took no time: no rate until it means something.
@@ -456,7 +473,8 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
                " · " +
                (rate_known ? fixed(rate * 60.0, 1) + " per minute · " +
                                  duration(static_cast<double>(to_grade.size() - done) / rate) + " left"
-                           : std::string("rate after ") + fixed(kSecondsBeforeRate, 0) + " s"));
+                           : std::string("rate after ") + fixed(kSecondsBeforeRate, 0) + " s") +
+               (phases.gradings() > 0 ? " · " + phases.line() : std::string()));
     }
   };
   std::vector<std::thread> workers;
@@ -467,6 +485,15 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     t.join();
   }
   if (!to_grade.empty()) {
+    if (phases.gradings() > 0) {
+      progress("where the time went: " + phases.line());
+    }
+    for (BatchGpu& gpu : gpus) {
+      if (gpu.helpers.workers != nullptr) {
+        progress("GPU " + std::to_string(gpu.device) + ": " + gpu.helpers.describe());
+      }
+      gpu.helpers = BatchGradingHelpers{};  // the workers end before the turns they use
+    }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
     progress("graded " + std::to_string(to_grade.size()) + " in " + duration(elapsed) + " (" +
              fixed(static_cast<double>(to_grade.size()) / elapsed * 60.0, 1) + " per minute, " +

@@ -23,6 +23,7 @@
 #include "base/format.hpp"
 #include "core/statistics.hpp"
 #include "exercise/child_session.hpp"
+#include "exercise/grade_worker.hpp"
 #include "exercise/submission_kernels.hpp"
 #include "grading/device_image.hpp"
 #include "timing/cuda_check.hpp"
@@ -187,7 +188,18 @@ ChildSession::ChildSession(const Exercise& exercise, const ChildRequest& request
 }
 
 ChildSession::~ChildSession() {
+  // In a grading worker the context outlives this grading: every byte the child handed out is
+  // cleared before it is freed, and the submission's module is unloaded (its global variables and
+  // code go with it), so nothing of this submission is there for the next one.
+  for (const OwnedRegion& region : owned_regions_) {
+    // The child's own allocation, seen as read-only where it is digested.
+    LABRUN_CUDA_NOTHROW(cudaMemsetAsync(const_cast<void*>(region.data), 0, region.bytes, stream_));
+  }
+  LABRUN_CUDA_NOTHROW(cudaStreamSynchronize(stream_));
   child_.reset();
+  if (library_ != nullptr) {
+    LABRUN_CUDA_NOTHROW(cudaLibraryUnload(library_));
+  }
   LABRUN_CUDA_NOTHROW(cudaStreamDestroy(stream_));
 }
 
@@ -360,8 +372,14 @@ std::uint64_t ChildSession::own_words_changed() {
 
 void ChildSession::load() {
   phase("loading the compiled submission");
-  // The device-side heap (malloc in a kernel) has a fixed, small size, set before any module loads.
-  LABRUN_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, kDeviceHeapBytes));
+  // The device-side heap (malloc in a kernel) has a fixed, small size, set before any module loads
+  // (a grading worker set it when it opened its context, and is never reused after an image that
+  // calls malloc: exercise/worker_pool.hpp).
+  std::size_t heap_bytes = 0;
+  LABRUN_CUDA_CHECK(cudaDeviceGetLimit(&heap_bytes, cudaLimitMallocHeapSize));
+  if (heap_bytes != kDeviceHeapBytes) {
+    LABRUN_CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, kDeviceHeapBytes));
+  }
   LoadedKernels loaded =
       load_submission_kernels(read_regular_file(request_.image, kDeviceImageMaxBytes), exercise_.kernels);
   results_.kernels = std::move(loaded.kernels);
@@ -607,6 +625,65 @@ std::vector<double> ChildSession::sample(const std::function<void()>& region,
   sampler.set_sample_hooks(before, after);
   sampler.take(request_.timing_samples);
   return sampler.samples_ms();
+}
+
+namespace {
+
+// The limits a grading worker's context was opened with (open_worker_context).
+struct WorkerLimits {
+  std::size_t stack_bytes = 0;
+  std::size_t printf_fifo_bytes = 0;
+};
+WorkerLimits& opened_limits() {
+  static WorkerLimits limits;
+  return limits;
+}
+
+std::string cuda_problem(const char* what, cudaError_t error) {
+  return std::string(what) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
+}
+
+}  // namespace
+
+std::string open_worker_context() {
+  if (const cudaError_t error = cudaFree(nullptr); error != cudaSuccess) {
+    return cuda_problem("creating the context", error);
+  }
+  if (const cudaError_t error = cudaDeviceSetLimit(cudaLimitMallocHeapSize, kDeviceHeapBytes);
+      error != cudaSuccess) {
+    return cuda_problem("setting the device heap's size", error);
+  }
+  if (cudaDeviceGetLimit(&opened_limits().stack_bytes, cudaLimitStackSize) != cudaSuccess ||
+      cudaDeviceGetLimit(&opened_limits().printf_fifo_bytes, cudaLimitPrintfFifoSize) != cudaSuccess) {
+    return "reading the context's limits failed";
+  }
+  return "";
+}
+
+std::string worker_context_problem() {
+  if (const cudaError_t error = cudaDeviceSynchronize(); error != cudaSuccess) {
+    return cuda_problem("work left or an error pending", error);
+  }
+  if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) {
+    return cuda_problem("an error pending", error);
+  }
+  if (const cudaError_t error = cudaDeviceSetLimit(cudaLimitStackSize, opened_limits().stack_bytes);
+      error != cudaSuccess) {
+    return cuda_problem("setting the stack size back", error);
+  }
+  std::size_t heap_bytes = 0;
+  std::size_t fifo_bytes = 0;
+  std::size_t stack_bytes = 0;
+  if (cudaDeviceGetLimit(&heap_bytes, cudaLimitMallocHeapSize) != cudaSuccess ||
+      cudaDeviceGetLimit(&fifo_bytes, cudaLimitPrintfFifoSize) != cudaSuccess ||
+      cudaDeviceGetLimit(&stack_bytes, cudaLimitStackSize) != cudaSuccess) {
+    return "the context's limits cannot be read";
+  }
+  if (heap_bytes != kDeviceHeapBytes || fifo_bytes != opened_limits().printf_fifo_bytes ||
+      stack_bytes != opened_limits().stack_bytes) {
+    return "the context's limits changed";
+  }
+  return "";
 }
 
 int run_grading_child(const Exercise& exercise, const ChildRequest& request) {

@@ -19,11 +19,15 @@
 #include "device/device_info.hpp"
 #include "exercise/child_protocol.hpp"
 #include "exercise/judge.hpp"
+#include "exercise/sanitizer_screen.hpp"
 #include "exercise/submission_build.hpp"
+#include "exercise/worker_pool.hpp"
 #include "grading/device_image.hpp"
 #include "grading/manifest.hpp"
+#include "grading/sanitizer_log.hpp"
 #include "grading/source_check.hpp"
 #include "grading/utf8.hpp"
+#include "grading/worker_reuse.hpp"
 #include "process/process.hpp"
 #include "runner/runner.hpp"
 #include "timing/cuda_check.hpp"
@@ -113,42 +117,16 @@ void write_request(const fs::path& path, const ChildRequest& request) {
   ::chmod(path.c_str(), 0600);
 }
 
-// The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ...").
-std::string summary_lines(const std::string& log) {
-  std::string lines;
-  std::size_t at = 0;
-  while ((at = log.find("SUMMARY:", at)) != std::string::npos) {
-    const std::size_t start = log.rfind('\n', at);
-    const std::size_t end = log.find('\n', at);
-    std::string line = log.substr(
-        start == std::string::npos ? 0 : start + 1,
-        (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
-    const std::size_t text = line.find_first_not_of("= ");
-    lines += (lines.empty() ? "" : "; ") + (text == std::string::npos ? line : line.substr(text));
-    at = end == std::string::npos ? log.size() : end;
-  }
-  return lines;
-}
-
-// Whether every error count in compute-sanitizer's summary lines is zero ("ERROR SUMMARY: 0 errors",
-// "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.
-bool reports_no_errors(const std::string& summary) {
-  bool counted = false;
-  for (std::size_t at = summary.find(" error"); at != std::string::npos;
-       at = summary.find(" error", at + 1)) {
-    std::size_t digits = at;
-    while (digits > 0 && std::isdigit(static_cast<unsigned char>(summary[digits - 1])) != 0) {
-      --digits;
-    }
-    if (digits == at) {
-      continue;  // "error" not preceded by a count
-    }
-    counted = true;
-    if (summary.compare(digits, at - digits, "0") != 0) {
-      return false;
-    }
-  }
-  return counted;
+// The request of `tool`'s run, "request-TOOL.json" in the scratch folder: its own fresh seed.
+std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& base,
+                                   const std::string& tool) {
+  ChildRequest request = base;
+  request.mode = "sanitize";
+  request.seed = fresh_seed();
+  request.phase = "phase-" + tool + ".txt";
+  std::string request_file = "request-" + tool + ".json";
+  write_request(scratch / request_file, request);
+  return request_file;
 }
 
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
@@ -158,12 +136,7 @@ bool reports_no_errors(const std::string& summary) {
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
                       const fs::path& scratch, const ChildRequest& base, double limit,
                       const std::string& visible_devices) {
-  ChildRequest request = base;
-  request.mode = "sanitize";
-  request.seed = fresh_seed();
-  request.phase = "phase-" + tool + ".txt";
-  const std::string request_file = "request-" + tool + ".json";
-  write_request(scratch / request_file, request);
+  const std::string request_file = write_sanitize_request(scratch, base, tool);
   const std::string log_file = "sanitizer-" + tool + ".log";
   const auto since = std::chrono::steady_clock::now();
   const ProcessResult run = run_contained(contained(
@@ -179,8 +152,8 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   } catch (const std::exception&) {
     log.clear();
   }
-  const std::string summary = summary_lines(log);
-  const bool reported_clean = reports_no_errors(summary);
+  const std::string summary = sanitizer_summary_lines(log);
+  const bool reported_clean = sanitizer_reports_no_errors(summary);
   result.clean = run.succeeded() && reported_clean;
   result.finished = !summary.empty();
   result.summary =
@@ -354,6 +327,17 @@ std::optional<std::string> shared_gpu_may_explain(const JudgeInput& input) {
   return std::nullopt;
 }
 
+// Whether the results show a grading that finished with nothing a broken or hostile submission
+// does: no error, and no call that wrote outside its buffers, changed an input or a guard.
+bool results_clean(const std::optional<ChildResults>& results) {
+  if (!results || !results->completed || !results->error_kind.empty() || !results->timing) {
+    return false;
+  }
+  const TimingResult& timing = *results->timing;
+  return timing.samples_writing_outside == 0 && timing.samples_changing_inputs == 0 &&
+         timing.guard_words_changed == 0;
+}
+
 // Everything the grading child and compute-sanitizer do with a compiled submission. With `turns`
 // the child checks under a shared turn and times under an exclusive one; without, it runs as if
 // alone (a single grading, or one that holds the GPU to itself already).
@@ -374,10 +358,22 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s of its own time)");
-  input.child = run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds,
-                                    scratch, kChildFileSizeLimit, request.visible_devices),
-                          scratch, turns, request.run_limit_seconds,
-                          request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+  // In a batch a worker grades it in the context it keeps (exercise/worker_pool.hpp); graded alone,
+  // or where no worker starts, a child of its own does.
+  GradingWorkers* workers = turns != nullptr ? request.workers : nullptr;
+  std::unique_ptr<GradingWorker> worker = workers != nullptr ? workers->take(input.phase_seconds) : nullptr;
+  WorkerRun worker_run;
+  if (worker != nullptr) {
+    worker_run = workers->run(*worker, scratch, request.run_limit_seconds,
+                              request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+    input.child = worker_run.child;
+  } else {
+    input.child =
+        run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
+                            kChildFileSizeLimit, request.visible_devices),
+                  scratch, turns, request.run_limit_seconds,
+                  request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+  }
   input.last_step = read_phase(scratch / child_request.phase);
   try {
     input.results = child_results_from_json(read_json_file(scratch / child_request.results, kResultsMaxBytes),
@@ -386,6 +382,11 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
     if (input.child->succeeded()) {
       progress(std::string("the child's results could not be read: ") + error.what());
     }
+  }
+  if (worker != nullptr) {
+    const WorkerJobFacts facts{worker_run.answered, worker_run.child.exit_code, worker_run.worker_problem,
+                               compile.outside_calls, results_clean(input.results)};
+    workers->give_back(std::move(worker), worker_retires_because(facts));
   }
   const fs::path sanitizer = find_on_path("compute-sanitizer");
   // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
@@ -407,19 +408,38 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   }
   progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
            std::to_string(ex.odd_elements));
+  // In a batch, an image that keeps no state in the context beyond its module is screened in a
+  // group first (exercise/sanitizer_screen.hpp): a clean group is each member's verdict, and
+  // anything else is decided by a run of the submission alone. A member waits for its group
+  // holding no turn (the group's run holds one), so that its wait never holds up a timer.
+  SanitizerScreen* screen = turns != nullptr && compile.outside_calls && compile.outside_calls->empty()
+                                ? request.sanitizer_screen
+                                : nullptr;
   auto since = std::chrono::steady_clock::now();
-  const SharedTurn turn(turns);
-  if (turns != nullptr) {
+  const SharedTurn turn(screen == nullptr ? turns : nullptr);
+  if (turns != nullptr && screen == nullptr) {
     input.phase_seconds.emplace_back("waiting to sanitize", seconds_since(since));
     since = std::chrono::steady_clock::now();
   }
   std::vector<std::future<SanitizerRun>> runs;
-  for (const SanitizerPlan& tool : plan) {
-    if (tool.not_needed) {
+  std::vector<std::vector<std::pair<std::string, double>>> screen_phases(plan.size());
+  for (std::size_t t = 0; t < plan.size(); ++t) {
+    if (plan[t].not_needed) {
       runs.emplace_back();
       continue;
     }
-    runs.push_back(std::async(std::launch::async, [&, name = tool.tool] {
+    runs.push_back(std::async(std::launch::async, [&, t, name = plan[t].tool] {
+      if (screen != nullptr) {
+        const fs::path member = fs::absolute(scratch / write_sanitize_request(scratch, child_request, name));
+        const ScreenVerdict group = screen->screen(name, member, request.run_limit_seconds, screen_phases[t]);
+        if (group.clean) {
+          return SanitizerRun{name, true,
+                              group.summary + " (screened with " + std::to_string(group.members - 1) +
+                                  " other submissions in one run)",
+                              true, group.seconds};
+        }
+      }
+      const SharedTurn alone(screen != nullptr ? turns : nullptr);
       return sanitize(sanitizer, name, child, scratch, child_request, request.run_limit_seconds,
                       request.visible_devices);
     }));
@@ -429,14 +449,23 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
         runs[t].valid() ? runs[t].get()
                         : SanitizerRun{plan[t].tool, true, "not run: " + *plan[t].not_needed, true, 0.0});
   }
-  input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
+  // The first screened tool's wait for its group stands for all of them (they wait side by side);
+  // the rest of the phase is sanitizing.
+  double group_wait = 0.0;
+  for (const auto& phases : screen_phases) {
+    if (!phases.empty()) {
+      group_wait = phases.front().second;
+      input.phase_seconds.emplace_back("waiting to sanitize", group_wait);
+      break;
+    }
+  }
+  input.phase_seconds.emplace_back("sanitizing", std::max(seconds_since(since) - group_wait, 0.0));
   // Each tool's own wall seconds (they ran side by side, within the phase above).
   for (const SanitizerRun& run : input.sanitizers) {
     if (run.seconds > 0.0) {
       input.phase_seconds.emplace_back("sanitizing: " + run.tool, run.seconds);
     }
   }
-  input.phase_seconds.emplace_back("sanitizing", seconds_since(since));
 }
 
 // Every step after the checks before compiling; runs only where a GPU (or a simulated one) and the
@@ -595,6 +624,32 @@ GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
     report.device_uuid = input.results->device_uuid;
   }
   return report;
+}
+
+std::string BatchGradingHelpers::describe() const {
+  std::string text = workers != nullptr ? workers->describe() : std::string("no grading workers");
+  if (screen != nullptr) {
+    text += "; " + screen->describe();
+  }
+  return text;
+}
+
+BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight) {
+  BatchGradingHelpers helpers;
+  fs::path child;
+  try {
+    child = child_program(request);
+  } catch (const DataFileNotFound&) {
+    return helpers;  // each grading reports the missing program itself
+  }
+  helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
+  const fs::path sanitizer = find_on_path("compute-sanitizer");
+  const std::size_t members = std::min(kSanitizerGroupMembers, in_flight / 2);
+  if (!request.simulated_gpu && !sanitizer.empty() && members >= 2) {
+    helpers.screen = std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices,
+                                                       request.turns, members, kSanitizerGatherSeconds);
+  }
+  return helpers;
 }
 
 nlohmann::ordered_json prepare_grading(const Exercise& ex, const GradeRequest& request,

@@ -3,11 +3,15 @@
 // run its kernels in the grading child with time limits, run compute-sanitizer where it exists, and
 // judge. docs/grading.md states the threat model this follows.
 
+#include <cstddef>
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
 #include "exercise/exercise.hpp"
+#include "exercise/sanitizer_screen.hpp"
+#include "exercise/worker_pool.hpp"
 #include "grading/grade_request.hpp"
 #include "grading/report.hpp"
 
@@ -27,5 +31,25 @@ inline constexpr const char* kGradeChildProgram = "labrun-grade-child";
 //! fit on it at once. Throws std::runtime_error when it cannot.
 [[nodiscard]] nlohmann::ordered_json prepare_grading(const Exercise& exercise, const GradeRequest& request,
                                                      const std::function<void(const std::string&)>& progress);
+
+//! What a batch keeps per GPU so that its gradings pay for CUDA contexts once, not per submission:
+//! the GPU's grading workers (exercise/worker_pool.hpp) and compute-sanitizer's screening of
+//! groups (exercise/sanitizer_screen.hpp).
+struct BatchGradingHelpers {
+  std::unique_ptr<GradingWorkers> workers;  //!< null where no grading child program is found
+  std::unique_ptr<SanitizerScreen> screen;  //!< null without compute-sanitizer or a real GPU
+  //! "N gradings in M workers, ...; K sanitizer runs in G groups, ..."
+  [[nodiscard]] std::string describe() const;
+};
+
+//! Members of a sanitizer screening group at most, and how long the first waits for the others.
+inline constexpr std::size_t kSanitizerGroupMembers = 8;
+inline constexpr double kSanitizerGatherSeconds = 1.5;
+
+//! The helpers for the request's GPU (request.turns, request.visible_devices), with `in_flight`
+//! gradings on it at once: screening groups of up to half of them (at most
+//! kSanitizerGroupMembers), none where that is fewer than 2 (a group of one saves nothing, and its
+//! first member would wait for others who cannot come).
+[[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight);
 
 }  // namespace labrun

@@ -403,6 +403,7 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     }
     result.shared_memory = footprint->any_shared_memory();
     result.synchronisation = footprint->any_synchronisation();
+    result.outside_calls = footprint->outside_calls;
   }
   if (!footprint) {
     result.compiled = false;

@@ -133,6 +133,10 @@ struct DeviceCompile {
   //! True where the image does not say.
   bool shared_memory = true;
   bool synchronisation = true;
+  //! The driver's device-side calls the image makes (DeviceImageFootprint::outside_calls: malloc,
+  //! vprintf, __assertfail...); nullopt where the image was not read. A grading worker is reused
+  //! only after an image known to make none (exercise/worker_pool.hpp).
+  std::optional<std::vector<std::string>> outside_calls;
   double seconds = 0.0;  //!< wall time of the compile
 };
 

@@ -35,6 +35,8 @@ bool read_at(std::string_view bytes, std::uint64_t offset, T& value) {
   return true;
 }
 
+constexpr std::uint16_t kUndefinedSection = 0;  // SHN_UNDEF
+
 struct Section {
   std::uint32_t name = 0;
   std::uint32_t type = 0;
@@ -47,6 +49,21 @@ struct Section {
 
 bool starts_with(const std::string& text, const char* prefix) {
   return text.rfind(prefix, 0) == 0;
+}
+
+// A symbol's name from the symbol table's string table: empty where it lies outside the file or
+// is longer than kDeviceImageGlobalNameMax bytes.
+std::string symbol_name(std::string_view image, const Section* strings, std::uint32_t name) {
+  const std::uint64_t name_at = strings != nullptr ? strings->offset + name : image.size();
+  if (strings == nullptr || name >= strings->size || name_at >= image.size()) {
+    return "";
+  }
+  const std::size_t end = image.find('\0', static_cast<std::size_t>(name_at));
+  const std::size_t length =
+      (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(name_at);
+  return length <= kDeviceImageGlobalNameMax
+             ? std::string(image.substr(static_cast<std::size_t>(name_at), length))
+             : std::string();
 }
 
 std::uint64_t saturating_add(std::uint64_t a, std::uint64_t b) {
@@ -146,6 +163,7 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
   // Per section, the furthest end of any variable placed in it; the named variables.
   std::vector<std::uint64_t> extent(count, 0);
   std::vector<DeviceImageGlobal> globals;
+  std::vector<std::string> outside_calls;
   for (std::size_t i = 0; i < count; ++i) {
     extent[i] = is_global_data(sections[i]) ? sections[i].size : 0;
   }
@@ -170,23 +188,23 @@ std::optional<DeviceImageFootprint> device_image_footprint(std::string_view imag
         problem = "a symbol lies outside the file";
         return std::nullopt;
       }
+      const std::string symbol = symbol_name(image, strings, name);
+      if (section == kUndefinedSection && name != 0 && !starts_with(symbol, ".nv.reservedSmem") &&
+          outside_calls.size() < kDeviceImageGlobalsMax) {
+        outside_calls.push_back(symbol.empty() ? "(a symbol whose name cannot be read)" : symbol);
+      }
       if (section > 0 && section < count && is_global_data(sections[section])) {
         extent[section] = std::max(extent[section], saturating_add(value, size));
-        const std::uint64_t name_at = strings != nullptr ? strings->offset + name : image.size();
-        if ((info & 0x0F) == kObjectSymbol && size > 0 && name < (strings != nullptr ? strings->size : 0) &&
-            name_at < image.size() && globals.size() < kDeviceImageGlobalsMax) {
-          const std::size_t end = image.find('\0', static_cast<std::size_t>(name_at));
-          const std::size_t length =
-              (end == std::string_view::npos ? image.size() : end) - static_cast<std::size_t>(name_at);
-          if (length > 0 && length <= kDeviceImageGlobalNameMax) {
-            globals.push_back({std::string(image.substr(static_cast<std::size_t>(name_at), length)), size});
-          }
+        if ((info & 0x0F) == kObjectSymbol && size > 0 && !symbol.empty() &&
+            globals.size() < kDeviceImageGlobalsMax) {
+          globals.push_back({symbol, size});
         }
       }
     }
   }
   DeviceImageFootprint footprint;
   footprint.globals = std::move(globals);
+  footprint.outside_calls = std::move(outside_calls);
   const auto section_named = [&](const std::string& label) -> const Section* {
     const auto found =
         std::find_if(sections.begin(), sections.end(), [&](const Section& s) { return s.label == label; });

@@ -75,6 +75,14 @@ struct DeviceImageFootprint {
   //! Whether any function may synchronise threads (DeviceImageFunction::may_synchronise): synccheck
   //! checks barriers and warp-synchronous instructions only.
   [[nodiscard]] bool any_synchronisation() const;
+  //! The symbols the image uses but does not define, other than the compiler's own reserved
+  //! shared-memory marker (.nv.reservedSmem.*): the driver's device-side calls (malloc and free,
+  //! which `new` and `delete` become; vprintf for printf; __assertfail for assert), at most
+  //! kDeviceImageGlobalsMax of them, each name cut at kDeviceImageGlobalNameMax bytes. Each keeps
+  //! state in the CUDA context beyond the module's own (the device heap, the printf buffer, an
+  //! assertion that stops the context), so a grading worker is not reused after an image that has
+  //! any (exercise/worker_pool.hpp).
+  std::vector<std::string> outside_calls;
 };
 
 inline constexpr std::size_t kDeviceImageGlobalsMax = 4096;

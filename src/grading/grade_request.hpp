@@ -11,6 +11,9 @@
 
 namespace labrun {
 
+class GradingWorkers;   // exercise/worker_pool.hpp
+class SanitizerScreen;  // exercise/sanitizer_screen.hpp
+
 //! What the grader needs to know of a GPU before it creates any context on it.
 struct GradingGpu {
   int major = 0;  //!< compute capability
@@ -42,6 +45,12 @@ struct GradeRequest {
   //! Batch grading: the turns on that GPU shared with submissions graded beside this one (a
   //! submission's timing never overlaps their GPU work); null when it is graded alone.
   GpuTurns* turns = nullptr;
+  //! Batch grading: that GPU's grading workers, which keep their CUDA contexts from one submission
+  //! to the next (exercise/worker_pool.hpp); null: a one-shot child per grading.
+  GradingWorkers* workers = nullptr;
+  //! Batch grading: compute-sanitizer's screening of groups of submissions on that GPU
+  //! (exercise/sanitizer_screen.hpp); null: every submission's tools run alone.
+  SanitizerScreen* sanitizer_screen = nullptr;
   //! What the lab's prepare_grading measured once for the batch on that GPU; empty when alone.
   nlohmann::ordered_json shared;
   //! Tests of the grading pipeline on a machine with no GPU: grade as if on this GPU, without asking

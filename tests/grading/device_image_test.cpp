@@ -150,3 +150,20 @@ TEST_CASE("a kernel whose records cannot be read is taken to synchronise") {
   CHECK_FALSE(footprint.functions.front().attributes_read);
   CHECK(footprint.any_synchronisation());
 }
+
+TEST_CASE("the driver's device-side calls an image makes are named; an image that makes none names none") {
+  const std::string plain =
+      cubin_of("extern \"C\" __global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n");
+  CHECK(footprint_of(plain).outside_calls.empty());
+  const std::string calls = cubin_of(
+      "#include <cassert>\n#include <cstdio>\n"
+      "extern \"C\" __global__ void heap(float* x) { float* p = new float[4]; p[0] = x[0]; x[1] = p[0]; "
+      "delete[] p; }\n"
+      "extern \"C\" __global__ void say(float* x) { printf(\"%f\\n\", x[0]); }\n"
+      "extern \"C\" __global__ void insist(float* x) { assert(x[0] == 1.0f); }\n");
+  const std::vector<std::string> named = footprint_of(calls).outside_calls;
+  for (const char* call : {"malloc", "free", "vprintf", "__assertfail"}) {
+    INFO(call);
+    CHECK(std::find(named.begin(), named.end(), call) != named.end());
+  }
+}

@@ -21,7 +21,7 @@
 // every stand-in of one test: memory is counted in units of a grading's buffers, per process,
 // under flock, and what an ended process held is free again.
 //
-//   labrun-fake-grade-child --pool DIR --request FILE
+//   labrun-fake-grade-child --pool DIR --request FILE | --serve CONTROL
 
 #include <fcntl.h>
 #include <signal.h>
@@ -42,6 +42,7 @@
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
 #include "exercise/child_protocol.hpp"
+#include "exercise/worker_protocol.hpp"
 #include "fusion-verdicts/grading/exercise.hpp"
 #include "grading/exercise.hpp"
 #include "grading/probe_results.hpp"
@@ -367,20 +368,33 @@ class FakeGrading {
   std::string step_;
 };
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 5 || std::string(argv[1]) != "--pool" || std::string(argv[3]) != "--request") {
-    std::cerr << "usage: labrun-fake-grade-child --pool DIR --request FILE\n";
-    return 2;
-  }
+// One request, as the one-shot stand-in grades it.
+int grade_request(const fs::path& request_file, Pool& pool) {
   try {
     const ChildRequest request = labrun::request_from_json(
-        nlohmann::ordered_json::parse(labrun::read_regular_file(argv[4], labrun::kRequestMaxBytes)));
-    Pool pool(argv[2]);
+        nlohmann::ordered_json::parse(labrun::read_regular_file(request_file, labrun::kRequestMaxBytes)));
     return FakeGrading(request, pool).run();
   } catch (const std::exception& error) {
     std::cerr << "fake child: " << error.what() << "\n";
     return 1;
   }
+}
+
+}  // namespace
+
+// As the real child: --request FILE grades one request; --serve CONTROL is a grading worker
+// (exercise/worker_protocol.hpp), whose context check finds nothing (it has no context).
+int main(int argc, char** argv) {
+  const std::string mode = argc == 5 ? argv[3] : "";
+  if (argc != 5 || std::string(argv[1]) != "--pool" || (mode != "--request" && mode != "--serve")) {
+    std::cerr << "usage: labrun-fake-grade-child --pool DIR --request FILE | --serve CONTROL\n";
+    return 2;
+  }
+  Pool pool(argv[2]);
+  if (mode == "--request") {
+    return grade_request(argv[4], pool);
+  }
+  return labrun::serve_grading_jobs(
+      fs::absolute(argv[4]), [&](const fs::path& request) { return grade_request(request, pool); },
+      [] { return std::string(); });
 }

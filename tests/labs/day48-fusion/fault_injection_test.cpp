@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -121,6 +122,13 @@ TEST_CASE(
       command, [&](const std::string& line) { progress_lines += line + "\n"; }, printed);
   INFO(progress_lines);
   CHECK(status == 0);
+  // The batch graded in workers that kept their (simulated) contexts: some graded more than one
+  // submission, and those that met a hostile one were retired.
+  std::smatch workers;
+  REQUIRE(
+      std::regex_search(progress_lines, workers, std::regex("GPU 0: ([0-9]+) gradings in ([0-9]+) workers")));
+  CHECK(std::stoi(workers[1].str()) > std::stoi(workers[2].str()));
+  CHECK_THAT(progress_lines, ContainsSubstring("retired"));
   const auto report_of = [&](const std::string& name) {
     return nlohmann::json::parse(labrun::read_file(work / "out" / "submissions" / name / "report.json"));
   };

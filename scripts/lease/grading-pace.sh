@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# On the H200, inside the lead's lease, after a dev build of this tree (build/dev) and, for the
+# comparison, of the tree before issue 34 (OLD_BUILD, default build/old-dev). It builds nothing.
+# Issue 34's targets, most important first:
+#
+#   1. The honest batch: 160 of day 48's full-marks corpus submissions (the 9 replicated as
+#      scripts/grading-scale-check.sh does with HONEST=1, cut at 160), --jobs 16, --secret-seed:
+#      submissions per minute, and whether every one scored 100.
+#   2. The GPU fault-injection test (honest submissions beside hostile ones get their grade alone).
+#   3. The GPU corpus tests of every registered exercise, and each skeleton.
+#   4. One grade, compile included, end to end, 3 times: the median seconds.
+#   5. The rate against --jobs: 32 of the honest submissions at --jobs 2, 4, 8 and 16.
+#   6. OLD's rate on the same 32 at --jobs 16, where OLD_BUILD's labrun exists and time is left.
+#
+# Steps 1 to 4 stop at their own limits (120 + 110 + 170 + 3 x 20 s); each run of steps 5 and 6
+# starts only where it can end within 420 s of the start. Expected about 5 minutes in all; at most
+# 7 minutes 40 s, where every one of steps 1 to 4 runs to its limit. Logs, summaries and each
+# batch's progress lines go under OUTDIR, with one grading-pace.tar.gz of the reports; a short
+# table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev), and
+# PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 32), to try the script where there is
+# no GPU: the GPU tests then skip (or are not run) and every grade says so.
+#
+#   OLD_BUILD=build/old-dev scripts/lease/grading-pace.sh OUTDIR
+set -uo pipefail
+out=${1:?usage: [OLD_BUILD=DIR] scripts/lease/grading-pace.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+cd "$(dirname "$0")/../.."
+build=${LABRUN_LEASE_BUILD_DIR:-build/dev}
+new=$PWD/$build/labrun
+old_build=${OLD_BUILD:-build/old-dev}
+old=$(cd "$old_build" 2>/dev/null && pwd)/labrun
+if [ ! -x "$new" ]; then
+  echo "grading-pace: $new is missing: build the dev preset first" >&2
+  exit 2
+fi
+unset LABRUN_GRADE_CHILD  # each labrun finds its own grading child beside it
+. scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
+started=$(date +%s.%N)
+elapsed() { awk "BEGIN{printf \"%.0f\", $(date +%s.%N) - $started}"; }
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 || echo "no nvidia-smi" >"$out/gpu.txt"
+if [ "$build" = build/dev ]; then ctest_command=(ctest --preset dev); else ctest_command=(ctest --test-dir "$build"); fi
+
+# The honest batch: day 48's full-marks submissions, replicated, the first COUNT of them.
+corpus=labs/day48-fusion/grading/corpus
+honest_batch() {  # FOLDER COUNT
+  rm -rf "$1"; mkdir -p "$1"
+  local made=0 r=1
+  while [ "$made" -lt "$2" ]; do
+    for d in "$corpus"/*/; do
+      [ "$made" -lt "$2" ] || break
+      grep -q '"score": 100' "$d/expected.json" || continue
+      cp -r "$d" "$1/r$(printf %03d "$r")-$(basename "$d")"
+      made=$((made + 1))
+    done
+    r=$((r + 1))
+  done
+}
+# Grades a batch; appends "NAME N SECONDS RATE EXIT" to rates.txt.
+grade_batch() {  # NAME LABRUN FOLDER JOBS LIMIT
+  local start status n
+  start=$(date +%s.%N)
+  timeout "$5" "$2" grade --batch "$3" --out "$out/$1" --jobs "$4" --secret-seed --force >"$out/$1.md" 2>"$out/$1.log"
+  status=$?
+  n=$(ls "$3" | wc -l)
+  awk -v n="$n" -v s="$start" -v e="$(date +%s.%N)" -v name="$1" -v st="$status" \
+    'BEGIN { printf "%s %d %.1f %.1f %d\n", name, n, e - s, n / (e - s) * 60, st }' >>"$out/rates.txt"
+}
+all_100() {  # NAME: "yes" when every report scored 100, else how many did not
+  python3 - "$out/$1/submissions" <<'PY'
+import json, os, sys
+base = sys.argv[1]
+scores = [json.load(open(os.path.join(base, s, "report.json")))["score"] for s in os.listdir(base)] if os.path.isdir(base) else []
+bad = [s for s in scores if s != 100]
+print("yes" if scores and not bad else f"no ({len(bad)} of {len(scores)} not 100)")
+PY
+}
+: >"$out/rates.txt"
+
+honest=${PACE_HONEST:-160}
+sweep=${PACE_SWEEP:-32}
+main_run="new-$honest-jobs16"
+echo "== [$(elapsed) s] 1. the honest batch, $honest submissions, --jobs 16"
+honest_batch "$out/honest-main" "$honest"
+grade_batch "$main_run" "$new" "$out/honest-main" 16 120
+tail -3 "$out/$main_run.log"
+
+echo "== [$(elapsed) s] 2. the GPU fault-injection test"
+timeout 110 "${ctest_command[@]}" -R "^gpu\\.on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones\$" \
+  --output-on-failure >"$out/fault-injection.log" 2>&1
+echo "ctest exit status $?" >>"$out/fault-injection.log"
+grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/fault-injection.log" | tail -3
+
+echo "== [$(elapsed) s] 3. the GPU corpus tests of every exercise"
+mkdir -p "$out/grades"
+LABRUN_GRADE_OUT="$out/grades" timeout 170 "${ctest_command[@]}" \
+  -R "^gpu\\.(labrun grade --batch gives every submission of every exercise.s corpus its expected verdict|the skeleton a student starts from compiles and scores 0, for every exercise)\$" \
+  --output-on-failure >"$out/corpora.log" 2>&1
+echo "ctest exit status $?" >>"$out/corpora.log"
+grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/corpora.log" | tail -3
+
+echo "== [$(elapsed) s] 4. one grade end to end, 3 times"
+: >"$out/one-grade.txt"
+for i in 1 2 3; do
+  start=$(date +%s.%N)
+  timeout 20 "$new" grade "$corpus/correct/halfway.cu" --out "$out/one-grade-$i" --force >"$out/one-grade-$i.md" 2>"$out/one-grade-$i.log"
+  status=$?
+  awk -v s="$start" -v e="$(date +%s.%N)" -v st="$status" 'BEGIN { printf "%.2f %d\n", e - s, st }' >>"$out/one-grade.txt"
+done
+cat "$out/one-grade.txt"
+
+echo "== [$(elapsed) s] 5. the rate against --jobs, $sweep submissions"
+honest_batch "$out/honest-sweep" "$sweep"
+for jobs in 2 4 8 16; do
+  if [ $(($(elapsed) + 45)) -le 420 ]; then
+    grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 45
+  else
+    echo "--jobs $jobs skipped: no time left"
+  fi
+done
+
+if [ -x "$old" ] && [ $(($(elapsed) + 60)) -le 420 ]; then
+  echo "== [$(elapsed) s] 6. OLD ($old) on the same $sweep, --jobs 16"
+  grade_batch "old-$sweep-jobs16" "$old" "$out/honest-sweep" 16 60
+else
+  echo "== [$(elapsed) s] 6. skipped (no OLD labrun at $old_build, or no time left)"
+fi
+
+tar -czf "$out/grading-pace.tar.gz" -C "$out" --exclude='*.tar.gz' --exclude='honest-*' . 2>/dev/null
+rm -rf "$out/honest-main" "$out/honest-sweep"
+
+echo
+echo "== grading pace ($(cat "$out/gpu.txt"); $(elapsed) s in all)"
+printf "%-16s %5s %8s %10s %5s %s\n" run subs seconds per-minute exit "every one 100"
+while read -r name n seconds rate status; do
+  printf "%-16s %5s %8s %10s %5s %s\n" "$name" "$n" "$seconds" "$rate" "$status" "$(all_100 "$name")"
+done <"$out/rates.txt"
+ctest_result() {  # LOG: passed, skipped, not found, or FAILED
+  if grep -qE 'No tests were found' "$1"; then echo "not found (no GPU tests in this build)"
+  elif grep -qE 'Skipped|SKIP' "$1"; then echo skipped
+  elif grep -qE '100% tests passed' "$1"; then echo passed
+  else echo "FAILED ($1)"; fi
+}
+echo "fault injection: $(ctest_result "$out/fault-injection.log")"
+echo "corpora: $(ctest_result "$out/corpora.log")"
+echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 2p | cut -d' ' -f1)"
+echo "where the time went ($main_run): $(grep 'where the time went' "$out/$main_run.log" | tail -1 | sed 's/.*where the time went: //')"
+echo "workers and screening ($main_run): $(grep -E 'GPU [0-9]+: .*workers' "$out/$main_run.log" | tail -1)"

@@ -1,0 +1,207 @@
+#include "exercise/worker_pool.hpp"
+
+#include <chrono>
+#include <future>
+#include <optional>
+#include <thread>
+
+#include "base/atomic_file.hpp"
+#include "core/wall_clock.hpp"
+#include "exercise/submission_build.hpp"
+#include "exercise/worker_protocol.hpp"
+
+namespace labrun {
+namespace fs = std::filesystem;
+
+namespace {
+
+// A worker lives as long as the batch: its own wall clock is not what ends it.
+constexpr double kWorkerLifetimeSeconds = 1e9;
+// Seconds a fresh worker may take to open its context (16 at once take about 3.3 s on an H200).
+constexpr double kWorkerStartSeconds = 120.0;
+// Files a worker writes: its control files and the gradings' results, in their scratch folders.
+constexpr std::uint64_t kWorkerFileSizeLimit = 64ull * 1024 * 1024;
+constexpr auto kPoll = std::chrono::microseconds(500);
+// Workers that did not start before the batch stops trying (one-shot children grade the rest).
+constexpr std::uint64_t kFailedStartsMax = 3;
+
+// The seconds a reason counts under in describe(): its first words, without what is particular.
+std::string reason_class(const std::string& reason) {
+  const std::size_t cut = reason.find_first_of("(:");
+  std::string head = reason.substr(0, cut);
+  while (!head.empty() && head.back() == ' ') {
+    head.pop_back();
+  }
+  return head;
+}
+
+}  // namespace
+
+GradingWorker::GradingWorker(const fs::path& program, const std::string& visible_devices)
+    : budget_(kWorkerLifetimeSeconds) {
+  SpawnOptions options =
+      contained({program.string(), "--serve", control_.path().string()}, kWorkerLifetimeSeconds,
+                control_.path(), kWorkerFileSizeLimit, visible_devices);
+  options.budget = &budget_;
+  running_ = std::async(std::launch::async, [options] { return run_contained(options); });
+}
+
+GradingWorker::~GradingWorker() {
+  static_cast<void>(end());
+}
+
+bool GradingWorker::wait_ready(double limit_seconds) {
+  const auto since = std::chrono::steady_clock::now();
+  std::error_code missing;
+  while (seconds_since(since) < limit_seconds) {
+    if (fs::exists(control_.path() / kWorkerReadyFile, missing)) {
+      return true;
+    }
+    if (ended()) {
+      return false;
+    }
+    std::this_thread::sleep_for(kPoll);
+  }
+  return false;
+}
+
+bool GradingWorker::ended() const {
+  return !running_.valid() || running_.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+ProcessResult GradingWorker::end() {
+  if (!running_.valid()) {
+    return finished_;
+  }
+  try {
+    write_file_atomically(control_.path() / kWorkerStopFile, "\n", true);
+  } catch (const std::exception&) {
+    // ended below all the same
+  }
+  budget_.cap_remaining(0.0);
+  finished_ = running_.get();
+  return finished_;
+}
+
+ProcessResult GradingWorker::ended_result() {
+  if (running_.valid()) {
+    finished_ = running_.get();
+  }
+  return finished_;
+}
+
+GradingWorkers::GradingWorkers(fs::path child_program, std::string visible_devices, GpuTurns* turns)
+    : program_(std::move(child_program)), visible_devices_(std::move(visible_devices)), turns_(turns) {}
+
+GradingWorkers::~GradingWorkers() = default;
+
+std::unique_ptr<GradingWorker> GradingWorkers::take(std::vector<std::pair<std::string, double>>& phases) {
+  const auto since = std::chrono::steady_clock::now();
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_.empty()) {
+      std::unique_ptr<GradingWorker> worker = std::move(idle_.back());
+      idle_.pop_back();
+      return worker;
+    }
+    if (failed_starts_ >= kFailedStartsMax) {
+      return nullptr;  // the program serves no jobs here: one-shot children from now on
+    }
+    ++started_;
+  }
+  // Its context is made under a shared turn: never while another grading holds the GPU to time.
+  const SharedTurn turn(turns_);
+  auto worker = std::make_unique<GradingWorker>(program_, visible_devices_);
+  const bool ready = worker->wait_ready(kWorkerStartSeconds);
+  phases.emplace_back("waiting for a worker", seconds_since(since));
+  if (!ready) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    ++retired_["a worker did not start"];
+    ++failed_starts_;
+    return nullptr;
+  }
+  return worker;
+}
+
+WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, double run_limit,
+                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases) {
+  auto since = std::chrono::steady_clock::now();
+  const ResidentTurn resident(turns_);
+  SharedTurn shared(turns_);
+  std::optional<ExclusiveTurn> exclusive;
+  if (turns_ != nullptr) {
+    phases.emplace_back("waiting to check", seconds_since(since));
+  }
+  since = std::chrono::steady_clock::now();
+  RunBudget budget(run_limit);
+  const std::uint64_t number = worker.next_job();
+  hand_job(worker.control(), WorkerJob{number, fs::absolute(scratch), "request.json"});
+  WorkerRun run;
+  std::error_code missing;
+  while (true) {
+    if (const std::optional<WorkerDone> done = job_done(worker.control(), number)) {
+      run.answered = true;
+      run.worker_problem = done->problem;
+      run.child.started = true;
+      run.child.exit_code = done->status;
+      break;
+    }
+    if (worker.ended()) {
+      run.child = worker.ended_result();  // it ended itself: a hang it saw, or a failure
+      break;
+    }
+    if (budget.exhausted()) {
+      run.child = worker.end();
+      run.child.timed_out = true;
+      run.child.limit_seconds_spent = budget.spent();
+      break;
+    }
+    if (turns_ != nullptr && !exclusive && fs::exists(scratch / "ready-to-time", missing)) {
+      phases.emplace_back("checking", seconds_since(since));
+      since = std::chrono::steady_clock::now();
+      budget.pause();  // waiting for the GPU is not the submission's time
+      shared.release();
+      exclusive.emplace(turns_);
+      phases.emplace_back("waiting to time", seconds_since(since));
+      since = std::chrono::steady_clock::now();
+      budget.resume();
+      budget.cap_remaining(timing_turn_limit);
+      write_file_atomically(scratch / "may-time", "\n", true);
+    }
+    std::this_thread::sleep_for(kPoll);
+  }
+  run.child.wall_seconds = seconds_since(since);
+  phases.emplace_back(exclusive ? "timing" : turns_ != nullptr ? "checking" : "child", seconds_since(since));
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++gradings_;
+  return run;
+}
+
+void GradingWorkers::give_back(std::unique_ptr<GradingWorker> worker,
+                               const std::optional<std::string>& retire_because) {
+  if (worker == nullptr) {
+    return;
+  }
+  if (!retire_because && !worker->ended()) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back(std::move(worker));
+    return;
+  }
+  static_cast<void>(worker->end());
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++retired_[retire_because ? reason_class(*retire_because) : "the worker ended"];
+}
+
+std::string GradingWorkers::describe() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  std::uint64_t retired = 0;
+  std::string reasons;
+  for (const auto& [reason, count] : retired_) {
+    retired += count;
+    reasons += (reasons.empty() ? "" : "; ") + reason + " (" + std::to_string(count) + ")";
+  }
+  return std::to_string(gradings_) + " gradings in " + std::to_string(started_) + " workers" +
+         (retired > 0 ? ", " + std::to_string(retired) + " retired: " + reasons : std::string());
+}
+
+}  // namespace labrun

@@ -1,0 +1,109 @@
+#pragma once
+// Grading workers: trusted grading-child processes that each keep one CUDA context on one GPU and
+// grade one submission after another in it (load the module, check, time, unload), so that a batch
+// pays for a context once per worker rather than once per submission. The driver creates contexts
+// one at a time (about 0.3 s each on an H200), which bounded a batch to about one grading a second.
+//
+// A worker grades one submission at a time, and labrun waits for it to say the grading is over
+// before it hands it another: a submission never shares a context with another's work in flight.
+// Every grading keeps the one-shot child's turns and limits (grader.cpp's run_child): it is resident
+// and holds a shared turn while it checks, trades it for an exclusive one to time, and waiting for a
+// turn (or for a worker) never counts toward its limits; past its limit the worker is ended, as the
+// one-shot child was. A worker is retired after any grading that could have left anything behind
+// (grading/worker_reuse.hpp) and a fresh one takes its place.
+
+#include <cstdint>
+#include <filesystem>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "exercise/submission_build.hpp"
+#include "grading/gpu_turns.hpp"
+#include "process/process.hpp"
+
+namespace labrun {
+
+//! One worker process (labrun-grade-child --serve) and its private control folder.
+class GradingWorker {
+ public:
+  GradingWorker(const std::filesystem::path& program, const std::string& visible_devices);
+  //! Ends the process.
+  ~GradingWorker();
+  GradingWorker(const GradingWorker&) = delete;
+  GradingWorker& operator=(const GradingWorker&) = delete;
+
+  //! Waits until the worker has opened its context; false when it ended or took longer.
+  bool wait_ready(double limit_seconds);
+  [[nodiscard]] bool ended() const;
+  //! Ends the worker at once (it holds nothing worth saving) and says how it ended.
+  ProcessResult end();
+  //! How the process ended by itself (ended() must be true).
+  ProcessResult ended_result();
+  [[nodiscard]] const std::filesystem::path& control() const { return control_.path(); }
+  std::uint64_t next_job() { return ++jobs_; }
+
+ private:
+  ScratchFolder control_;
+  RunBudget budget_;
+  std::future<ProcessResult> running_;
+  ProcessResult finished_;
+  std::uint64_t jobs_ = 0;
+};
+
+//! One grading run in a worker, as a one-shot child's run would be reported.
+struct WorkerRun {
+  //! The grading's exit status as the worker gave it (or the worker's own end, where it ended:
+  //! a hang it ended itself, a kill at the grading's limit, which says timed out).
+  ProcessResult child;
+  //! The worker said the grading was over, and is still running.
+  bool answered = false;
+  //! The worker's check of its context after the grading (empty: it passed).
+  std::string worker_problem;
+};
+
+//! The workers of one GPU. Thread-safe: each of a batch's threads takes a worker for a grading and
+//! gives it back (or retires it) when it has judged the grading.
+class GradingWorkers {
+ public:
+  //! child_program: labrun-grade-child; visible_devices: CUDA_VISIBLE_DEVICES naming the GPU;
+  //! turns: that GPU's turns (a worker opens its context under a shared turn, never while another
+  //! grading times).
+  GradingWorkers(std::filesystem::path child_program, std::string visible_devices, GpuTurns* turns);
+  ~GradingWorkers();
+  GradingWorkers(const GradingWorkers&) = delete;
+  GradingWorkers& operator=(const GradingWorkers&) = delete;
+
+  //! An idle worker, or a fresh one once its context is open; null when none could be started (the
+  //! caller grades with a one-shot child; after 3 workers that did not start, no more are tried).
+  //! The wait is appended to `phases` as "waiting for a worker".
+  [[nodiscard]] std::unique_ptr<GradingWorker> take(std::vector<std::pair<std::string, double>>& phases);
+  //! Grades the request "request.json" in `scratch` in `worker`, with a budget of `run_limit`
+  //! seconds of its own work and at most `timing_turn_limit` once it holds the GPU to itself, as
+  //! grader.cpp's run_child runs the one-shot child; appends each turn's wait and work to `phases`.
+  [[nodiscard]] WorkerRun run(GradingWorker& worker, const std::filesystem::path& scratch, double run_limit,
+                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases);
+  //! After the grading is judged: back to the idle workers, or, with a reason, ended.
+  void give_back(std::unique_ptr<GradingWorker> worker, const std::optional<std::string>& retire_because);
+
+  //! "N gradings in M workers; K retired: reason (count), ..."
+  [[nodiscard]] std::string describe() const;
+
+ private:
+  std::filesystem::path program_;
+  std::string visible_devices_;
+  GpuTurns* turns_;
+  mutable std::mutex mutex_;
+  std::vector<std::unique_ptr<GradingWorker>> idle_;
+  std::uint64_t started_ = 0;
+  std::uint64_t failed_starts_ = 0;
+  std::uint64_t gradings_ = 0;
+  std::map<std::string, std::uint64_t> retired_;
+};
+
+}  // namespace labrun

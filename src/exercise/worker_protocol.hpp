@@ -1,0 +1,71 @@
+#pragma once
+// How labrun hands gradings to a grading worker: one `labrun-grade-child --serve CONTROL` process
+// that keeps its CUDA context and grades one submission after another (exercise/worker_pool.hpp
+// says when it is reused, and docs/grading.md why that keeps submissions apart). Host logic only,
+// so the stand-in child of the scheduler's tests serves the same protocol.
+//
+// Every file is in the worker's private control folder (mode 0700), written atomically:
+//   ready      the worker has its context and waits for work (written once, at start);
+//   job.json   labrun: grade the request `request` in the scratch folder `folder` (job `number`);
+//              the worker removes it when it takes it;
+//   done.json  the worker: job `number` ended with exit status `status` (as the one-shot child's),
+//              and its check of its context afterwards (`problem`, empty when it passed);
+//   stop       labrun: end after the current job.
+// The worker grades each job with its working folder set to the job's scratch folder, so that the
+// request's relative names (the image, the results, the phase, "ready-to-time" and "may-time") are
+// the one-shot child's. It ends after a job whose status is not 0 or whose check found anything.
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace labrun {
+
+inline constexpr const char* kWorkerReadyFile = "ready";
+inline constexpr const char* kWorkerJobFile = "job.json";
+inline constexpr const char* kWorkerDoneFile = "done.json";
+inline constexpr const char* kWorkerStopFile = "stop";
+
+struct WorkerJob {
+  std::uint64_t number = 0;
+  std::filesystem::path folder;  //!< absolute: the grading's scratch folder
+  std::string request = "request.json";
+};
+
+struct WorkerDone {
+  std::uint64_t number = 0;
+  int status = -1;
+  std::string problem;  //!< the worker's context after the job; empty: fit for another
+};
+
+//! Writes `job` into `control` for the worker (atomically; replaces nothing the worker has not taken).
+void hand_job(const std::filesystem::path& control, const WorkerJob& job);
+//! The worker's record of job `number` in `control`, when it has written it. Never throws.
+[[nodiscard]] std::optional<WorkerDone> job_done(const std::filesystem::path& control, std::uint64_t number);
+
+//! What a worker does with one request: the one-shot child's work (its exit status), run with the
+//! working folder set to the request's folder.
+using GradeRequestFile = std::function<int(const std::filesystem::path& request)>;
+//! The worker's check of its context after a job: empty when another submission may be graded in it.
+using ContextCheck = std::function<std::string()>;
+
+//! The worker's loop in the folder `control`: writes "ready", then grades each job handed to it
+//! until "stop" or a job after which it may not go on. Returns 0 when stopped, else the status of
+//! the last job (or 1 for a problem its check found). Polls every `poll_seconds`.
+int serve_grading_jobs(const std::filesystem::path& control, const GradeRequestFile& grade,
+                       const ContextCheck& check, double poll_seconds = 0.0005);
+
+//! compute-sanitizer's screening of a group: grades each request of `requests` (absolute paths)
+//! one after another in this process, each in its own folder, and stops at the first whose status
+//! is not 0 or after which the check finds anything. Returns 0 when every one ran, else that status
+//! (1 for the check).
+int grade_request_list(const std::vector<std::filesystem::path>& requests, const GradeRequestFile& grade,
+                       const ContextCheck& check);
+
+//! The request list file of a screening group: one absolute path per line. Throws std::runtime_error.
+[[nodiscard]] std::vector<std::filesystem::path> read_request_list(const std::filesystem::path& list);
+
+}  // namespace labrun

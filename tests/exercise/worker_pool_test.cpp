@@ -1,0 +1,178 @@
+// The grading workers' pool on a machine with no GPU: a shell script speaks the worker protocol
+// (exercise/worker_protocol.hpp) as labrun-grade-child --serve does, and each job's folder says how
+// it behaves (a file "behaviour": hang, time, fail; none: a grading that finishes).
+
+#include "exercise/worker_pool.hpp"
+
+#include <sys/stat.h>
+
+#include <catch2/catch_test_macros.hpp>
+#include <catch2/matchers/catch_matchers_string.hpp>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "support/temporary_directory.hpp"
+#include "support/test_data.hpp"
+
+namespace fs = std::filesystem;
+using Catch::Matchers::ContainsSubstring;
+
+namespace {
+
+constexpr const char* kScriptWorker = R"script(#!/bin/sh
+control="$2"
+: > "$control/ready"
+while [ ! -e "$control/stop" ]; do
+  if [ -e "$control/job.json" ]; then
+    job=$(cat "$control/job.json")
+    rm -f "$control/job.json"
+    number=$(echo "$job" | sed 's/.*"number":\([0-9]*\).*/\1/')
+    folder=$(echo "$job" | sed 's/.*"folder":"\([^"]*\)".*/\1/')
+    echo $$ > "$folder/worker-pid"
+    behaviour=$(cat "$folder/behaviour" 2>/dev/null)
+    status=0
+    case "$behaviour" in
+      hang) while :; do sleep 1; done ;;
+      time) : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done ;;
+      fail) status=3 ;;
+    esac
+    echo "{\"number\":$number,\"status\":$status,\"problem\":\"\"}" > "$control/done.tmp"
+    mv "$control/done.tmp" "$control/done.json"
+    [ "$status" = 0 ] || exit "$status"
+  fi
+  sleep 0.005
+done
+)script";
+
+struct Fixture {
+  labrun::testing::TemporaryDirectory work{"labrun-worker-pool"};
+  fs::path program = work.path / "worker.sh";
+  Fixture() {
+    labrun::write_file_atomically(program, kScriptWorker, false);
+    ::chmod(program.c_str(), 0755);
+  }
+  fs::path job(const std::string& name, const std::string& behaviour = "") const {
+    const fs::path folder = work.path / name;
+    fs::create_directories(folder);
+    if (!behaviour.empty()) {
+      labrun::write_file_atomically(folder / "behaviour", behaviour, false);
+    }
+    return folder;
+  }
+};
+
+// A pool of script workers (with `turns`, as in a batch) and the phases its runs append to.
+struct Pool : Fixture {
+  explicit Pool(labrun::GpuTurns* turns = nullptr) : workers(program, "", turns) {}
+  std::unique_ptr<labrun::GradingWorker> take() {
+    auto worker = workers.take(phases);
+    REQUIRE(worker != nullptr);
+    return worker;
+  }
+  labrun::GradingWorkers workers;
+  std::vector<std::pair<std::string, double>> phases;
+};
+
+std::string worker_of(const fs::path& job) {
+  return labrun::read_regular_file(job / "worker-pid", 64);
+}
+
+}  // namespace
+
+TEST_CASE("a worker given back after a clean grading grades the next submission; a retired one does not") {
+  Pool pool;
+  auto worker = pool.take();
+  const fs::path first = pool.job("first");
+  const labrun::WorkerRun run = pool.workers.run(*worker, first, 30.0, 15.0, pool.phases);
+  CHECK(run.answered);
+  CHECK(run.child.succeeded());
+  pool.workers.give_back(std::move(worker), std::nullopt);
+
+  auto again = pool.take();
+  const fs::path second = pool.job("second");
+  CHECK(pool.workers.run(*again, second, 30.0, 15.0, pool.phases).answered);
+  CHECK(worker_of(first) == worker_of(second));
+  pool.workers.give_back(std::move(again), std::string("the image calls the driver's malloc"));
+
+  auto fresh = pool.take();
+  const fs::path third = pool.job("third");
+  CHECK(pool.workers.run(*fresh, third, 30.0, 15.0, pool.phases).answered);
+  CHECK(worker_of(third) != worker_of(second));
+  pool.workers.give_back(std::move(fresh), std::nullopt);
+  CHECK_THAT(pool.workers.describe(), ContainsSubstring("3 gradings in 2 workers"));
+  CHECK_THAT(pool.workers.describe(), ContainsSubstring("1 retired: the image calls the driver's malloc"));
+}
+
+TEST_CASE("a grading past its limit in a worker ends the worker and says it timed out") {
+  Pool pool;
+  auto worker = pool.take();
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("hangs", "hang"), 0.5, 15.0, pool.phases);
+  CHECK_FALSE(run.answered);
+  CHECK(run.child.timed_out);
+  CHECK(run.child.limit_seconds_spent < 5.0);  // the grading's own budget, not the worker's life
+  CHECK(worker->ended());
+  pool.workers.give_back(std::move(worker), std::string("the worker ended or was ended during the grading"));
+}
+
+TEST_CASE("a worker that ends itself gives the grading's status, as a one-shot child would") {
+  Pool pool;
+  auto worker = pool.take();
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("fails", "fail"), 30.0, 15.0, pool.phases);
+  CHECK(run.child.exit_code == 3);
+  CHECK_FALSE(run.child.succeeded());
+  pool.workers.give_back(std::move(worker), std::string("the grading stopped (status 3)"));
+}
+
+TEST_CASE("in a batch, a worker's grading times only with the GPU to itself, and waiting is not its time") {
+  labrun::GpuTurns turns(2);
+  Pool pool(&turns);
+  auto worker = pool.take();
+  // Another grading holds a shared turn for 0.6 s: the timer waits for it, on no budget of its own.
+  std::thread other([&] {
+    const labrun::SharedTurn shared(&turns);
+    std::this_thread::sleep_for(std::chrono::milliseconds(600));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const labrun::WorkerRun run = pool.workers.run(*worker, pool.job("times", "time"), 0.4, 15.0, pool.phases);
+  other.join();
+  CHECK(run.answered);
+  CHECK(run.child.succeeded());
+  std::vector<std::string> names;
+  for (const auto& [name, seconds] : pool.phases) {
+    names.push_back(name);
+  }
+  CHECK(std::find(names.begin(), names.end(), "waiting to time") != names.end());
+  CHECK(names.back() == "timing");
+  pool.workers.give_back(std::move(worker), std::nullopt);
+}
+
+TEST_CASE("the grading child's own device code keeps no variables that could outlive a grading in a worker") {
+  // A worker's context outlives each grading, and the child's own modules stay loaded in it: a
+  // __device__, __constant__ or __managed__ variable of theirs would be state one submission's
+  // kernels could reach and the next grading would read. Every piece of device state the child
+  // uses is allocated per grading instead (docs/grading.md, threat model, point 12).
+  const std::regex variable(R"(^\s*(static\s+)?(__device__|__constant__|__managed__)[^(]*$)");
+  std::vector<std::string> found;
+  for (const char* folder : {"src", "labs"}) {
+    for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::repository_root() / folder)) {
+      const std::string path = entry.path().string();
+      const std::string extension = entry.path().extension().string();
+      if (!entry.is_regular_file() || (extension != ".cu" && extension != ".cuh") ||
+          path.find("/corpus/") != std::string::npos || path.find("/skeleton") != std::string::npos) {
+        continue;
+      }
+      std::istringstream lines(labrun::read_regular_file(entry.path(), std::size_t{1} << 22));
+      std::string line;
+      for (int number = 1; std::getline(lines, line); ++number) {
+        if (std::regex_search(line, variable)) {
+          found.push_back(path + ":" + std::to_string(number) + ": " + line);
+        }
+      }
+    }
+  }
+  INFO((found.empty() ? std::string() : found.front()));
+  CHECK(found.empty());
+}

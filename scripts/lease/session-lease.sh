@@ -71,8 +71,12 @@ case "$part" in
   rest)
     marker=$out/rest-began
     touch "$marker"
-    step "intervals-benchmark.sh continuity evidence report"
-    COPY_TO=$copy_to scripts/lease/intervals-benchmark.sh "$out/intervals" continuity evidence report || status=1
+    # REST_STAGES: the intervals-benchmark.sh stages to run (default continuity evidence report; report
+    # needs the timing part's runs on the same machine).
+    stages=${REST_STAGES:-continuity evidence report}
+    step "intervals-benchmark.sh $stages"
+    # shellcheck disable=SC2086 # the stages are words
+    COPY_TO=$copy_to scripts/lease/intervals-benchmark.sh "$out/intervals" $stages || status=1
     step "exercises.sh: day 48's reports, OLD against NEW (NEW: the pace part's corpus reports)"
     NEW_GRADES=${NEW_GRADES:-$out/pace/grades} SKIP_RATE=1 scripts/lease/exercises.sh "$out/exercises" || status=1
     step "every other GPU test"

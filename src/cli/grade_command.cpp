@@ -383,8 +383,11 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
   }
 
-  // `jobs` gradings work at once; as many again may wait for compute-sanitizer's verdict holding no
-  // slot (grading/batch_slots.hpp).
+  // `jobs` gradings work at once; as many again, and at least two screening groups' worth, may wait
+  // for compute-sanitizer's verdict holding no slot (grading/batch_slots.hpp). A member waits for
+  // its group to gather (kSanitizerGatherSeconds) and run, so at a few jobs more gradings wait than
+  // work.
+  const int may_wait = std::max(jobs, 2 * static_cast<int>(kSanitizerGroupMembers));
   BatchSlots slots(static_cast<std::size_t>(jobs));
   std::mutex mutex;   // guards rows, the GPUs' in_flight counts, next, done and phases
   PhaseTally phases;  // where the gradings' time went
@@ -484,7 +487,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
   };
   std::vector<std::thread> workers;
-  for (int w = 0; w < 2 * jobs && static_cast<std::size_t>(w) < to_grade.size(); ++w) {
+  for (int w = 0; w < jobs + may_wait && static_cast<std::size_t>(w) < to_grade.size(); ++w) {
     workers.emplace_back(worker);
   }
   for (std::thread& t : workers) {
@@ -754,8 +757,9 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
       ->add_option(
           "--jobs", grade_command.jobs,
           "With --batch: gradings at work at once (compiles run side by side on the CPU; checks share a "
-          "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again may wait "
-          "for compute-sanitizer's verdict, which runs in processes of its own; default: one per CPU core")
+          "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again (at least "
+          "16) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
+          "per CPU core")
       ->check(CLI::Range(1, 4096));
   grade->add_option(
       "--devices", grade_command.devices,

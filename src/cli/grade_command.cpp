@@ -501,6 +501,9 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
       if (gpu.helpers.workers != nullptr) {
         progress("GPU " + std::to_string(gpu.device) + ": " + gpu.helpers.describe());
       }
+      if (gpu.turns != nullptr && gpu_usable) {
+        progress("GPU " + std::to_string(gpu.device) + " held for: " + gpu.turns->describe_time());
+      }
       gpu.helpers = BatchGradingHelpers{};  // the workers end before the turns they use
     }
     const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();

@@ -6,19 +6,19 @@
 #   1. The honest batch: 160 of day 48's full-marks corpus submissions (the 9 replicated as
 #      scripts/grading-scale-check.sh does with HONEST=1, cut at 160), --jobs 16, --secret-seed:
 #      submissions per minute, and whether every one scored 100.
-#   2. The GPU fault-injection test (honest submissions beside hostile ones get their grade alone).
-#   3. The GPU corpus tests of every registered exercise, and each skeleton.
-#   4. One grade, compile included, end to end, 3 times: the median seconds.
-#   5. The rate against --jobs: 32 of the honest submissions at --jobs 2, 4, 8 and 16.
-#   6. OLD's rate on the same 32 at --jobs 16, where OLD_BUILD's labrun exists and time is left.
+#   2. OLD's rate on the same 160 at --jobs 16, where OLD_BUILD's labrun exists (the previous code,
+#      side by side in one lease).
+#   3. The GPU fault-injection test (honest submissions beside hostile ones get their grade alone).
+#   4. The GPU corpus tests of every registered exercise, and each skeleton.
+#   5. One grade, compile included, end to end, 3 times: the median seconds.
+#   6. The rate against --jobs: 48 of the honest submissions at --jobs 4, 8, 16 and 32.
 #
-# Steps 1 to 4 stop at their own limits (120 + 110 + 170 + 3 x 20 s); each run of steps 5 and 6
-# starts only where it can end within 420 s of the start. Expected about 5 minutes in all; at most
-# 7 minutes 40 s, where every one of steps 1 to 4 runs to its limit. Logs, summaries and each
-# batch's progress lines go under OUTDIR, with one grading-pace.tar.gz of the reports; a short
-# table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev), and
-# PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 32), to try the script where there is
-# no GPU: the GPU tests then skip (or are not run) and every grade says so.
+# Steps 1 to 5 stop at their own limits (120 + 130 + 110 + 170 + 3 x 20 s); each run of step 6
+# starts only where it can end within 560 s of the start. Expected about 7 minutes in all. Logs,
+# summaries and each batch's progress lines go under OUTDIR, with one grading-pace.tar.gz of the
+# reports; a short table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder
+# (default build/dev), and PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 48), to try
+# the script where there is no GPU: the GPU tests then skip (or are not run) and every grade says so.
 #
 #   OLD_BUILD=build/old-dev scripts/lease/grading-pace.sh OUTDIR
 set -uo pipefail
@@ -78,20 +78,28 @@ PY
 : >"$out/rates.txt"
 
 honest=${PACE_HONEST:-160}
-sweep=${PACE_SWEEP:-32}
+sweep=${PACE_SWEEP:-48}
 main_run="new-$honest-jobs16"
 echo "== [$(elapsed) s] 1. the honest batch, $honest submissions, --jobs 16"
 honest_batch "$out/honest-main" "$honest"
 grade_batch "$main_run" "$new" "$out/honest-main" 16 120
 tail -3 "$out/$main_run.log"
 
-echo "== [$(elapsed) s] 2. the GPU fault-injection test"
+if [ -x "$old" ]; then
+  echo "== [$(elapsed) s] 2. OLD ($old) on the same $honest, --jobs 16"
+  grade_batch "old-$honest-jobs16" "$old" "$out/honest-main" 16 130
+  tail -2 "$out/old-$honest-jobs16.log"
+else
+  echo "== [$(elapsed) s] 2. skipped (no OLD labrun at $old_build)"
+fi
+
+echo "== [$(elapsed) s] 3. the GPU fault-injection test"
 timeout 110 "${ctest_command[@]}" -R "^gpu\\.on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones\$" \
   --output-on-failure >"$out/fault-injection.log" 2>&1
 echo "ctest exit status $?" >>"$out/fault-injection.log"
 grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/fault-injection.log" | tail -3
 
-echo "== [$(elapsed) s] 3. the GPU corpus tests of every exercise"
+echo "== [$(elapsed) s] 4. the GPU corpus tests of every exercise"
 mkdir -p "$out/grades"
 LABRUN_GRADE_OUT="$out/grades" timeout 170 "${ctest_command[@]}" \
   -R "^gpu\\.(labrun grade --batch gives every submission of every exercise.s corpus its expected verdict|the skeleton a student starts from compiles and scores 0, for every exercise)\$" \
@@ -99,7 +107,7 @@ LABRUN_GRADE_OUT="$out/grades" timeout 170 "${ctest_command[@]}" \
 echo "ctest exit status $?" >>"$out/corpora.log"
 grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/corpora.log" | tail -3
 
-echo "== [$(elapsed) s] 4. one grade end to end, 3 times"
+echo "== [$(elapsed) s] 5. one grade end to end, 3 times"
 : >"$out/one-grade.txt"
 for i in 1 2 3; do
   start=$(date +%s.%N)
@@ -109,22 +117,15 @@ for i in 1 2 3; do
 done
 cat "$out/one-grade.txt"
 
-echo "== [$(elapsed) s] 5. the rate against --jobs, $sweep submissions"
+echo "== [$(elapsed) s] 6. the rate against --jobs, $sweep submissions"
 honest_batch "$out/honest-sweep" "$sweep"
-for jobs in 2 4 8 16; do
-  if [ $(($(elapsed) + 45)) -le 420 ]; then
-    grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 45
+for jobs in 4 8 16 32; do
+  if [ $(($(elapsed) + 60)) -le 560 ]; then
+    grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 60
   else
     echo "--jobs $jobs skipped: no time left"
   fi
 done
-
-if [ -x "$old" ] && [ $(($(elapsed) + 60)) -le 420 ]; then
-  echo "== [$(elapsed) s] 6. OLD ($old) on the same $sweep, --jobs 16"
-  grade_batch "old-$sweep-jobs16" "$old" "$out/honest-sweep" 16 60
-else
-  echo "== [$(elapsed) s] 6. skipped (no OLD labrun at $old_build, or no time left)"
-fi
 
 tar -czf "$out/grading-pace.tar.gz" -C "$out" --exclude='*.tar.gz' --exclude='honest-*' . 2>/dev/null
 rm -rf "$out/honest-main" "$out/honest-sweep"
@@ -146,3 +147,4 @@ echo "corpora: $(ctest_result "$out/corpora.log")"
 echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 2p | cut -d' ' -f1)"
 echo "where the time went ($main_run): $(grep 'where the time went' "$out/$main_run.log" | tail -1 | sed 's/.*where the time went: //')"
 echo "workers and screening ($main_run): $(grep -E 'GPU [0-9]+: .*workers' "$out/$main_run.log" | tail -1)"
+echo "the GPU's time ($main_run): $(grep -E 'GPU [0-9]+ held for: ' "$out/$main_run.log" | tail -1 | sed 's/.*held for: //')"

@@ -25,6 +25,7 @@
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
 #include "exercise/grader.hpp"
+#include "grading/batch_slots.hpp"
 #include "grading/gpu_turns.hpp"
 #include "grading/grade_request.hpp"
 #include "grading/manifest.hpp"
@@ -382,6 +383,12 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
   }
 
+  // `jobs` gradings work at once; as many again, and at least two screening groups' worth, may wait
+  // for compute-sanitizer's verdict holding no slot (grading/batch_slots.hpp). A member waits for
+  // its group to gather (kSanitizerGatherSeconds) and run, so at a few jobs more gradings wait than
+  // work.
+  const int may_wait = std::max(jobs, 2 * static_cast<int>(kSanitizerGroupMembers));
+  BatchSlots slots(static_cast<std::size_t>(jobs));
   std::mutex mutex;   // guards rows, the GPUs' in_flight counts, next, done and phases
   PhaseTally phases;  // where the gradings' time went
   std::size_t next = 0;
@@ -392,6 +399,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     while (true) {
       std::size_t k = 0;
       BatchGpu* gpu = nullptr;
+      const SlotHeld slot(slots);
       {
         const std::lock_guard<std::mutex> lock(mutex);
         if (next == to_grade.size()) {
@@ -430,6 +438,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         request.turns = gpu->turns.get();
         request.workers = gpu->helpers.workers.get();
         request.sanitizer_screen = gpu->helpers.screen.get();
+        request.slots = &slots;
         const auto shared = gpu->shared.find(exercise->full_name());
         request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
         if (command.secret_seed) {
@@ -478,7 +487,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
   };
   std::vector<std::thread> workers;
-  for (int w = 0; w < jobs && static_cast<std::size_t>(w) < to_grade.size(); ++w) {
+  for (int w = 0; w < jobs + may_wait && static_cast<std::size_t>(w) < to_grade.size(); ++w) {
     workers.emplace_back(worker);
   }
   for (std::thread& t : workers) {
@@ -491,6 +500,9 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     for (BatchGpu& gpu : gpus) {
       if (gpu.helpers.workers != nullptr) {
         progress("GPU " + std::to_string(gpu.device) + ": " + gpu.helpers.describe());
+      }
+      if (gpu.turns != nullptr && gpu_usable) {
+        progress("GPU " + std::to_string(gpu.device) + " held for: " + gpu.turns->describe_time());
       }
       gpu.helpers = BatchGradingHelpers{};  // the workers end before the turns they use
     }
@@ -747,8 +759,10 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
   grade
       ->add_option(
           "--jobs", grade_command.jobs,
-          "With --batch: gradings at once (compiles run side by side on the CPU; checks share a GPU; a "
-          "submission's timing never overlaps other GPU work on its GPU); default: one per CPU core")
+          "With --batch: gradings at work at once (compiles run side by side on the CPU; checks share a "
+          "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again (at least "
+          "16) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
+          "per CPU core")
       ->check(CLI::Range(1, 4096));
   grade->add_option(
       "--devices", grade_command.devices,

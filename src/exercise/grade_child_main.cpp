@@ -4,9 +4,8 @@
 //   labrun-grade-child --request FILE     one grading, in a process of its own
 //   labrun-grade-child --serve CONTROL    a grading worker: one grading after another in one CUDA
 //                                         context, as labrun hands them over in the folder CONTROL
-//                                         (exercise/worker_protocol.hpp)
-//   labrun-grade-child --requests LIST    the requests LIST names (absolute paths, one a line), one
-//                                         after another: compute-sanitizer's screening of a group
+//                                         (exercise/worker_protocol.hpp); under compute-sanitizer,
+//                                         the screening of a group (exercise/sanitizer_screen.hpp)
 //
 // A request file (exercise/child_protocol.hpp) names the exercise, the image, the results and phase
 // files (all in its own folder, which is the working folder while it is graded) and holds the
@@ -57,8 +56,8 @@ int grade_request(const std::filesystem::path& request_file) {
 
 int main(int argc, char** argv) {
   const std::string mode = argc == 3 ? argv[1] : "";
-  if (mode != "--request" && mode != "--serve" && mode != "--requests") {
-    std::cerr << "usage: labrun-grade-child --request FILE | --serve CONTROL | --requests LIST\n";
+  if (mode != "--request" && mode != "--serve") {
+    std::cerr << "usage: labrun-grade-child --request FILE | --serve CONTROL\n";
     return 2;
   }
   if (mode == "--request") {
@@ -69,11 +68,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   try {
-    if (mode == "--serve") {
-      return labrun::serve_grading_jobs(std::filesystem::absolute(argv[2]), grade_request,
-                                        labrun::worker_context_problem);
-    }
-    return labrun::grade_request_list(labrun::read_request_list(argv[2]), grade_request,
+    return labrun::serve_grading_jobs(std::filesystem::absolute(argv[2]), grade_request,
                                       labrun::worker_context_problem);
   } catch (const std::exception& error) {
     std::cerr << "grade-child: " << error.what() << "\n";

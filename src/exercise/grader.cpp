@@ -7,7 +7,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <future>
+#include <mutex>
 #include <random>
 
 #include "base/atomic_file.hpp"
@@ -230,12 +232,14 @@ std::string read_source(const fs::path& path, std::vector<SourceProblem>& proble
 
 // Runs the grading child with a budget of `run_limit` seconds of its own work. In a batch (turns
 // given, and the grading not alone) it holds a shared turn on its GPU while it checks; when it says
-// it is ready to time, the budget stops while labrun trades the shared turn for an exclusive one,
+// it is ready to time, `checked` is called, and the budget stops while labrun trades the shared
+// turn for an exclusive one,
 // and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
 // while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
 // seconds spent waiting for each turn and running under it.
 ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns* turns, double run_limit,
-                        double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases) {
+                        double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases,
+                        const std::function<void()>& checked) {
   auto since = std::chrono::steady_clock::now();
   if (turns == nullptr) {
     RunBudget budget(run_limit);
@@ -258,6 +262,7 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
+      checked();
       const ExclusiveTurn exclusive(turns);
       phases.emplace_back("waiting to time", seconds_since(since));
       since = std::chrono::steady_clock::now();
@@ -338,9 +343,157 @@ bool results_clean(const std::optional<ChildResults>& results) {
          timing.guard_words_changed == 0;
 }
 
+// compute-sanitizer's runs of one compiled submission, each tool side by side (each is mostly
+// start-up, and the runs are small), each only where the image has something for it to check.
+// In a batch they start as soon as the grading child says its checked calls are over, and run
+// while it waits for its turn to time and times: they need nothing the timing measures, and each
+// holds a shared turn on the GPU, never one while a timer holds it. An image that keeps no state
+// in the context beyond its module is screened in a group first (exercise/sanitizer_screen.hpp): a
+// clean group is each member's verdict, and anything else is decided by a run of the submission
+// alone. A member waits for its group holding no turn (the group's run holds one), so that its wait
+// never holds up a timer.
+class SanitizerRuns {
+ public:
+  SanitizerRuns(const GradeRequest& request, const fs::path& child, const fs::path& scratch,
+                const DeviceCompile& compile, const ChildRequest& child_request, GpuTurns* turns)
+      : request_(request),
+        child_(child),
+        scratch_(scratch),
+        child_request_(child_request),
+        turns_(turns),
+        plan_(sanitizer_plan(compile)),
+        screen_(turns != nullptr && compile.outside_calls && compile.outside_calls->empty()
+                    ? request.sanitizer_screen
+                    : nullptr) {}
+  SanitizerRuns(const SanitizerRuns&) = delete;
+  SanitizerRuns& operator=(const SanitizerRuns&) = delete;
+  ~SanitizerRuns() { discard(); }
+
+  [[nodiscard]] bool started() const { return started_; }
+
+  //! Starts every tool the image needs (once; later calls do nothing). Waits for nothing.
+  void start() {
+    if (started_) {
+      return;
+    }
+    started_ = true;
+    since_ = std::chrono::steady_clock::now();
+    const fs::path sanitizer = find_on_path("compute-sanitizer");
+    screen_phases_.assign(plan_.size(), {});
+    for (std::size_t t = 0; t < plan_.size(); ++t) {
+      if (plan_[t].not_needed) {
+        runs_.emplace_back();
+        continue;
+      }
+      runs_.push_back(std::async(std::launch::async, [this, t, sanitizer, name = plan_[t].tool] {
+        return run_tool(sanitizer, name, screen_phases_[t]);
+      }));
+    }
+  }
+
+  //! Waits for every run, appends each tool's row to input.sanitizers (a tool not needed says why)
+  //! and the phases' seconds to input.phase_seconds.
+  void finish(JudgeInput& input) {
+    if (!started_) {
+      return;
+    }
+    auto ended = since_;
+    for (std::size_t t = 0; t < plan_.size(); ++t) {
+      if (!runs_[t].valid()) {
+        input.sanitizers.push_back(SanitizerRun{plan_[t].tool, true, "not run: " + *plan_[t].not_needed, true, 0.0});
+        continue;
+      }
+      Finished run = runs_[t].get();
+      ended = std::max(ended, run.at);
+      input.sanitizers.push_back(std::move(run.run));
+    }
+    // The first screened tool's wait for its group stands for all of them (they wait side by side);
+    // the rest of the phase, to the last tool's end, is sanitizing.
+    double group_wait = 0.0;
+    for (const auto& phases : screen_phases_) {
+      if (!phases.empty()) {
+        group_wait = phases.front().second;
+        break;
+      }
+    }
+    if (turns_ != nullptr) {
+      input.phase_seconds.emplace_back("waiting to sanitize", group_wait + alone_wait_);
+    }
+    input.phase_seconds.emplace_back(
+        "sanitizing",
+        std::max(std::chrono::duration<double>(ended - since_).count() - group_wait - alone_wait_, 0.0));
+    // Each tool's own wall seconds (they ran side by side, within the phase above).
+    for (const SanitizerRun& run : input.sanitizers) {
+      if (run.seconds > 0.0) {
+        input.phase_seconds.emplace_back("sanitizing: " + run.tool, run.seconds);
+      }
+    }
+    runs_.clear();
+    started_ = false;
+  }
+
+  //! Waits for every run and forgets what it found (the checks did not run: nothing to report).
+  void discard() {
+    for (auto& run : runs_) {
+      if (run.valid()) {
+        run.wait();
+      }
+    }
+    runs_.clear();
+    started_ = false;
+  }
+
+ private:
+  struct Finished {
+    SanitizerRun run;
+    std::chrono::steady_clock::time_point at;
+  };
+
+  Finished run_tool(const fs::path& sanitizer, const std::string& name,
+                    std::vector<std::pair<std::string, double>>& screen_phases) {
+    if (screen_ != nullptr) {
+      const fs::path member = fs::absolute(scratch_ / write_sanitize_request(scratch_, child_request_, name));
+      const ScreenVerdict group = screen_->screen(name, member, request_.run_limit_seconds, screen_phases);
+      if (group.clean) {
+        const std::size_t others = group.members - 1;
+        const std::string with = others == 0   ? "in a run of its own"
+                                 : others == 1 ? "with 1 other submission in one run"
+                                               : "with " + std::to_string(others) + " other submissions in one run";
+        return {SanitizerRun{name, true, group.summary + " (screened " + with + ")", true, group.seconds},
+                std::chrono::steady_clock::now()};
+      }
+    }
+    // Checked alone: in a batch, under a shared turn of its own.
+    const auto asked = std::chrono::steady_clock::now();
+    const SharedTurn turn(turns_);
+    if (screen_ == nullptr && turns_ != nullptr) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      alone_wait_ = std::max(alone_wait_, seconds_since(asked));
+    }
+    SanitizerRun run = sanitize(sanitizer, name, child_, scratch_, child_request_, request_.run_limit_seconds,
+                                request_.visible_devices);
+    return {std::move(run), std::chrono::steady_clock::now()};
+  }
+
+  const GradeRequest& request_;
+  fs::path child_;
+  fs::path scratch_;
+  ChildRequest child_request_;
+  GpuTurns* turns_;
+  std::vector<SanitizerPlan> plan_;
+  SanitizerScreen* screen_;
+  bool started_ = false;
+  std::chrono::steady_clock::time_point since_;
+  std::vector<std::future<Finished>> runs_;
+  std::vector<std::vector<std::pair<std::string, double>>> screen_phases_;
+  std::mutex mutex_;
+  double alone_wait_ = 0.0;  // the longest wait of an unscreened tool for its shared turn
+};
+
 // Everything the grading child and compute-sanitizer do with a compiled submission. With `turns`
-// the child checks under a shared turn and times under an exclusive one; without, it runs as if
-// alone (a single grading, or one that holds the GPU to itself already).
+// the child checks under a shared turn and times under an exclusive one, and compute-sanitizer
+// starts once the checks are over; without, the child runs as if alone (a single grading, or one
+// that holds the GPU to itself already) and compute-sanitizer after it.
 void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::path& child,
                    const fs::path& scratch, const DeviceCompile& compile, ChildRequest child_request,
                    GpuTurns* turns, JudgeInput& input,
@@ -358,6 +511,24 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +
            std::to_string(child_request.card_elements) + " in the grading child (limit " +
            std::to_string(static_cast<int>(request.run_limit_seconds)) + " s of its own time)");
+  SanitizerRuns sanitizers(request, child, scratch, compile, child_request, turns);
+  const auto announce_sanitizers = [&] {
+    std::string running;
+    for (const SanitizerPlan& tool : sanitizer_plan(compile)) {
+      if (!tool.not_needed) {
+        running += (running.empty() ? "" : ", ") + tool.tool;
+      }
+    }
+    progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
+             std::to_string(ex.odd_elements));
+  };
+  // Called when the child is ready to time: every checked call ran.
+  const std::function<void()> checked = [&] {
+    if (input.sanitizer_available && turns != nullptr) {
+      announce_sanitizers();
+      sanitizers.start();
+    }
+  };
   // In a batch a worker grades it in the context it keeps (exercise/worker_pool.hpp); graded alone,
   // or where no worker starts, a child of its own does.
   GradingWorkers* workers = turns != nullptr ? request.workers : nullptr;
@@ -365,14 +536,15 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   WorkerRun worker_run;
   if (worker != nullptr) {
     worker_run = workers->run(*worker, scratch, request.run_limit_seconds,
-                              request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+                              request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds,
+                              checked);
     input.child = worker_run.child;
   } else {
     input.child =
         run_child(contained({child.string(), "--request", "request.json"}, request.run_limit_seconds, scratch,
                             kChildFileSizeLimit, request.visible_devices),
                   scratch, turns, request.run_limit_seconds,
-                  request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds);
+                  request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds, checked);
   }
   input.last_step = read_phase(scratch / child_request.phase);
   try {
@@ -388,84 +560,23 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
                                compile.outside_calls, results_clean(input.results)};
     workers->give_back(std::move(worker), worker_retires_because(facts));
   }
-  const fs::path sanitizer = find_on_path("compute-sanitizer");
-  // compute-sanitizer runs once every checked call ran: after a finished run, and after one that
-  // stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
+  // compute-sanitizer's verdicts count once every checked call ran: after a finished run, and after
+  // one that stopped while timed (the rubric's third tier), whose memory safety still decides a grade.
   const bool checks_ran =
       input.results && (input.results->completed || input.results->failed_step.rfind("timing", 0) == 0 ||
                         input.last_step.rfind("timing", 0) == 0);
   if (!input.sanitizer_available || !checks_ran) {
+    sanitizers.discard();
     return;
   }
-  // The tools run side by side: each is mostly start-up, and the runs are small. Each runs only
-  // where the image has something for it to check.
-  const std::vector<SanitizerPlan> plan = sanitizer_plan(compile);
-  std::string running;
-  for (const SanitizerPlan& tool : plan) {
-    if (!tool.not_needed) {
-      running += (running.empty() ? "" : ", ") + tool.tool;
-    }
+  if (!sanitizers.started()) {
+    announce_sanitizers();
+    sanitizers.start();
   }
-  progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
-           std::to_string(ex.odd_elements));
-  // In a batch, an image that keeps no state in the context beyond its module is screened in a
-  // group first (exercise/sanitizer_screen.hpp): a clean group is each member's verdict, and
-  // anything else is decided by a run of the submission alone. A member waits for its group
-  // holding no turn (the group's run holds one), so that its wait never holds up a timer.
-  SanitizerScreen* screen = turns != nullptr && compile.outside_calls && compile.outside_calls->empty()
-                                ? request.sanitizer_screen
-                                : nullptr;
-  auto since = std::chrono::steady_clock::now();
-  const SharedTurn turn(screen == nullptr ? turns : nullptr);
-  if (turns != nullptr && screen == nullptr) {
-    input.phase_seconds.emplace_back("waiting to sanitize", seconds_since(since));
-    since = std::chrono::steady_clock::now();
-  }
-  std::vector<std::future<SanitizerRun>> runs;
-  std::vector<std::vector<std::pair<std::string, double>>> screen_phases(plan.size());
-  for (std::size_t t = 0; t < plan.size(); ++t) {
-    if (plan[t].not_needed) {
-      runs.emplace_back();
-      continue;
-    }
-    runs.push_back(std::async(std::launch::async, [&, t, name = plan[t].tool] {
-      if (screen != nullptr) {
-        const fs::path member = fs::absolute(scratch / write_sanitize_request(scratch, child_request, name));
-        const ScreenVerdict group = screen->screen(name, member, request.run_limit_seconds, screen_phases[t]);
-        if (group.clean) {
-          return SanitizerRun{name, true,
-                              group.summary + " (screened with " + std::to_string(group.members - 1) +
-                                  " other submissions in one run)",
-                              true, group.seconds};
-        }
-      }
-      const SharedTurn alone(screen != nullptr ? turns : nullptr);
-      return sanitize(sanitizer, name, child, scratch, child_request, request.run_limit_seconds,
-                      request.visible_devices);
-    }));
-  }
-  for (std::size_t t = 0; t < plan.size(); ++t) {
-    input.sanitizers.push_back(
-        runs[t].valid() ? runs[t].get()
-                        : SanitizerRun{plan[t].tool, true, "not run: " + *plan[t].not_needed, true, 0.0});
-  }
-  // The first screened tool's wait for its group stands for all of them (they wait side by side);
-  // the rest of the phase is sanitizing.
-  double group_wait = 0.0;
-  for (const auto& phases : screen_phases) {
-    if (!phases.empty()) {
-      group_wait = phases.front().second;
-      input.phase_seconds.emplace_back("waiting to sanitize", group_wait);
-      break;
-    }
-  }
-  input.phase_seconds.emplace_back("sanitizing", std::max(seconds_since(since) - group_wait, 0.0));
-  // Each tool's own wall seconds (they ran side by side, within the phase above).
-  for (const SanitizerRun& run : input.sanitizers) {
-    if (run.seconds > 0.0) {
-      input.phase_seconds.emplace_back("sanitizing: " + run.tool, run.seconds);
-    }
-  }
+  // Nothing of this grading runs on the GPU now but compute-sanitizer's processes: the next
+  // submission may start while it waits for their verdict.
+  const SlotGivenUp waiting(turns != nullptr ? request.slots : nullptr);
+  sanitizers.finish(input);
 }
 
 // Every step after the checks before compiling; runs only where a GPU (or a simulated one) and the
@@ -644,7 +755,7 @@ BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size
   }
   helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
   const fs::path sanitizer = find_on_path("compute-sanitizer");
-  const std::size_t members = std::min(kSanitizerGroupMembers, in_flight / 2);
+  const std::size_t members = std::min(kSanitizerGroupMembers, in_flight);
   if (!request.simulated_gpu && !sanitizer.empty() && members >= 2) {
     helpers.screen = std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices,
                                                        request.turns, members, kSanitizerGatherSeconds);

@@ -42,14 +42,16 @@ struct BatchGradingHelpers {
   [[nodiscard]] std::string describe() const;
 };
 
-//! Members of a sanitizer screening group at most, and how long the first waits for the others.
+//! Members of a sanitizer screening group at most, and how long the first waits for the others. A
+//! member waits holding no slot of the batch (grading/batch_slots.hpp) and no turn, so the wait
+//! costs the batch nothing but the member's own latency; it starts when the member's checks end,
+//! and mostly overlaps its wait for its turn to time.
 inline constexpr std::size_t kSanitizerGroupMembers = 8;
-inline constexpr double kSanitizerGatherSeconds = 1.5;
+inline constexpr double kSanitizerGatherSeconds = 2.5;
 
 //! The helpers for the request's GPU (request.turns, request.visible_devices), with `in_flight`
-//! gradings on it at once: screening groups of up to half of them (at most
-//! kSanitizerGroupMembers), none where that is fewer than 2 (a group of one saves nothing, and its
-//! first member would wait for others who cannot come).
+//! gradings on it at once: screening groups of up to that many (at most kSanitizerGroupMembers),
+//! none where that is fewer than 2 (a group of one saves nothing).
 [[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight);
 
 }  // namespace labrun

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
+#include <optional>
+#include <thread>
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
 #include "core/wall_clock.hpp"
 #include "exercise/submission_build.hpp"
+#include "exercise/worker_protocol.hpp"
 #include "grading/sanitizer_log.hpp"
 #include "grading/utf8.hpp"
 #include "process/process.hpp"
@@ -18,6 +22,7 @@ namespace {
 
 constexpr std::size_t kGroupLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::uint64_t kGroupFileSizeLimit = 64ull * 1024 * 1024;
+constexpr auto kGroupPoll = std::chrono::microseconds(500);
 
 }  // namespace
 
@@ -75,26 +80,88 @@ ScreenVerdict SanitizerScreen::screen(const std::string& tool, const fs::path& r
 }
 
 ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vector<Member*>& group) const {
+  // The group's process is a grading worker (labrun-grade-child --serve) under compute-sanitizer:
+  // it opens its context under a shared turn, then grades the members one by one, each under a
+  // shared turn of its own, and ends once told to stop. Between members it holds no turn and does
+  // no GPU work, so a timer's drain waits for one member's run at most, never the group's; and
+  // waiting for a turn does not count toward the group's limit.
   const ScratchFolder scratch;
-  std::string list;
+  const fs::path control = scratch.path() / "control";
+  fs::create_directory(control);
   double limit = 0.0;
   for (const Member* member : group) {
-    list += member->request.string() + "\n";
     limit += member->limit_seconds;
   }
-  write_file_atomically(scratch.path() / "requests.txt", list, false);
   const fs::path log_file = scratch.path() / ("sanitizer-" + tool + ".log");
-  auto since = std::chrono::steady_clock::now();
-  const SharedTurn turn(turns_);
-  since = std::chrono::steady_clock::now();
-  const ProcessResult run =
-      run_contained(contained({sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(),
-                               "--error-exitcode", "99", "--report-api-errors", "no", "--print-limit", "20",
-                               program_.string(), "--requests", (scratch.path() / "requests.txt").string()},
-                              limit, scratch.path(), kGroupFileSizeLimit, visible_devices_));
+  RunBudget budget(limit);
+  budget.pause();
+  SpawnOptions options = contained({sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(),
+                                    "--error-exitcode", "99", "--report-api-errors", "no", "--print-limit",
+                                    "20", program_.string(), "--serve", control.string()},
+                                   limit, scratch.path(), kGroupFileSizeLimit, visible_devices_);
+  options.budget = &budget;
+  double seconds = 0.0;  // under a turn: the group's own time
+  // Runs `stretch` under a shared turn, counting its time toward the budget and `seconds`.
+  const auto under_turn = [&](const auto& stretch) {
+    const SharedTurn turn(turns_);
+    const auto since = std::chrono::steady_clock::now();
+    budget.resume();
+    const bool went_on = stretch();
+    budget.pause();
+    seconds += seconds_since(since);
+    return went_on;
+  };
+  std::future<ProcessResult> running;
+  const auto ended = [&] { return running.wait_for(std::chrono::seconds(0)) == std::future_status::ready; };
+  std::error_code missing;
+  // The process starts, and opens its context, under the first turn.
+  bool going = under_turn([&] {
+    running = std::async(std::launch::async, [options] { return run_contained(options); });
+    while (!fs::exists(control / kWorkerReadyFile, missing)) {
+      if (ended() || budget.exhausted()) {
+        return false;
+      }
+      std::this_thread::sleep_for(kGroupPoll);
+    }
+    return true;
+  });
+  std::uint64_t number = 0;
+  for (const Member* member : group) {
+    if (!going) {
+      break;
+    }
+    ++number;
+    going = under_turn([&] {
+      hand_job(control, WorkerJob{number, member->request.parent_path(), member->request.filename().string()});
+      while (true) {
+        if (const std::optional<WorkerDone> done = job_done(control, number)) {
+          return done->status == 0 && done->problem.empty();
+        }
+        if (ended() || budget.exhausted()) {
+          return false;
+        }
+        std::this_thread::sleep_for(kGroupPoll);
+      }
+    });
+  }
+  // The end (its context's included) under a turn too; a run that stopped short is ended.
+  ProcessResult run;
+  under_turn([&] {
+    if (going) {
+      write_file_atomically(control / kWorkerStopFile, "\n", true);
+    }
+    while (going && !ended() && !budget.exhausted()) {
+      std::this_thread::sleep_for(kGroupPoll);
+    }
+    if (!ended()) {
+      budget.cap_remaining(0.0);  // run_contained ends the process tree at once
+    }
+    run = running.get();
+    return true;
+  });
   ScreenVerdict verdict;
   verdict.members = group.size();
-  verdict.seconds = seconds_since(since);
+  verdict.seconds = seconds;
   std::string log;
   try {
     log = read_regular_file(log_file, kGroupLogMaxBytes);
@@ -102,7 +169,7 @@ ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vec
     log.clear();
   }
   const std::string summary = sanitizer_summary_lines(log);
-  verdict.clean = run.succeeded() && sanitizer_reports_no_errors(summary);
+  verdict.clean = going && run.succeeded() && sanitizer_reports_no_errors(summary);
   verdict.summary = valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")" : summary);
   return verdict;
 }

@@ -12,6 +12,12 @@
 // another but make it be checked alone. Only images that call none of the driver's device-side
 // functions (grading/device_image.hpp's outside_calls: the device heap, printf, assert keep state
 // in the context) are screened; the others are checked alone.
+//
+// The group's process is a grading worker under compute-sanitizer (labrun-grade-child --serve): it
+// opens its context, then grades one member at a time, and each of those steps holds a shared turn
+// of its own. Between members it holds none and does no GPU work, so a timer waits for one member's
+// run at most, never a whole group's, and waiting for a turn never counts toward the group's limit
+// (the sum of its members').
 
 #include <condition_variable>
 #include <cstddef>
@@ -32,7 +38,7 @@ struct ScreenVerdict {
   bool clean = false;       //!< the group was clean: so is this member
   std::size_t members = 0;  //!< members of the group it ran in
   std::string summary;      //!< the group's summary lines, or how its run ended
-  double seconds = 0.0;     //!< wall seconds of the group's run
+  double seconds = 0.0;     //!< wall seconds of the group's run under its turns
 };
 
 //! Groups of at most `members` (`members` 1 screens nothing: each member's group is itself). Forms
@@ -45,8 +51,8 @@ class SanitizerScreen {
 
   //! Runs `tool` on the sanitize request at `request` (an absolute path in its scratch folder) as a
   //! member of a group, and says how the group fared. `limit_seconds` is the member's share of its
-  //! group's limit. Appends "waiting to sanitize" (forming the group, and its turn) and
-  //! "screening" (the group's run) to `phases`.
+  //! group's limit. Appends "waiting to sanitize" (forming the group, and the group's run while it
+  //! waits for turns) and "screening" (the group's run under its turns) to `phases`.
   [[nodiscard]] ScreenVerdict screen(const std::string& tool, const std::filesystem::path& request,
                                      double limit_seconds,
                                      std::vector<std::pair<std::string, double>>& phases);

@@ -124,7 +124,8 @@ std::unique_ptr<GradingWorker> GradingWorkers::take(std::vector<std::pair<std::s
 }
 
 WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, double run_limit,
-                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases) {
+                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases,
+                              const std::function<void()>& checked) {
   auto since = std::chrono::steady_clock::now();
   const ResidentTurn resident(turns_);
   SharedTurn shared(turns_);
@@ -161,6 +162,9 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
+      if (checked) {
+        checked();
+      }
       exclusive.emplace(turns_);
       phases.emplace_back("waiting to time", seconds_since(since));
       since = std::chrono::steady_clock::now();

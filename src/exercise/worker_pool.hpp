@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -86,8 +87,12 @@ class GradingWorkers {
   //! Grades the request "request.json" in `scratch` in `worker`, with a budget of `run_limit`
   //! seconds of its own work and at most `timing_turn_limit` once it holds the GPU to itself, as
   //! grader.cpp's run_child runs the one-shot child; appends each turn's wait and work to `phases`.
+  //! `checked` (may be empty) is called on this thread once the worker says its checked calls are
+  //! over and it is ready to time, after the shared turn is given back and before the exclusive one
+  //! is asked for; it must not wait for the GPU.
   [[nodiscard]] WorkerRun run(GradingWorker& worker, const std::filesystem::path& scratch, double run_limit,
-                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases);
+                              double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases,
+                              const std::function<void()>& checked = {});
   //! After the grading is judged: back to the idle workers, or, with a reason, ended.
   void give_back(std::unique_ptr<GradingWorker> worker, const std::optional<std::string>& retire_because);
 

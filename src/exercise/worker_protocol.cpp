@@ -110,35 +110,4 @@ int serve_grading_jobs(const fs::path& control, const GradeRequestFile& grade, c
   return 0;
 }
 
-int grade_request_list(const std::vector<fs::path>& requests, const GradeRequestFile& grade,
-                       const ContextCheck& check) {
-  for (const fs::path& request : requests) {
-    if (const int status = grade_in_folder(request, grade); status != 0) {
-      return status;
-    }
-    if (!check().empty()) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-std::vector<fs::path> read_request_list(const fs::path& list) {
-  const std::string text = read_regular_file(list, kControlFileMaxBytes);
-  std::vector<fs::path> requests;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = text.find('\n', at);
-    const std::string line = text.substr(at, (end == std::string::npos ? text.size() : end) - at);
-    if (!line.empty()) {
-      if (line.front() != '/') {
-        throw std::runtime_error(list.string() + ": a request is named by its absolute path");
-      }
-      requests.emplace_back(line);
-    }
-    at = end == std::string::npos ? text.size() : end + 1;
-  }
-  return requests;
-}
-
 }  // namespace labrun

@@ -20,7 +20,6 @@
 #include <functional>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace labrun {
 
@@ -57,15 +56,5 @@ using ContextCheck = std::function<std::string()>;
 //! the last job (or 1 for a problem its check found). Polls every `poll_seconds`.
 int serve_grading_jobs(const std::filesystem::path& control, const GradeRequestFile& grade,
                        const ContextCheck& check, double poll_seconds = 0.0005);
-
-//! compute-sanitizer's screening of a group: grades each request of `requests` (absolute paths)
-//! one after another in this process, each in its own folder, and stops at the first whose status
-//! is not 0 or after which the check finds anything. Returns 0 when every one ran, else that status
-//! (1 for the check).
-int grade_request_list(const std::vector<std::filesystem::path>& requests, const GradeRequestFile& grade,
-                       const ContextCheck& check);
-
-//! The request list file of a screening group: one absolute path per line. Throws std::runtime_error.
-[[nodiscard]] std::vector<std::filesystem::path> read_request_list(const std::filesystem::path& list);
 
 }  // namespace labrun

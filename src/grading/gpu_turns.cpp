@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "base/format.hpp"
+
 namespace labrun {
 
 GpuTurns::GpuTurns(std::size_t max_sharers, std::size_t gather, double gather_seconds,
@@ -31,12 +33,14 @@ void GpuTurns::acquire_alone() {
   changed_.notify_all();
   changed_.wait(lock, [&] { return !alone_ && !exclusive_ && residents_ == 0 && sharers_ == 0; });
   --waiting_alone_;
+  account_locked();
   alone_ = true;
 }
 
 void GpuTurns::release_alone() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
+    account_locked();
     alone_ = false;
   }
   changed_.notify_all();
@@ -45,12 +49,14 @@ void GpuTurns::release_alone() {
 void GpuTurns::acquire_shared() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return !alone_ && !exclusive_ && !draining_ && sharers_ < max_sharers_; });
+  account_locked();
   ++sharers_;
 }
 
 void GpuTurns::release_shared() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
+    account_locked();
     --sharers_;
   }
   changed_.notify_all();
@@ -63,6 +69,7 @@ void GpuTurns::acquire_exclusive() {
   // Gather: until enough timers wait, or this one has waited long enough, sharers carry on.
   while (!draining_) {
     if (waiting_exclusive_ >= gather_ || std::chrono::steady_clock::now() >= deadline) {
+      account_locked();
       draining_ = true;
       changed_.notify_all();
       break;
@@ -71,12 +78,14 @@ void GpuTurns::acquire_exclusive() {
   }
   changed_.wait(lock, [&] { return !alone_ && !exclusive_ && sharers_ == 0; });
   --waiting_exclusive_;
+  account_locked();
   exclusive_ = true;
 }
 
 void GpuTurns::release_exclusive() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
+    account_locked();
     exclusive_ = false;
     if (waiting_exclusive_ == 0) {
       draining_ = false;  // every gathered timer has timed: sharers start again
@@ -88,6 +97,38 @@ void GpuTurns::release_exclusive() {
 std::size_t GpuTurns::sharers() const {
   const std::lock_guard<std::mutex> lock(mutex_);
   return sharers_;
+}
+
+void GpuTurns::account_locked() const {
+  const auto now = std::chrono::steady_clock::now();
+  const double seconds = std::chrono::duration<double>(now - since_).count();
+  since_ = now;
+  if (exclusive_) {
+    spent_.timing += seconds;
+  } else if (alone_) {
+    spent_.alone += seconds;
+  } else if (draining_) {
+    spent_.draining += seconds;
+  } else if (sharers_ > 0) {
+    spent_.shared += seconds;
+  } else {
+    spent_.idle += seconds;
+  }
+}
+
+GpuTurns::TimeByState GpuTurns::time_by_state() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  account_locked();  // the current state's time, up to now
+  return spent_;
+}
+
+std::string GpuTurns::describe_time() const {
+  const TimeByState t = time_by_state();
+  const auto part = [](const char* name, double seconds) {
+    return std::string(name) + " " + fixed(seconds, 1) + " s";
+  };
+  return part("timing", t.timing) + " · " + part("draining", t.draining) + " · " + part("shared", t.shared) +
+         " · " + part("alone", t.alone) + " · " + part("idle", t.idle);
 }
 
 bool GpuTurns::exclusive_held() const {

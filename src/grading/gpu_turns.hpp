@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 namespace labrun {
 
@@ -50,6 +51,20 @@ class GpuTurns {
   [[nodiscard]] std::size_t sharers() const;
   [[nodiscard]] bool exclusive_held() const;
 
+  //! Wall seconds the GPU has spent, since these turns were made, in each of its states: a timer
+  //! holding it (timing), a grading holding it alone, a drain waiting for shared turns to end,
+  //! shared turns held, and nothing held.
+  struct TimeByState {
+    double timing = 0.0;
+    double alone = 0.0;
+    double draining = 0.0;
+    double shared = 0.0;
+    double idle = 0.0;
+  };
+  [[nodiscard]] TimeByState time_by_state() const;
+  //! "timing 48.1 s · draining 9.5 s · shared 25.3 s · alone 0.0 s · idle 2.0 s"
+  [[nodiscard]] std::string describe_time() const;
+
  private:
   mutable std::mutex mutex_;
   std::condition_variable changed_;
@@ -64,6 +79,10 @@ class GpuTurns {
   std::size_t residents_ = 0;
   std::size_t waiting_alone_ = 0;
   bool alone_ = false;
+  // Adds the time since the last change of state to the state it was in; called before each change.
+  void account_locked() const;
+  mutable TimeByState spent_;
+  mutable std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
 //! A turn of one kind held for a scope: acquired when made (nothing without turns), given back when

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "grading/batch_slots.hpp"
 #include "grading/gpu_turns.hpp"
 
 namespace labrun {
@@ -51,6 +52,9 @@ struct GradeRequest {
   //! Batch grading: compute-sanitizer's screening of groups of submissions on that GPU
   //! (exercise/sanitizer_screen.hpp); null: every submission's tools run alone.
   SanitizerScreen* sanitizer_screen = nullptr;
+  //! Batch grading: the batch's slots (grading/batch_slots.hpp); the grading holds one, and gives
+  //! it up while it only waits for compute-sanitizer's verdict; null when it is graded alone.
+  BatchSlots* slots = nullptr;
   //! What the lab's prepare_grading measured once for the batch on that GPU; empty when alone.
   nlohmann::ordered_json shared;
   //! Tests of the grading pipeline on a machine with no GPU: grade as if on this GPU, without asking

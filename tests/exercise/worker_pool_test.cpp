@@ -1,10 +1,7 @@
 // The grading workers' pool on a machine with no GPU: a shell script speaks the worker protocol
-// (exercise/worker_protocol.hpp) as labrun-grade-child --serve does, and each job's folder says how
-// it behaves (a file "behaviour": hang, time, fail; none: a grading that finishes).
+// as labrun-grade-child --serve does (support/script_worker.hpp).
 
 #include "exercise/worker_pool.hpp"
-
-#include <sys/stat.h>
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -14,6 +11,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
+#include "support/script_worker.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
 
@@ -22,38 +20,10 @@ using Catch::Matchers::ContainsSubstring;
 
 namespace {
 
-constexpr const char* kScriptWorker = R"script(#!/bin/sh
-control="$2"
-: > "$control/ready"
-while [ ! -e "$control/stop" ]; do
-  if [ -e "$control/job.json" ]; then
-    job=$(cat "$control/job.json")
-    rm -f "$control/job.json"
-    number=$(echo "$job" | sed 's/.*"number":\([0-9]*\).*/\1/')
-    folder=$(echo "$job" | sed 's/.*"folder":"\([^"]*\)".*/\1/')
-    echo $$ > "$folder/worker-pid"
-    behaviour=$(cat "$folder/behaviour" 2>/dev/null)
-    status=0
-    case "$behaviour" in
-      hang) while :; do sleep 1; done ;;
-      time) : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done ;;
-      fail) status=3 ;;
-    esac
-    echo "{\"number\":$number,\"status\":$status,\"problem\":\"\"}" > "$control/done.tmp"
-    mv "$control/done.tmp" "$control/done.json"
-    [ "$status" = 0 ] || exit "$status"
-  fi
-  sleep 0.005
-done
-)script";
-
 struct Fixture {
   labrun::testing::TemporaryDirectory work{"labrun-worker-pool"};
   fs::path program = work.path / "worker.sh";
-  Fixture() {
-    labrun::write_file_atomically(program, kScriptWorker, false);
-    ::chmod(program.c_str(), 0755);
-  }
+  Fixture() { labrun::testing::write_script_worker(program); }
   fs::path job(const std::string& name, const std::string& behaviour = "") const {
     const fs::path folder = work.path / name;
     fs::create_directories(folder);

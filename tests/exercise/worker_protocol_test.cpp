@@ -99,25 +99,3 @@ TEST_CASE("a worker ends after a job that stopped, or after which its context is
     CHECK(done->problem == "an error pending");
   }
 }
-
-TEST_CASE("a screening group's requests run one after another and stop at the first that stops") {
-  const labrun::testing::TemporaryDirectory work("labrun-worker-protocol");
-  std::string list;
-  for (const char* member : {"a", "b", "c"}) {
-    fs::create_directories(work.path / member);
-    list += (work.path / member / "request-memcheck.json").string() + "\n";
-  }
-  labrun::write_file_atomically(work.path / "requests.txt", list, false);
-  const std::vector<fs::path> requests = labrun::read_request_list(work.path / "requests.txt");
-  REQUIRE(requests.size() == 3);
-  std::vector<std::string> ran;
-  const auto grade = [&](const fs::path& request) {
-    ran.push_back(fs::current_path().filename().string());
-    CHECK(request == "request-memcheck.json");
-    return fs::current_path().filename() == "b" ? 3 : 0;
-  };
-  CHECK(labrun::grade_request_list(requests, grade, [] { return std::string(); }) == 3);
-  CHECK(ran == std::vector<std::string>{"a", "b"});
-  labrun::write_file_atomically(work.path / "relative.txt", "request.json\n", false);
-  CHECK_THROWS(labrun::read_request_list(work.path / "relative.txt"));
-}

@@ -186,3 +186,22 @@ TEST_CASE("no more gradings are resident than the memory holds, and one graded a
   CHECK(most_resident.load() <= 3);
   CHECK(turns.sharers() == 0);
 }
+
+TEST_CASE("the GPU's time is told by what held it: a timer, shared turns, a drain, or nothing") {
+  labrun::GpuTurns turns(2);
+  {
+    const labrun::SharedTurn shared(&turns);
+    std::this_thread::sleep_for(60ms);
+  }
+  {
+    const labrun::ExclusiveTurn timing(&turns);
+    std::this_thread::sleep_for(60ms);
+  }
+  std::this_thread::sleep_for(60ms);
+  const labrun::GpuTurns::TimeByState spent = turns.time_by_state();
+  CHECK(spent.shared >= 0.05);
+  CHECK(spent.timing >= 0.05);
+  CHECK(spent.idle >= 0.05);
+  CHECK(spent.alone == 0.0);
+  CHECK(turns.describe_time().rfind("timing ", 0) == 0);
+}

@@ -1,0 +1,135 @@
+// compute-sanitizer's screening of a group on a machine with no GPU: a shell script stands in for
+// compute-sanitizer (it runs the program it is given and writes a clean summary to its log), and
+// the group's program is the script worker (support/script_worker.hpp), which speaks the protocol
+// labrun-grade-child --serve does.
+
+#include "exercise/sanitizer_screen.hpp"
+
+#include <catch2/catch_test_macros.hpp>
+#include <filesystem>
+#include <future>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "base/atomic_file.hpp"
+#include "base/bounded_read.hpp"
+#include "grading/gpu_turns.hpp"
+#include "support/script_worker.hpp"
+#include "support/temporary_directory.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// compute-sanitizer's options as the screen passes them, then the program and its arguments; the
+// program's status is the run's, and the log's summary says no error.
+constexpr const char* kScriptSanitizer = R"script(#!/bin/sh
+log=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --log-file) log="$2"; shift 2 ;;
+    --tool|--error-exitcode|--report-api-errors|--print-limit) shift 2 ;;
+    *) break ;;
+  esac
+done
+"$@"
+status=$?
+echo "========= ERROR SUMMARY: 0 errors" > "$log"
+exit $status
+)script";
+
+struct Group {
+  labrun::testing::TemporaryDirectory work{"labrun-sanitizer-screen"};
+  labrun::GpuTurns turns{4};
+  std::unique_ptr<labrun::SanitizerScreen> screen;
+
+  explicit Group(std::size_t members) {
+    labrun::testing::write_script_worker(work.path / "worker.sh");
+    labrun::write_file_atomically(work.path / "sanitizer.sh", kScriptSanitizer, false);
+    fs::permissions(work.path / "sanitizer.sh", fs::perms::owner_all);
+    // Long enough a gather that the group forms only once every member waits.
+    screen = std::make_unique<labrun::SanitizerScreen>(work.path / "sanitizer.sh", work.path / "worker.sh", "",
+                                                       &turns, members, 60.0);
+  }
+  fs::path member(const std::string& name, const std::string& behaviour) const {
+    const fs::path folder = work.path / name;
+    fs::create_directories(folder);
+    labrun::write_file_atomically(folder / "behaviour", behaviour, false);
+    labrun::write_file_atomically(folder / "request-memcheck.json", "{}\n", false);
+    return folder / "request-memcheck.json";
+  }
+  std::future<labrun::ScreenVerdict> screen_member(const fs::path& request, double limit_seconds = 30.0) {
+    return std::async(std::launch::async, [this, request, limit_seconds] {
+      std::vector<std::pair<std::string, double>> phases;
+      return screen->screen("memcheck", request, limit_seconds, phases);
+    });
+  }
+};
+
+bool ran(const fs::path& request) {
+  return fs::exists(request.parent_path() / "worker-pid");
+}
+
+}  // namespace
+
+TEST_CASE("a group's members run one at a time in one process, and a timer waits for one member, not the group") {
+  Group group(3);
+  const fs::path a = group.member("a", "slow");
+  const fs::path b = group.member("b", "slow");
+  const fs::path c = group.member("c", "slow");
+  auto first = group.screen_member(a);
+  auto second = group.screen_member(b);
+  auto third = group.screen_member(c);
+  // Once a member runs, a timer asks for the GPU: it gets it before the group's next member starts.
+  const fs::path* started = nullptr;
+  while (started == nullptr) {
+    for (const fs::path* request : {&a, &b, &c}) {
+      if (ran(*request)) {
+        started = request;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  int ran_while_timing = 0;
+  {
+    const labrun::ExclusiveTurn timing(&group.turns);
+    for (const fs::path* request : {&a, &b, &c}) {
+      ran_while_timing += ran(*request) ? 1 : 0;
+    }
+  }
+  CHECK(ran_while_timing == 1);
+  for (auto* verdict : {&first, &second, &third}) {
+    const labrun::ScreenVerdict got = verdict->get();
+    CHECK(got.clean);
+    CHECK(got.members == 3);
+  }
+  CHECK(labrun::read_regular_file(a.parent_path() / "worker-pid", 64) ==
+        labrun::read_regular_file(c.parent_path() / "worker-pid", 64));
+}
+
+TEST_CASE("a member that stops its group's run clears no one, and the members after it are not run") {
+  Group group(2);
+  const fs::path a = group.member("a", "fail");
+  const fs::path b = group.member("b", "");
+  auto first = group.screen_member(a);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a joins the queue first
+  auto second = group.screen_member(b);
+  CHECK_FALSE(first.get().clean);
+  CHECK_FALSE(second.get().clean);
+  CHECK(ran(a));
+  CHECK_FALSE(ran(b));
+}
+
+TEST_CASE("a member that hangs ends its group at the members' limits, and clears no one") {
+  Group group(2);
+  const fs::path a = group.member("a", "");
+  const fs::path b = group.member("b", "hang");
+  auto first = group.screen_member(a, 1.0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  auto second = group.screen_member(b, 1.0);
+  const labrun::ScreenVerdict got = second.get();
+  CHECK_FALSE(got.clean);
+  CHECK_FALSE(first.get().clean);
+  CHECK(got.seconds < 2.0 + 5.0);  // the members' two 1 s limits, not a hang's forever
+}

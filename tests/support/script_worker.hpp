@@ -1,0 +1,50 @@
+#pragma once
+// A shell script that speaks the grading worker's protocol (exercise/worker_protocol.hpp) as
+// `labrun-grade-child --serve CONTROL` does, for tests of the worker pool and the sanitizer screen
+// on a machine with no GPU. Each job's folder says how its grading behaves, in a file "behaviour":
+// hang (never ends), time (asks for its turn to time and waits for it), slow (takes 0.3 s), fail
+// (status 3, and the worker ends); none: a grading that finishes at once. The worker writes its
+// process id to "worker-pid" in each job's folder when it takes the job.
+
+#include <filesystem>
+#include <string>
+
+#include "base/atomic_file.hpp"
+
+namespace labrun::testing {
+
+inline constexpr const char* kScriptWorker = R"script(#!/bin/sh
+control="$2"
+: > "$control/ready"
+while [ ! -e "$control/stop" ]; do
+  if [ -e "$control/job.json" ]; then
+    job=$(cat "$control/job.json")
+    rm -f "$control/job.json"
+    number=$(echo "$job" | sed 's/.*"number":\([0-9]*\).*/\1/')
+    folder=$(echo "$job" | sed 's/.*"folder":"\([^"]*\)".*/\1/')
+    echo $$ > "$folder/worker-pid"
+    behaviour=$(cat "$folder/behaviour" 2>/dev/null)
+    status=0
+    case "$behaviour" in
+      hang) while :; do sleep 1; done ;;
+      time) : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done ;;
+      slow) sleep 0.3 ;;
+      fail) status=3 ;;
+    esac
+    echo "{\"number\":$number,\"status\":$status,\"problem\":\"\"}" > "$control/done.tmp"
+    mv "$control/done.tmp" "$control/done.json"
+    [ "$status" = 0 ] || exit "$status"
+  fi
+  sleep 0.005
+done
+)script";
+
+//! Writes the script worker as an executable file at `path`.
+inline void write_script_worker(const std::filesystem::path& path) {
+  write_file_atomically(path, kScriptWorker, false);
+  std::filesystem::permissions(path, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
+                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::others_exec);
+}
+
+}  // namespace labrun::testing

@@ -1,12 +1,19 @@
-// The sum-of-squares exercise declared (exercise.hpp): its contract, manifest, rubric and words; the
-// judge of its probes' records; its device side in the grading child; and its row of
-// `labrun run fusion-verdicts --submission DIR`.
-
-#include "exercise.hpp"
+// fusion-verdicts' graded exercise, declared (src/exercise/reduction_exercise.hpp): the chapter's
+// "elementwise then reduction: fuse with care", the square folded into the sum's loads, per-block
+// partial sums of x[i]^2 and a finishing step, with no array of n squares ever written. A
+// submission is two kernels (the skeleton, grading/skeleton/sum_of_squares.cu):
+//
+//   extern "C" __global__ void sum_of_squares_partials(const float* x, float* partials, std::size_t n);
+//   extern "C" __global__ void sum_of_squares_finish(const float* partials, float* sum, std::size_t blocks);
+//
+// The first is launched with the manifest's shape over n; block b stores the sum of x[i]^2 over the
+// elements it covers in partials[b] (the blocks together cover [0, n) once), and nothing else. The
+// second is launched as one block of its shape's threads and stores the total of partials[0,
+// blocks) in *sum, `blocks` being the first launch's grid. Everything here is the lab's: its cases,
+// its folded kernel as the reference, its words, its rubric; the harness grades it.
+// docs/grading.md ("The sum-of-squares exercise") says how.
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -15,483 +22,72 @@
 #include "../declarations.hpp"
 #include "../kernels.hpp"
 #include "../reference.hpp"
-#include "base/format.hpp"
 #include "cases/fill.hpp"
-#include "exercise/child_session.hpp"
 #include "exercise/exercise_entry.hpp"
-#include "exercise/judge.hpp"
-#include "exercise/probe_rows.hpp"
+#include "exercise/reduction_exercise.hpp"
 #include "exercise/submission_row.hpp"
-#include "timing/cuda_check.hpp"
 #include "timing/device_buffer.hpp"
 
 namespace verdicts::grading {
 namespace {
 
-using labrun::OwnedRegion;
-using Json = nlohmann::ordered_json;
+//! Relative tolerance of `labrun run fusion-verdicts --submission`'s row, whose inputs are the lab's
+//! own (uniform): the grader's calls get counted inputs, whose sums are exact (docs/grading.md, "The
+//! tolerance").
+constexpr double kSumTolerance = 1e-3;
 
-enum InputKind : int { kLabInputs = 0, kCounted = 1 };
-
-// ---- the judge of the probes' records ---------------------------------------------------------
-
-std::string at(const SumProbe& p) {
-  return "n = " + std::to_string(p.elements) + ", " + p.probe + " (call " + std::to_string(p.call) + ")";
+// The lab's buffers for its timed cases, in lab_buffers' order: the squares (mid), the copy's
+// output (y), the partial sums and the sum.
+Workspace workspace(const float* x, const labrun::LabBufferPointers& lab) {
+  static const unsigned blocks = reduction_grid().blocks;
+  Workspace w;
+  w.x = const_cast<float*>(x);  // the lab's cases read x and never write it
+  w.mid = lab[0];
+  w.y = lab[1];
+  w.partials = lab[2];
+  w.sum = lab[3];
+  w.reduction_blocks = blocks;
+  return w;
 }
 
-// Whether `value` is a sum of squares of counted inputs: a whole multiple of 1/16.
-bool whole_sixteenths(double value) {
-  return std::isfinite(value) && std::fabs(value * 16.0 - std::round(value * 16.0)) == 0.0;
+std::size_t reduction_blocks(std::size_t /*n*/) {
+  return std::max(reduction_grid().blocks, 1u);
 }
 
-// Whether a wrong sum is the sum of the squares of the x that replaced the call's own before the
-// finish ran: the finish read x.
-bool follows_replaced_x(const SumProbe& p) {
-  return p.sum_written() && !p.right() && p.got() == p.replaced_x;
-}
-
-// Whether the sum, and every partial it was made of, is a sum of whole squares of counted inputs:
-// the partials all whole sixteenths, and the sum their total. A sum scaled up from some of the
-// elements is not, wherever it was scaled: its partials, or its total.
-bool whole_squares(const SumProbe& p) {
-  return whole_sixteenths(p.got()) && p.partials_not_whole == 0 && p.partials_unwritten == 0 &&
-         p.partials_total == p.got();
-}
-
-// What a wrong sum is, from the first probe at this size it was wrong in. On counted inputs every
-// correct float32 sum is exact, so the difference from the reference says what happened: whole
-// squares short (elements left out) or over (counted twice), or no sum of squares at all (estimated
-// from a sample and scaled, or computed otherwise).
-void name_wrong_sum(labrun::GradeReport& report, const std::vector<const SumProbe*>& probes) {
-  for (const SumProbe* p : probes) {
-    if (p->right()) {
-      continue;
-    }
-    const double got = p->got();
-    if (follows_replaced_x(*p)) {
-      return;  // the structure's mistake says why: the finish reads x
-    }
-    if (!p->sum_written()) {
-      labrun::add_mistake(
-          report, "sum-unwritten",
-          "the finish never stored the sum (" + at(*p) + "): it must write *sum from the partial sums");
-    } else if (!std::isfinite(got)) {
-      labrun::add_mistake(report, "nan-output",
-                          "the sum is " + labrun::scientific(got) + " (" + at(*p) +
-                              "): look for a read of memory nothing wrote");
-    } else if (got == p->sum_of_x) {
-      labrun::add_mistake(report, "square-missing",
-                          "the sum is that of x, not of x squared (" + at(*p) + ")");
-    } else if (whole_squares(*p) && got < p->expected) {
-      labrun::add_mistake(report, "elements-missed",
-                          "the sum is " + labrun::fixed(p->expected - got, 4) +
-                              " short of the exact sum of the squares (" + at(*p) +
-                              "): the squares of some elements were not added; the grid, or each block's "
-                              "loop, must cover every element of [0, n) once");
-    } else if (whole_squares(*p)) {
-      labrun::add_mistake(report, "elements-counted-twice",
-                          "the sum is " + labrun::fixed(got - p->expected, 4) +
-                              " over the exact sum of the squares (" + at(*p) +
-                              "): some elements were added more than once; look at the stride");
+labrun::ReductionDeclaration declaration() {
+  labrun::ReductionDeclaration d;
+  d.term = labrun::CountedTerm::kSquare;
+  d.words = {"x", "partials", "partial sum", "sum", "squares"};
+  // The reference is the lab's folded kernel, exact on the grader's counted inputs.
+  d.reference = [](const float* x, float* sum, float* partials, std::size_t n, cudaStream_t stream) {
+    launch_sum_folded(workspace(x, {nullptr, nullptr, partials, sum}), n, stream);
+  };
+  d.reference_scratch = reduction_blocks;
+  d.lab_inputs = [](float* x, std::size_t n, std::uint64_t seed, cudaStream_t stream) {
+    labrun::fill_seeded_uniform(x, n, seed, kInputStream, kInputLow, kInputHigh, stream);
+  };
+  const auto per_element = [](std::size_t n) { return n; };
+  d.lab_buffers = {{"squares", per_element},
+                   {"copy", per_element},
+                   {"partials", reduction_blocks},
+                   {"sum", [](std::size_t) { return std::size_t{1}; }}};
+  // Exercise::lab_cases' order: two kernels, the lab's folded kernel, the copy floor.
+  d.launch_lab_case = [](std::size_t index, const float* x, const labrun::LabBufferPointers& lab,
+                         std::size_t n, cudaStream_t stream) {
+    const Workspace w = workspace(x, lab);
+    if (index == 0) {
+      launch_sum_two_kernels(w, n, stream);
+    } else if (index == 1) {
+      launch_sum_folded(w, n, stream);
     } else {
-      labrun::add_mistake(
-          report, "wrong-sum",
-          "the sum is " + labrun::scientific(got) + ", the exact sum of the squares " +
-              labrun::scientific(p->expected) + " (" + at(*p) +
-              "): on the grader's inputs every float32 sum of the squares, in any order, is exact, and this "
-              "is "
-              "not one: a sum of some of the elements scaled up, or a value computed another way");
-    }
-    return;
-  }
-}
-
-// A probe at this size that gave, bit for bit, the sum an earlier right probe gave on other inputs
-// (a kept answer); nullptr when there is none. (A call right and a later one wrong says nothing
-// more: counted inputs leave most elements zero at the card-scaled size, so a kernel that misses a
-// few can be right on one draw.)
-const SumProbe* replayed(const std::vector<SumProbe>& probes, const std::vector<const SumProbe*>& checked) {
-  for (const SumProbe* later : checked) {
-    if (later->right()) {
-      continue;
-    }
-    for (const SumProbe& earlier : probes) {
-      if (earlier.call < later->call && earlier.right() && earlier.sum_bits == later->sum_bits &&
-          earlier.expected != later->expected) {
-        return later;
-      }
-    }
-  }
-  return nullptr;
-}
-
-// The sum at one size, in every probe that checks it; names what is wrong.
-bool judge_size(labrun::GradeReport& report, const std::vector<SumProbe>& probes, const std::string& size,
-                bool odd_right, std::string& finding) {
-  std::vector<const SumProbe*> checked;
-  for (const char* name : {"alone", "after-lab", "repeat"}) {
-    if (const SumProbe* p = labrun::record_at(probes, size, name)) {
-      checked.push_back(p);
-    }
-  }
-  if (checked.size() < 3) {
-    return false;
-  }
-  const bool right =
-      std::all_of(checked.begin(), checked.end(), [](const SumProbe* p) { return p->right(); });
-  finding = "n = " + std::to_string(checked[0]->elements) + ": ";
-  for (const SumProbe* p : checked) {
-    finding += p->probe + " " + labrun::scientific(p->got()) + (p->right() ? " exact" : " wrong") +
-               (p == checked.back() ? "" : "; ");
-  }
-  if (right) {
-    return true;
-  }
-  // alone and repeat had the same inputs, but x is replaced anew before each probe's finish: a
-  // finish that reads x differs between them without any race (finish-reads-x names it).
-  const bool reads_replaced_x =
-      std::any_of(probes.begin(), probes.end(), [](const SumProbe& p) { return follows_replaced_x(p); });
-  if (!reads_replaced_x && checked[0]->sum_bits != checked[2]->sum_bits) {
-    labrun::add_mistake(report, "race-on-partials",
-                        "the same inputs gave " + labrun::scientific(checked[0]->got()) + " and then " +
-                            labrun::scientific(checked[2]->got()) + " (" + at(*checked[2]) +
-                            "): threads update a partial sum without ordering; a shared-memory tree needs a "
-                            "barrier between its steps, and adds from many threads need atomics");
-    return false;  // what the race made of the sum says nothing more
-  }
-  if (const SumProbe* replay = replayed(probes, checked)) {
-    labrun::add_mistake(
-        report, "wrong-on-later-calls",
-        "a later call on new inputs gave an earlier call's sum, or was wrong where the first was "
-        "right (" +
-            at(*replay) +
-            "): compute from the inputs on every call and keep nothing "
-            "between calls");
-    return false;
-  }
-  if (size != "odd" && odd_right) {
-    labrun::add_mistake(report, "wrong-at-large-size",
-                        "right at the odd size but wrong at n = " + std::to_string(checked[0]->elements) +
-                            ": look at index arithmetic that overflows and at what each block covers");
-  }
-  name_wrong_sum(report, checked);
-  return false;
-}
-
-// The structure, in every probe and in the first timed call that broke it (a kernel skipped while
-// timed, or doing another's work, leaves the partials unwritten or not adding up to the sum), last in
-// `probes` where labrun::timed_record_to_judge admits it.
-bool judge_structure(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
-  bool good = true;
-  for (const SumProbe& p : probes) {
-    if (p.own_words_written * 4 >= p.elements) {
-      good = false;
-      labrun::add_mistake(
-          report, "squares-materialised",
-          "the first kernel wrote " + std::to_string(p.own_words_written) +
-              " words to its own global memory (" + at(p) +
-              "): an array of squares written and read back; square each x[i] as it is loaded "
-              "and keep the sum in registers and shared memory");
-    } else if (p.partials_unwritten > 0) {
-      good = false;
-      labrun::add_mistake(report, "partials-unwritten",
-                          labrun::count_of(p.partials_unwritten, "block") + " of " +
-                              std::to_string(p.blocks) + " left partials[blockIdx.x] unwritten (" + at(p) +
-                              "): every block stores its partial sum there, and the finish adds them");
-    } else if ((p.probe != "planted" && p.right() && !p.partials_right()) ||
-               (p.probe == "timed" && (p.partials_not_whole > 0 || p.partials_total != p.expected))) {
-      good = false;
-      labrun::add_mistake(report, "partials-not-sums",
-                          "the partial sums add up to " + labrun::scientific(p.partials_total) + ", not " +
-                              labrun::scientific(p.expected) + " (" + at(p) +
-                              "): partials[b] is block b's sum of the squares it covers");
-    }
-    if (p.probe != "timed" && follows_replaced_x(p)) {
-      good = false;
-      labrun::add_mistake(report, "finish-reads-x",
-                          "with x replaced after the first kernel, the sum followed x (" + at(p) +
-                              "): the finish must total partials[0, blocks) and nothing else");
-    } else if (p.probe == "planted" && p.sum_written() && !p.right()) {
-      good = false;
-      labrun::add_mistake(report, "finish-ignores-partials",
-                          "with the partial sums replaced, the sum did not follow them (" + at(p) +
-                              "): the finish must total partials[0, blocks) and nothing else");
-    }
-    if (p.lab_buffers_written) {
-      good = false;
-      labrun::add_mistake(
-          report, "uses-lab-buffer",
-          "the lab's own squares, partials or sum changed (" + at(p) + "): use only your buffers");
-    }
-  }
-  finding = good ? "one partial sum per block, the finish follows them, no array of squares written; "
-                   "2 launches"
-                 : "see the mistakes above";
-  return good;
-}
-
-bool judge_buffers(labrun::GradeReport& report, const std::vector<SumProbe>& probes, std::string& finding) {
-  bool inside = true;
-  bool inputs = true;
-  const auto outside = [&](bool changed, const char* id, const std::string& what) {
-    if (changed) {
-      inside = false;
-      labrun::add_mistake(report, id, what + ": every store must land in partials[0, blocks) or *sum");
+      launch_copy_floor(w, n, stream);
     }
   };
-  for (const SumProbe& p : probes) {
-    outside(p.guard_words_changed > 0, "write-past-n",
-            labrun::count_of(p.guard_words_changed, "word") +
-                " just outside x, the partials or the sum changed (" + at(p) + ")");
-    outside(p.launches_writing_outside > 0, "write-outside-buffers",
-            "device memory the kernels were not given changed (" + at(p) + ")");
-    if (p.input_changed) {
-      inputs = false;
-      labrun::add_mistake(report, "input-modified",
-                          "x changed during the run (" + at(p) + "): it is read-only");
-    }
-  }
-  finding =
-      std::string(inside ? "nothing written outside the partials and the sum" : "a write outside them") +
-      ", x " + (inputs ? "unchanged" : "modified");
-  return inside && inputs;
+  d.after_lab_case = 0;
+  return d;
 }
 
-void judge_probes(labrun::ProbeJudging& in) {
-  labrun::ProbeRowJudges<SumProbe> judges;
-  judges.read = sum_probe_from_json;
-  // planted checks the structure: its sum is the planted partials'.
-  judges.output_wrong = [](const SumProbe& p) { return p.probe != "planted" && !p.right(); };
-  judges.size = judge_size;
-  judges.structure = judge_structure;
-  judges.buffers = judge_buffers;
-  labrun::judge_probe_rows(kProbes, in, judges);
-}
-
-// ---- the device side in the grading child -----------------------------------------------------
-
-class SumChild final : public labrun::ExerciseChild {
- public:
-  explicit SumChild(labrun::ChildSession& session) : session_(session), stream_(session.stream()) {}
-
-  // The sum is the finish's alone: it starts at a place drawn from each call's seed, so that the
-  // first kernel cannot know where it is.
-  void allocate(std::size_t capacity) override {
-    x_ = &session_.guarded(capacity);
-    partials_ = &session_.guarded(session_.has_submission() ? session_.plan(0, capacity).blocks : 1);
-    sum_ = &session_.guarded(1, labrun::kSlots);
-    const ReductionGrid grid = reduction_grid();
-    lab_.x = x_->data();
-    lab_.mid = session_.owned_array<float>(capacity);
-    lab_.y = session_.owned_array<float>(capacity);
-    lab_.partials = session_.owned_array<float>(std::max(grid.blocks, 1u));
-    lab_.sum = session_.owned_array<float>(1);
-    lab_.reduction_blocks = grid.blocks;
-    sums_ = session_.owned_array<double>(4);
-  }
-
-  Json probe(const std::string& label, std::size_t n, const std::string& probe) override {
-    SumProbe p;
-    p.size_label = label;
-    p.probe = probe;
-    p.elements = n;
-    // repeat: the inputs of alone at this size again, whose sum must be the same.
-    const std::uint64_t seed = session_.next_seed();
-    if (probe == "alone") {
-      alone_seed_ = seed;
-    }
-    const std::uint64_t inputs = probe == "repeat" ? alone_seed_ : seed;
-    p.call = session_.calls();
-    slot_ = labrun::ChildSession::slot_of(seed);
-    for (const labrun::GuardedBuffer* b : {x_, partials_, sum_}) {
-      b->poison(stream_);
-    }
-    session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
-    fill_inputs(x_->data(), n, inputs, kCounted, stream_);
-    const std::vector<OwnedRegion> lab_buffers{{lab_.mid, n * sizeof(float)},
-                                               {lab_.partials, lab_.reduction_blocks * sizeof(float)},
-                                               {lab_.sum, sizeof(float)}};
-    unsigned long long lab_before = 0;
-    if (probe == "after-lab") {
-      launch_sum_two_kernels(lab_, n, stream_);
-      lab_before = session_.digest_of(lab_buffers);
-    }
-    std::vector<double> sums = reference(n, inputs);
-    p.expected = sums[0];
-    p.sum_of_x = sums[1];
-    p.blocks = session_.plan(0, n).blocks;
-    std::uint64_t x_digest = session_.digest_of({x_->elements(n)});
-    session_.reset_outside_writes();
-    if (session_.exercise().watch_own_memory) {
-      session_.snapshot_own_memory();
-    }
-    launch_partials(n, probe);
-    p.own_words_written = session_.own_words_changed();
-    sums = partials_totals(p.blocks);
-    p.partials_total = sums[0];
-    p.partials_unwritten = static_cast<std::uint64_t>(sums[1]);
-    p.partials_not_whole = static_cast<std::uint64_t>(sums[2]);
-    // The finish must total the partials it is given, and nothing else: before it runs, x holds other
-    // counted inputs in every probe (so that no probe can be told from another by comparing x with
-    // the partials), and planted, the partials are those a correct first kernel would store for yet
-    // others. Every sum here is exact, so a sum that followed x is told from one that followed
-    // neither.
-    const bool changed_by_first = session_.digest_of({x_->elements(n)}) != x_digest;
-    const std::uint64_t replaced = session_.next_seed();
-    fill_inputs(x_->data(), n, replaced, kCounted, stream_);
-    p.replaced_x = reference(n, replaced)[0];
-    if (probe == "planted") {
-      plant_partials(partials_->data(), p.blocks, n, session_.next_seed(), stream_);
-      p.expected = partials_totals(p.blocks)[0];
-    }
-    x_digest = session_.digest_of({x_->elements(n)});
-    launch_finish(n, p.blocks, probe);
-    p.launches_writing_outside = session_.outside_writes();
-    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
-    p.input_changed = changed_by_first || session_.digest_of({x_->elements(n)}) != x_digest;
-    p.guard_words_changed = guard_changes(n, p.blocks);
-    p.lab_buffers_written = probe == "after-lab" && session_.digest_of(lab_buffers) != lab_before;
-    return to_json(p);
-  }
-
-  [[nodiscard]] labrun::CallBuffers call_buffers(std::size_t /*n*/) const override {
-    return {{x_->region()}, {partials_->region(), sum_->region()}};
-  }
-
-  void fresh_call(std::size_t n, std::uint64_t seed) override {
-    fill_inputs(x_->data(), n, seed, kCounted, stream_);
-    partials_->poison(stream_);
-    sum_->poison(stream_);
-    slot_ = labrun::ChildSession::slot_of(seed);
-  }
-
-  void launch_call(std::size_t n) override {
-    std::size_t blocks = session_.timed_plan(0, n).blocks;
-    const float* x = x_->data();
-    float* partials = partials_->data();
-    float* sum = sum_->data(slot_);
-    void* first[] = {&x, &partials, &n};
-    void* second[] = {&partials, &sum, &blocks};
-    session_.launch_timed(0, first, n);
-    session_.launch_timed(1, second, n);
-  }
-
-  labrun::CallCheck check_call(std::size_t n, std::uint64_t seed) override {
-    SumProbe p;
-    p.size_label = "card-scaled";
-    p.probe = "timed";
-    p.elements = n;
-    p.blocks = session_.timed_plan(0, n).blocks;
-    const std::vector<double> sums = reference(n, seed);
-    p.expected = sums[0];
-    p.sum_of_x = sums[1];
-    p.sum_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(sum_->data(slot_)));
-    const std::vector<double> partials = partials_totals(p.blocks);
-    p.partials_total = partials[0];
-    p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
-    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
-    // The partials are the first kernel's alone: whatever the finish did, they add up to the exact sum.
-    const bool partials_hold =
-        p.partials_unwritten == 0 && p.partials_not_whole == 0 && p.partials_total == p.expected;
-    labrun::CallCheck checked{p.right(), partials_hold, std::nullopt};
-    if (!checked.output_right || !checked.structure_right) {
-      checked.record = to_json(p);
-    }
-    return checked;
-  }
-
-  std::uint64_t output_guard_changes(std::size_t n) override {
-    session_.reset_tallies();
-    partials_->count_guard_changes(session_.timed_plan(0, n).blocks, session_.tally(0), stream_);
-    sum_->count_guard_changes(1, session_.tally(0), stream_, slot_);
-    return session_.download_tallies()[0];
-  }
-
-  void fresh_lab_inputs(std::size_t n, std::uint64_t seed) override {
-    fill_inputs(x_->data(), n, seed, kLabInputs, stream_);
-  }
-
-  // Exercise::lab_cases' order: two kernels, the lab's folded kernel, the copy floor.
-  void launch_lab_case(std::size_t index, std::size_t n) override {
-    if (index == 0) {
-      launch_sum_two_kernels(lab_, n, stream_);
-    } else if (index == 1) {
-      launch_sum_folded(lab_, n, stream_);
-    } else {
-      launch_copy_floor(lab_, n, stream_);
-    }
-  }
-
-  void sanitize(std::size_t n, std::uint64_t seed) override {
-    std::size_t blocks = session_.plan(0, n).blocks;
-    const labrun::DeviceBuffer<float> x(n), partials(blocks), sum(1);
-    fill_inputs(x.data(), n, seed, kCounted, stream_);
-    LABRUN_CUDA_CHECK(cudaMemsetAsync(partials.data(), 0xFF, blocks * sizeof(float), stream_));
-    const float* in = x.data();
-    float* partial_sums = partials.data();
-    float* total = sum.data();
-    void* first[] = {&in, &partial_sums, &n};
-    void* second[] = {&partial_sums, &total, &blocks};
-    session_.launch(0, first, n, "sanitizer run");
-    session_.launch(1, second, n, "sanitizer run");
-  }
-
- private:
-  // The checked launches: every byte the child owns but the allocations named is digested around
-  // each (x has a check of its own, input_changed; the sum's allocation is the finish's alone).
-  void launch_partials(std::size_t n, const std::string& what) {
-    const float* x = x_->data();
-    float* partials = partials_->data();
-    void* arguments[] = {&x, &partials, &n};
-    session_.launch(0, arguments, n, what, std::vector<OwnedRegion>{x_->region(), partials_->region()});
-  }
-  void launch_finish(std::size_t n, std::size_t blocks, const std::string& what) {
-    const float* partials = partials_->data();
-    float* sum = sum_->data(slot_);
-    void* arguments[] = {&partials, &sum, &blocks};
-    session_.launch(1, arguments, n, what, std::vector<OwnedRegion>{x_->region(), sum_->region()});
-  }
-
-  // [sum of squares, sum] of the counted inputs drawn from `seed`, in float64.
-  std::vector<double> reference(std::size_t n, std::uint64_t seed) {
-    LABRUN_CUDA_CHECK(cudaMemsetAsync(sums_, 0, 2 * sizeof(double), stream_));
-    reference_sums(n, seed, kCounted, sums_, stream_);
-    std::vector<double> host(2);
-    session_.download(host.data(), sums_, 2 * sizeof(double));
-    return host;
-  }
-
-  // [total, unwritten, not whole] of partials[0, blocks).
-  std::vector<double> partials_totals(std::size_t blocks) {
-    session_.reset_tallies();
-    LABRUN_CUDA_CHECK(cudaMemsetAsync(sums_ + 2, 0, sizeof(double), stream_));
-    total_partials(partials_->data(), blocks, sums_ + 2, session_.tally(0), session_.tally(1), stream_);
-    const double total = session_.download_one(sums_ + 2);
-    const std::vector<unsigned long long> counts = session_.download_tallies();
-    return {total, static_cast<double>(counts[0]), static_cast<double>(counts[1])};
-  }
-
-  std::uint64_t guard_changes(std::size_t n, std::size_t blocks) {
-    session_.reset_tallies();
-    x_->count_guard_changes(n, session_.tally(0), stream_);
-    partials_->count_guard_changes(blocks, session_.tally(0), stream_);
-    sum_->count_guard_changes(1, session_.tally(0), stream_, slot_);
-    return session_.download_tallies()[0];
-  }
-
-  labrun::ChildSession& session_;
-  cudaStream_t stream_;
-  labrun::GuardedBuffer* x_ = nullptr;
-  labrun::GuardedBuffer* partials_ = nullptr;
-  labrun::GuardedBuffer* sum_ = nullptr;
-  Workspace lab_;
-  double* sums_ = nullptr;  // [sum of squares, sum, partials' total, -]
-  std::uint64_t alone_seed_ = 0;
-  std::size_t slot_ = 0;  // where this call's sum starts
-};
-
-// ---- `labrun run fusion-verdicts --submission DIR` ---------------------------------------------
-
+// `labrun run fusion-verdicts --submission DIR`: the submission beside the lab's own cases.
 void launch_pair(const labrun::StudentKernels& kernels, const labrun::LaunchPlan& first,
                  const labrun::LaunchPlan& second, const float* x, float* partials, float* sum, std::size_t n,
                  cudaStream_t stream) {
@@ -555,71 +151,19 @@ void trial(const labrun::StudentKernels& kernels, const std::vector<std::uint64_
   });
 }
 
-}  // namespace
-
-double SumProbe::got() const {
-  float value = 0.0f;
-  std::memcpy(&value, &sum_bits, sizeof value);
-  return value;
-}
-
-bool SumProbe::right() const {
-  return sum_written() && std::isfinite(got()) && got() == expected;
-}
-
-Json to_json(const SumProbe& p) {
-  return Json{{"size_label", p.size_label},
-              {"probe", p.probe},
-              {"elements", p.elements},
-              {"call", p.call},
-              {"blocks", p.blocks},
-              {"sum_bits", p.sum_bits},
-              {"expected", p.expected},
-              {"sum_of_x", p.sum_of_x},
-              {"replaced_x", p.replaced_x},
-              {"partials_unwritten", p.partials_unwritten},
-              {"partials_total", p.partials_total},
-              {"partials_not_whole", p.partials_not_whole},
-              {"own_words_written", p.own_words_written},
-              {"guard_words_changed", p.guard_words_changed},
-              {"input_changed", p.input_changed},
-              {"lab_buffers_written", p.lab_buffers_written},
-              {"launches_writing_outside", p.launches_writing_outside}};
-}
-
-SumProbe sum_probe_from_json(const Json& j) {
-  return SumProbe{j.at("size_label").get<std::string>(),
-                  j.at("probe").get<std::string>(),
-                  j.at("elements").get<std::uint64_t>(),
-                  j.at("call").get<int>(),
-                  j.at("blocks").get<std::uint64_t>(),
-                  j.at("sum_bits").get<std::uint32_t>(),
-                  j.at("expected").get<double>(),
-                  j.at("sum_of_x").get<double>(),
-                  j.at("replaced_x").get<double>(),
-                  j.at("partials_unwritten").get<std::uint64_t>(),
-                  j.at("partials_total").get<double>(),
-                  j.at("partials_not_whole").get<std::uint64_t>(),
-                  j.at("own_words_written").get<std::uint64_t>(),
-                  j.at("guard_words_changed").get<std::uint64_t>(),
-                  j.at("input_changed").get<bool>(),
-                  j.at("lab_buffers_written").get<bool>(),
-                  j.at("launches_writing_outside").get<std::uint64_t>()};
-}
-
-labrun::Exercise sum_of_squares_exercise() {
+labrun::Exercise sum_of_squares() {
   labrun::Exercise ex;
-  ex.name = kExerciseName;
+  ex.name = "sum-of-squares";
   ex.title =
       "elementwise then reduction, fused with care: the sum of x squared, the square folded into the loads";
   ex.summary =
       "two kernels of device code, the partial sums and the finish, and a manifest with the worked answer";
   ex.kernels = {
-      {kPartialsKernel,
+      {"sum_of_squares_partials",
        {labrun::pointer_parameter("x", "const float*"), labrun::pointer_parameter("partials", "float*"),
         labrun::scalar_parameter<std::size_t>("n", "std::size_t")},
        false},
-      {kFinishKernel,
+      {"sum_of_squares_finish",
        {labrun::pointer_parameter("partials", "const float*"), labrun::pointer_parameter("sum", "float*"),
         labrun::scalar_parameter<std::size_t>("blocks", "std::size_t")},
        true}};
@@ -639,12 +183,10 @@ labrun::Exercise sum_of_squares_exercise() {
                   {"copy_floor_ms", "copy floor", cases::kCopy, true}};
   ex.reference_case_key = "folded_ms";
   // x guarded, the lab's squares and its copy's output: 3 buffers of the largest n (the partial
-  // sums and the sum are small). A correct submission reads 4 bytes per element and writes none, so
-  // the card's read-only stream, not its copy, bounds how fast it can be (judge.hpp).
+  // sums, the sum and the reference's are small). A correct submission reads 4 bytes per element and writes
+  // none, so the card's read-only stream, not its copy, bounds how fast it can be (judge.hpp).
   ex.child_buffers = 3;
   ex.default_seed = 2;
-  ex.watch_own_memory = true;
-  ex.probes = kProbes;
 
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "the contract (docs/grading.md, the skeleton sum_of_squares.cu)";
@@ -680,18 +222,13 @@ labrun::Exercise sum_of_squares_exercise() {
         "in every call, timed ones included: guards intact around x, the partials and the sum, nothing else "
         "the grader owns changed, x unchanged"}},
       ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
-  ex.judge_probes = judge_probes;
-  ex.record_checks.probe = [](const Json& record) { static_cast<void>(sum_probe_from_json(record)); };
-  ex.record_checks.inspection = ex.record_checks.probe;
-  ex.child = [](labrun::ChildSession& session) -> std::unique_ptr<labrun::ExerciseChild> {
-    return std::make_unique<SumChild>(session);
-  };
-  return ex;
+  return labrun::reduction_exercise(std::move(ex), declaration());
 }
 
+}  // namespace
+
 labrun::LabExercise sum_of_squares_entry(const labrun::Lab& lab) {
-  return labrun::exercise_entry(lab, sum_of_squares_exercise(),
-                                labrun::SubmissionCase{declare_submission, trial});
+  return labrun::exercise_entry(lab, sum_of_squares(), labrun::SubmissionCase{declare_submission, trial});
 }
 
 }  // namespace verdicts::grading

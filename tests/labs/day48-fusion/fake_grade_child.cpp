@@ -42,8 +42,8 @@
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
 #include "exercise/child_protocol.hpp"
+#include "exercise/reduction_exercise.hpp"
 #include "exercise/worker_protocol.hpp"
-#include "fusion-verdicts/grading/exercise.hpp"
 #include "grading/exercise.hpp"
 #include "grading/probe_results.hpp"
 
@@ -66,11 +66,11 @@ struct StandInExercise {
 };
 
 StandInExercise stand_in_for(const std::string& exercise) {
-  if (exercise == verdicts::grading::kExerciseName) {
+  if (exercise == "sum-of-squares") {
     return {{{"two_kernels_ms", 0.60}, {"folded_ms", 0.20}, {"copy_floor_ms", 0.25}},
             "folded_ms",
-            {verdicts::grading::kPartialsKernel, verdicts::grading::kFinishKernel},
-            verdicts::grading::kProbes};
+            {"sum_of_squares_partials", "sum_of_squares_finish"},
+            labrun::kReductionProbes};
   }
   return {{{"staged_ms", 0.90},
            {"fused_ms", 0.30},
@@ -330,8 +330,8 @@ class FakeGrading {
   // element wrong.
   [[nodiscard]] nlohmann::ordered_json probe_record(const std::string& label, std::uint64_t n,
                                                     const std::string& probe, int call, bool right) const {
-    if (request_.exercise == verdicts::grading::kExerciseName) {
-      verdicts::grading::SumProbe p;
+    if (request_.exercise == "sum-of-squares") {
+      labrun::ReductionRecord p;
       p.size_label = label;
       p.probe = probe;
       p.elements = n;
@@ -341,10 +341,10 @@ class FakeGrading {
       // a right sum is that exactly, a wrong one a tenth of it.
       p.expected = probe.rfind("counted", 0) == 0 ? static_cast<double>(n) : 0.25 * static_cast<double>(n);
       p.partials_total = p.expected;
-      p.replaced_x = 0.5 * p.expected;
+      p.replaced_input = 0.5 * p.expected;
       const float sum = static_cast<float>(right ? p.expected : 0.1 * p.expected);
-      std::memcpy(&p.sum_bits, &sum, sizeof sum);
-      return verdicts::grading::to_json(p);
+      std::memcpy(&p.output_bits, &sum, sizeof sum);
+      return labrun::to_json(p);
     }
     day48::grading::ProbeResult p;
     p.size_label = label;

@@ -1,10 +1,11 @@
 // fusion-verdicts' sum-of-squares exercise without a GPU: its judge on what the grading child would
-// record (labs/fusion-verdicts/grading/exercise.cpp's judge_probes inside the harness's judge()), and
+// record (src/exercise/reduction_exercise.cpp, as labs/fusion-verdicts/grading/exercise.cpp declares
+// it, inside the harness's judge()), and
 // its public corpus (labs/fusion-verdicts/grading/corpus): every folder states its expected verdict,
 // the text check refuses exactly the literal escapes, and every folder of both exercises' corpora
 // is graded as its own exercise, as a mixed batch grades them. The GPU test grades the corpus.
 
-#include "fusion-verdicts/grading/exercise.hpp"
+#include "exercise/reduction_exercise.hpp"
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
@@ -24,7 +25,7 @@
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
-using verdicts::grading::SumProbe;
+using SumProbe = labrun::ReductionRecord;
 
 namespace {
 
@@ -54,10 +55,10 @@ SumProbe right_probe(const std::string& size, std::uint64_t n, const std::string
   const double base = size == "odd" ? 150000.1875 : 152000.3125;  // as counted inputs' sums are
   const int draw = kind == "repeat" ? (size == "odd" ? 1 : 5) : call;
   p.expected = kind == "planted" ? static_cast<double>(p.blocks) / 2 + call : base + 10.0 * draw;
-  p.sum_bits = float_bits(static_cast<float>(p.expected));
+  p.output_bits = float_bits(static_cast<float>(p.expected));
   p.expected = static_cast<float>(p.expected);
-  p.sum_of_x = 15.25 * draw - 100.0;
-  p.replaced_x = kind == "planted" ? base - 20.0 : 0.0;
+  p.input_total = 15.25 * draw - 100.0;
+  p.replaced_input = kind == "planted" ? base - 20.0 : 0.0;
   p.partials_total = p.expected;
   return p;
 }
@@ -94,7 +95,7 @@ SumInput good_sum_input() {
                      {"sum_of_squares_finish", true, {8, 8, 8}, 16, 0, 1024, ""}};
   int call = 0;
   for (const auto& [size, n] : {std::pair{"odd", kSumOdd}, std::pair{"card-scaled", kSumCard}}) {
-    for (const std::string& kind : verdicts::grading::kProbes) {
+    for (const std::string& kind : labrun::kReductionProbes) {
       in.probes.push_back(right_probe(size, n, kind, ++call));
     }
   }
@@ -116,7 +117,7 @@ labrun::GradeReport judge_sum(const SumInput& in) {
   labrun::JudgeInput given = in.judged;
   given.results->probes.clear();
   for (const SumProbe& p : in.probes) {
-    given.results->probes.push_back(verdicts::grading::to_json(p));
+    given.results->probes.push_back(labrun::to_json(p));
   }
   return labrun::judge(labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares"), given);
 }
@@ -139,14 +140,14 @@ TEST_CASE("sum of squares: a correct pair gets every point, and a probe's record
   CHECK(named_mistakes(report).empty());
   CHECK(report.score() == 100.0);
   const SumProbe& p = in.probes.front();
-  const SumProbe back = verdicts::grading::sum_probe_from_json(verdicts::grading::to_json(p));
-  CHECK(verdicts::grading::to_json(back) == verdicts::grading::to_json(p));
-  CHECK_THROWS(verdicts::grading::sum_probe_from_json(nlohmann::ordered_json{{"probe", "alone"}}));
+  const SumProbe back = labrun::reduction_record_from_json(labrun::to_json(p));
+  CHECK(labrun::to_json(back) == labrun::to_json(p));
+  CHECK_THROWS(labrun::reduction_record_from_json(nlohmann::ordered_json{{"probe", "alone"}}));
 }
 
 TEST_CASE("sum of squares: each wrong sum is named once, from what the exact reference tells") {
   const auto set_sum = [](SumProbe& p, double value) {
-    p.sum_bits = float_bits(static_cast<float>(value));
+    p.output_bits = float_bits(static_cast<float>(value));
     p.partials_total = static_cast<float>(value);
   };
   SECTION("whole squares short are elements missed, whole squares over elements counted twice") {
@@ -184,7 +185,7 @@ TEST_CASE("sum of squares: each wrong sum is named once, from what the exact ref
     for (const char* size : {"odd", "card-scaled"}) {
       for (const char* kind : {"alone", "after-lab", "repeat"}) {
         SumProbe& p = find_probe(in.probes, size, kind);
-        set_sum(p, p.sum_of_x);
+        set_sum(p, p.input_total);
       }
     }
     const labrun::GradeReport report = judge_sum(in);
@@ -201,9 +202,9 @@ TEST_CASE("sum of squares: each wrong sum is named once, from what the exact ref
   }
   SECTION("a later call that gives an earlier call's sum on other inputs keeps an answer") {
     SumInput in = good_sum_input();
-    const std::uint32_t first = find_probe(in.probes, "card-scaled", "alone").sum_bits;
-    find_probe(in.probes, "card-scaled", "after-lab").sum_bits = first;
-    find_probe(in.probes, "card-scaled", "planted").sum_bits = first;
+    const std::uint32_t first = find_probe(in.probes, "card-scaled", "alone").output_bits;
+    find_probe(in.probes, "card-scaled", "after-lab").output_bits = first;
+    find_probe(in.probes, "card-scaled", "planted").output_bits = first;
     const labrun::GradeReport report = judge_sum(in);
     CHECK(named_mistakes(report) == SumIds{"wrong-on-later-calls", "finish-ignores-partials"});
     CHECK(report.score() == 20.0);  // the odd size and the worked answer
@@ -213,7 +214,7 @@ TEST_CASE("sum of squares: each wrong sum is named once, from what the exact ref
     // Every probe but planted, whose partials are the child's: the finish adds them right.
     for (const char* kind : {"alone", "after-lab", "repeat"}) {
       SumProbe& p = find_probe(in.probes, "card-scaled", kind);
-      p.sum_bits = 0x7FFFFFFFu;
+      p.output_bits = 0x7FFFFFFFu;
       p.partials_unwritten = p.blocks;
       p.partials_total = 0.0;
     }
@@ -235,7 +236,7 @@ TEST_CASE("sum of squares: the structure is measured, not read from the code") {
     SumInput in = good_sum_input();
     for (const char* size : {"odd", "card-scaled"}) {
       SumProbe& planted = find_probe(in.probes, size, "planted");
-      planted.sum_bits = float_bits(static_cast<float>(planted.replaced_x));
+      planted.output_bits = float_bits(static_cast<float>(planted.replaced_input));
     }
     CHECK(named_mistakes(judge_sum(in)) == SumIds{"finish-reads-x"});
   }
@@ -353,7 +354,7 @@ TEST_CASE("sum of squares: every timed call is held to the contract") {
     timed.partials_unwritten = timed.blocks;
     timed.partials_total = 0.0;
     in.judged.results->timing->samples_breaking_structure = 30;
-    in.judged.results->timing->first_broken_sample = verdicts::grading::to_json(timed);
+    in.judged.results->timing->first_broken_sample = labrun::to_json(timed);
     const labrun::GradeReport report = judge_sum(in);
     CHECK(named_mistakes(report) == SumIds{"partials-unwritten"});
     CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("timed"));

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU machine: the check every change to timing code gets (the developers' guide): the same
 # lab timed cold by two labrun builds in one lease, turn about, ROUNDS runs each, and every case at
-# n >= 2^24 compared: the median over each build's runs of the case's median, and new over old.
+# n >= 2^24 compared: the median over each build's runs of the case's figure, and new over old. A
+# case's figure is what its run recorded as one (cases[].figure_ms, schema 1.10.0: the geometric mean
+# of its CUDA contexts' medians), else the median of its samples (every older build's figure).
 # Prints one line per case (with the run-to-run spread: the larger of the two builds' (max - min) /
 # median over their runs, against which a difference can be judged) and the largest difference;
 # exits 1 when it is above LIMIT (0.01).
@@ -28,7 +30,9 @@ def medians(side):
                 continue
             for c in json.load(open(f))["cases"]:
                 if c["elements"] >= 1 << 24:
-                    runs.setdefault((c["name"], c["elements"]), []).append(c["summary"]["median_ms"])
+                    figure = c.get("figure_ms")
+                    figure = figure if isinstance(figure, (int, float)) else c["summary"]["median_ms"]
+                    runs.setdefault((c["name"], c["elements"]), []).append(figure)
     return runs
 old_runs, new_runs = medians("old"), medians("new")
 old = {k: statistics.median(v) for k, v in old_runs.items()}

@@ -10,7 +10,9 @@
 #   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode, at the
 #                defaults, plots drawn as a student's run draws them (about 4.5 min: 30 runs of 7 to
 #                10 s)
-#   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults (about 1.2 min)
+#   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults, and where a day-20 run's
+#                time outside its transcript's wall seconds goes (its plots drawn again, timed, and a
+#                labrun start without the device) (about 1.3 min)
 #   continuity   the previous code ($OLD_BUILD/labrun) against this one, side by side, cold, turn
 #                about: day 48 3 runs each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
 #                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min)
@@ -111,7 +113,31 @@ stage_others() {
   for i in $(seq 1 6); do
     run_into "others/day20/run-$i" "$labrun" run day20-sobel-threshold
   done
+  day20_time_outside_the_run
   summarise others
+}
+
+# Where a day-20 run's process wall time goes beyond its transcript's run.wall_seconds (device opened
+# to claims judged): the plots (`labrun plot` of run 1's transcript, copied, timed alone) and the start
+# and exit of a labrun process that opens no device (`labrun --version`); the rest is writing the files
+# and the CUDA driver's teardown at exit. Into OUTDIR/others/day20-time.txt and runs.txt.
+day20_time_outside_the_run() {
+  local transcript copy begin end
+  transcript=$(ls "$out"/others/day20/run-1/*.json 2>/dev/null | grep -v '\.trace\.json$' | head -1)
+  [ -n "$transcript" ] || return 0
+  copy="$out/day20-plot"  # outside others/: verdict-stability.py reads every transcript there
+  rm -rf "$copy"; mkdir -p "$copy"; cp "$transcript" "$copy/"
+  begin=$(date +%s.%N)
+  "$labrun" plot "$copy/$(basename "$transcript")" >/dev/null 2>>"$out/others/day20-time.log" || status=1
+  end=$(date +%s.%N)
+  local plot; plot=$(awk "BEGIN{printf \"%.3f\", $end - $begin}")
+  begin=$(date +%s.%N)
+  "$labrun" --version >/dev/null 2>&1
+  end=$(date +%s.%N)
+  local start; start=$(awk "BEGIN{printf \"%.3f\", $end - $begin}")
+  local wall; wall=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['run']['wall_seconds'])" "$transcript")
+  echo "others/day20 run-1: process $(cat "$out/others/day20/run-1/process_wall_seconds") s; run.wall_seconds $wall s; its plots drawn again $plot s; labrun --version $start s" \
+    | tee -a "$out/runs.txt" "$out/others/day20-time.txt"
 }
 
 stage_continuity() {
@@ -216,7 +242,7 @@ stage_report() {
   done
   [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
   $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
-  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt; do
+  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt others/day20-time.txt; do
     [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
   done
   if [ -n "${COPY_TO:-}" ]; then
@@ -226,8 +252,9 @@ stage_report() {
     [ -f "$out/$file" ] && echo "$file: $(tail -1 "$out/$file")"
   done
   [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
+  [ -f "$out/others/day20-time.txt" ] && cat "$out/others/day20-time.txt"
   echo
-  sed -n '/^## Summary/,$p' "$out/report.md" | sed '/^## continuity\|^## evidence/,$d'
+  sed -n '/^## Summary/,$p' "$out/report.md" | sed '/^## continuity\|^## evidence\|^## others/,$d'
 }
 
 for stage in "$@"; do

@@ -124,7 +124,22 @@ std::optional<Interval> case_median_interval(const CaseResult& result, double pr
   if (medians.size() < 2) {
     return std::nullopt;
   }
-  return between_round_interval(result.summary.median, medians, process_allowance);
+  return between_round_interval(result.central_ms(), medians, process_allowance);
+}
+
+double unit_geometric_mean(const CaseResult& result) {
+  const std::vector<double> medians = unit_medians(result);
+  if (medians.size() < 2) {
+    return result.summary.median;
+  }
+  double log_sum = 0.0;
+  for (const double m : medians) {
+    if (!(m > 0.0) || !std::isfinite(m)) {
+      return result.summary.median;
+    }
+    log_sum += std::log(m);
+  }
+  return std::exp(log_sum / static_cast<double>(medians.size()));
 }
 
 LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms, double hot_median_ms) {
@@ -136,7 +151,7 @@ LaunchLatencyCheck launch_latency_check(std::vector<double> gated_samples_ms, do
   return check;
 }
 
-void append_round(CaseResult& result, const RoundSamples& round, double process_allowance) {
+void append_round(CaseResult& result, const RoundSamples& round, double process_allowance, CasePoint figure) {
   const std::size_t offset = result.samples_ms.size();
   result.samples_ms.insert(result.samples_ms.end(), round.samples_ms.begin(), round.samples_ms.end());
   result.sample_sm_clock_mhz.insert(result.sample_sm_clock_mhz.end(), round.sm_clock_mhz.begin(),
@@ -159,6 +174,9 @@ void append_round(CaseResult& result, const RoundSamples& round, double process_
       best_count = count;
       result.stop_reason = candidate.stop_reason;
     }
+  }
+  if (figure == CasePoint::kUnitGeometricMean) {
+    result.figure_ms = unit_geometric_mean(result);
   }
   result.median_interval_ms = case_median_interval(result, process_allowance);
   if (!round.launch_check_ms.empty() || result.launch_check) {
@@ -244,6 +262,7 @@ Transcript view_of_rounds(const Transcript& transcript, bool keep_unsampled, Rou
       one.sampling_seconds += r.sampling_seconds;
     }
     one.median_interval_ms.reset();
+    one.figure_ms.reset();  // the view's figure is its own samples' median
     one.launch_check.reset();
     view.cases.push_back(std::move(one));
   }

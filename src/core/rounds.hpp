@@ -71,13 +71,34 @@ struct RoundSamples {
   std::vector<double> launch_check_ms;        //!< hot timing: its gated samples (1.8.0); empty: none
 };
 
+//! How a case's figure (CaseResult::central_ms) is taken from its samples.
+enum class CasePoint {
+  //! The median of every sample, pooled over its rounds (every transcript before 1.10.0): no
+  //! CaseResult::figure_ms is recorded.
+  kPooledMedian,
+  //! 1.10.0: the geometric mean of its interval units' medians (unit_geometric_mean), recorded as
+  //! CaseResult::figure_ms. Each CUDA context counts once, however many samples it took, and the
+  //! figure is the centre of the log-scale t-interval made of the same units (docs/measurement.md,
+  //! "The case's figure").
+  kUnitGeometricMean,
+};
+
+//! The runs labrun makes: each case's figure the geometric mean of its contexts' medians.
+inline constexpr CasePoint kRunCasePoint = CasePoint::kUnitGeometricMean;
+
+//! The geometric mean of the case's unit medians (unit_medians); the pooled median
+//! (summary.median) when it has fewer than 2 units or a unit median is not positive and finite.
+[[nodiscard]] double unit_geometric_mean(const CaseResult& result);
+
 //! Appends a round to `result`: its samples, clocks and gate time-outs (indices shifted past the
 //! earlier rounds' samples), its RoundRecord (with its context), its launch check's gated samples,
 //! and then the case's summary of every sample, its sampling seconds (summed), its stop reason (the
-//! one most rounds stopped for; a tie goes to the earliest round's), its median's 95% interval
-//! (case_median_interval, with `process_allowance`) and its launch check (launch_latency_check, when
-//! it has gated samples).
-void append_round(CaseResult& result, const RoundSamples& round, double process_allowance = 0.0);
+//! one most rounds stopped for; a tie goes to the earliest round's), its figure (`figure`:
+//! kUnitGeometricMean records figure_ms = unit_geometric_mean; kPooledMedian records none), its
+//! figure's 95% interval (case_median_interval, with `process_allowance`) and its launch check
+//! (launch_latency_check, when it has gated samples; against the pooled median of its hot samples).
+void append_round(CaseResult& result, const RoundSamples& round, double process_allowance = 0.0,
+                  CasePoint figure = CasePoint::kPooledMedian);
 
 //! The launch check of a hot case from its gated samples (ms) and its hot median (ms): their median,
 //! the host's share of the hot median (1 - gated / hot, at least 0; 0 for a hot median that is not
@@ -98,8 +119,9 @@ void append_round(CaseResult& result, const RoundSamples& round, double process_
 //! The median of each unit's samples (its rounds' pooled), in unit order; with one round per unit,
 //! the rounds' medians.
 [[nodiscard]] std::vector<double> unit_medians(const CaseResult& result);
-//! The 95% interval of the case's median from between-unit variation: between_round_interval of
-//! summary.median over unit_medians, with `process_allowance`; nullopt below 2 units.
+//! The 95% interval of the case's figure from between-unit variation: between_round_interval of
+//! central_ms() (figure_ms when recorded, else summary.median) over unit_medians, with
+//! `process_allowance`; nullopt below 2 units.
 [[nodiscard]] std::optional<Interval> case_median_interval(const CaseResult& result,
                                                            double process_allowance = 0.0);
 

@@ -54,6 +54,9 @@ const Fact* FactGroup::find(const std::string& wanted) const {
 }
 
 double CaseResult::central_ms() const {
+  if (has_samples() && figure_ms) {
+    return *figure_ms;
+  }
   if (has_samples()) {
     return summary.median;
   }

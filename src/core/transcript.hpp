@@ -41,7 +41,7 @@ namespace labrun {
 //! exceeds its tolerance is inconclusive (basis "noise"); samples are written at the precision of the
 //! float a CUDA event gives. Older transcripts are read with each round its own interval unit, as
 //! their runs judged them, and no launch check.
-inline constexpr const char* kTranscriptSchemaVersion = "1.9.0";
+inline constexpr const char* kTranscriptSchemaVersion = "1.10.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -214,10 +214,14 @@ struct CaseResult {
   //! kMaxGatedLaunchesPerSample launches per sample): how much of its hot time is host launch
   //! latency. nullopt for every other case, every other mode and every older transcript.
   std::optional<LaunchLatencyCheck> launch_check = {};
+  //! 1.10.0: the case's figure in ms when it is not the median of its samples: the geometric mean of
+  //! its CUDA contexts' medians (core/rounds.hpp: CasePoint::kUnitGeometricMean). nullopt in older
+  //! transcripts, in transcribed cases and in one unit's view of a run: the figure is summary.median.
+  std::optional<double> figure_ms = {};
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
-  //! The case's central time in ms: the median of its samples, or the published figure of a
-  //! transcribed case; 0 when neither exists.
+  //! The case's central time in ms: figure_ms when recorded (1.10.0), else the median of its
+  //! samples, or the published figure of a transcribed case; 0 when none exists.
   [[nodiscard]] double central_ms() const;
   //! Effective bandwidth in GB/s: the byte model's bytes at `elements` over central_ms().
   [[nodiscard]] double gb_per_s() const;

@@ -184,7 +184,8 @@ std::optional<SchemaProblem> contexts_problem(const CaseResult& c, const std::st
   return std::nullopt;
 }
 
-// 1.6.0: each round's median against its samples, and the case's median interval against the rounds.
+// 1.6.0: each round's median against its samples, and the case's median interval against the rounds;
+// 1.10.0: the case's figure against its contexts' medians.
 std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::string& at,
                                             double process_allowance) {
   std::size_t first = 0;
@@ -202,6 +203,11 @@ std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::stri
                       median(round), "its round's samples in samples_ms");
     }
     first += count;
+  }
+  // 1.10.0: a recorded figure is the geometric mean of the case's contexts' medians.
+  if (c.figure_ms && !agree(*c.figure_ms, unit_geometric_mean(c))) {
+    return mismatch(at + "/figure_ms", *c.figure_ms, unit_geometric_mean(c),
+                    "the geometric mean of its contexts' medians");
   }
   const std::optional<Interval> computed = case_median_interval(c, process_allowance);
   if (!same_interval(c.median_interval_ms, computed)) {

@@ -426,6 +426,20 @@ Table sampling_table(const Transcript& t) {
     table.headers.insert(table.headers.begin() + 8, "median 95% interval");
     table.right_aligned.insert(table.right_aligned.begin() + 8, true);
   }
+  // 1.10.0 on: the case's figure, the geometric mean of its contexts' medians, which its interval and
+  // every table below read.
+  const bool figures =
+      t.rounds_recorded && std::any_of(t.cases.begin(), t.cases.end(),
+                                       [](const CaseResult& c) { return c.figure_ms.has_value(); });
+  if (figures) {
+    table.notes.push_back(
+        "figure ms: the case's figure, the geometric mean of its CUDA contexts' medians (each context counts "
+        "once, however many samples it took); its 95% interval and every other table, prediction and claim "
+        "read it.");
+    table.headers[8] = "figure 95% interval";
+    table.headers.insert(table.headers.begin() + 8, "figure ms");
+    table.right_aligned.insert(table.right_aligned.begin() + 8, true);
+  }
   // A hot-gated run says per case whether it was gated and how many of its gates timed out.
   const bool gated = t.timing && t.timing->mode == "hot-gated";
   if (gated) {
@@ -449,6 +463,10 @@ Table sampling_table(const Transcript& t) {
       std::vector<std::string>& row = table.rows.back();
       row.insert(row.begin() + 3, std::to_string(rounds_of(c)));
       row.insert(row.begin() + 8, interval_text(c.median_interval_ms, 4));
+    }
+    if (figures) {
+      std::vector<std::string>& row = table.rows.back();
+      row.insert(row.begin() + 8, fixed(c.central_ms(), 4));
     }
     if (gated) {
       table.rows.back().push_back(c.timing_mode);

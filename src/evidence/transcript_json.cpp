@@ -516,6 +516,7 @@ Json transcript_to_json(const Transcript& t) {
       }
       entry["rounds"] = rounds;
       entry["median_interval_ms"] = optional_interval(c.median_interval_ms);
+      entry["figure_ms"] = optional_number(c.figure_ms);  // 1.10.0
       entry["event_pair_batch"] = c.event_pair_batch;
       entry["launch_check"] = c.launch_check ? Json{{"gated_samples_ms", c.launch_check->gated_samples_ms},
                                                     {"gated_median_ms", c.launch_check->gated_median_ms},
@@ -713,6 +714,12 @@ CaseResult read_case(const Reader& c, bool transcribed) {
                              std::to_string(result.samples_ms.size()));
       }
       result.median_interval_ms = read_interval(c, "median_interval_ms");
+      if (c.has("figure_ms")) {  // 1.10.0; before it, and when null, the figure is the median
+        result.figure_ms = c.number("figure_ms");
+        if (!(*result.figure_ms > 0.0) || !std::isfinite(*result.figure_ms)) {
+          c.fail("figure_ms", "expected a positive number");
+        }
+      }
       result.event_pair_batch = c.integer("event_pair_batch");
     }
     if (c.has("launch_check")) {  // 1.8.0
@@ -994,9 +1001,17 @@ bool from_1_8(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{
-      "1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0",
-      "1.5.0", "1.6.0", "1.7.0", "1.8.0", kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0",
+                                                 "1.1.0",
+                                                 "1.2.0",
+                                                 "1.3.0",
+                                                 "1.4.0",
+                                                 "1.5.0",
+                                                 "1.6.0",
+                                                 "1.7.0",
+                                                 "1.8.0",
+                                                 "1.9.0",
+                                                 kTranscriptSchemaVersion};
   return versions;
 }
 

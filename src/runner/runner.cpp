@@ -617,7 +617,7 @@ void sample_round(LabSession& session, CaseSampling& sampling,
     RoundSamples samples = round_samples(active);
     samples.context = context;
     samples.launch_check_ms = sampling.check_launch_latency(active);
-    append_round(t.cases[index], samples, process_allowance_of(t));
+    append_round(t.cases[index], samples, process_allowance_of(t), kRunCasePoint);
   };
   if (options.order == CaseOrder::kInterleave) {
     std::vector<SampledCase> active;

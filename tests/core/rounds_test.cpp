@@ -267,3 +267,72 @@ TEST_CASE("hot timing's launch check: gated samples beside the hot median, launc
   CHECK_FALSE(
       make_rounds_case("lab/p2/x", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}}).launch_check.has_value());
 }
+
+TEST_CASE("a run's case figure is the geometric mean of its contexts' medians, each context counted once") {
+  // Synthetic: context 0 took 7 samples at 1.0 ms, contexts 1 and 2 took 2 samples each at 1.21 and
+  // 1.1 ms. The median of all 11 samples is 1.0 (context 0 outweighs the others); the geometric mean
+  // of the three contexts' medians is (1.0 x 1.21 x 1.1)^(1/3) = (1.1^3)^(1/3) = 1.1.
+  const auto in_contexts = [](labrun::CasePoint point) {
+    labrun::CaseResult c = make_rounds_case("lab/p3/chain", "p3", "sweep", 1024, floats(2, 1, 1), {});
+    const std::vector<std::vector<double>> rounds{
+        {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}, {1.21, 1.21}, {1.1, 1.1}};
+    for (std::size_t r = 0; r < rounds.size(); ++r) {
+      labrun::RoundSamples round;
+      round.samples_ms = rounds[r];
+      round.sm_clock_mhz.assign(rounds[r].size(), std::nullopt);
+      round.context = static_cast<int>(r);
+      labrun::append_round(c, round, 1.0, point);
+    }
+    return c;
+  };
+  const labrun::CaseResult pooled = in_contexts(labrun::CasePoint::kPooledMedian);
+  const labrun::CaseResult geometric = in_contexts(labrun::CasePoint::kUnitGeometricMean);
+  // Pooled (every transcript before 1.10.0): no figure recorded, the median of all samples.
+  CHECK_FALSE(pooled.figure_ms.has_value());
+  CHECK(pooled.central_ms() == Catch::Approx(1.0));
+  // The run's: recorded, and what every figure and the interval read.
+  REQUIRE(geometric.figure_ms.has_value());
+  CHECK(*geometric.figure_ms == Catch::Approx(1.1));
+  CHECK(geometric.central_ms() == Catch::Approx(1.1));
+  CHECK(geometric.summary.median == Catch::Approx(1.0));  // the samples' summary is unchanged
+  CHECK(labrun::unit_geometric_mean(pooled) == Catch::Approx(1.1));
+  // The log-scale t-interval is centred on the geometric mean: symmetric around it in logs.
+  REQUIRE(geometric.median_interval_ms.has_value());
+  CHECK(std::log(geometric.median_interval_ms->high / 1.1) ==
+        Catch::Approx(std::log(1.1 / geometric.median_interval_ms->low)));
+  REQUIRE(pooled.median_interval_ms.has_value());
+  CHECK(pooled.median_interval_ms->high / pooled.median_interval_ms->low ==
+        Catch::Approx(geometric.median_interval_ms->high / geometric.median_interval_ms->low));
+  CHECK(pooled.median_interval_ms->low < geometric.median_interval_ms->low);
+  // A prediction's point is the ratio of the two figures.
+  labrun::CaseResult faster = geometric;
+  for (double& s : faster.samples_ms) {
+    s /= 2.0;
+  }
+  faster.figure_ms = *geometric.figure_ms / 2.0;
+  CHECK(labrun::measured_ratio(geometric, faster).ratio == Catch::Approx(2.0));
+  // One context's view: that context's samples, and its median as its figure.
+  labrun::Transcript t;
+  t.cases = {geometric};
+  const labrun::Transcript second = labrun::unit_view(t, 1);
+  REQUIRE(second.cases.size() == 1);
+  CHECK_FALSE(second.cases[0].figure_ms.has_value());
+  CHECK(second.cases[0].central_ms() == Catch::Approx(1.21));
+}
+
+TEST_CASE(
+    "a case of one context, or with a median that is not positive, keeps the pooled median as its figure") {
+  labrun::CaseResult one = make_rounds_case("lab/p3/chain", "p3", "sweep", 1024, floats(2, 1, 1), {});
+  labrun::RoundSamples round;
+  round.samples_ms = {2.0, 3.0, 4.0};
+  round.sm_clock_mhz.assign(3, std::nullopt);
+  round.context = 0;
+  labrun::append_round(one, round, 1.0, labrun::CasePoint::kUnitGeometricMean);
+  REQUIRE(one.figure_ms.has_value());
+  CHECK(*one.figure_ms == Catch::Approx(3.0));
+  CHECK_FALSE(one.median_interval_ms.has_value());
+  round.samples_ms = {0.0, 0.0, 0.0};
+  round.context = 1;
+  labrun::append_round(one, round, 1.0, labrun::CasePoint::kUnitGeometricMean);
+  CHECK(*one.figure_ms == Catch::Approx(one.summary.median));
+}

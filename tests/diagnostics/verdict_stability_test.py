@@ -110,7 +110,7 @@ def main():
         missed = " ".join(group["targets_missed"])
         for expected in ("b: 1 of 3 runs off its most common verdict (held)",
                          "c: interval holds the runs' median in 2 of 3 runs",
-                         "small-n range of case medians 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
+                         "small-n range of case figures 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
             check(expected in missed, f"missed target '{expected}' not reported: {missed}")
         check(code == 3, f"--check exits 3: {code}")
         check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | - | 9.50 |"
@@ -156,6 +156,27 @@ def main():
               and component["recorded_allowances"] == [1.0]
               and "Process component at n <= 2^16, median over 1 cases" in text,
               f"process component: {code} {component} {text[:400]}")
+
+    with tempfile.TemporaryDirectory() as folder:
+        # A case's figure (schema 1.10.0, figure_ms) is what its small-n range is taken over, not its
+        # samples' median; the line beside it takes every case's geometric mean of its contexts' medians.
+        # Two cold runs: medians 1.00 and 1.10 (10% apart), recorded figures 1.00 and 1.02 (2%), and
+        # contexts (0.98, 1.02) and (1.00, 1.0404): geometric means 0.99980 and 1.0200 (2.0%).
+        for r, (median, figure, contexts) in enumerate([(1.00, 1.00, (0.98, 1.02)), (1.10, 1.02, (1.0, 1.0404))]):
+            small = case("day48-fusion/part3/fused-chain", 1024, median)
+            small["figure_ms"] = figure
+            small["rounds"] = [{"median_ms": m, "context": c} for c, m in enumerate(contexts)]
+            write(folder, f"run-{r}.json", transcript("cold", [("a", "held", 1.0, (0.9, 1.1))], cases=[small]))
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            group = json.load(handle)[0]
+        geometric = (math.sqrt(1.0 * 1.0404) - math.sqrt(0.98 * 1.02)) / ((math.sqrt(1.0 * 1.0404) + math.sqrt(0.98 * 1.02)) / 2)
+        check(code == 0 and abs(group["small_n_range_median"] - 0.02 / 1.01) < 1e-9
+              and abs(group["small_n_range_context_geometric_mean_median"] - geometric) < 1e-9
+              and "Small-n run-to-run range of case figures (n <= 2^16), median over 1 cases: 2.0%" in text
+              and "geometric mean of its contexts' medians (schema 1.10.0's): 2.0%" in text,
+              f"figures: {code} {group.get('small_n_range_median')} "
+              f"{group.get('small_n_range_context_geometric_mean_median')} {text[:500]}")
 
     # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
     # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.

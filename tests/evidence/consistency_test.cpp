@@ -2,10 +2,12 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 
 #include "base/atomic_file.hpp"
+#include "core/rounds.hpp"
 #include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
@@ -275,5 +277,32 @@ TEST_CASE("each round's context and the launch check are computed again (schema 
       }
     }
     CHECK_THAT(consistency_problem(share), ContainsSubstring("/launch_check/host_share"));
+  }
+}
+
+TEST_CASE("a case's figure is computed again from its contexts' medians (schema 1.10.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(consistency_problem(t).empty());
+  std::size_t index = 0;
+  while (index < t.cases.size() && labrun::interval_units(t.cases[index]).size() < 2) {
+    ++index;
+  }
+  REQUIRE(index < t.cases.size());
+  labrun::CaseResult& c = t.cases[index];
+  SECTION("the geometric mean of its contexts' medians is consistent (its interval computed about it)") {
+    c.figure_ms = labrun::unit_geometric_mean(c);
+    c.median_interval_ms = labrun::case_median_interval(c, labrun::process_allowance_of(t));
+    const std::string problem = consistency_problem(t);
+    CHECK_THAT(problem, !ContainsSubstring("/cases/" + std::to_string(index) + "/"));
+  }
+  SECTION("any other figure is named") {
+    c.figure_ms = labrun::unit_geometric_mean(c) * 0.97;  // a faster figure than the samples give
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/" + std::to_string(index) + "/figure_ms"));
+  }
+  SECTION("an interval centred on the samples' median, not on the figure, is named") {
+    c.figure_ms = labrun::unit_geometric_mean(c);
+    REQUIRE(std::fabs(*c.figure_ms / c.summary.median - 1.0) > 1e-6);  // the two differ in this case
+    CHECK_THAT(consistency_problem(t),
+               ContainsSubstring("/cases/" + std::to_string(index) + "/median_interval_ms"));
   }
 }

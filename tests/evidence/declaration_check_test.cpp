@@ -29,14 +29,21 @@ namespace {
 
 using Document = nlohmann::ordered_json;
 
-// A committed 1.8.0 H200 run as the current version (1.9.0) reads it: 1.9.0 adds only the process
-// allowance, and a 1.8.0 run's intervals are those of an allowance of 0, so the run relabelled with
-// `timing.process_allowance` 0 is a current transcript its claims still agree with. Only a transcript
-// of the current version is held to today's rules (an older one's departures are unchecked, not
-// forged); once a 1.9.0 run of the lab is committed, read it here instead.
+// A committed 1.8.0 H200 run as the current version (1.10.0) reads it: 1.9.0 adds only the process
+// allowance, and a 1.8.0 run's intervals are those of an allowance of 0; 1.10.0 adds only each case's
+// figure, and a 1.8.0 run's figures are its samples' medians (figure_ms null). So the run relabelled
+// with `timing.process_allowance` 0 and every measured case's `figure_ms` null is a current
+// transcript its claims still agree with. Only a transcript of the current version is held to today's
+// rules (an older one's departures are unchecked, not forged); once a 1.10.0 run of the lab is
+// committed, read it here instead.
 Document as_current(Document document) {
   document["schema_version"] = labrun::kTranscriptSchemaVersion;
   document["timing"]["process_allowance"] = 0.0;
+  for (Document& c : document["cases"]) {
+    if (c.contains("samples_ms")) {
+      c["figure_ms"] = nullptr;
+    }
+  }
   return document;
 }
 

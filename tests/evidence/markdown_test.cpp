@@ -116,6 +116,30 @@ TEST_CASE("from 1.8.0 the report names the contexts, their costs, and the launch
   CHECK(old.find("from: noise") == std::string::npos);
 }
 
+TEST_CASE("from 1.10.0 the samples table shows each case's figure beside its samples' median") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  const std::string without = render(t);  // no figure recorded: the table as 1.9.0 wrote it
+  CHECK(without.find("| figure ms |") == std::string::npos);
+  CHECK_THAT(without, ContainsSubstring("| median 95% interval |"));
+  labrun::CaseResult& c = t.cases.front();
+  c.figure_ms = 0.123456;
+  c.median_interval_ms = labrun::Interval{0.1, 0.15};
+  const std::string md = render(t);
+  CHECK_THAT(md, ContainsSubstring("| figure ms | figure 95% interval |"));
+  CHECK_THAT(md, ContainsSubstring(
+                     "figure ms: the case's figure, the geometric mean of its CUDA contexts' medians"));
+  const std::size_t section = md.find("Samples, per case");
+  REQUIRE(section != std::string::npos);
+  const std::size_t row = md.find("| " + c.name + " ", section);  // the first case is the first row
+  REQUIRE(row != std::string::npos);
+  const std::string line = md.substr(row, md.find('\n', row) - row);
+  // The figure's cell, then its interval's in the next column (cells are padded to their column).
+  const std::size_t figure = line.find(" 0.1235 |");
+  REQUIRE(figure != std::string::npos);
+  const std::size_t next = line.find('|', figure) + 1;
+  CHECK(line.substr(next, line.find('|', next) - next).find("0.1000 to 0.1500") != std::string::npos);
+}
+
 TEST_CASE("a transcript of a lab this build does not know still renders - generically") {
   labrun::Transcript t = labrun::testing::sample_day48_transcript();
   t.lab_name = "day99-unknown";

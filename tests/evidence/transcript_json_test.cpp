@@ -272,6 +272,34 @@ TEST_CASE("a process allowance survives a round trip, and a 1.8.0 transcript rea
   CHECK_THAT(error_of(negative), ContainsSubstring("process_allowance: expected a number of at least 0"));
 }
 
+TEST_CASE(
+    "a case's figure survives a round trip, and a 1.9.0 transcript reads as its samples' medians (1.10.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  REQUIRE(t.cases[0].has_samples());
+  const double pooled = t.cases[0].summary.median;
+  t.cases[0].figure_ms = pooled * 1.25;
+  const Json with = labrun::transcript_to_json(t);
+  CHECK(with["cases"][0]["figure_ms"] == pooled * 1.25);
+  CHECK(with["cases"][1]["figure_ms"].is_null());  // none recorded: the figure is the median
+  const labrun::Transcript back = labrun::transcript_from_json(with);
+  REQUIRE(back.cases[0].figure_ms.has_value());
+  CHECK(back.cases[0].central_ms() == pooled * 1.25);
+  CHECK_FALSE(back.cases[1].figure_ms.has_value());
+  CHECK(back.cases[1].central_ms() == back.cases[1].summary.median);
+  // Before 1.10.0 every figure was the median of the case's samples: it reads exactly so.
+  Json older = with;
+  older["schema_version"] = "1.9.0";
+  for (Json& c : older["cases"]) {
+    c.erase("figure_ms");
+  }
+  const labrun::Transcript old = labrun::transcript_from_json(older);
+  CHECK_FALSE(old.cases[0].figure_ms.has_value());
+  CHECK(old.cases[0].central_ms() == pooled);
+  Json zero = with;
+  zero["cases"][0]["figure_ms"] = 0.0;
+  CHECK_THAT(error_of(zero), ContainsSubstring("/cases/0/figure_ms: expected a positive number"));
+}
+
 TEST_CASE("a transcript's text puts every array of numbers on one line, and is otherwise dump(2)'s") {
   const labrun::Transcript t = labrun::testing::sample_day48_transcript();
   const std::string text = labrun::transcript_to_text(t);

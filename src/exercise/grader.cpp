@@ -400,7 +400,8 @@ class SanitizerRuns {
     auto ended = since_;
     for (std::size_t t = 0; t < plan_.size(); ++t) {
       if (!runs_[t].valid()) {
-        input.sanitizers.push_back(SanitizerRun{plan_[t].tool, true, "not run: " + *plan_[t].not_needed, true, 0.0});
+        input.sanitizers.push_back(
+            SanitizerRun{plan_[t].tool, true, "not run: " + *plan_[t].not_needed, true, 0.0});
         continue;
       }
       Finished run = runs_[t].get();
@@ -456,9 +457,10 @@ class SanitizerRuns {
       const ScreenVerdict group = screen_->screen(name, member, request_.run_limit_seconds, screen_phases);
       if (group.clean) {
         const std::size_t others = group.members - 1;
-        const std::string with = others == 0   ? "in a run of its own"
-                                 : others == 1 ? "with 1 other submission in one run"
-                                               : "with " + std::to_string(others) + " other submissions in one run";
+        const std::string with = others == 0 ? "in a run of its own"
+                                 : others == 1
+                                     ? "with 1 other submission in one run"
+                                     : "with " + std::to_string(others) + " other submissions in one run";
         return {SanitizerRun{name, true, group.summary + " (screened " + with + ")", true, group.seconds},
                 std::chrono::steady_clock::now()};
       }
@@ -535,9 +537,9 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   std::unique_ptr<GradingWorker> worker = workers != nullptr ? workers->take(input.phase_seconds) : nullptr;
   WorkerRun worker_run;
   if (worker != nullptr) {
-    worker_run = workers->run(*worker, scratch, request.run_limit_seconds,
-                              request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds,
-                              checked);
+    worker_run =
+        workers->run(*worker, scratch, request.run_limit_seconds,
+                     request.timing_limit_seconds + kTimingTurnMarginSeconds, input.phase_seconds, checked);
     input.child = worker_run.child;
   } else {
     input.child =

@@ -95,10 +95,10 @@ ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vec
   const fs::path log_file = scratch.path() / ("sanitizer-" + tool + ".log");
   RunBudget budget(limit);
   budget.pause();
-  SpawnOptions options = contained({sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(),
-                                    "--error-exitcode", "99", "--report-api-errors", "no", "--print-limit",
-                                    "20", program_.string(), "--serve", control.string()},
-                                   limit, scratch.path(), kGroupFileSizeLimit, visible_devices_);
+  SpawnOptions options = contained(
+      {sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(), "--error-exitcode", "99",
+       "--report-api-errors", "no", "--print-limit", "20", program_.string(), "--serve", control.string()},
+      limit, scratch.path(), kGroupFileSizeLimit, visible_devices_);
   options.budget = &budget;
   double seconds = 0.0;  // under a turn: the group's own time
   // Runs `stretch` under a shared turn, counting its time toward the budget and `seconds`.
@@ -132,7 +132,8 @@ ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vec
     }
     ++number;
     going = under_turn([&] {
-      hand_job(control, WorkerJob{number, member->request.parent_path(), member->request.filename().string()});
+      hand_job(control,
+               WorkerJob{number, member->request.parent_path(), member->request.filename().string()});
       while (true) {
         if (const std::optional<WorkerDone> done = job_done(control, number)) {
           return done->status == 0 && done->problem.empty();

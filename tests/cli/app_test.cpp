@@ -375,8 +375,13 @@ TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites 
   const Outcome again = labrun::testing::run_labrun({"aggregate", evidence.string(), "--out", out.string()});
   CHECK(again.status == labrun::exit_code::kFileExists);
   CHECK_THAT(again.err, ContainsSubstring("--force"));
-  CHECK(labrun::testing::run_labrun({"aggregate", evidence.string(), "--out", out.string(), "--force"})
-            .status == 0);
+  // --force replaces the first run's files (from one transcript this time: what is tested is the
+  // overwrite, and the whole evidence folder has been aggregated above).
+  const fs::path lesson = evidence / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
+  CHECK(
+      labrun::testing::run_labrun({"aggregate", lesson.string(), "--out", out.string(), "--force"}).status ==
+      0);
+  CHECK(labrun::read_file(out / "aggregate.md") != first.out);
   // Nothing usable: exit 1; a named file left out: one line, and the rest goes on.
   const fs::path invalid = fs::path(LABRUN_TEST_DATA_DIR) / "evidence" / "invalid" / "truncated.json";
   const Outcome none =
@@ -384,7 +389,6 @@ TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites 
   CHECK(none.status == labrun::exit_code::kFailure);
   CHECK_THAT(none.err, ContainsSubstring("labrun: left out: " + invalid.string()));
   CHECK_THAT(none.err, ContainsSubstring("nothing to aggregate"));
-  const fs::path lesson = evidence / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json";
   const Outcome some = labrun::testing::run_labrun(
       {"aggregate", invalid.string(), lesson.string(), "--out", (out / "some").string()});
   CHECK(some.status == 0);

@@ -49,8 +49,8 @@ struct Group {
     labrun::write_file_atomically(work.path / "sanitizer.sh", kScriptSanitizer, false);
     fs::permissions(work.path / "sanitizer.sh", fs::perms::owner_all);
     // Long enough a gather that the group forms only once every member waits.
-    screen = std::make_unique<labrun::SanitizerScreen>(work.path / "sanitizer.sh", work.path / "worker.sh", "",
-                                                       &turns, members, 60.0);
+    screen = std::make_unique<labrun::SanitizerScreen>(work.path / "sanitizer.sh", work.path / "worker.sh",
+                                                       "", &turns, members, 60.0);
   }
   fs::path member(const std::string& name, const std::string& behaviour) const {
     const fs::path folder = work.path / name;
@@ -73,7 +73,8 @@ bool ran(const fs::path& request) {
 
 }  // namespace
 
-TEST_CASE("a group's members run one at a time in one process, and a timer waits for one member, not the group") {
+TEST_CASE(
+    "a group's members run one at a time in one process, and a timer waits for one member, not the group") {
   Group group(3);
   const fs::path a = group.member("a", "slow");
   const fs::path b = group.member("b", "slow");

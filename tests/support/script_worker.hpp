@@ -43,7 +43,8 @@ done
 inline void write_script_worker(const std::filesystem::path& path) {
   write_file_atomically(path, kScriptWorker, false);
   std::filesystem::permissions(path, std::filesystem::perms::owner_all | std::filesystem::perms::group_read |
-                                         std::filesystem::perms::group_exec | std::filesystem::perms::others_read |
+                                         std::filesystem::perms::group_exec |
+                                         std::filesystem::perms::others_read |
                                          std::filesystem::perms::others_exec);
 }
 

@@ -128,10 +128,15 @@ TEST_CASE(
   REQUIRE(
       std::regex_search(progress_lines, workers, std::regex("GPU 0: ([0-9]+) gradings in ([0-9]+) workers")));
   CHECK(std::stoi(workers[1].str()) > std::stoi(workers[2].str()));
-  CHECK_THAT(progress_lines, ContainsSubstring("retired"));
   const auto report_of = [&](const std::string& name) {
     return nlohmann::json::parse(labrun::read_file(work / "out" / "submissions" / name / "report.json"));
   };
+  // The submission that hangs when timed ends its worker, which is retired, wherever its grading
+  // stands from the batch. It does not where its checks ran beside the spoiler (it is then graded
+  // again alone, in a child of its own): which gradings overlap depends on the machine's load.
+  if (!report_of("h1-hang-when-timed").at("figures").contains("graded again with the GPU to itself")) {
+    CHECK_THAT(progress_lines, ContainsSubstring("retired"));
+  }
   for (const std::string& name : honest) {
     INFO(name);
     const labrun::testing::GradeVerdict in_batch = labrun::testing::verdict_of_report(report_of(name));

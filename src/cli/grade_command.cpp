@@ -24,6 +24,7 @@
 #include "device/device_info.hpp"
 #include "device/visible_devices.hpp"
 #include "evidence/markdown.hpp"
+#include "exercise/compile_turns.hpp"
 #include "exercise/grader.hpp"
 #include "grading/batch_slots.hpp"
 #include "grading/gpu_turns.hpp"
@@ -389,6 +390,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
   // work.
   const int may_wait = std::max(jobs, 2 * static_cast<int>(kSanitizerGroupMembers));
   BatchSlots slots(static_cast<std::size_t>(jobs));
+  CompileTurns compile_turns;
   std::mutex mutex;   // guards rows, the GPUs' in_flight counts, next, done and phases
   PhaseTally phases;  // where the gradings' time went
   std::size_t next = 0;
@@ -439,6 +441,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         request.workers = gpu->helpers.workers.get();
         request.sanitizer_screen = gpu->helpers.screen.get();
         request.slots = &slots;
+        request.compile_turns = &compile_turns;
         const auto shared = gpu->shared.find(exercise->full_name());
         request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
         if (command.secret_seed) {
@@ -496,6 +499,10 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
   if (!to_grade.empty()) {
     if (phases.gradings() > 0) {
       progress("where the time went: " + phases.line());
+    }
+    if (const std::size_t recompiled = compile_turns.compiled_again(); recompiled > 0) {
+      progress(std::to_string(recompiled) + (recompiled == 1 ? " compiler run" : " compiler runs") +
+               " stopped at the wall clock beside other compiles ran again with none beside them");
     }
     for (BatchGpu& gpu : gpus) {
       if (gpu.helpers.workers != nullptr) {

@@ -694,7 +694,8 @@ GradeReport grade_submission(const Exercise& ex, const GradeRequest& request,
         throw std::runtime_error(
             "labrun-contain is missing beside labrun (build or install labrun's programs)");
       }
-      const CompilerSetup setup = grader_compiler_setup(ex, request.compile_limit_seconds);
+      CompilerSetup setup = grader_compiler_setup(ex, request.compile_limit_seconds);
+      setup.turns = request.compile_turns;
       const ScratchFolder scratch;
       const SourceVerdict verdict = check_before_compiling(
           source, scratch.path(), setup, gpu ? std::vector<std::string>{} : toolkit_architectures(setup));

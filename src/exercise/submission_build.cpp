@@ -209,6 +209,13 @@ bool stopped_at_a_limit(const ProcessResult& run) {
   return false;
 }
 
+// Said after a compiler run stopped at its limits when that run was the second, alone.
+std::string alone_again(bool again) {
+  return again ? " (compiled again with no other compile beside it, after the first was stopped at its wall "
+                 "clock beside others)"
+               : "";
+}
+
 // "60 s of CPU, 4 GiB of memory": the limits of each compiler process.
 std::string compiler_limits(const CompilerSetup& setup) {
   return std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
@@ -303,7 +310,10 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
     argv.push_back(std::move(flag));
   }
   argv.insert(argv.end(), {"-MF", kDependencyName, kSourceName});
-  const ProcessResult listed = run_contained(sandboxed(argv, scratch, setup));
+  bool again = false;
+  const ProcessResult listed = run_compiler_in_turn(
+      setup.turns, [&] { return run_contained(sandboxed(argv, scratch, setup)); },
+      [&] { fs::remove(scratch / kDependencyName, ignored); }, again);
   if (const std::optional<std::string> failed = sandbox_failure(listed.output)) {
     verdict.grader_problem = "the compiler sandbox did not start (" + *failed + ")";
     return verdict;
@@ -314,7 +324,7 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
   if (verdict.problems.empty() && !listed.succeeded() && stopped_at_a_limit(listed)) {
     verdict.compiler_stopped =
         "the preprocessor was stopped at the compiler's limits (" + compiler_limits(setup) +
-        "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output));
+        "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output)) + alone_again(again);
   } else if (verdict.problems.empty() && listed.succeeded() && !read_dependencies(scratch)) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
   }
@@ -355,7 +365,14 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     argv.push_back(std::move(flag));
   }
   argv.insert(argv.end(), {"-arch=" + arch, "-MD", "-MF", kDependencyName, "-o", kImageName, kSourceName});
-  const ProcessResult compile = run_contained(sandboxed(argv, scratch, setup));
+  bool again = false;
+  const ProcessResult compile = run_compiler_in_turn(
+      setup.turns, [&] { return run_contained(sandboxed(argv, scratch, setup)); },
+      [&] {
+        fs::remove(scratch / kDependencyName, ignored);
+        fs::remove(scratch / kImageName, ignored);
+      },
+      again);
   DeviceCompile result;
   result.seconds = seconds_since(since);
   if (const std::optional<std::string> failed = sandbox_failure(compile.output)) {
@@ -373,7 +390,8 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
     // A compile bomb, in the submission's own text or an allowed header's (a file outside them is
     // refused above).
     result.messages = "the compile was stopped at the compiler's limits (" + compiler_limits(setup) +
-                      "): " + (compile.timed_out ? compile.describe() : last_output_line(compile.output));
+                      "): " + (compile.timed_out ? compile.describe() : last_output_line(compile.output)) +
+                      alone_again(again);
   } else {
     result.messages = messages_about(without_include_trace(compile.output), kSourceName);
   }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/temporary_files.hpp"
+#include "exercise/compile_turns.hpp"
 #include "exercise/exercise.hpp"
 #include "grading/source_check.hpp"
 #include "process/process.hpp"
@@ -66,6 +67,9 @@ struct CompilerSetup {
   double wall_seconds = 180.0;  //!< wall clock of one compiler run, the whole tree killed past it
   std::uint64_t memory_bytes = std::uint64_t{4} << 30;       //!< address space of each compiler process
   std::uint64_t file_size_bytes = std::uint64_t{256} << 20;  //!< largest file the compiler may write
+  //! Batch grading: the batch's compile turns (exercise/compile_turns.hpp): a compiler run stopped
+  //! at its wall clock beside other compiles runs again with none beside it; null when alone.
+  CompileTurns* turns = nullptr;
 };
 
 //! What a submission may include: the lab's headers named in `quoted`, a few standard headers that

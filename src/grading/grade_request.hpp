@@ -14,6 +14,7 @@ namespace labrun {
 
 class GradingWorkers;   // exercise/worker_pool.hpp
 class SanitizerScreen;  // exercise/sanitizer_screen.hpp
+class CompileTurns;     // exercise/compile_turns.hpp
 
 //! What the grader needs to know of a GPU before it creates any context on it.
 struct GradingGpu {
@@ -52,6 +53,9 @@ struct GradeRequest {
   //! Batch grading: compute-sanitizer's screening of groups of submissions on that GPU
   //! (exercise/sanitizer_screen.hpp); null: every submission's tools run alone.
   SanitizerScreen* sanitizer_screen = nullptr;
+  //! Batch grading: the batch's compile turns (exercise/compile_turns.hpp): a compile stopped at its
+  //! wall clock beside others is compiled again with none beside it; null when graded alone.
+  CompileTurns* compile_turns = nullptr;
   //! Batch grading: the batch's slots (grading/batch_slots.hpp); the grading holds one, and gives
   //! it up while it only waits for compute-sanitizer's verdict; null when it is graded alone.
   BatchSlots* slots = nullptr;

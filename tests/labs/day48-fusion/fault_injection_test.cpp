@@ -100,12 +100,16 @@ TEST_CASE(
 
   // Alone: one at a time, nothing beside them, no turns.
   std::map<std::string, labrun::testing::GradeVerdict> alone;
+  std::string alone_reports;
   for (const std::string& name : honest) {
     labrun::GradeRequest one = request;
     one.submission = batch / name / "halfway.cu";
-    alone[name] = labrun::testing::verdict_of_report(
-        labrun::report_json(halfway.grade(one, [](const std::string&) {})));
+    const nlohmann::json report = labrun::report_json(halfway.grade(one, [](const std::string&) {}));
+    alone[name] = labrun::testing::verdict_of_report(report);
+    alone_reports +=
+        name + " alone: mistakes " + report.value("mistakes", nlohmann::json::array()).dump() + "\n";
   }
+  INFO(alone_reports);
   CHECK(alone.at("a-correct").mistakes.empty());
   CHECK(alone.at("c-slow").mistakes.count("slow") == 1);
   CHECK_FALSE(alone.at("d-wrong-output").mistakes.empty());
@@ -131,6 +135,16 @@ TEST_CASE(
   const auto report_of = [&](const std::string& name) {
     return nlohmann::json::parse(labrun::read_file(work / "out" / "submissions" / name / "report.json"));
   };
+  // Every report's score, mistakes and phases, shown with any check that fails below.
+  std::string reports;
+  for (const auto& entry : fs::directory_iterator(work / "out" / "submissions")) {
+    const std::string name = entry.path().filename().string();
+    const nlohmann::json report = report_of(name);
+    reports += name + ": " + labrun::testing::describe_verdict(labrun::testing::verdict_of_report(report)) +
+               "; mistakes " + report.value("mistakes", nlohmann::json::array()).dump() + "; phases " +
+               report.value("phase_seconds", nlohmann::json::object()).dump() + "\n";
+  }
+  INFO(reports);
   // The submission that hangs when timed ends the worker that times it, which is then retired. A
   // worker timed it where its report has a timing phase and it was not graded again alone (beside
   // the spoiler, or on a loaded machine, it may end before its turn to time: no worker hangs then).

@@ -7,6 +7,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -93,25 +94,26 @@ TEST_CASE("a chain pair's declaration is checked, and a mistake in it names the 
 
 TEST_CASE("a chain-pair record survives its JSON, keyed by the contract's names") {
   const labrun::ChainPairNames names{"a", "mid", "b", "out"};
-  labrun::ChainPairRecord r;
-  r.size_label = "odd";
-  r.probe = "planted";
-  r.elements = 1049187;
-  r.call = 3;
-  r.output.elements = 1049187;
-  r.output.mismatches = 1;
-  r.output.first_bad_index = 7;
-  r.output.first_bad_got = 2.0;
-  r.output.first_bad_expected = 1.0;
-  r.output.compositions = {{"twice", 5}};
-  r.guards = {1, 2, 3, 4};
-  r.staged_buffers_written = {"t1"};
-  r.matches_chain_of_input = 9;
-  const nlohmann::ordered_json document = labrun::to_json(r, names);
-  CHECK(document.at("guards").at("out") == 1);
-  CHECK(document.at("guards").at("b") == 4);
-  CHECK(document.at("matches_chain_of_a") == 9);
-  CHECK(labrun::to_json(labrun::chain_pair_record_from_json(document, names), names) == document);
+  // The wire format, as the child writes it: the guards and the replaced input's matches keyed by name.
+  const auto document = nlohmann::ordered_json::parse(R"({
+    "size_label": "odd", "probe": "planted", "elements": 1049187, "call": 3,
+    "output": {"elements": 1049187, "mismatches": 1, "unwritten": 0, "trailing_unwritten": 0,
+               "non_finite": 0, "max_abs_error": "nan", "first_bad_index": 7, "first_bad_got": 2.0,
+               "first_bad_expected": 1.0, "compositions": {"twice": 5}},
+    "intermediate": null,
+    "guards": {"out": 1, "mid": 2, "a": 3, "b": 4},
+    "input_elements_changed": 0, "staged_buffers_written": ["t1"], "matches_chain_of_a": 9,
+    "launches_writing_outside": 0})");
+  const labrun::ChainPairRecord r = labrun::chain_pair_record_from_json(document, names);
+  CHECK(r.guards.output == 1);
+  CHECK(r.guards.intermediate == 2);
+  CHECK(r.guards.input == 3);
+  CHECK(r.guards.second == 4);
+  CHECK(r.matches_chain_of_input == 9);
+  CHECK(std::isnan(r.output.max_abs_error));
+  CHECK(r.output.compositions.front().matching == 5);
+  CHECK_FALSE(r.intermediate);
+  CHECK(labrun::to_json(r, names) == document);
   CHECK_THROWS(labrun::chain_pair_record_from_json(document, {"x", "mid", "b", "out"}));
   CHECK_THROWS(labrun::chain_pair_record_from_json(nlohmann::ordered_json{{"probe", "alone"}}, names));
 }

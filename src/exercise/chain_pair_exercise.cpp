@@ -324,7 +324,7 @@ class ChainPairJudge {
   const ChainPairWords& w_;
 };
 
-void require(bool holds, const std::string& exercise, const std::string& what) {
+void refuse_unless(bool holds, const std::string& exercise, const std::string& what) {
   if (!holds) {
     throw std::invalid_argument("exercise '" + exercise + "': " + what);
   }
@@ -333,18 +333,18 @@ void require(bool holds, const std::string& exercise, const std::string& what) {
 }  // namespace
 
 ChainPairNames chain_pair_names(const Exercise& ex) {
-  require(
+  refuse_unless(
       ex.kernels.size() == 2 && ex.kernels[0].parameters.size() == 3 && ex.kernels[1].parameters.size() == 4,
       ex.name, "a chain pair's contract is two kernels of 3 and 4 parameters");
   const std::vector<ContractParameter>& first = ex.kernels[0].parameters;
   const std::vector<ContractParameter>& second = ex.kernels[1].parameters;
   const auto is = [](const ContractParameter& p, const char* type) { return p.type == type; };
-  require(is(first[0], "const float*") && is(first[1], "float*") && is(second[0], "const float*") &&
-              is(second[1], "const float*") && is(second[2], "float*") && first[2].bytes == 8 &&
-              second[3].bytes == 8 && first[1].name == second[0].name,
-          ex.name,
-          "a chain pair's kernels are (const float* input, float* intermediate, std::size_t n) and "
-          "(const float* intermediate, const float* second, float* output, std::size_t n)");
+  refuse_unless(is(first[0], "const float*") && is(first[1], "float*") && is(second[0], "const float*") &&
+                    is(second[1], "const float*") && is(second[2], "float*") && first[2].bytes == 8 &&
+                    second[3].bytes == 8 && first[1].name == second[0].name,
+                ex.name,
+                "a chain pair's kernels are (const float* input, float* intermediate, std::size_t n) and "
+                "(const float* intermediate, const float* second, float* output, std::size_t n)");
   return {first[0].name, first[1].name, second[1].name, second[2].name};
 }
 
@@ -391,15 +391,15 @@ ChainPairRecord chain_pair_record_from_json(const Json& j, const ChainPairNames&
 Exercise chain_pair_exercise(Exercise base, ChainPairDeclaration declaration) {
   const ChainPairNames names = chain_pair_names(base);
   const ChainPairChecks& c = declaration.checks;
-  require(c.generate_inputs != nullptr && c.plant_intermediate != nullptr && c.inspect_output != nullptr &&
-              c.inspect_intermediate != nullptr && c.count_input_changes != nullptr &&
-              c.expected_at != nullptr,
-          base.name, "a chain pair's declaration needs its checks (chain_pair_checks.cuh)");
-  require(static_cast<int>(declaration.compositions.size()) == c.compositions, base.name,
-          "every wrong composition the checks count needs its name and mistake");
-  require(static_cast<bool>(declaration.launch_lab_case) && declaration.staged_case < base.lab_cases.size(),
-          base.name,
-          "a chain pair's declaration needs its lab cases' launcher and its staged chain among them");
+  refuse_unless(c.generate_inputs != nullptr && c.plant_intermediate != nullptr &&
+                    c.inspect_output != nullptr && c.inspect_intermediate != nullptr &&
+                    c.count_input_changes != nullptr && c.expected_at != nullptr,
+                base.name, "a chain pair's declaration needs its checks (chain_pair_checks.cuh)");
+  refuse_unless(static_cast<int>(declaration.compositions.size()) == c.compositions, base.name,
+                "every wrong composition the checks count needs its name and mistake");
+  refuse_unless(
+      static_cast<bool>(declaration.launch_lab_case) && declaration.staged_case < base.lab_cases.size(),
+      base.name, "a chain pair's declaration needs its lab cases' launcher and its staged chain among them");
   const auto shared = std::make_shared<const ChainPairDeclaration>(std::move(declaration));
   base.probes = kChainPairProbes;
   base.judge_probes = [shared, names](ProbeJudging& in) { ChainPairJudge(*shared).judge(in, names); };

@@ -30,7 +30,7 @@ double no_value(std::uint64_t, std::uint64_t, std::uint64_t) {
   return 0.0;
 }
 
-labrun::ChainPairDeclaration complete_declaration() {
+labrun::ChainPairDeclaration chain_declaration() {
   labrun::ChainPairDeclaration d;
   d.checks = {1, no_inputs, no_plant, no_output, no_intermediate, no_changes, no_value};
   d.compositions = {{"twice", "stage-applied-twice", "the stage was applied twice"}};
@@ -39,7 +39,7 @@ labrun::ChainPairDeclaration complete_declaration() {
   return d;
 }
 
-labrun::Exercise pair_contract() {
+labrun::Exercise chain_contract() {
   labrun::Exercise ex;
   ex.name = "a-pair";
   const labrun::ContractParameter n = labrun::scalar_parameter<std::size_t>("n", "std::size_t");
@@ -58,7 +58,7 @@ labrun::Exercise pair_contract() {
 }  // namespace
 
 TEST_CASE("a chain pair's declaration is checked, and a mistake in it names the exercise") {
-  const labrun::Exercise declared = labrun::chain_pair_exercise(pair_contract(), complete_declaration());
+  const labrun::Exercise declared = labrun::chain_pair_exercise(chain_contract(), chain_declaration());
   CHECK(declared.probes == labrun::kChainPairProbes);
   CHECK(declared.child);
   CHECK(declared.judge_probes);
@@ -68,27 +68,27 @@ TEST_CASE("a chain pair's declaration is checked, and a mistake in it names the 
   CHECK(names.second == "b");
   CHECK(names.output == "out");
 
-  labrun::ChainPairDeclaration no_checks = complete_declaration();
+  labrun::ChainPairDeclaration no_checks = chain_declaration();
   no_checks.checks.inspect_output = nullptr;
-  CHECK_THROWS_WITH(labrun::chain_pair_exercise(pair_contract(), no_checks),
+  CHECK_THROWS_WITH(labrun::chain_pair_exercise(chain_contract(), no_checks),
                     ContainsSubstring("exercise 'a-pair'") && ContainsSubstring("checks"));
 
-  labrun::ChainPairDeclaration unnamed = complete_declaration();
+  labrun::ChainPairDeclaration unnamed = chain_declaration();
   unnamed.compositions.clear();
-  CHECK_THROWS_WITH(labrun::chain_pair_exercise(pair_contract(), unnamed), ContainsSubstring("composition"));
+  CHECK_THROWS_WITH(labrun::chain_pair_exercise(chain_contract(), unnamed), ContainsSubstring("composition"));
 
-  labrun::ChainPairDeclaration no_such_case = complete_declaration();
+  labrun::ChainPairDeclaration no_such_case = chain_declaration();
   no_such_case.staged_case = 1;
-  CHECK_THROWS_WITH(labrun::chain_pair_exercise(pair_contract(), no_such_case),
+  CHECK_THROWS_WITH(labrun::chain_pair_exercise(chain_contract(), no_such_case),
                     ContainsSubstring("staged chain"));
 
-  labrun::Exercise other_intermediate = pair_contract();
+  labrun::Exercise other_intermediate = chain_contract();
   other_intermediate.kernels[1].parameters[0].name = "t";  // not the first kernel's output
-  CHECK_THROWS_WITH(labrun::chain_pair_exercise(other_intermediate, complete_declaration()),
+  CHECK_THROWS_WITH(labrun::chain_pair_exercise(other_intermediate, chain_declaration()),
                     ContainsSubstring("exercise 'a-pair'") && ContainsSubstring("intermediate"));
-  labrun::Exercise three_kernels = pair_contract();
+  labrun::Exercise three_kernels = chain_contract();
   three_kernels.kernels.push_back(three_kernels.kernels[0]);
-  CHECK_THROWS_WITH(labrun::chain_pair_exercise(three_kernels, complete_declaration()),
+  CHECK_THROWS_WITH(labrun::chain_pair_exercise(three_kernels, chain_declaration()),
                     ContainsSubstring("two kernels"));
 }
 

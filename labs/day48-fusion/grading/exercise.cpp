@@ -37,7 +37,7 @@ labrun::ChainComposition named(Composition c) {
               "): the order is scale and bias, GELU, add the residual, clamp"};
 }
 
-labrun::ChainPairDeclaration chain() {
+labrun::ChainPairDeclaration chain_declaration() {
   labrun::ChainPairDeclaration d;
   d.checks = halfway_checks();
   d.words = {"x",
@@ -156,7 +156,7 @@ labrun::Exercise halfway_exercise() {
         "unchanged, "
         "nothing else the grader owns changed"}},
       ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
-  return labrun::chain_pair_exercise(std::move(ex), chain());
+  return labrun::chain_pair_exercise(std::move(ex), chain_declaration());
 }
 
 labrun::LabExercise halfway_entry(const labrun::Lab& lab) {

@@ -4,12 +4,12 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
 
-#include "grading/probe_results.hpp"
+#include "exercise/chain_pair_exercise.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 // Names, not the namespace: this file shares a unity file with others, which name their own types.
-using day48::grading::IntermediateInspection;
-using day48::grading::ProbeResult;
+using labrun::ChainIntermediateInspection;
+using labrun::ChainPairRecord;
 using labrun::child_results_from_json;
 using labrun::ChildRequest;
 using labrun::ChildResults;
@@ -50,7 +50,8 @@ TEST_CASE("results survive their JSON, an exercise's probe records and NaN value
   results.device = "NVIDIA H200";
   results.completed = true;
   results.kernels = {{"halfway_stages_1_2", true, {8, 8, 8}, 16, 0, 1024, "4099 blocks of 256 threads"}};
-  ProbeResult probe;
+  const labrun::ChainPairNames names{"x", "intermediate", "residual", "y"};
+  ChainPairRecord probe;
   probe.size_label = "odd";
   probe.probe = "alone";
   probe.elements = 1049187;
@@ -61,25 +62,28 @@ TEST_CASE("results survive their JSON, an exercise's probe records and NaN value
   probe.output.first_bad_got = std::nan("");
   probe.output.first_bad_expected = 0.5;
   probe.output.compositions = {{"gelu-twice", 3}};
-  probe.intermediate = IntermediateInspection{1, 2};
-  probe.guards.y = 4;
+  probe.intermediate = ChainIntermediateInspection{1, 2};
+  probe.guards.output = 4;
   probe.staged_buffers_written = {"t2"};
-  results.probes = {day48::grading::to_json(probe)};
+  results.probes = {labrun::to_json(probe, names)};
   TimingResult timing;
   timing.elements = 134217728;
   timing.pair_samples_ms = {0.9, 0.91};
   timing.pair_ms = 0.905;
   timing.lab = labrun::LabTimes{134217728, {{"lab_halfway_ms", 0.9}}};
   results.timing = timing;
-  const labrun::RecordChecks day48_records{
-      [](const nlohmann::ordered_json& p) { static_cast<void>(day48::grading::probe_from_json(p)); }, {}};
+  const labrun::RecordChecks day48_records{[&names](const nlohmann::ordered_json& p) {
+                                             static_cast<void>(labrun::chain_pair_record_from_json(p, names));
+                                           },
+                                           {}};
   const ChildResults back = child_results_from_json(to_json(results), day48_records);
   REQUIRE(back.probes.size() == 1);
-  const ProbeResult read = day48::grading::probe_from_json(back.probes.front());
+  const ChainPairRecord read = labrun::chain_pair_record_from_json(back.probes.front(), names);
   CHECK(std::isnan(*read.output.first_bad_got));
   CHECK(read.output.compositions.front().matching == 3);
   CHECK(read.intermediate->mismatches == 2);
-  CHECK(read.guards.y == 4);
+  CHECK(read.guards.output == 4);
+  CHECK(back.probes.front().at("guards").at("y") == 4);
   CHECK(back.timing->pair_samples_ms.size() == 2);
   CHECK(back.timing->lab.at("lab_halfway_ms") == 0.9);
   CHECK(back.kernels.front().launch == "4099 blocks of 256 threads");

@@ -1,4 +1,5 @@
-// The grader's own kernels (labs/day48-fusion/grading/checks.hpp, exercise/device_checks.hpp) against the
+// The grader's own kernels (the chain pair's, exercise/chain_pair_checks.cuh, as day 48's
+// grading/checks.cu makes them; exercise/device_checks.hpp) against the
 // host's float64 reference: what they count is what a host comparison finds. Skips without a GPU.
 
 #include <catch2/catch_test_macros.hpp>
@@ -21,7 +22,14 @@ using labrun::count_words_not;
 using labrun::DeviceBuffer;
 using labrun::digest_words;
 using labrun::kPoisonWord;
-using namespace day48::grading;
+using OutputCounters = labrun::ChainOutputCounters;
+using IntermediateCounters = labrun::ChainIntermediateCounters;
+
+// Day 48's chain's checks, as the grading child calls them.
+const labrun::ChainPairChecks& chain_checks() {
+  static const labrun::ChainPairChecks made = day48::grading::halfway_checks();
+  return made;
+}
 
 template <typename T>
 std::vector<T> download(const DeviceBuffer<T>& buffer, std::size_t count) {
@@ -37,7 +45,7 @@ void upload(DeviceBuffer<T>& buffer, const std::vector<T>& host) {
 
 OutputCounters inspect(const DeviceBuffer<float>& y, std::size_t n, std::uint64_t seed) {
   DeviceBuffer<OutputCounters> counters(1);
-  inspect_output(y.data(), n, seed, seed, 1e-5, 1e-5, true, counters.data(), nullptr);
+  chain_checks().inspect_output(y.data(), n, seed, seed, 1e-5, 1e-5, true, counters.data(), nullptr);
   return download(counters, 1).front();
 }
 
@@ -51,7 +59,7 @@ TEST_CASE("the grader's inputs are the lab's, and its inspection agrees with the
   day48::ChainBuffers lab{lab_x.data(), lab_residual.data(), nullptr, nullptr, nullptr,
                           y.data(),     halfway.data(),      nullptr};
   day48::fill_inputs(lab, n, seed, nullptr);
-  generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
+  chain_checks().generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
   LABRUN_CUDA_CHECK(cudaDeviceSynchronize());
   CHECK(download(x, n) == download(lab_x, n));
   CHECK(download(residual, n) == download(lab_residual, n));
@@ -99,18 +107,18 @@ TEST_CASE("the intermediate, guard, input and digest checks count what changed")
   DeviceBuffer<float> x(n), residual(n), intermediate(n);
   DeviceBuffer<IntermediateCounters> counters(1);
   DeviceBuffer<unsigned long long> tally(1);
-  generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
-  plant_intermediate(intermediate.data(), n, seed, nullptr);
-  inspect_intermediate(intermediate.data(), n, seed, 1e-5, 1e-5, counters.data(), nullptr);
+  chain_checks().generate_inputs(x.data(), residual.data(), n, seed, seed, nullptr);
+  chain_checks().plant_intermediate(intermediate.data(), n, seed, nullptr);
+  chain_checks().inspect_intermediate(intermediate.data(), n, seed, 1e-5, 1e-5, counters.data(), nullptr);
   CHECK(download(counters, 1).front().mismatches == 0);
   CHECK(download(counters, 1).front().unwritten == 0);
 
   LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
-  count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
+  chain_checks().count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
   CHECK(download(tally, 1).front() == 0);
   const float changed = 0.25f;
   LABRUN_CUDA_CHECK(cudaMemcpy(x.data() + 9, &changed, sizeof changed, cudaMemcpyHostToDevice));
-  count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
+  chain_checks().count_input_changes(x.data(), residual.data(), n, seed, seed, tally.data(), nullptr);
   CHECK(download(tally, 1).front() == 1);
 
   LABRUN_CUDA_CHECK(cudaMemset(intermediate.data(), 0xFF, n * sizeof(float)));

@@ -1,290 +1,76 @@
+// The day-48 exercise, declared (exercise.hpp): everything here is the lab's (its chain's wrong
+// compositions and their words, its staged chain and other cases, its rubric); the harness grades it
+// (exercise/chain_pair_exercise.hpp).
+
 #include "grading/exercise.hpp"
 
-#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "base/format.hpp"
 #include "case_names.hpp"
+#include "exercise/chain_pair_exercise.hpp"
 #include "exercise/exercise_entry.hpp"
-#include "exercise/judge.hpp"
-#include "exercise/probe_rows.hpp"
-#include "grading/probe_results.hpp"
+#include "grading/checks.hpp"
+#include "kernels.hpp"
+#include "reference.hpp"
 #include "submission_case.hpp"
 
 namespace day48::grading {
 namespace {
 
-using labrun::add_mistake;
-using labrun::count_of;
-using labrun::GradeReport;
-
-// The probes at each size (probe_results.hpp's ProbeResult::probe).
-const std::vector<std::string> kProbes{"alone", "after-staged", "planted"};
-
-using Records = std::vector<ProbeResult>;
-
-std::string first_bad(const OutputInspection& o) {
-  if (!o.first_bad_index) {
-    return "";
+// The mistake each wrong composition of the stages makes (reference.hpp's kWrongCompositions).
+labrun::ChainComposition named(Composition c) {
+  const std::string name = composition_name(c);
+  if (c == Composition::kGeluTwice) {
+    return {name, "stage-2-applied-twice",
+            "the output is clamp(gelu(gelu(x * g + b)) + r): the second kernel applies GELU again to the "
+            "intermediate, which already holds gelu(x * g + b); it should only add the residual and clamp"};
   }
-  const double got = o.first_bad_got.value_or(0.0);
-  return "; first bad element " + std::to_string(*o.first_bad_index) + ": got " +
-         (std::isnan(got) ? std::string("NaN") : labrun::scientific(got)) + ", expected " +
-         labrun::scientific(o.first_bad_expected.value_or(0.0));
+  if (name.rfind("skip-", 0) == 0) {
+    return {name, "stage-skipped",
+            "the output matches the chain without its " + name.substr(5) +
+                " stage: every one of the four stages must be applied once, two in each kernel"};
+  }
+  return {name, "stages-out-of-order",
+          "the output matches the stages applied in the wrong order (" + name +
+              "): the order is scale and bias, GELU, add the residual, clamp"};
 }
 
-std::string where(const ProbeResult& p) {
-  const std::string how = p.probe == "alone"          ? "run alone"
-                          : p.probe == "after-staged" ? "run after the staged chain"
-                          : p.probe == "timed"        ? "a timed call"
-                                                      : "second kernel on a planted intermediate";
-  return "n = " + std::to_string(p.elements) + ", " + how + " (call " + std::to_string(p.call) + ")";
-}
-
-// Whether y followed the x that replaced the call's own before its second kernel ran.
-bool follows_replaced_x(const ProbeResult& p) {
-  return static_cast<double>(p.matches_chain_of_x) >=
-         kCompositionMatchShare * static_cast<double>(p.output.elements);
-}
-
-// Names what is wrong with an output that failed its check, from what the grader's kernels counted.
-void diagnose_output(GradeReport& report, const OutputInspection& o, const std::string& at) {
-  const std::uint64_t n = o.elements;
-  if (o.unwritten == n) {
-    add_mistake(report, "output-unwritten",
-                "no element of y was written (" + at +
-                    "): the second kernel must store its result in y[i] for every i in [0, n)");
-    return;
+labrun::ChainPairDeclaration chain_declaration() {
+  labrun::ChainPairDeclaration d;
+  d.checks = halfway_checks();
+  d.words = {"x",
+             "the residual",
+             "the intermediate",
+             "y",
+             "stage 2",
+             "gelu(x * g + b)",
+             "stages 1 and 2 belong in the first kernel, stages 3 and 4 in the second",
+             "the half-way pair"};
+  for (const Composition c : kWrongCompositions) {
+    d.compositions.push_back(named(c));
   }
-  if (o.unwritten > 0 && o.unwritten == o.trailing_unwritten && o.mismatches == o.unwritten) {
-    add_mistake(report, "tail-missed",
-                "the last " + std::to_string(o.unwritten) + " of " + std::to_string(n) +
-                    " elements were never written (" + at +
-                    "): the grid must cover every element; at an odd n the last block is a partial one");
-    return;
-  }
-  if (o.non_finite > 0) {
-    add_mistake(report, "nan-output",
-                std::to_string(o.non_finite) +
-                    " outputs are NaN or infinite although every reference value is finite (" + at +
-                    "): look for a division by zero, or a read of memory the kernel did not write");
-    return;
-  }
-  const CompositionMatch* best = nullptr;
-  for (const CompositionMatch& m : o.compositions) {
-    if (best == nullptr || m.matching > best->matching) {
-      best = &m;
-    }
-  }
-  if (best != nullptr &&
-      static_cast<double>(best->matching) >= kCompositionMatchShare * static_cast<double>(n)) {
-    const std::string& c = best->composition;
-    if (c == "gelu-twice") {
-      add_mistake(
-          report, "stage-2-applied-twice",
-          "the output is clamp(gelu(gelu(x * g + b)) + r): the second kernel applies GELU again to the "
-          "intermediate, which already holds gelu(x * g + b); it should only add the residual and clamp");
-    } else if (c.rfind("skip-", 0) == 0) {
-      add_mistake(report, "stage-skipped",
-                  "the output matches the chain without its " + c.substr(5) +
-                      " stage: every one of the four stages must be applied once, two in each kernel");
-    } else {
-      add_mistake(report, "stages-out-of-order",
-                  "the output matches the stages applied in the wrong order (" + c +
-                      "): the order is scale and bias, GELU, add the residual, clamp");
-    }
-    return;
-  }
-  add_mistake(report, "wrong-output",
-              count_of(o.mismatches, "element") + " of y differ from the float64 reference (" + at + ")" +
-                  first_bad(o));
-}
-
-struct SizeVerdict {
-  bool measured = false;  // both standard probes ran
-  bool correct = false;
-  std::string summary;
-};
-
-// Correctness at one size: the run alone and the run after the staged chain must both be right;
-// names the mistake when they are not.
-SizeVerdict judge_size(GradeReport& report, const Records& results, const std::string& size,
-                       bool first_call_right) {
-  SizeVerdict verdict;
-  const ProbeResult* alone = labrun::record_at(results, size, "alone");
-  const ProbeResult* after = labrun::record_at(results, size, "after-staged");
-  if (alone == nullptr || after == nullptr) {
-    return verdict;
-  }
-  verdict.measured = true;
-  const bool alone_right = alone->output.passed();
-  const bool after_right = after->output.passed();
-  verdict.correct = alone_right && after_right;
-  const auto line = [](const ProbeResult& p) {
-    return (p.probe == "alone" ? std::string("alone: ") : std::string("after the staged chain: ")) +
-           count_of(p.output.mismatches, "element") + " wrong, max abs error " +
-           labrun::scientific(p.output.max_abs_error) + first_bad(p.output);
-  };
-  verdict.summary = "n = " + std::to_string(alone->elements) + ", " + line(*alone) + "; " + line(*after);
-  if (!alone_right && after_right) {
-    add_mistake(
-        report, "depends-on-staged-chain",
-        "the output is right only after the staged chain has run: run alone, with the staged chain's buffers "
-        "poisoned, " +
-            count_of(alone->output.mismatches, "element") + " were wrong (" + where(*alone) +
-            "). Something is read that the staged chain left behind, not the intermediate the first kernel "
-            "wrote");
-  } else if (alone_right && !after_right) {
-    add_mistake(
-        report, "wrong-on-later-calls",
-        "the first run at this size was right, a later one on new inputs was wrong (" + where(*after) + ", " +
-            count_of(after->output.mismatches, "element") +
-            " wrong): the kernels must compute from their inputs on every call and keep nothing between "
-            "calls");
-  } else if (!alone_right && follows_replaced_x(*alone)) {
-    // the structure's mistake says why: the second kernel reads x
-  } else if (!alone_right) {
-    if (size != "odd" && first_call_right) {
-      add_mistake(
-          report, "wrong-at-large-size",
-          "right at the odd size but wrong at n = " + std::to_string(alone->elements) +
-              ": look at index arithmetic that overflows and at a grid that does not cover every element");
-    }
-    diagnose_output(report, alone->output, where(*alone));
-  }
-  return verdict;
-}
-
-// Structure: two kernels with one intermediate between them, measured, never declared: in every
-// probe, and in the first timed call that did not leave stage 2's output in the intermediate (last
-// in `records`, where labrun::timed_record_to_judge admits it).
-bool judge_structure(GradeReport& report, const Records& records, std::string& output) {
-  bool good = true;
-  for (const ProbeResult& p : records) {
-    if (p.intermediate) {
-      if (p.intermediate->unwritten > 0) {
-        good = false;
-        add_mistake(
-            report, "intermediate-unwritten",
-            "the first kernel left " + count_of(p.intermediate->unwritten, "element") +
-                " of the intermediate unwritten (" + where(p) +
-                "): it must store stage 2's result for every element, and the second kernel must read it "
-                "from "
-                "there");
-      } else if (p.intermediate->mismatches > 0) {
-        good = false;
-        add_mistake(report, "intermediate-not-stage-2",
-                    "after the first kernel, " + count_of(p.intermediate->mismatches, "element") +
-                        " of the intermediate are not gelu(x * g + b) (" + where(p) +
-                        "): stages 1 and 2 belong in the first kernel, stages 3 and 4 in the second");
-      }
-    }
-    if (!p.staged_buffers_written.empty()) {
-      good = false;
-      std::string names;
-      for (const std::string& t : p.staged_buffers_written) {
-        names += (names.empty() ? "" : ", ") + t;
-      }
-      add_mistake(report, "uses-staged-buffer",
-                  "the submission wrote the staged chain's buffer " + names + " (" + where(p) +
-                      "): the half-way pair has its own intermediate and touches nothing else");
-    }
-  }
-  // x is replaced before every probe's second kernel: y that follows the replaced x was read from
-  // it, in any probe.
-  for (const ProbeResult& p : records) {
-    if (p.probe != "timed" && !p.output.passed() && follows_replaced_x(p)) {
-      good = false;
-      add_mistake(
-          report, "second-kernel-reads-x",
-          "with x replaced by other inputs after the first kernel ran, y followed x, not the intermediate (" +
-              where(p) +
-              "): the second kernel reads x, which only the first kernel may read; compute y from the "
-              "intermediate and the residual");
-    }
-  }
-  for (const std::string size : {"odd", "card-scaled"}) {
-    const ProbeResult* planted = labrun::record_at(records, size, "planted");
-    const ProbeResult* alone = labrun::record_at(records, size, "alone");
-    if (planted == nullptr || alone == nullptr || planted->output.passed()) {
-      continue;
-    }
-    good = false;
-    if (!alone->output.passed() || follows_replaced_x(*planted)) {
-      continue;  // already wrong on its own, or reading x: the mistakes above say why
-    }
-    add_mistake(report, "second-kernel-ignores-intermediate",
-                "with the intermediate replaced by stage 2's output of other inputs, y did not follow it (" +
-                    where(*planted) + ", " + count_of(planted->output.mismatches, "element") +
-                    " wrong): the second kernel must compute y from the intermediate and the residual");
-  }
-  output = good ? "the first kernel writes stage 2's output to every element of the intermediate, the second "
-                  "computes y from it and the residual alone, and no staged buffer is touched"
-                : "see the mistakes above";
-  return good;
-}
-
-bool judge_buffers(GradeReport& report, const Records& results, std::string& output) {
-  bool inside = true;
-  bool inputs = true;
-  const auto outside = [&](std::uint64_t changed, const char* buffer, const std::string& at) {
-    if (changed > 0) {
-      inside = false;
-      add_mistake(
-          report, "write-past-n",
-          count_of(changed, "word") + " outside elements [0, n) of " + buffer + " changed (" + at +
-              "): every index a kernel stores to must lie in [0, n); check the bounds test, i < n, in both "
-              "kernels");
+  d.tolerance = kTolerance;
+  d.staged_buffers = {"t1", "t2", "t3"};
+  d.lab_buffers = {"y", "halfway", "copy"};
+  // Exercise::lab_cases' order: staged, fused, the lab's own pair, the three copies.
+  d.launch_lab_case = [](std::size_t index, const float* x, const float* residual,
+                         const std::vector<float*>& lab, std::size_t n, cudaStream_t stream) {
+    // The lab's kernels read x and the residual and never write them.
+    const ChainBuffers b{
+        const_cast<float*>(x), const_cast<float*>(residual), lab[0], lab[1], lab[2], lab[3], lab[4], lab[5]};
+    switch (index) {
+      case 0: launch_staged_chain(b, n, stream); break;
+      case 1: launch_fused_chain(b, n, stream); break;
+      case 2: launch_halfway_pair(b, n, stream); break;
+      case 3: launch_copy_floor(b.x, b.copy_out, n, stream); break;
+      case 4: launch_copy_vectorized(b.x, b.copy_out, n, stream); break;
+      default: launch_copy_memcpy(b.x, b.copy_out, n, stream); break;
     }
   };
-  for (const ProbeResult& p : results) {
-    outside(p.guards.y, "y", where(p));
-    outside(p.guards.intermediate, "the intermediate", where(p));
-    if (p.input_elements_changed > 0 || p.guards.x > 0 || p.guards.residual > 0) {
-      inputs = false;
-      add_mistake(report, "input-modified",
-                  "x or the residual changed during the run (" + where(p) + "): the inputs are read-only");
-    }
-  }
-  // Everything else the grading child owns (its other buffers, their guards, its counters),
-  // digested before and after each launch: a store far past every guard lands there.
-  const auto elsewhere = [&](std::uint64_t launches, const std::string& at) {
-    if (launches > 0) {
-      inside = false;
-      add_mistake(
-          report, "write-outside-buffers",
-          "device memory the kernels were not given changed (" + at +
-              "): a store landed outside every buffer passed to them, past their guards; every index a "
-              "kernel stores to must lie in [0, n) of its own output");
-    }
-  };
-  for (const ProbeResult& p : results) {
-    elsewhere(p.launches_writing_outside, where(p));
-  }
-  output = std::string(inside ? "nothing written outside [0, n)" : "a write outside [0, n)") + ", inputs " +
-           (inputs ? "unchanged" : "modified");
-  return inside && inputs;
-}
-
-// The output at both sizes in the calls that are not timed (the card size's "wrong at the large
-// size" needs the odd size's first call right), the structure and the buffers.
-void judge_probes(labrun::ProbeJudging& in) {
-  labrun::ProbeRowJudges<ProbeResult> judges;
-  judges.read = probe_from_json;
-  judges.output_wrong = [](const ProbeResult& p) { return !p.output.passed(); };
-  judges.size = [](GradeReport& report, const Records& records, const std::string& size, bool /*odd_right*/,
-                   std::string& finding) {
-    const ProbeResult* first = labrun::record_at(records, "odd", "alone");
-    const SizeVerdict verdict = judge_size(report, records, size, first != nullptr && first->output.passed());
-    if (verdict.measured) {
-      finding = verdict.summary;
-    }
-    return verdict.correct;
-  };
-  judges.structure = judge_structure;
-  judges.buffers = judge_buffers;
-  labrun::judge_probe_rows(kProbes, in, judges);
+  d.staged_case = 0;
+  return d;
 }
 
 }  // namespace
@@ -331,7 +117,6 @@ labrun::Exercise halfway_exercise() {
   // lab's y, half-way output and copy: 11 buffers of the largest n, guards included.
   ex.child_buffers = 11;
   ex.default_seed = 48;
-  ex.probes = kProbes;
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "grading/submission.cuh";
   w.parameters = "pointers and std::size_t n";
@@ -371,13 +156,7 @@ labrun::Exercise halfway_exercise() {
         "unchanged, "
         "nothing else the grader owns changed"}},
       ex.wording.reference_name, ex.slow_factor, ex.predictions.size());
-  ex.judge_probes = judge_probes;
-  ex.record_checks.probe = [](const nlohmann::ordered_json& probe) {
-    static_cast<void>(probe_from_json(probe));
-  };
-  ex.record_checks.inspection = ex.record_checks.probe;
-  ex.child = halfway_child;
-  return ex;
+  return labrun::chain_pair_exercise(std::move(ex), chain_declaration());
 }
 
 labrun::LabExercise halfway_entry(const labrun::Lab& lab) {

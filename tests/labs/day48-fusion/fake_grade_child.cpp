@@ -41,11 +41,11 @@
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
+#include "exercise/chain_pair_exercise.hpp"
 #include "exercise/child_protocol.hpp"
 #include "exercise/reduction_exercise.hpp"
 #include "exercise/worker_protocol.hpp"
 #include "grading/exercise.hpp"
-#include "grading/probe_results.hpp"
 
 namespace {
 
@@ -174,8 +174,8 @@ void sleep_for(double seconds) {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
-day48::grading::OutputInspection output(std::uint64_t n, bool right) {
-  day48::grading::OutputInspection o;
+labrun::ChainOutputInspection output(std::uint64_t n, bool right) {
+  labrun::ChainOutputInspection o;
   o.elements = n;
   o.mismatches = right ? 0 : n;
   o.max_abs_error = right ? 1e-7 : 1.0;
@@ -346,18 +346,18 @@ class FakeGrading {
       std::memcpy(&p.output_bits, &sum, sizeof sum);
       return labrun::to_json(p);
     }
-    day48::grading::ProbeResult p;
+    labrun::ChainPairRecord p;
     p.size_label = label;
     p.probe = probe;
     p.elements = n;
     p.call = call;
     p.output = output(n, right);
     if (probe != "planted") {
-      p.intermediate = day48::grading::IntermediateInspection{0, 0};
+      p.intermediate = labrun::ChainIntermediateInspection{0, 0};
     } else {
-      p.matches_chain_of_x = right ? 0 : n;
+      p.matches_chain_of_input = right ? 0 : n;
     }
-    return day48::grading::to_json(p);
+    return labrun::to_json(p, {"x", "intermediate", "residual", "y"});
   }
 
   const ChildRequest& request_;

@@ -26,12 +26,12 @@
 #include <vector>
 
 #include "base/atomic_file.hpp"
+#include "exercise/chain_pair_exercise.hpp"
 #include "exercise/child_protocol.hpp"
 #include "exercise/exercise_entry.hpp"
 #include "exercise/judge.hpp"
 #include "grading/exercise.hpp"
 #include "grading/manifest.hpp"
-#include "grading/probe_results.hpp"
 #include "grading/report.hpp"
 #include "registry/registry.hpp"
 #include "support/exercises.hpp"
@@ -294,12 +294,14 @@ Json upgraded(Json input) {
     }
     // A timed call's inspection was y's alone; it is a probe's record of a timed call now.
     if (t["first_wrong_sample"].is_object() && !t["first_wrong_sample"].contains("probe")) {
-      day48::grading::ProbeResult timed;
+      labrun::ChainPairRecord timed;
       timed.size_label = "card-scaled";
       timed.probe = "timed";
-      timed.output = day48::grading::output_from_json(t["first_wrong_sample"]);
-      timed.elements = timed.output.elements;
-      t["first_wrong_sample"] = day48::grading::to_json(timed);
+      timed.elements = t["first_wrong_sample"].at("elements").get<std::uint64_t>();
+      Json record = labrun::to_json(
+          timed, labrun::chain_pair_names(labrun::testing::registered_exercise("day48-fusion/halfway-pair")));
+      record["output"] = t["first_wrong_sample"];  // an output's inspection, as the records hold it
+      t["first_wrong_sample"] = record;
     }
     // In the protocol's order, so that a record read and written again is the same JSON.
     Json ordered;

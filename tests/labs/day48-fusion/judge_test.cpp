@@ -1,5 +1,5 @@
-// Day 48's judge (grading/exercise.cpp's judge_probes inside the harness's judge(), exercise/judge.hpp)
-// on what the grading child and the tools would report.
+// Day 48's judge (the chain pair's, exercise/chain_pair_exercise.hpp, declared by grading/exercise.cpp,
+// inside the harness's judge(), exercise/judge.hpp) on what the grading child and the tools would report.
 
 #include <algorithm>
 #include <catch2/catch_test_macros.hpp>
@@ -7,15 +7,15 @@
 #include <cmath>
 #include <map>
 
+#include "exercise/chain_pair_exercise.hpp"
 #include "exercise/judge.hpp"
 #include "grading/exercise.hpp"
-#include "grading/probe_results.hpp"
 #include "registry/registry.hpp"
 #include "support/exercises.hpp"
 
 using Catch::Matchers::ContainsSubstring;
-using day48::grading::OutputInspection;
-using day48::grading::ProbeResult;
+using OutputInspection = labrun::ChainOutputInspection;
+using ProbeResult = labrun::ChainPairRecord;
 
 namespace {
 
@@ -26,12 +26,17 @@ struct JudgeInput : labrun::JudgeInput {
 };
 using ChildResults = labrun::ChildResults;
 
+// The contract's buffer names, which the records key their guards by.
+labrun::ChainPairNames names() {
+  return labrun::chain_pair_names(labrun::testing::registered_exercise("day48-fusion/halfway-pair"));
+}
+
 labrun::GradeReport judge(const JudgeInput& in) {
   labrun::JudgeInput given = in;
   if (given.results) {
     given.results->probes.clear();
     for (const ProbeResult& p : in.probes) {
-      given.results->probes.push_back(day48::grading::to_json(p));
+      given.results->probes.push_back(labrun::to_json(p, names()));
     }
   }
   return labrun::judge(labrun::testing::registered_exercise("day48-fusion/halfway-pair"), given);
@@ -59,7 +64,7 @@ ProbeResult probe(const std::string& size, std::uint64_t n, const std::string& k
   p.call = call;
   p.output = right_output(n);
   if (kind != "planted") {
-    p.intermediate = day48::grading::IntermediateInspection{0, 0};
+    p.intermediate = labrun::ChainIntermediateInspection{0, 0};
   }
   return p;
 }
@@ -137,9 +142,8 @@ TEST_CASE("nothing is given for code that does nothing: hygiene counts only once
   JudgeInput in = good_input();
   for (ProbeResult& p : in.probes) {
     p.output.unwritten = p.output.mismatches = p.output.trailing_unwritten = p.output.elements;
-    p.intermediate = p.probe == "planted"
-                         ? std::nullopt
-                         : std::optional(day48::grading::IntermediateInspection{p.elements, 0});
+    p.intermediate = p.probe == "planted" ? std::nullopt
+                                          : std::optional(labrun::ChainIntermediateInspection{p.elements, 0});
   }
   in.manifest->answers.erase("bytes_per_element");
   in.manifest->problems = {"/bytes_per_element: expected a number greater than 0 and at most 1000, got 0"};
@@ -171,7 +175,7 @@ TEST_CASE("the lesson's classic mistakes are named from the output") {
 TEST_CASE("structure is measured: a second kernel that reads x, or ignores the intermediate, is named") {
   JudgeInput in = good_input();
   ProbeResult& planted = find(in.probes, "card-scaled", "planted");
-  planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
+  planted.output.mismatches = planted.matches_chain_of_input = planted.output.elements;
   labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("second-kernel-reads-x"));
   CHECK(report.score() == 35.0);  // not correct: both sizes, buffers, sanitizer and the worked answer
@@ -209,7 +213,7 @@ TEST_CASE("state kept between calls and work skipped while timed are named") {
 
 TEST_CASE("a write past a guard or into an input is named and costs its points") {
   JudgeInput in = good_input();
-  find(in.probes, "odd", "alone").guards.y = 1;
+  find(in.probes, "odd", "alone").guards.output = 1;
   labrun::GradeReport report = judge(in);
   CHECK(report.has_mistake("write-past-n"));
   CHECK(report.score() == 35.0);  // not correct: it writes outside its buffers
@@ -373,12 +377,12 @@ JudgeInput measured(const Scenario& s) {
   }
   if (s.structure == StructureCase::kSecondKernelReadsX) {
     ProbeResult& planted = find(in.probes, "card-scaled", "planted");
-    planted.output.mismatches = planted.matches_chain_of_x = planted.output.elements;
+    planted.output.mismatches = planted.matches_chain_of_input = planted.output.elements;
   } else if (s.structure == StructureCase::kUsesStagedBuffer) {
     find(in.probes, "odd", "after-staged").staged_buffers_written = {"t2"};
   }
   if (s.buffers == BufferCase::kWritePastN) {
-    find(in.probes, "card-scaled", "alone").guards.y = 1;
+    find(in.probes, "card-scaled", "alone").guards.output = 1;
   } else if (s.buffers == BufferCase::kInputModified) {
     find(in.probes, "odd", "alone").input_elements_changed = 3;
   }
@@ -547,9 +551,9 @@ TEST_CASE("every timed call is held to the contract: inputs, guards, memory not 
   SECTION("a first kernel skipped while timed leaves no intermediate, however right y is") {
     JudgeInput in = good_input();
     ProbeResult timed = probe("card-scaled", kCard, "timed", 40);
-    timed.intermediate = day48::grading::IntermediateInspection{kCard, kCard};
+    timed.intermediate = labrun::ChainIntermediateInspection{kCard, kCard};
     in.results->timing->samples_breaking_structure = 30;
-    in.results->timing->first_broken_sample = day48::grading::to_json(timed);
+    in.results->timing->first_broken_sample = labrun::to_json(timed, names());
     const labrun::GradeReport report = judge(in);
     CHECK(report.has_mistake("intermediate-unwritten"));
     CHECK_THAT(report.mistakes.front().explanation, ContainsSubstring("a timed call"));

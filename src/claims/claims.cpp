@@ -363,6 +363,20 @@ ClaimResult combine_sizes(const ClaimSpec& spec,
   return result;
 }
 
+// The timed cases a claim judged at `at` reads: every case its spec names, at `at`'s n when it names
+// one, else at every size (so a claim whose figure reads several sizes counts all of them).
+std::vector<const CaseResult*> cases_read(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  std::vector<const CaseResult*> read;
+  for (const std::string& name : spec.cases) {
+    for (const CaseResult* c : t.cases_named(name)) {
+      if (c->has_samples() && (!at.elements || c->elements == *at.elements)) {
+        read.push_back(c);
+      }
+    }
+  }
+  return read;
+}
+
 std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Transcript>& views,
                                    const SizeKey& at) {
   std::vector<ClaimResult> results;
@@ -381,7 +395,8 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     ClaimResult result = evaluate_at(spec, t, at);
     if (views.size() >= 2) {
       const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
-      judge_with_rounds(result, per_unit, process_allowance_of(t));
+      judge_with_rounds(result, per_unit,
+                        claim_process_term(cases_read(spec, t, at), process_allowance_of(t)));
       if (noise_rule && result.verdict_basis == "interval") {
         std::vector<double> figures;
         figures.reserve(per_unit.size());
@@ -492,7 +507,7 @@ Verdict verdict_from_interval(const Interval& interval, const std::optional<doub
 }
 
 void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round,
-                       double process_allowance) {
+                       const ProcessTerm& process) {
   if (per_round.size() < 2 || claim.verdict == Verdict::kNotMeasured) {
     return;
   }
@@ -506,7 +521,8 @@ void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_r
     }
   }
   if (every_round_measured) {
-    claim.measured_interval = between_round_interval(*claim.measured, figures, process_allowance);
+    claim.measured_interval =
+        between_round_interval(*claim.measured, figures, process.allowance, process.floor);
   }
   if (claim.has_bound() && claim.measured_interval) {
     claim.verdict = verdict_from_interval(*claim.measured_interval, claim.bound_low, claim.bound_high);

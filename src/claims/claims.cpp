@@ -364,12 +364,17 @@ ClaimResult combine_sizes(const ClaimSpec& spec,
 }
 
 // The timed cases a claim judged at `at` reads: every case its spec names, at `at`'s n when it names
-// one, else at every size (so a claim whose figure reads several sizes counts all of them).
+// one; at `at`'s size label for a claim of one figure at one size (a time ratio, a bandwidth band,
+// "not faster"); else at every size (a per-launch or custom rule may read several).
 std::vector<const CaseResult*> cases_read(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  const bool one_size =
+      !spec.at_every_size() && (spec.kind == ClaimKind::kTimeRatio ||
+                                spec.kind == ClaimKind::kBandwidthBand || spec.kind == ClaimKind::kNotFaster);
   std::vector<const CaseResult*> read;
   for (const std::string& name : spec.cases) {
     for (const CaseResult* c : t.cases_named(name)) {
-      if (c->has_samples() && (!at.elements || c->elements == *at.elements)) {
+      const bool at_size = at.elements ? c->elements == *at.elements : !one_size || c->size_label == at.label;
+      if (c->has_samples() && at_size) {
         read.push_back(c);
       }
     }

@@ -287,6 +287,15 @@ TEST_CASE("a claim that reads a host-bound case allows the run's whole process a
   t.timing = labrun::TimingRecord{};
   t.timing->process_allowance = 1.0;
   const auto gpu_bound = labrun::evaluate_claims(specs, t);
+  // A launch-bound size the claim does not read (the fused case at a sweep size) changes nothing.
+  labrun::Transcript with_sweep = t;
+  with_sweep.cases.push_back(labrun::testing::make_rounds_case(
+      "lab/p2/fused", "p2", "sweep", 1024, floats(2, 1, 1), {{0.01, 0.01}, {0.011, 0.011}, {0.01, 0.01}}));
+  with_sweep.cases.back().launch_check = labrun::LaunchLatencyCheck{};
+  with_sweep.cases.back().launch_check->launch_bound = true;
+  const auto other_size = labrun::evaluate_claims(specs, with_sweep);
+  REQUIRE(other_size[0].measured_interval.has_value());
+  CHECK(other_size[0].measured_interval->high == gpu_bound[0].measured_interval->high);
   // The fused case found launch-bound by its hot launch check: k = 1 for the claim that reads it.
   t.cases[1].launch_check = labrun::LaunchLatencyCheck{};
   t.cases[1].launch_check->launch_bound = true;

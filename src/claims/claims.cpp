@@ -400,8 +400,10 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     ClaimResult result = evaluate_at(spec, t, at);
     if (views.size() >= 2) {
       const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
-      judge_with_rounds(result, per_unit,
-                        claim_process_term(cases_read(spec, t, at), process_allowance_of(t)));
+      const ProcessTerm process = claims_allow_by_figure_kind(t)
+                                      ? claim_process_term(cases_read(spec, t, at), process_allowance_of(t))
+                                      : ProcessTerm{process_allowance_of(t), 0.0};
+      judge_with_rounds(result, per_unit, process);
       if (noise_rule && result.verdict_basis == "interval") {
         std::vector<double> figures;
         figures.reserve(per_unit.size());

@@ -199,6 +199,11 @@ bool host_bound_case(const CaseResult& c) {
   return times_host_launch_rate(c) || (c.launch_check && c.launch_check->launch_bound);
 }
 
+bool claims_allow_by_figure_kind(const Transcript& transcript) {
+  return transcript.timing &&
+         transcript.timing->interval_method.find(kFigureKindAllowanceWords) != std::string::npos;
+}
+
 ProcessTerm claim_process_term(const std::vector<const CaseResult*>& cases, double recorded) {
   if (!(recorded > 0.0)) {
     return {};
@@ -372,8 +377,9 @@ std::string interval_method_text(double process_allowance) {
     text +=
         "; every interval also allows for a process-level offset the contexts cannot see, of k = " + k.str() +
         " times the contexts' standard deviation: half width t s sqrt(1 / C + k^2) (k measured on the "
-        "H200, 2026-12-03: 10 processes x 5 contexts per timing mode); a claim's figure that reads no "
-        "host-bound case (none timing the host's launch rate, none launch-bound in hot timing) allows k = " +
+        "H200, 2026-12-03: 10 processes x 5 contexts per timing mode); " +
+        std::string(kFigureKindAllowanceWords) +
+        " (none timing the host's launch rate, none launch-bound in hot timing) allows k = " +
         fixed_text(std::min(process_allowance, kGpuBoundProcessAllowance)) +
         ", and one that reads a case timing the host's launch rate (more than 64 launches per sample at "
         "most 2^18 elements) a process-level standard deviation of at least " +

@@ -159,6 +159,15 @@ struct ProcessTerm {
   double allowance = 0.0;  //!< k
   double floor = 0.0;      //!< the least process-level standard deviation, a fraction; 0: none
 };
+//! The words interval_method_text adds for a run whose claims allow for the process level by the
+//! kind of figure they read (claim_process_term). The transcript schema has no field of its own for
+//! it, so the recorded timing.interval_method is what says a run was judged this way.
+inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that reads no host-bound case";
+//! Whether `transcript`'s claims were judged with claim_process_term: its recorded interval_method
+//! says so (kFigureKindAllowanceWords). A transcript written before that judged every claim with its
+//! timing.process_allowance alone, and is judged so again.
+[[nodiscard]] bool claims_allow_by_figure_kind(const Transcript& transcript);
+
 //! The process term of a claim's figure that reads `cases`, in a run that records process allowance
 //! `recorded` (timing.process_allowance): none when it is 0 (a run of one context, or before 1.9.0);
 //! `recorded` and kLaunchRateProcessFloor when a case times the host's launch rate; `recorded` when a

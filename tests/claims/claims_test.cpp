@@ -270,6 +270,7 @@ TEST_CASE("a process allowance widens a claim's interval: near its bound, held b
   CHECK(without[0].verdict == Verdict::kHeld);
   t.timing = labrun::TimingRecord{};
   t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
   const auto with = labrun::evaluate_claims(specs, t);
   CHECK(with[0].verdict == Verdict::kInconclusive);
   CHECK(with[0].verdict_basis == "interval");
@@ -286,7 +287,17 @@ TEST_CASE("a claim that reads a host-bound case allows the run's whole process a
   labrun::Transcript t = rounds_transcript({0.324, 0.326, 0.322}, {0.1, 0.1, 0.1});
   t.timing = labrun::TimingRecord{};
   t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
   const auto gpu_bound = labrun::evaluate_claims(specs, t);
+  // A transcript whose interval_method predates the rule (every committed run before it) is judged as
+  // it was: k = 1 for every claim.
+  labrun::Transcript older = t;
+  older.timing->interval_method = "95% intervals from between-context variation (an older run)";
+  const auto as_written = labrun::evaluate_claims(specs, older);
+  REQUIRE(as_written[0].measured_interval.has_value());
+  CHECK(std::log(as_written[0].measured_interval->high / *as_written[0].measured) /
+            std::log(gpu_bound[0].measured_interval->high / *gpu_bound[0].measured) ==
+        Catch::Approx(std::sqrt((1.0 / 3.0 + 1.0) / (1.0 / 3.0 + 0.36))));
   // A launch-bound size the claim does not read (the fused case at a sweep size) changes nothing.
   labrun::Transcript with_sweep = t;
   with_sweep.cases.push_back(labrun::testing::make_rounds_case(
@@ -317,6 +328,7 @@ TEST_CASE(
   t.cases[0].elements = 1;
   t.timing = labrun::TimingRecord{};
   t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
   const auto gpu_bound = labrun::evaluate_claims(specs, t);
   CHECK(gpu_bound[0].verdict == Verdict::kFailed);  // 3.60 +- 1.3%: wholly above 3.30
   t.cases[1].launches_per_sample = 1000;

@@ -29,9 +29,20 @@ contexts within a run predict for it (T2_context / C); what is left over is a pr
 k = T_process / T_context is the process allowance the case would need, against the one the
 transcripts record (timing.process_allowance).
 
+Per claim with an interval in 3 runs or more it also sets each run's interval against the runs' own
+spread: the standard deviation of the logarithms of the runs' figures, the interval's half width (of
+the logarithm; median, least and largest over the runs), their ratio to 1.96 times that standard
+deviation (about 1 for an interval as wide as the runs' spread calls for; below it the interval covers
+too little, above it the claim reads as inconclusive more often than the runs need), and how many such
+standard deviations the runs' median figure lies from the nearest end of its bound (a claim within
+about 2 of its bound is held or failed in one run and inconclusive in another by how wide each run's
+interval happens to be).
+
 As diagnostics it also gives issue 22's pairwise coverage (the share of the other runs' figures each
 run's interval covers) for claims, case medians and predicted ratios, and the switch rate
-(inconclusive against definite). The last lines are one summary table, a row per group.
+(inconclusive against definite). The last lines are the targets' table: a row per claim with an interval or a verdict (coverage and
+runs off its most common verdict, each against its target), then a row per group (flips, the small-n
+range against its target, wall seconds against 1.5 x today's).
 
   verdict-stability.py [--json FILE] [--check] TRANSCRIPT_OR_DIR...
 
@@ -234,6 +245,36 @@ def process_component(runs):
             "recorded_allowances": sorted(allowances)}
 
 
+def claim_spread(runs):
+    """Per claim with a positive figure and interval in 3 runs or more: the runs' figures' standard
+    deviation (of their logarithms), the intervals' half widths (of the logarithm), their ratio to 1.96
+    times that deviation, and the runs' median figure's distance from the nearest end of the claim's
+    bound in those deviations (None without a bound or a spread)."""
+    per_claim = {}
+    for run in runs:
+        for claim in run["transcript"].get("claims", []):
+            measured, iv = number(claim.get("measured")), interval(claim.get("measured_interval"))
+            if measured is None or iv is None or not (measured > 0 and iv[0] > 0):
+                continue
+            per_claim.setdefault(claim["id"], []).append((measured, iv, claim.get("bound") or {}))
+    rows = []
+    for claim_id, entries in per_claim.items():
+        if len(entries) < 3:
+            continue
+        logs = [math.log(m) for m, _, _ in entries]
+        sd = statistics.stdev(logs)
+        halves = [math.log(iv[1] / m) for m, iv, _ in entries]
+        middle = statistics.median(logs)
+        ends = [number(entries[0][2].get(end)) for end in ("low", "high")]
+        distances = [abs(math.log(e) - middle) for e in ends if e is not None and e > 0]
+        rows.append({"claim": claim_id, "runs": len(entries), "figure_sd": sd,
+                     "half_width_median": statistics.median(halves), "half_width_min": min(halves),
+                     "half_width_max": max(halves),
+                     "width_over_spread": statistics.median(halves) / (1.96 * sd) if sd > 0 else None,
+                     "bound_distance_sd": min(distances) / sd if distances and sd > 0 else None})
+    return rows
+
+
 def share(covered, total):
     return covered / total if total else None
 
@@ -291,6 +332,7 @@ def analyse(group, runs):
         "small_n_range_context_geometric_mean_median": geometric_median,
         "wall_seconds": wall,
         "process_component": process_component(runs),
+        "claim_spread": claim_spread(runs),
     }
     misses = [f"{f['claim']}: held in {f['held']} runs and failed in {f['failed']}" for f in found if f["flip"]]
     misses += [f"{f['claim']}: {f['off_most_common']} of {f['runs']} runs off its most common verdict "
@@ -354,6 +396,16 @@ def markdown(results):
             out.append(f"| {f['claim']} | {f['runs']} | {f['held']} | {f['failed']} | {f['inconclusive']} | "
                        f"{'FLIP' if f['flip'] else 'no'} | {f['off_most_common']} | {held} | "
                        f"{percent(c.get('pairwise'))} |")
+        if r["claim_spread"]:
+            out += ["", "| claim | runs' figures, sd | interval half width, median (least to largest) | "
+                        "half width / (1.96 sd) | median figure to nearest bound end, in sd |",
+                    "| --- | ---: | ---: | ---: | ---: |"]
+            for c in r["claim_spread"]:
+                ratio = "-" if c["width_over_spread"] is None else f"{c['width_over_spread']:.2f}"
+                distance = "-" if c["bound_distance_sd"] is None else f"{c['bound_distance_sd']:.1f}"
+                out.append(f"| {c['claim']} | {percent(c['figure_sd'])} | {percent(c['half_width_median'])} "
+                           f"({percent(c['half_width_min'])} to {percent(c['half_width_max'])}) | {ratio} | "
+                           f"{distance} |")
         if r["small_n_range"]:
             out += ["", "| small-n case | n | run-to-run range |", "| --- | ---: | ---: |"]
             for s in r["small_n_range"]:
@@ -374,7 +426,35 @@ def markdown(results):
                    f"{percent(r['small_n_range_median'])} | {process_text(r['process_component'])} | "
                    f"{'-' if not w else format(w['median'], '.2f')} | "
                    f"{'met' if not r['targets_missed'] else str(len(r['targets_missed'])) + ' missed'} |")
+    out += targets_table(results)
     return "\n".join(out) + "\n"
+
+
+def targets_table(results):
+    """The targets' table, last: a row per claim measured (coverage, runs off its most common verdict),
+    then a row per group (flips, the small-n range, wall seconds), each against its target."""
+    out = ["", "## Targets", "",
+           "| lab, mode | claim | coverage (target 90%) | off most common (at most 10%) | flip | met |",
+           "| --- | --- | ---: | ---: | --- | --- |"]
+    for r in results:
+        for f in r["claims"]:
+            if f["runs"] == 0:
+                continue
+            c = r["claim_coverage"]["per_claim"].get(f["claim"], {})
+            coverage = f"{c['covered']}/{c['runs']}" if c.get("runs") else "-"
+            met = f["stable"] and not f["flip"] and c.get("met", True)
+            out.append(f"| {r['lab']}, {r['mode']} | {f['claim']} | {coverage} | {f['off_most_common']}/{f['runs']} | "
+                       f"{'FLIP' if f['flip'] else 'no'} | {'met' if met else 'MISSED'} |")
+    out += ["", "| lab, mode | runs | flips | small-n range (target) | s per run (limit) | targets |",
+            "| --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in results:
+        target = SMALL_N_RANGE_TARGET.get(r["mode"])
+        small = percent(r["small_n_range_median"]) + (f" ({percent(target)})" if target is not None else " (reported)")
+        w = r["wall_seconds"]
+        wall = "-" if not w else f"{w['median']:.2f}" + (f" ({w['target']:.2f})" if w["target"] is not None else "")
+        out.append(f"| {r['lab']}, {r['mode']} | {r['runs']} | {sum(1 for f in r['claims'] if f['flip'])} | {small} | "
+                   f"{wall} | {'met' if not r['targets_missed'] else str(len(r['targets_missed'])) + ' missed'} |")
+    return out
 
 
 def main(argv):

@@ -248,13 +248,18 @@ stage_report() {
   if [ -n "${COPY_TO:-}" ]; then
     mkdir -p "$COPY_TO" && cp "$out/report.md" "$out/report.json" "$COPY_TO"/
   fi
-  for file in continuity-day48.txt continuity-verdicts.txt; do
-    [ -f "$out/$file" ] && echo "$file: $(tail -1 "$out/$file")"
-  done
   [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
   [ -f "$out/others/day20-time.txt" ] && cat "$out/others/day20-time.txt"
   echo
-  sed -n '/^## Summary/,$p' "$out/report.md" | sed '/^## continuity\|^## evidence\|^## others/,$d'
+  # The targets' table last: per claim (coverage, stability), per group (flips, small-n range, wall
+  # against its limit), then the side-by-side check against the previous code at n >= 2^24.
+  sed -n '/^## Targets/,$p' "$out/report.md" | sed '/^## continuity\|^## evidence\|^## others/,$d'
+  echo
+  echo "| side by side at n >= 2^24 (limit 1%) | result |"
+  echo "| --- | --- |"
+  for file in continuity-day48.txt continuity-verdicts.txt; do
+    [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -1 "$out/$file") |"
+  done
 }
 
 for stage in "$@"; do

@@ -363,6 +363,25 @@ ClaimResult combine_sizes(const ClaimSpec& spec,
   return result;
 }
 
+// The timed cases a claim judged at `at` reads: every case its spec names, at `at`'s n when it names
+// one; at `at`'s size label for a claim of one figure at one size (a time ratio, a bandwidth band,
+// "not faster"); else at every size (a per-launch or custom rule may read several).
+std::vector<const CaseResult*> cases_read(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  const bool one_size =
+      !spec.at_every_size() && (spec.kind == ClaimKind::kTimeRatio ||
+                                spec.kind == ClaimKind::kBandwidthBand || spec.kind == ClaimKind::kNotFaster);
+  std::vector<const CaseResult*> read;
+  for (const std::string& name : spec.cases) {
+    for (const CaseResult* c : t.cases_named(name)) {
+      const bool at_size = at.elements ? c->elements == *at.elements : !one_size || c->size_label == at.label;
+      if (c->has_samples() && at_size) {
+        read.push_back(c);
+      }
+    }
+  }
+  return read;
+}
+
 std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Transcript>& views,
                                    const SizeKey& at) {
   std::vector<ClaimResult> results;
@@ -381,7 +400,10 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     ClaimResult result = evaluate_at(spec, t, at);
     if (views.size() >= 2) {
       const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
-      judge_with_rounds(result, per_unit, process_allowance_of(t));
+      const ProcessTerm process = claims_allow_by_figure_kind(t)
+                                      ? claim_process_term(cases_read(spec, t, at), process_allowance_of(t))
+                                      : ProcessTerm{process_allowance_of(t), 0.0};
+      judge_with_rounds(result, per_unit, process);
       if (noise_rule && result.verdict_basis == "interval") {
         std::vector<double> figures;
         figures.reserve(per_unit.size());
@@ -492,7 +514,7 @@ Verdict verdict_from_interval(const Interval& interval, const std::optional<doub
 }
 
 void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round,
-                       double process_allowance) {
+                       const ProcessTerm& process) {
   if (per_round.size() < 2 || claim.verdict == Verdict::kNotMeasured) {
     return;
   }
@@ -506,7 +528,8 @@ void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_r
     }
   }
   if (every_round_measured) {
-    claim.measured_interval = between_round_interval(*claim.measured, figures, process_allowance);
+    claim.measured_interval =
+        between_round_interval(*claim.measured, figures, process.allowance, process.floor);
   }
   if (claim.has_bound() && claim.measured_interval) {
     claim.verdict = verdict_from_interval(*claim.measured_interval, claim.bound_low, claim.bound_high);

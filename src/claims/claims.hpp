@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/rounds.hpp"
 #include "core/transcript.hpp"
 
 namespace labrun {
@@ -153,15 +154,15 @@ struct ClaimDescription {
 //! Turns a claim evaluated on the whole run (`claim`, from evaluate_claim) into its verdict over the
 //! rounds, given the same claim evaluated on each round alone (`per_round`, 2 or more):
 //! - its figure's 95% interval (between_round_interval of the run's figure over the rounds', with
-//!   `process_allowance`, the transcript's timing.process_allowance), when the run and every round
-//!   measured it;
+//!   `process`: claim_process_term of the cases it reads and the transcript's
+//!   timing.process_allowance), when the run and every round measured it;
 //! - with an interval and a bound, verdict_from_interval (basis "interval");
 //! - otherwise (a rule of several conditions, a round that did not measure the figure): the run's
 //!   verdict when every round reached it too, else inconclusive (basis "rounds"), with the rounds'
 //!   verdicts counted in the detail.
 //! A claim not measured on the run stays not measured. Fewer than 2 rounds change nothing.
 void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round,
-                       double process_allowance = 0.0);
+                       const ProcessTerm& process = {});
 
 //! A transcript's claims: those it records, or, for one that records none (schema 1.0.0, a
 //! transcribed reference), `specs` evaluated on its figures (none when `specs` is null).

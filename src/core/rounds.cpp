@@ -191,6 +191,35 @@ double process_allowance_of(const Transcript& transcript) {
   return transcript.timing ? transcript.timing->process_allowance : 0.0;
 }
 
+bool times_host_launch_rate(const CaseResult& c) {
+  return c.launches_per_sample > kMaxGatedLaunchesPerSample && c.elements <= kLaunchCheckMaxElements;
+}
+
+bool host_bound_case(const CaseResult& c) {
+  return times_host_launch_rate(c) || (c.launch_check && c.launch_check->launch_bound);
+}
+
+bool claims_allow_by_figure_kind(const Transcript& transcript) {
+  return transcript.timing &&
+         transcript.timing->interval_method.find(kFigureKindAllowanceWords) != std::string::npos;
+}
+
+ProcessTerm claim_process_term(const std::vector<const CaseResult*>& cases, double recorded) {
+  if (!(recorded > 0.0)) {
+    return {};
+  }
+  const auto any = [&](bool (*test)(const CaseResult&)) {
+    return std::any_of(cases.begin(), cases.end(), [&](const CaseResult* c) { return c && test(*c); });
+  };
+  if (any(times_host_launch_rate)) {
+    return {recorded, kLaunchRateProcessFloor};
+  }
+  if (any(host_bound_case)) {
+    return {recorded, 0.0};
+  }
+  return {std::min(recorded, kGpuBoundProcessAllowance), 0.0};
+}
+
 std::size_t round_count(const Transcript& transcript) {
   std::optional<std::size_t> fewest;
   for (const CaseResult& c : transcript.cases) {
@@ -324,6 +353,16 @@ std::vector<PredictionMeasurement> measure_prediction(const Transcript& transcri
   return measured;
 }
 
+namespace {
+
+std::string fixed_text(double value, int decimals = 2) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(decimals) << value;
+  return text.str();
+}
+
+}  // namespace
+
 std::string interval_method_text(double process_allowance) {
   std::string text =
       "95% intervals from between-context variation: each figure computed again on the medians of "
@@ -338,7 +377,13 @@ std::string interval_method_text(double process_allowance) {
     text +=
         "; every interval also allows for a process-level offset the contexts cannot see, of k = " + k.str() +
         " times the contexts' standard deviation: half width t s sqrt(1 / C + k^2) (k measured on the "
-        "H200, 2026-12-03: 10 processes x 5 contexts per timing mode)";
+        "H200, 2026-12-03: 10 processes x 5 contexts per timing mode); " +
+        std::string(kFigureKindAllowanceWords) +
+        " (none timing the host's launch rate, none launch-bound in hot timing) allows k = " +
+        fixed_text(std::min(process_allowance, kGpuBoundProcessAllowance)) +
+        ", and one that reads a case timing the host's launch rate (more than 64 launches per sample at "
+        "most 2^18 elements) a process-level standard deviation of at least " +
+        fixed_text(100.0 * kLaunchRateProcessFloor, 1) + "%: half width t sqrt(s^2 / C + max(k s, that)^2)";
   }
   return text;
 }

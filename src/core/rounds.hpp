@@ -35,6 +35,23 @@ inline constexpr int kDefaultRoundsPerContext = 1;
 //! and 0.2 to 0.5 times it for the small cases and the ratios of large ones (docs/measurement.md,
 //! "What contexts cannot see").
 inline constexpr double kProcessAllowance = 1.0;
+//! The process allowance of a claim's figure that reads no host-bound case (host_bound_case): 0.6,
+//! above every k measured for GPU-bound figures on the H200 (small cases in cold and hot-gated
+//! timing: at most 0.42; ratios of large cases: T_process 0-0.12% against T_context 0.06-0.8%),
+//! where kProcessAllowance widened their intervals 2.45 times past the contexts' own and left claims
+//! near a bound (day 48's half-way pair over fused) held or failed by how wide each run's
+//! 4-degree-of-freedom interval happened to be (docs/measurement.md, "One allowance per kind of
+//! figure").
+inline constexpr double kGpuBoundProcessAllowance = 0.6;
+//! The least standard deviation (of the logarithm) of the process-level offset of a claim's figure
+//! that reads a case timing the host's launch rate (times_host_launch_rate): 7.5%, the root mean
+//! square of the 8 process components such cases measured on the H200 (2.6% to 11.3%, 6 to 10 runs
+//! each: day 48's empty-single-thread in three modes and day 20's empty-launch, benchmarks of
+//! 2026-12-03 15:09Z and 18:04Z). A process's launch rate is an offset of its own, not in proportion
+//! to how much its contexts spread (k = T_process / T_context ranged from 0.33 to 1.64 over the same
+//! measurements), so k s alone gives a run whose contexts happen to agree an interval that misses the
+//! other runs (docs/measurement.md, "One allowance per kind of figure").
+inline constexpr double kLaunchRateProcessFloor = 0.075;
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded
 //! (core/sampling.hpp), so a round could never stop on it.
 inline constexpr int kMinSamplesPerAdaptiveRound = 6;
@@ -127,6 +144,35 @@ void append_round(CaseResult& result, const RoundSamples& round, double process_
 
 //! The transcript's process allowance (timing.process_allowance); 0 without a timing record.
 [[nodiscard]] double process_allowance_of(const Transcript& transcript);
+
+//! Whether `c` times the host's launch rate: more than kMaxGatedLaunchesPerSample launches back to
+//! back per sample (sampled hot in every timing mode, cold for its first launch only) of a region of
+//! at most kLaunchCheckMaxElements elements, whose GPU work is shorter than the host's launch.
+[[nodiscard]] bool times_host_launch_rate(const CaseResult& c);
+//! Whether `c`'s figure rests on the host: it times the host's launch rate, or it is a hot case
+//! whose launch check found it launch-bound.
+[[nodiscard]] bool host_bound_case(const CaseResult& c);
+
+//! How a claim's interval allows for a process-level offset (between_round_interval's
+//! process_allowance and process_floor).
+struct ProcessTerm {
+  double allowance = 0.0;  //!< k
+  double floor = 0.0;      //!< the least process-level standard deviation, a fraction; 0: none
+};
+//! The words interval_method_text adds for a run whose claims allow for the process level by the
+//! kind of figure they read (claim_process_term). The transcript schema has no field of its own for
+//! it, so the recorded timing.interval_method is what says a run was judged this way.
+inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that reads no host-bound case";
+//! Whether `transcript`'s claims were judged with claim_process_term: its recorded interval_method
+//! says so (kFigureKindAllowanceWords). A transcript written before that judged every claim with its
+//! timing.process_allowance alone, and is judged so again.
+[[nodiscard]] bool claims_allow_by_figure_kind(const Transcript& transcript);
+
+//! The process term of a claim's figure that reads `cases`, in a run that records process allowance
+//! `recorded` (timing.process_allowance): none when it is 0 (a run of one context, or before 1.9.0);
+//! `recorded` and kLaunchRateProcessFloor when a case times the host's launch rate; `recorded` when a
+//! case is host-bound; else the smaller of `recorded` and kGpuBoundProcessAllowance.
+[[nodiscard]] ProcessTerm claim_process_term(const std::vector<const CaseResult*>& cases, double recorded);
 
 //! The rounds every timed case of the transcript has (the fewest of any case with samples); 1 for a
 //! transcript that records none (schema < 1.6.0) or has no sampled case.

@@ -105,18 +105,23 @@ std::optional<UnitSpread> unit_spread(double point, const std::vector<double>& p
 }
 
 std::optional<Interval> between_round_interval(double point, const std::vector<double>& per_round,
-                                               double process_allowance) {
+                                               double process_allowance, double process_floor) {
   const std::optional<UnitSpread> spread = unit_spread(point, per_round);
   if (!spread) {
     return std::nullopt;
   }
   const double count = static_cast<double>(per_round.size());
   const double t = student_t_975(static_cast<int>(per_round.size()) - 1);
-  // Without an allowance, exactly the arithmetic older transcripts' intervals were recorded with.
-  const double half_width =
-      process_allowance > 0.0
-          ? t * spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance)
-          : t * spread->deviation / std::sqrt(count);
+  // Without an allowance or a floor, exactly the arithmetic older transcripts' intervals were
+  // recorded with; with an allowance alone, exactly 1.9.0's.
+  double half_width = t * spread->deviation / std::sqrt(count);
+  if (process_floor > 0.0) {
+    const double floor = spread->logarithmic ? process_floor : process_floor * std::fabs(point);
+    const double process = std::max(process_allowance * spread->deviation, floor);
+    half_width = t * std::sqrt(spread->deviation * spread->deviation / count + process * process);
+  } else if (process_allowance > 0.0) {
+    half_width = t * spread->deviation * std::sqrt(1.0 / count + process_allowance * process_allowance);
+  }
   if (spread->logarithmic) {
     return Interval{point * std::exp(-half_width), point * std::exp(half_width)};
   }

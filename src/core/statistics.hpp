@@ -64,10 +64,15 @@ struct UnitSpread {
 //! with s the standard deviation of per_round itself, otherwise. nullopt below 2 rounds, or when a
 //! value is not finite. `process_allowance` k (1.8.0's timing.process_allowance; 0: none) widens it for
 //! a level the rounds cannot see, whose standard deviation is taken to be k s: the half width is then
-//! t s sqrt(1 / R + k^2) (docs/measurement.md, "What contexts cannot see").
+//! t s sqrt(1 / R + k^2) (docs/measurement.md, "What contexts cannot see"). `process_floor` f (a
+//! fraction of the figure; 0: none) is the least standard deviation that level is taken to have,
+//! whatever the rounds' s: the half width is then t sqrt(s^2 / R + max(k s, f)^2) (f |point| on the
+//! figures themselves), for a figure whose process-level offset was measured not to shrink with its
+//! context-level spread (docs/measurement.md, "Figures that time the host's launch rate").
 [[nodiscard]] std::optional<Interval> between_round_interval(double point,
                                                              const std::vector<double>& per_round,
-                                                             double process_allowance = 0.0);
+                                                             double process_allowance = 0.0,
+                                                             double process_floor = 0.0);
 
 //! The 95% interval of a ratio of two runs' figures, numerator over denominator, from each run's
 //! rounds (`numerator_rounds`, `denominator_rounds`: the figure in each round of that run, 2 or more

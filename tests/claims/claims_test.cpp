@@ -262,13 +262,15 @@ TEST_CASE("with rounds, a claim is held, failed or inconclusive from its figure'
 
 TEST_CASE("a process allowance widens a claim's interval: near its bound, held becomes inconclusive") {
   const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};  // bound 2.70 to 3.30
-  // Ratios 3.22, 3.24, 3.20 (s = 0.62%): t(2) s / sqrt 3 = 1.5% keeps the interval under 3.30;
-  // with k = 1, t(2) s sqrt(1 / 3 + 1) = 3.1% reaches past it.
-  labrun::Transcript t = rounds_transcript({0.322, 0.324, 0.320}, {0.1, 0.1, 0.1});
+  // Ratios 3.24, 3.26, 3.22 (s = 0.62%): t(2) s / sqrt 3 = 1.5% keeps the interval under 3.30; the
+  // run records k = 1, and a figure of two GPU-bound cases allows min(k, 0.6):
+  // t(2) s sqrt(1 / 3 + 0.36) = 2.2% reaches past it.
+  labrun::Transcript t = rounds_transcript({0.324, 0.326, 0.322}, {0.1, 0.1, 0.1});
   const auto without = labrun::evaluate_claims(specs, t);
   CHECK(without[0].verdict == Verdict::kHeld);
   t.timing = labrun::TimingRecord{};
   t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
   const auto with = labrun::evaluate_claims(specs, t);
   CHECK(with[0].verdict == Verdict::kInconclusive);
   CHECK(with[0].verdict_basis == "interval");
@@ -276,7 +278,71 @@ TEST_CASE("a process allowance widens a claim's interval: near its bound, held b
   CHECK(*with[0].measured == *without[0].measured);  // the figure is the same; only its interval widens
   const double ratio_without = without[0].measured_interval->high / *without[0].measured;
   const double ratio_with = with[0].measured_interval->high / *with[0].measured;
-  CHECK(std::log(ratio_with) / std::log(ratio_without) == Catch::Approx(2.0));  // sqrt(1/3 + 1) / sqrt(1/3)
+  CHECK(std::log(ratio_with) / std::log(ratio_without) ==
+        Catch::Approx(std::sqrt((1.0 / 3.0 + 0.36) * 3.0)));  // sqrt(1/3 + 0.6^2) / sqrt(1/3)
+}
+
+TEST_CASE("a claim that reads a host-bound case allows the run's whole process allowance") {
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};
+  labrun::Transcript t = rounds_transcript({0.324, 0.326, 0.322}, {0.1, 0.1, 0.1});
+  t.timing = labrun::TimingRecord{};
+  t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
+  const auto gpu_bound = labrun::evaluate_claims(specs, t);
+  // A transcript whose interval_method predates the rule (every committed run before it) is judged as
+  // it was: k = 1 for every claim.
+  labrun::Transcript older = t;
+  older.timing->interval_method = "95% intervals from between-context variation (an older run)";
+  const auto as_written = labrun::evaluate_claims(specs, older);
+  REQUIRE(as_written[0].measured_interval.has_value());
+  CHECK(std::log(as_written[0].measured_interval->high / *as_written[0].measured) /
+            std::log(gpu_bound[0].measured_interval->high / *gpu_bound[0].measured) ==
+        Catch::Approx(std::sqrt((1.0 / 3.0 + 1.0) / (1.0 / 3.0 + 0.36))));
+  // A launch-bound size the claim does not read (the fused case at a sweep size) changes nothing.
+  labrun::Transcript with_sweep = t;
+  with_sweep.cases.push_back(labrun::testing::make_rounds_case(
+      "lab/p2/fused", "p2", "sweep", 1024, floats(2, 1, 1), {{0.01, 0.01}, {0.011, 0.011}, {0.01, 0.01}}));
+  with_sweep.cases.back().launch_check = labrun::LaunchLatencyCheck{};
+  with_sweep.cases.back().launch_check->launch_bound = true;
+  const auto other_size = labrun::evaluate_claims(specs, with_sweep);
+  REQUIRE(other_size[0].measured_interval.has_value());
+  CHECK(other_size[0].measured_interval->high == gpu_bound[0].measured_interval->high);
+  // The fused case found launch-bound by its hot launch check: k = 1 for the claim that reads it.
+  t.cases[1].launch_check = labrun::LaunchLatencyCheck{};
+  t.cases[1].launch_check->launch_bound = true;
+  const auto host_bound = labrun::evaluate_claims(specs, t);
+  REQUIRE(host_bound[0].measured_interval.has_value());
+  const double half_gpu = std::log(gpu_bound[0].measured_interval->high / *gpu_bound[0].measured);
+  const double half_host = std::log(host_bound[0].measured_interval->high / *host_bound[0].measured);
+  CHECK(half_host / half_gpu == Catch::Approx(std::sqrt((1.0 / 3.0 + 1.0) / (1.0 / 3.0 + 0.36))));
+}
+
+TEST_CASE(
+    "a claim that reads the host's launch rate allows a process offset of at least 7.5%, "
+    "however closely its contexts agree") {
+  // Synthetic: an empty launch of 1000 launches per sample (the host's launch rate), its contexts
+  // agreeing to 0.3%, as one day-20 run's did while the runs' launch rates spread by 20%.
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};  // bound 2.70 to 3.30
+  labrun::Transcript t = rounds_transcript({0.360, 0.361, 0.359}, {0.1, 0.1, 0.1});
+  t.cases[1].elements = 1;
+  t.cases[0].elements = 1;
+  t.timing = labrun::TimingRecord{};
+  t.timing->process_allowance = 1.0;
+  t.timing->interval_method = labrun::interval_method_text(1.0);  // judged by kind of figure
+  const auto gpu_bound = labrun::evaluate_claims(specs, t);
+  CHECK(gpu_bound[0].verdict == Verdict::kFailed);  // 3.60 +- 1.3%: wholly above 3.30
+  t.cases[1].launches_per_sample = 1000;
+  const auto rate = labrun::evaluate_claims(specs, t);
+  REQUIRE(rate[0].measured_interval.has_value());
+  // t(2) sqrt(s^2 / 3 + 0.075^2) = 4.303 x 0.0751 = 32%: 3.60 x exp(-0.32) = 2.61 reaches into the bound.
+  CHECK(std::log(rate[0].measured_interval->high / *rate[0].measured) ==
+        Catch::Approx(4.302653 * 0.075).epsilon(0.01));
+  CHECK(rate[0].verdict == Verdict::kInconclusive);
+  // Many launches per sample of a large region time the GPU, not the host: no floor.
+  t.cases[1].elements = kN;
+  t.cases[0].elements = kN;
+  const auto grid = labrun::evaluate_claims(specs, t);
+  CHECK(grid[0].verdict == Verdict::kFailed);
 }
 
 TEST_CASE("with rounds, a claim of several conditions holds only when every round agrees") {

@@ -239,6 +239,41 @@ TEST_CASE("a case's and a prediction's intervals carry the run's process allowan
         Catch::Approx(std::log(plain[0].interval->high / plain[0].ratio) * 2.0));
 }
 
+TEST_CASE("a claim's process term by the cases it reads: launch rate, host-bound, GPU-bound") {
+  labrun::CaseResult gpu;
+  gpu.elements = 16384;
+  labrun::CaseResult rate;  // 1000 empty launches back to back of one thread: the host's launch rate
+  rate.elements = 1;
+  rate.launches_per_sample = 1000;
+  labrun::CaseResult grid = rate;  // 1000 launches of a large grid: the GPU's time
+  grid.elements = std::uint64_t{1} << 24;
+  labrun::CaseResult latency;  // a hot case its launch check found launch-bound
+  latency.elements = 1024;
+  latency.launch_check = labrun::LaunchLatencyCheck{};
+  latency.launch_check->launch_bound = true;
+  CHECK(labrun::times_host_launch_rate(rate));
+  CHECK_FALSE(labrun::times_host_launch_rate(grid));
+  CHECK_FALSE(labrun::times_host_launch_rate(latency));
+  CHECK(labrun::host_bound_case(latency));
+  CHECK_FALSE(labrun::host_bound_case(gpu));
+  CHECK_FALSE(labrun::host_bound_case(grid));
+
+  const auto term = [](std::vector<const labrun::CaseResult*> cases, double recorded) {
+    return labrun::claim_process_term(cases, recorded);
+  };
+  CHECK(term({&gpu, &grid}, 1.0).allowance == labrun::kGpuBoundProcessAllowance);
+  CHECK(term({&gpu, &grid}, 1.0).floor == 0.0);
+  CHECK(term({&gpu, &grid}, 0.4).allowance == 0.4);  // never more than the run recorded
+  CHECK(term({&gpu, &latency}, 1.0).allowance == 1.0);
+  CHECK(term({&gpu, &latency}, 1.0).floor == 0.0);
+  CHECK(term({&gpu, &rate}, 1.0).allowance == 1.0);
+  CHECK(term({&gpu, &rate}, 1.0).floor == labrun::kLaunchRateProcessFloor);
+  // A run that allows for no process level (one context, or a transcript before 1.9.0): none at all.
+  CHECK(term({&gpu, &rate}, 0.0).allowance == 0.0);
+  CHECK(term({&gpu, &rate}, 0.0).floor == 0.0);
+  CHECK(term({}, 1.0).allowance == labrun::kGpuBoundProcessAllowance);
+}
+
 TEST_CASE("hot timing's launch check: gated samples beside the hot median, launch-bound from half") {
   const labrun::LaunchLatencyCheck bound = labrun::launch_latency_check({0.002, 0.003, 0.002}, 0.005);
   CHECK(bound.gated_median_ms == 0.002);

@@ -94,6 +94,31 @@ TEST_CASE("a process allowance k adds k s to the standard error: half width t s 
   CHECK(linear->high == Catch::Approx(12.706205 * std::sqrt(2.0) * std::sqrt(0.5 + 0.25)));
 }
 
+TEST_CASE(
+    "a process floor f is the least process-level deviation: half width t sqrt(s^2 / R + max(k s, f)^2)") {
+  const std::vector<double> rounds{2.97, 3.0, 3.03, 3.01, 2.99};  // s about 0.8%
+  const auto k_only = labrun::between_round_interval(3.0, rounds, 1.0);
+  const auto floor_below = labrun::between_round_interval(3.0, rounds, 1.0, 0.001);
+  REQUIRE(k_only.has_value());
+  REQUIRE(floor_below.has_value());
+  // A floor under k s changes nothing (to rounding: the same half width, computed the other way).
+  CHECK(floor_below->high == Catch::Approx(k_only->high).epsilon(1e-12));
+  const auto floored = labrun::between_round_interval(3.0, rounds, 1.0, 0.075);
+  REQUIRE(floored.has_value());
+  const double s = labrun::unit_spread(3.0, rounds)->deviation;
+  const double t4 = labrun::student_t_975(4);
+  CHECK(std::log(floored->high / 3.0) == Catch::Approx(t4 * std::sqrt(s * s / 5.0 + 0.075 * 0.075)));
+  CHECK(floored->low * floored->high == Catch::Approx(9.0));  // centred on the figure, on the log scale
+  // With no allowance the floor still holds: a level the rounds cannot see, of at least f.
+  const auto floor_alone = labrun::between_round_interval(3.0, rounds, 0.0, 0.075);
+  CHECK(floor_alone->high == Catch::Approx(floored->high));
+  // On figures that are not all positive, f |point| on the figures themselves.
+  const auto linear = labrun::between_round_interval(-2.0, {-1.0, -3.0}, 0.0, 0.5);
+  REQUIRE(linear.has_value());
+  const double linear_s = std::sqrt(2.0);
+  CHECK(linear->high - (-2.0) == Catch::Approx(12.706205 * std::sqrt(linear_s * linear_s / 2.0 + 1.0)));
+}
+
 TEST_CASE("a ratio of two runs' figures widens each run's term by its process allowance") {
   const std::vector<double> numerator{0.99, 1.01, 1.0};
   const std::vector<double> denominator{1.0, 1.0, 1.0, 1.0};

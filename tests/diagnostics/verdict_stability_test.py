@@ -178,6 +178,35 @@ def main():
               f"figures: {code} {group.get('small_n_range_median')} "
               f"{group.get('small_n_range_context_geometric_mean_median')} {text[:500]}")
 
+    with tempfile.TemporaryDirectory() as folder:
+        # Each claim's intervals against its runs' spread, and the targets' table last. Three cold runs
+        # of claim "x": figures 1.00, 1.02, 0.98, each interval figure / 1.03 to figure x 1.03 (half width
+        # log 1.03), its bound at least 1.1 (the median 1.00 lies log 1.1 / sd below it).
+        for r, figure in enumerate([1.00, 1.02, 0.98]):
+            document = transcript("cold", [("x", "failed", figure, (figure / 1.03, figure * 1.03))])
+            document["claims"][0]["bound"] = {"low": 1.1, "high": None}
+            write(folder, f"run-{r}.json", document)
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            spread = json.load(handle)[0]["claim_spread"]
+        logs = [math.log(v) for v in (1.00, 1.02, 0.98)]
+        mean = sum(logs) / 3
+        sd = math.sqrt(sum((v - mean) ** 2 for v in logs) / 2)
+        row = spread[0] if len(spread) == 1 else {}
+        check(code == 0 and row.get("claim") == "x" and row.get("runs") == 3
+              and abs(row["figure_sd"] - sd) < 1e-12
+              and abs(row["half_width_median"] - math.log(1.03)) < 1e-12
+              and abs(row["half_width_min"] - math.log(1.03)) < 1e-12
+              and abs(row["width_over_spread"] - math.log(1.03) / (1.96 * sd)) < 1e-12
+              and abs(row["bound_distance_sd"] - math.log(1.1) / sd) < 1e-9,
+              f"claim spread: {code} {spread}")
+        check("| x | 2.0% | 3.0% (3.0% to 3.0%) |" in text, f"claim spread row: {text[:900]}")
+        targets = text[text.find("## Targets"):]
+        check(text.find("## Targets") > text.find("## Summary") > 0
+              and "| day48-fusion, cold | x | 3/3 | 0/3 | no | met |" in targets
+              and "| day48-fusion, cold | 3 | 0 | - (3.0%) | 4.00 | met |" in targets,
+              f"targets' table last: {targets}")
+
     # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
     # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.
     code, text = run(script, evidence)

@@ -25,6 +25,8 @@
 # Inside a lease that has already graded the corpora (scripts/lease/grading-pace.sh step 3 keeps
 # their reports), NEW_GRADES=DIR reuses that folder as step 1's reports instead of grading them again,
 # and SKIP_RATE=1 leaves out step 3 (grading-pace.sh measures OLD's and NEW's rates on one batch).
+# TABLE_ONLY=1 grades nothing and prints the table again from the reports a run left under OUTDIR
+# (on any machine: the comparison needs no GPU).
 set -uo pipefail
 out=${1:?usage: [OLD_BUILD=DIR] scripts/lease/exercises.sh OUTDIR}
 mkdir -p "$out"
@@ -34,7 +36,7 @@ build=${LABRUN_LEASE_BUILD_DIR:-build/dev}
 new=$PWD/$build/labrun
 old_build=${OLD_BUILD:-build/old-dev}
 old=$(cd "$old_build" 2>/dev/null && pwd)/labrun
-if [ ! -x "$new" ]; then
+if [ -z "${TABLE_ONLY:-}" ] && [ ! -x "$new" ]; then
   echo "exercises: $new is missing: build the dev preset first (cmake --preset dev && cmake --build --preset dev)" >&2
   exit 2
 fi
@@ -42,10 +44,13 @@ fi
 unset LABRUN_GRADE_CHILD
 started=$(date +%s.%N)
 elapsed() { awk "BEGIN{printf \"%.0f\", $(date +%s.%N) - $started}"; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 || echo "no nvidia-smi" >"$out/gpu.txt"
+[ -n "${TABLE_ONLY:-}" ] || nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$out/gpu.txt" 2>&1 ||
+  echo "no nvidia-smi" >"$out/gpu.txt"
 
 # ---- 1. every registered exercise's corpus and skeleton ------------------------------------------
-if [ -n "${NEW_GRADES:-}" ]; then
+if [ -n "${TABLE_ONLY:-}" ]; then
+  echo "== the table only, from the reports already under $out"
+elif [ -n "${NEW_GRADES:-}" ]; then
   echo "== [$(elapsed) s] step 1's reports taken from $NEW_GRADES (graded earlier in this lease)"
   rm -rf "$out/grades" && ln -s "$(cd "$NEW_GRADES" && pwd)" "$out/grades"
 else
@@ -60,7 +65,9 @@ fi
 
 # ---- 2. day 48's reports, OLD against NEW, timing fields masked ----------------------------------
 corpus=labs/day48-fusion/grading/corpus
-if [ -x "$old" ]; then
+if [ -n "${TABLE_ONLY:-}" ]; then
+  :
+elif [ -x "$old" ]; then
   # The NEW side is step 1's batch (the same flags, the exercise's default seed).
   echo "== [$(elapsed) s] day 48's corpus graded by OLD ($old), against step 1's NEW reports"
   timeout 150 "$old" grade --batch "$corpus" --out "$out/day48-old" --time-limit 60 --force \
@@ -71,7 +78,7 @@ else
 fi
 
 # ---- 3. the batch rate, OLD against NEW, on one honest batch -------------------------------------
-if [ -x "$old" ] && [ -z "${SKIP_RATE:-}" ]; then
+if [ -x "$old" ] && [ -z "${SKIP_RATE:-}" ] && [ -z "${TABLE_ONLY:-}" ]; then
   echo "== [$(elapsed) s] batch rate, OLD and NEW alternately, an honest batch, --jobs 8"
   honest="$out/honest"
   rm -rf "$honest"; mkdir -p "$honest"
@@ -128,6 +135,11 @@ for leaf in sorted(os.listdir(grades)) if os.path.isdir(grades) else []:
 TIMING_KEYS = {"execution_time", "phase_seconds", "seconds", "wall_seconds", "figures", "pair_ms",
                "pair_samples_ms", "medians", "samples_ms", "lab_times", "run_seconds", "elapsed_seconds"}
 DURATION = re.compile(r"\d+(\.\d+)?(e[-+]?\d+)?\s*(ms|s|GB/s|x|%)(?![a-zA-Z])")
+# How compute-sanitizer's run was shared is the batch's scheduling, not the submission's: masked.
+SCREENING = re.compile(r" \((screened [^)]*)\)")
+def comparable(text):
+    # A submission's path names the corpus folder from the repository root, whichever way it was given.
+    return SCREENING.sub("", DURATION.sub("<t>", text.replace(root.rstrip("/") + "/", "")))
 def first_difference(a, b, path=""):
     if isinstance(a, dict) and isinstance(b, dict):
         for key in sorted(set(a) | set(b)):
@@ -148,22 +160,25 @@ def first_difference(a, b, path=""):
                 return d
         return None
     if isinstance(a, str) and isinstance(b, str):
-        return None if DURATION.sub("<t>", a) == DURATION.sub("<t>", b) else f"{path}: old {a[:100]!r}, new {b[:100]!r}"
+        return None if comparable(a) == comparable(b) else f"{path}: old {a[:100]!r}, new {b[:100]!r}"
     return None if a == b else f"{path}: old {a!r}, new {b!r}"
 old_base, new_base = os.path.join(out, "day48-old", "submissions"), os.path.join(out, "grades", "halfway-pair-corpus", "submissions")
 if os.path.isdir(old_base) and os.path.isdir(new_base):
-    same, differ = 0, []
+    same, differ, verdicts_same = 0, [], 0
     for name in sorted(os.listdir(old_base)):
         try:
             a = json.load(open(os.path.join(old_base, name, "report.json")))
             b = json.load(open(os.path.join(new_base, name, "report.json")))
         except OSError:
             differ.append(f"{name}: a report is missing"); continue
+        verdict = lambda r: (r.get("score"), sorted(m["id"] for m in r.get("mistakes", [])))
+        verdicts_same += verdict(a) == verdict(b)
         d = first_difference(a, b)
         if d is None:
             same += 1
         else:
             differ.append(f"{name}: {d}")
+    print(f"{'day 48 reports OLD vs NEW, score and mistake ids the same':<58} {verdicts_same} of {same + len(differ)}")
     print(f"{'day 48 reports OLD vs NEW, timing masked: identical':<58} {same}; differing {len(differ)}")
     for d in differ[:12]:
         print(f"{'  differs':<58} {d}")

@@ -103,8 +103,11 @@ echo "== [$(elapsed) s] 4. the GPU corpus tests of every exercise"
 mkdir -p "$out/grades"
 LABRUN_GRADE_OUT="$out/grades" timeout 170 "${ctest_command[@]}" \
   -R "^gpu\\.(labrun grade --batch gives every submission of every exercise.s corpus its expected verdict|the skeleton a student starts from compiles and scores 0, for every exercise)\$" \
-  --output-on-failure >"$out/corpora.log" 2>&1
+  --timeout 160 --output-on-failure >"$out/corpora.log" 2>&1
 echo "ctest exit status $?" >>"$out/corpora.log"
+# ctest's own limit (under the backstop's) ends a stalled test and still prints what it wrote; the
+# card's state after it says whether the step left the GPU usable.
+nvidia-smi --query-gpu=name,temperature.gpu,clocks.sm --format=csv,noheader >>"$out/corpora.log" 2>&1
 grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/corpora.log" | tail -3
 
 echo "== [$(elapsed) s] 5. one grade end to end, 3 times"

@@ -15,20 +15,20 @@
 namespace labrun {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using RecordJson = nlohmann::ordered_json;
 using Records = std::vector<ChainPairRecord>;
 
 template <typename T>
-Json optional_to_json(const std::optional<T>& value) {
-  return value ? Json(*value) : Json(nullptr);
+RecordJson optional_to_json(const std::optional<T>& value) {
+  return value ? RecordJson(*value) : RecordJson(nullptr);
 }
 
-Json output_to_json(const ChainOutputInspection& o) {
-  Json compositions = Json::object();
+RecordJson output_to_json(const ChainOutputInspection& o) {
+  RecordJson compositions = RecordJson::object();
   for (const CompositionMatch& m : o.compositions) {
     compositions[m.composition] = m.matching;
   }
-  return Json{
+  return RecordJson{
       {"elements", o.elements},
       {"mismatches", o.mismatches},
       {"unwritten", o.unwritten},
@@ -36,12 +36,12 @@ Json output_to_json(const ChainOutputInspection& o) {
       {"non_finite", o.non_finite},
       {"max_abs_error", any_double(o.max_abs_error)},
       {"first_bad_index", optional_to_json(o.first_bad_index)},
-      {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : Json(nullptr)},
-      {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : Json(nullptr)},
+      {"first_bad_got", o.first_bad_got ? any_double(*o.first_bad_got) : RecordJson(nullptr)},
+      {"first_bad_expected", o.first_bad_expected ? any_double(*o.first_bad_expected) : RecordJson(nullptr)},
       {"compositions", compositions}};
 }
 
-ChainOutputInspection output_from_json(const Json& j) {
+ChainOutputInspection output_from_json(const RecordJson& j) {
   ChainOutputInspection o;
   o.elements = j.at("elements").get<std::uint64_t>();
   o.mismatches = j.at("mismatches").get<std::uint64_t>();
@@ -74,7 +74,7 @@ class ChainPairJudge {
   // size" needs the odd size's first call right), the structure and the buffers.
   void judge(ProbeJudging& in, const ChainPairNames& names) const {
     ProbeRowJudges<ChainPairRecord> judges;
-    judges.read = [names](const Json& record) { return chain_pair_record_from_json(record, names); };
+    judges.read = [names](const RecordJson& record) { return chain_pair_record_from_json(record, names); };
     judges.output_wrong = [](const ChainPairRecord& p) { return !p.output.passed(); };
     judges.size = [this](GradeReport& report, const Records& records, const std::string& size,
                          bool /*odd_right*/, std::string& finding) {
@@ -348,26 +348,26 @@ ChainPairNames chain_pair_names(const Exercise& ex) {
   return {first[0].name, first[1].name, second[1].name, second[2].name};
 }
 
-Json to_json(const ChainPairRecord& p, const ChainPairNames& names) {
-  return Json{{"size_label", p.size_label},
-              {"probe", p.probe},
-              {"elements", p.elements},
-              {"call", p.call},
-              {"output", output_to_json(p.output)},
-              {"intermediate", p.intermediate ? Json{{"unwritten", p.intermediate->unwritten},
-                                                     {"mismatches", p.intermediate->mismatches}}
-                                              : Json(nullptr)},
-              {"guards", Json{{names.output, p.guards.output},
-                              {names.intermediate, p.guards.intermediate},
-                              {names.input, p.guards.input},
-                              {names.second, p.guards.second}}},
-              {"input_elements_changed", p.input_elements_changed},
-              {"staged_buffers_written", p.staged_buffers_written},
-              {"matches_chain_of_" + names.input, p.matches_chain_of_input},
-              {"launches_writing_outside", p.launches_writing_outside}};
+RecordJson to_json(const ChainPairRecord& p, const ChainPairNames& names) {
+  return RecordJson{{"size_label", p.size_label},
+                    {"probe", p.probe},
+                    {"elements", p.elements},
+                    {"call", p.call},
+                    {"output", output_to_json(p.output)},
+                    {"intermediate", p.intermediate ? RecordJson{{"unwritten", p.intermediate->unwritten},
+                                                                 {"mismatches", p.intermediate->mismatches}}
+                                                    : RecordJson(nullptr)},
+                    {"guards", RecordJson{{names.output, p.guards.output},
+                                          {names.intermediate, p.guards.intermediate},
+                                          {names.input, p.guards.input},
+                                          {names.second, p.guards.second}}},
+                    {"input_elements_changed", p.input_elements_changed},
+                    {"staged_buffers_written", p.staged_buffers_written},
+                    {"matches_chain_of_" + names.input, p.matches_chain_of_input},
+                    {"launches_writing_outside", p.launches_writing_outside}};
 }
 
-ChainPairRecord chain_pair_record_from_json(const Json& j, const ChainPairNames& names) {
+ChainPairRecord chain_pair_record_from_json(const RecordJson& j, const ChainPairNames& names) {
   ChainPairRecord p;
   p.size_label = j.at("size_label").get<std::string>();
   p.probe = j.at("probe").get<std::string>();
@@ -378,7 +378,7 @@ ChainPairRecord chain_pair_record_from_json(const Json& j, const ChainPairNames&
     p.intermediate = ChainIntermediateInspection{j.at("intermediate").at("unwritten").get<std::uint64_t>(),
                                                  j.at("intermediate").at("mismatches").get<std::uint64_t>()};
   }
-  const Json& g = j.at("guards");
+  const RecordJson& g = j.at("guards");
   p.guards = {g.at(names.output).get<std::uint64_t>(), g.at(names.intermediate).get<std::uint64_t>(),
               g.at(names.input).get<std::uint64_t>(), g.at(names.second).get<std::uint64_t>()};
   p.input_elements_changed = j.at("input_elements_changed").get<std::uint64_t>();
@@ -403,7 +403,7 @@ Exercise chain_pair_exercise(Exercise base, ChainPairDeclaration declaration) {
   const auto shared = std::make_shared<const ChainPairDeclaration>(std::move(declaration));
   base.probes = kChainPairProbes;
   base.judge_probes = [shared, names](ProbeJudging& in) { ChainPairJudge(*shared).judge(in, names); };
-  base.record_checks.probe = [names](const Json& record) {
+  base.record_checks.probe = [names](const RecordJson& record) {
     static_cast<void>(chain_pair_record_from_json(record, names));
   };
   base.record_checks.inspection = base.record_checks.probe;

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -209,14 +210,37 @@ bool stopped_at_a_limit(const ProcessResult& run) {
   return false;
 }
 
-// Said after a compiler run stopped at its limits when that run was the second, alone.
-std::string alone_again(bool again) {
-  return again ? " (compiled again with no other compile beside it, after the first was stopped at its wall "
-                 "clock beside others)"
-               : "";
+// `argv` in the sandbox, in the batch's compile turns (exercise/compile_turns.hpp): a run stopped
+// at its wall clock beside other compiles runs again with none beside it, the files named in
+// `leftovers` (in scratch) removed first; `again` says whether it did.
+ProcessResult run_compiler(const std::vector<std::string>& argv, const fs::path& scratch,
+                           const CompilerSetup& setup, std::initializer_list<const char*> leftovers,
+                           bool& again) {
+  return run_compiler_in_turn(
+      setup.turns, [&] { return run_contained(sandboxed(argv, scratch, setup)); },
+      [&] {
+        std::error_code ignored;
+        for (const char* name : leftovers) {
+          fs::remove(scratch / name, ignored);
+        }
+      },
+      again);
 }
 
 // "60 s of CPU, 4 GiB of memory": the limits of each compiler process.
+std::string compiler_limits(const CompilerSetup& setup);
+
+// "the compile was stopped at the compiler's limits (...): ...", for `what` ("the compile"), a run
+// that stopped at one of them; `again`: it was the second run, with no other compile beside it.
+std::string stopped_at_limits(const std::string& what, const ProcessResult& run, const CompilerSetup& setup,
+                              bool again) {
+  return what + " was stopped at the compiler's limits (" + compiler_limits(setup) +
+         "): " + (run.timed_out ? run.describe() : last_output_line(run.output)) +
+         (again ? " (compiled again with no other compile beside it, after the first was stopped at its "
+                  "wall clock beside others)"
+                : "");
+}
+
 std::string compiler_limits(const CompilerSetup& setup) {
   return std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
          std::to_string(setup.memory_bytes >> 30) + " GiB of memory";
@@ -311,9 +335,7 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
   }
   argv.insert(argv.end(), {"-MF", kDependencyName, kSourceName});
   bool again = false;
-  const ProcessResult listed = run_compiler_in_turn(
-      setup.turns, [&] { return run_contained(sandboxed(argv, scratch, setup)); },
-      [&] { fs::remove(scratch / kDependencyName, ignored); }, again);
+  const ProcessResult listed = run_compiler(argv, scratch, setup, {kDependencyName}, again);
   if (const std::optional<std::string> failed = sandbox_failure(listed.output)) {
     verdict.grader_problem = "the compiler sandbox did not start (" + *failed + ")";
     return verdict;
@@ -322,9 +344,7 @@ SourceVerdict check_before_compiling(const std::string& source, const fs::path& 
   // binary, one it was killed in) is in its trace.
   verdict.problems = files_problems(listed.output, read_dependencies(scratch), source, scratch, setup);
   if (verdict.problems.empty() && !listed.succeeded() && stopped_at_a_limit(listed)) {
-    verdict.compiler_stopped =
-        "the preprocessor was stopped at the compiler's limits (" + compiler_limits(setup) +
-        "): " + (listed.timed_out ? listed.describe() : last_output_line(listed.output)) + alone_again(again);
+    verdict.compiler_stopped = stopped_at_limits("the preprocessor", listed, setup, again);
   } else if (verdict.problems.empty() && listed.succeeded() && !read_dependencies(scratch)) {
     verdict.grader_problem = "nvcc -M wrote no dependency list that can be read";
   }
@@ -366,13 +386,7 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
   }
   argv.insert(argv.end(), {"-arch=" + arch, "-MD", "-MF", kDependencyName, "-o", kImageName, kSourceName});
   bool again = false;
-  const ProcessResult compile = run_compiler_in_turn(
-      setup.turns, [&] { return run_contained(sandboxed(argv, scratch, setup)); },
-      [&] {
-        fs::remove(scratch / kDependencyName, ignored);
-        fs::remove(scratch / kImageName, ignored);
-      },
-      again);
+  const ProcessResult compile = run_compiler(argv, scratch, setup, {kDependencyName, kImageName}, again);
   DeviceCompile result;
   result.seconds = seconds_since(since);
   if (const std::optional<std::string> failed = sandbox_failure(compile.output)) {
@@ -389,9 +403,7 @@ DeviceCompile compile_to_cubin(const fs::path& scratch, const CompilerSetup& set
   if (!result.compiled && stopped_at_a_limit(compile)) {
     // A compile bomb, in the submission's own text or an allowed header's (a file outside them is
     // refused above).
-    result.messages = "the compile was stopped at the compiler's limits (" + compiler_limits(setup) +
-                      "): " + (compile.timed_out ? compile.describe() : last_output_line(compile.output)) +
-                      alone_again(again);
+    result.messages = stopped_at_limits("the compile", compile, setup, again);
   } else {
     result.messages = messages_about(without_include_trace(compile.output), kSourceName);
   }

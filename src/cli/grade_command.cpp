@@ -386,8 +386,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
 
   // `jobs` gradings work at once; as many again, and at least two screening groups' worth, may wait
   // for compute-sanitizer's verdict holding no slot (grading/batch_slots.hpp). A member waits for
-  // its group to gather (kSanitizerGatherSeconds) and run, so at a few jobs more gradings wait than
-  // work.
+  // its group's window (kSanitizerWindowSeconds) and end, so more gradings wait than work.
   const int may_wait = std::max(jobs, 2 * static_cast<int>(kSanitizerGroupMembers));
   BatchSlots slots(static_cast<std::size_t>(jobs));
   CompileTurns compile_turns;
@@ -412,6 +411,15 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
           return a.in_flight < b.in_flight;
         });
         ++gpu->in_flight;
+        if (next == to_grade.size()) {
+          // The last submission is handed out: open screening groups need not wait out their
+          // windows for members that will not come.
+          for (BatchGpu& each : gpus) {
+            if (each.helpers.screen != nullptr) {
+              each.helpers.screen->no_more_gradings();
+            }
+          }
+        }
       }
       const fs::path& folder = folders[k];
       const std::string name = folder.filename().string();
@@ -768,7 +776,7 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
           "--jobs", grade_command.jobs,
           "With --batch: gradings at work at once (compiles run side by side on the CPU; checks share a "
           "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again (at least "
-          "16) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
+          "64) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
           "per CPU core")
       ->check(CLI::Range(1, 4096));
   grade->add_option(

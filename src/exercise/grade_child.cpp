@@ -25,6 +25,7 @@
 #include "exercise/child_session.hpp"
 #include "exercise/grade_worker.hpp"
 #include "exercise/submission_kernels.hpp"
+#include "exercise/worker_protocol.hpp"
 #include "grading/device_image.hpp"
 #include "timing/cuda_check.hpp"
 
@@ -139,6 +140,30 @@ void record_device(ChildResults& results) {
 // The seconds left until `end`, never negative.
 double seconds_until(std::chrono::steady_clock::time_point end) {
   return std::max(std::chrono::duration<double>(end - std::chrono::steady_clock::now()).count(), 0.0);
+}
+
+// Batch grading, between checked calls (nothing of this child's runs on the GPU): where labrun asks
+// (the file "yield": timers wait for the shared turns to end), says so ("yielded") and waits for
+// "resume", which labrun creates once it holds a shared turn again (exercise/worker_pool.hpp's
+// CheckTurn).
+void give_way_if_asked(const ChildRequest& request, cudaStream_t stream) {
+  std::error_code missing;
+  if (!request.wait_for_timing_turn || !std::filesystem::exists(kYieldFile, missing)) {
+    return;
+  }
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::filesystem::remove(kYieldFile, missing);
+  write_file_atomically(kYieldedFile, "\n", true);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(request.turn_wait_limit_s);
+  while (!std::filesystem::exists(kResumeFile, missing)) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("labrun gave no turn back within " +
+                               std::to_string(static_cast<int>(request.turn_wait_limit_s)) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  std::filesystem::remove(kResumeFile, missing);
 }
 
 }  // namespace
@@ -446,6 +471,7 @@ void ChildSession::grade() {
       continue;
     }
     for (const std::string& probe : exercise_.probes) {
+      give_way_if_asked(request_, stream_);
       results_.probes.push_back(child_->probe(label, static_cast<std::size_t>(n), probe));
       write();
     }

@@ -24,6 +24,7 @@
 #include "exercise/sanitizer_screen.hpp"
 #include "exercise/submission_build.hpp"
 #include "exercise/worker_pool.hpp"
+#include "exercise/worker_protocol.hpp"
 #include "grading/device_image.hpp"
 #include "grading/manifest.hpp"
 #include "grading/sanitizer_log.hpp"
@@ -249,16 +250,20 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
     return result;
   }
   const ResidentTurn resident(turns);
-  SharedTurn shared(turns);
+  RunBudget budget(run_limit);
+  budget.pause();  // waiting for a turn is not the submission's time
+  CheckTurn shared(turns, scratch, budget);
+  budget.resume();
   phases.emplace_back("waiting to check", seconds_since(since));
   since = std::chrono::steady_clock::now();
-  RunBudget budget(run_limit);
   options.budget = &budget;
   auto running = std::async(std::launch::async, [&] { return run_contained(options); });
   std::error_code missing;
   while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
-    if (fs::exists(scratch / "ready-to-time", missing)) {
-      phases.emplace_back("checking", seconds_since(since));
+    if (!fs::exists(scratch / "ready-to-time", missing)) {
+      shared.poll();  // a drain waits for one call of this check, not all of it
+    } else {
+      add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
@@ -275,7 +280,7 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
     }
   }
   ProcessResult result = running.get();
-  phases.emplace_back("checking", seconds_since(since));
+  add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
   return result;
 }
 
@@ -507,7 +512,8 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   child_request.wait_for_timing_turn = turns != nullptr;
   write_request(scratch / "request.json", child_request);
   std::error_code ignored;
-  for (const char* signal_file : {"ready-to-time", "may-time", "results.json"}) {
+  for (const char* signal_file :
+       {"ready-to-time", "may-time", kYieldFile, kYieldedFile, kResumeFile, "results.json"}) {
     fs::remove(scratch / signal_file, ignored);
   }
   progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +
@@ -758,10 +764,10 @@ BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size
   }
   helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
   const fs::path sanitizer = find_on_path("compute-sanitizer");
-  const std::size_t members = std::min(kSanitizerGroupMembers, in_flight);
-  if (!request.simulated_gpu && !sanitizer.empty() && members >= 2) {
-    helpers.screen = std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices,
-                                                       request.turns, members, kSanitizerGatherSeconds);
+  if (!request.simulated_gpu && !sanitizer.empty() && in_flight >= 2) {
+    helpers.screen =
+        std::make_unique<SanitizerScreen>(sanitizer, child, request.visible_devices, request.turns,
+                                          kSanitizerGroupMembers, kSanitizerWindowSeconds);
   }
   return helpers;
 }

@@ -42,16 +42,18 @@ struct BatchGradingHelpers {
   [[nodiscard]] std::string describe() const;
 };
 
-//! Members of a sanitizer screening group at most, and how long the first waits for the others. A
-//! member waits holding no slot of the batch (grading/batch_slots.hpp) and no turn, so the wait
-//! costs the batch nothing but the member's own latency; it starts when the member's checks end,
-//! and mostly overlaps its wait for its turn to time.
-inline constexpr std::size_t kSanitizerGroupMembers = 8;
-inline constexpr double kSanitizerGatherSeconds = 2.5;
+//! Members of a sanitizer screening group at most, and how long a group stays open to members
+//! after its first (exercise/sanitizer_screen.hpp). Each group costs a sanitizer process and a CUDA
+//! context (about 0.3 s of the driver's one-at-a-time context creation, under a shared turn), so
+//! the fewer the better; a member waits for its group's end holding no slot of the batch
+//! (grading/batch_slots.hpp) and no turn, so the wait costs the batch nothing but the member's own
+//! latency. At about 2.5 gradings a second on an H200, a window holds some 25 members.
+inline constexpr std::size_t kSanitizerGroupMembers = 32;
+inline constexpr double kSanitizerWindowSeconds = 10.0;
 
 //! The helpers for the request's GPU (request.turns, request.visible_devices), with `in_flight`
-//! gradings on it at once: screening groups of up to that many (at most kSanitizerGroupMembers),
-//! none where that is fewer than 2 (a group of one saves nothing).
+//! gradings on it at once: screening groups of up to kSanitizerGroupMembers, none where fewer than 2
+//! are in flight (a serial batch checks each submission as `labrun grade` does).
 [[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight);
 
 }  // namespace labrun

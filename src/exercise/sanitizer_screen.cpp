@@ -27,142 +27,190 @@ constexpr auto kGroupPoll = std::chrono::microseconds(500);
 }  // namespace
 
 SanitizerScreen::SanitizerScreen(fs::path sanitizer, fs::path child_program, std::string visible_devices,
-                                 GpuTurns* turns, std::size_t members, double gather_seconds)
+                                 GpuTurns* turns, std::size_t members, double window_seconds)
     : sanitizer_(std::move(sanitizer)),
       program_(std::move(child_program)),
       visible_devices_(std::move(visible_devices)),
       turns_(turns),
       members_(std::max<std::size_t>(members, 1)),
-      gather_seconds_(gather_seconds) {}
+      window_seconds_(window_seconds) {}
 
 ScreenVerdict SanitizerScreen::screen(const std::string& tool, const fs::path& request, double limit_seconds,
                                       std::vector<std::pair<std::string, double>>& phases) {
   const auto since = std::chrono::steady_clock::now();
-  Member me{request, limit_seconds, false, {}};
+  Member me{request, limit_seconds, false, false, 0.0, {}};
   std::unique_lock<std::mutex> lock(mutex_);
   Queue& queue = queues_[tool];
   queue.waiting.push_back(&me);
+  queue.last_arrival = since;
   changed_.notify_all();
   while (!me.done) {
-    if (queue.forming || queue.waiting.front() != &me) {
+    if (me.taken || queue.open || queue.waiting.front() != &me) {
       changed_.wait(lock);
       continue;
     }
-    // The first waiting member gathers a group, runs it, and gives every member its verdict.
-    queue.forming = true;
-    const auto gathered_by =
-        std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                               std::chrono::duration<double>(gather_seconds_));
-    changed_.wait_until(lock, gathered_by, [&] { return queue.waiting.size() >= members_; });
-    std::vector<Member*> group;
-    while (!queue.waiting.empty() && group.size() < members_) {
-      group.push_back(queue.waiting.front());
-      queue.waiting.pop_front();
-    }
-    queue.forming = false;
-    changed_.notify_all();  // the next waiting member gathers the next group
+    // The first waiting member opens a group: it runs the group's process, takes the members that
+    // come while the group is open, and gives each its verdict.
+    queue.open = true;
+    queue.waiting.pop_front();
+    me.taken = true;
     lock.unlock();
-    const ScreenVerdict verdict = run_group(tool, group);
+    run_group(tool, &me);
     lock.lock();
-    ++groups_;
-    screened_ += group.size();
-    unclean_groups_ += verdict.clean ? 0 : 1;
-    for (Member* member : group) {
-      member->verdict = verdict;
-      member->done = true;
-    }
-    changed_.notify_all();
   }
   lock.unlock();
-  phases.emplace_back("waiting to sanitize", std::max(seconds_since(since) - me.verdict.seconds, 0.0));
-  phases.emplace_back("screening", me.verdict.seconds);
+  phases.emplace_back("waiting to sanitize", std::max(seconds_since(since) - me.own_seconds, 0.0));
+  phases.emplace_back("screening", me.own_seconds);
   return me.verdict;
 }
 
-ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vector<Member*>& group) const {
+void SanitizerScreen::no_more_gradings() {
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    no_more_ = true;
+  }
+  changed_.notify_all();
+}
+
+SanitizerScreen::Member* SanitizerScreen::next_member(std::unique_lock<std::mutex>& lock, Queue& queue,
+                                                      std::chrono::steady_clock::time_point opened,
+                                                      std::size_t served) {
+  using Clock = std::chrono::steady_clock;
+  const auto seconds = [](double s) {
+    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
+  };
+  const Clock::time_point window_end = opened + seconds(window_seconds_);
+  const std::size_t size = queue.group_size == 0 ? members_ : queue.group_size;
+  while (served < size) {
+    const Clock::time_point now = Clock::now();
+    if (now >= window_end) {
+      break;
+    }
+    if (!queue.waiting.empty()) {
+      Member* next = queue.waiting.front();
+      queue.waiting.pop_front();
+      next->taken = true;
+      return next;
+    }
+    Clock::time_point until = window_end;
+    if (no_more_) {
+      const Clock::time_point quiet_end = queue.last_arrival + seconds(kQuietSeconds);
+      if (now >= quiet_end) {
+        break;
+      }
+      until = std::min(until, quiet_end);
+    }
+    changed_.wait_until(lock, until);
+  }
+  queue.open = false;
+  changed_.notify_all();  // the next waiting member opens the next group
+  return nullptr;
+}
+
+void SanitizerScreen::run_group(const std::string& tool, Member* first) {
   // The group's process is a grading worker (labrun-grade-child --serve) under compute-sanitizer:
   // it opens its context under a shared turn, then grades the members one by one, each under a
   // shared turn of its own, and ends once told to stop. Between members it holds no turn and does
   // no GPU work, so a timer's drain waits for one member's run at most, never the group's; and
-  // waiting for a turn does not count toward the group's limit.
+  // waiting for a turn, or for the next member, does not count toward the group's limit, which
+  // grows by each member's share as it joins.
+  const auto opened = std::chrono::steady_clock::now();
   const ScratchFolder scratch;
   const fs::path control = scratch.path() / "control";
   fs::create_directory(control);
-  double limit = 0.0;
-  for (const Member* member : group) {
-    limit += member->limit_seconds;
-  }
   const fs::path log_file = scratch.path() / ("sanitizer-" + tool + ".log");
-  RunBudget budget(limit);
+  RunBudget budget(first->limit_seconds);
   budget.pause();
   SpawnOptions options = contained(
       {sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(), "--error-exitcode", "99",
        "--report-api-errors", "no", "--print-limit", "20", program_.string(), "--serve", control.string()},
-      limit, scratch.path(), kGroupFileSizeLimit, visible_devices_);
+      first->limit_seconds, scratch.path(), kGroupFileSizeLimit, visible_devices_);
   options.budget = &budget;
-  double seconds = 0.0;  // under a turn: the group's own time
-  // Runs `stretch` under a shared turn, counting its time toward the budget and `seconds`.
-  const auto under_turn = [&](const auto& stretch) {
+  // Runs `stretch` under a shared turn, counting its time toward the budget; says how long it held
+  // the turn.
+  const auto under_turn = [&](const auto& stretch, double& held) {
     const SharedTurn turn(turns_);
     const auto since = std::chrono::steady_clock::now();
     budget.resume();
     const bool went_on = stretch();
     budget.pause();
-    seconds += seconds_since(since);
+    held = seconds_since(since);
     return went_on;
   };
   std::future<ProcessResult> running;
   const auto ended = [&] { return running.wait_for(std::chrono::seconds(0)) == std::future_status::ready; };
   std::error_code missing;
+  double opening = 0.0;
   // The process starts, and opens its context, under the first turn.
-  bool going = under_turn([&] {
-    running = std::async(std::launch::async, [options] { return run_contained(options); });
-    while (!fs::exists(control / kWorkerReadyFile, missing)) {
-      if (ended() || budget.exhausted()) {
-        return false;
-      }
-      std::this_thread::sleep_for(kGroupPoll);
-    }
-    return true;
-  });
+  bool going = under_turn(
+      [&] {
+        running = std::async(std::launch::async, [options] { return run_contained(options); });
+        while (!fs::exists(control / kWorkerReadyFile, missing)) {
+          if (ended() || budget.exhausted()) {
+            return false;
+          }
+          std::this_thread::sleep_for(kGroupPoll);
+        }
+        return true;
+      },
+      opening);
+  std::vector<Member*> served{first};
   std::uint64_t number = 0;
-  for (const Member* member : group) {
+  Member* member = first;
+  bool open = true;  // this group still takes members
+  while (going) {
+    ++number;
+    going = under_turn(
+        [&] {
+          hand_job(control,
+                   WorkerJob{number, member->request.parent_path(), member->request.filename().string()});
+          while (true) {
+            if (const std::optional<WorkerDone> done = job_done(control, number)) {
+              return done->status == 0 && done->problem.empty();
+            }
+            if (ended() || budget.exhausted()) {
+              return false;
+            }
+            std::this_thread::sleep_for(kGroupPoll);
+          }
+        },
+        member->own_seconds);
     if (!going) {
       break;
     }
-    ++number;
-    going = under_turn([&] {
-      hand_job(control,
-               WorkerJob{number, member->request.parent_path(), member->request.filename().string()});
-      while (true) {
-        if (const std::optional<WorkerDone> done = job_done(control, number)) {
-          return done->status == 0 && done->problem.empty();
-        }
-        if (ended() || budget.exhausted()) {
-          return false;
-        }
-        std::this_thread::sleep_for(kGroupPoll);
-      }
-    });
+    std::unique_lock<std::mutex> lock(mutex_);
+    member = next_member(lock, queues_[tool], opened, served.size());
+    if (member == nullptr) {
+      open = false;
+      break;
+    }
+    served.push_back(member);
+    budget.extend(member->limit_seconds);
+  }
+  if (open) {
+    // A run that stopped short ends the group: the members still queued go to the next one.
+    const std::lock_guard<std::mutex> lock(mutex_);
+    queues_[tool].open = false;
+    changed_.notify_all();
   }
   // The end (its context's included) under a turn too; a run that stopped short is ended.
   ProcessResult run;
-  under_turn([&] {
-    if (going) {
-      write_file_atomically(control / kWorkerStopFile, "\n", true);
-    }
-    while (going && !ended() && !budget.exhausted()) {
-      std::this_thread::sleep_for(kGroupPoll);
-    }
-    if (!ended()) {
-      budget.cap_remaining(0.0);  // run_contained ends the process tree at once
-    }
-    run = running.get();
-    return true;
-  });
-  ScreenVerdict verdict;
-  verdict.members = group.size();
-  verdict.seconds = seconds;
+  double closing = 0.0;
+  under_turn(
+      [&] {
+        if (going) {
+          write_file_atomically(control / kWorkerStopFile, "\n", true);
+        }
+        while (going && !ended() && !budget.exhausted()) {
+          std::this_thread::sleep_for(kGroupPoll);
+        }
+        if (!ended()) {
+          budget.cap_remaining(0.0);  // run_contained ends the process tree at once
+        }
+        run = running.get();
+        return true;
+      },
+      closing);
   std::string log;
   try {
     log = read_regular_file(log_file, kGroupLogMaxBytes);
@@ -170,9 +218,28 @@ ScreenVerdict SanitizerScreen::run_group(const std::string& tool, const std::vec
     log.clear();
   }
   const std::string summary = sanitizer_summary_lines(log);
+  ScreenVerdict verdict;
+  verdict.members = served.size();
   verdict.clean = going && run.succeeded() && sanitizer_reports_no_errors(summary);
   verdict.summary = valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")" : summary);
-  return verdict;
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++groups_;
+  screened_ += served.size();
+  largest_group_ = std::max(largest_group_, served.size());
+  Queue& queue = queues_[tool];
+  const std::size_t size = queue.group_size == 0 ? members_ : queue.group_size;
+  if (verdict.clean) {
+    queue.group_size = std::min(members_, size * 2);
+  } else {
+    ++unclean_groups_;
+    queue.group_size = std::max(std::min<std::size_t>(members_, 2), size / 2);
+  }
+  for (Member* each : served) {
+    each->verdict = verdict;
+    each->verdict.seconds = each->own_seconds;
+    each->done = true;
+  }
+  changed_.notify_all();
 }
 
 std::string SanitizerScreen::describe() const {
@@ -180,8 +247,9 @@ std::string SanitizerScreen::describe() const {
   if (groups_ == 0) {
     return "no sanitizer groups";
   }
-  return std::to_string(screened_) + " sanitizer runs in " + std::to_string(groups_) + " groups, " +
-         std::to_string(unclean_groups_) + " not clean (their members checked alone)";
+  return std::to_string(screened_) + " sanitizer runs in " + std::to_string(groups_) + " groups (at most " +
+         std::to_string(largest_group_) + " in one), " + std::to_string(unclean_groups_) +
+         " not clean (their members checked alone)";
 }
 
 }  // namespace labrun

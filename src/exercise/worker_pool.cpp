@@ -1,5 +1,6 @@
 #include "exercise/worker_pool.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <optional>
@@ -36,6 +37,55 @@ std::string reason_class(const std::string& reason) {
 }
 
 }  // namespace
+
+void add_check_phases(std::vector<std::pair<std::string, double>>& phases, double seconds, double yielded) {
+  phases.emplace_back("checking", std::max(seconds - yielded, 0.0));
+  if (yielded > 0.0) {
+    phases.emplace_back("waiting while timers time", yielded);
+  }
+}
+
+CheckTurn::CheckTurn(GpuTurns* turns, fs::path scratch, RunBudget& budget)
+    : turns_(turns), scratch_(std::move(scratch)), budget_(budget) {
+  turn_.emplace(turns_);
+}
+
+void CheckTurn::poll() {
+  if (turns_ == nullptr || !turn_) {
+    return;
+  }
+  std::error_code missing;
+  if (!asked_) {
+    if (turns_->draining()) {
+      write_file_atomically(scratch_ / kYieldFile, "\n", true);
+      asked_ = true;
+    }
+    return;
+  }
+  if (!fs::exists(scratch_ / kYieldedFile, missing)) {
+    return;
+  }
+  // The child has stopped between calls: the drain need not wait for it.
+  fs::remove(scratch_ / kYieldedFile, missing);
+  turns_->note_yield();
+  const auto since = std::chrono::steady_clock::now();
+  budget_.pause();
+  turn_.reset();
+  turn_.emplace(turns_);
+  budget_.resume();
+  yielded_seconds_ += seconds_since(since);
+  asked_ = false;
+  write_file_atomically(scratch_ / kResumeFile, "\n", true);
+}
+
+void CheckTurn::release() {
+  turn_.reset();
+  if (asked_) {
+    std::error_code missing;
+    fs::remove(scratch_ / kYieldFile, missing);
+    asked_ = false;
+  }
+}
 
 GradingWorker::GradingWorker(const fs::path& program, const std::string& visible_devices)
     : budget_(kWorkerLifetimeSeconds) {
@@ -128,13 +178,15 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
                               const std::function<void()>& checked) {
   auto since = std::chrono::steady_clock::now();
   const ResidentTurn resident(turns_);
-  SharedTurn shared(turns_);
+  RunBudget budget(run_limit);
+  budget.pause();  // waiting for a turn is not the submission's time
+  CheckTurn shared(turns_, scratch, budget);
+  budget.resume();
   std::optional<ExclusiveTurn> exclusive;
   if (turns_ != nullptr) {
     phases.emplace_back("waiting to check", seconds_since(since));
   }
   since = std::chrono::steady_clock::now();
-  RunBudget budget(run_limit);
   const std::uint64_t number = worker.next_job();
   hand_job(worker.control(), WorkerJob{number, fs::absolute(scratch), "request.json"});
   WorkerRun run;
@@ -157,8 +209,10 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       run.child.limit_seconds_spent = budget.spent();
       break;
     }
-    if (turns_ != nullptr && !exclusive && fs::exists(scratch / "ready-to-time", missing)) {
-      phases.emplace_back("checking", seconds_since(since));
+    if (turns_ != nullptr && !exclusive && !fs::exists(scratch / "ready-to-time", missing)) {
+      shared.poll();
+    } else if (turns_ != nullptr && !exclusive) {
+      add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
       shared.release();
@@ -175,7 +229,13 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
     std::this_thread::sleep_for(kPoll);
   }
   run.child.wall_seconds = seconds_since(since);
-  phases.emplace_back(exclusive ? "timing" : turns_ != nullptr ? "checking" : "child", seconds_since(since));
+  if (exclusive) {
+    phases.emplace_back("timing", seconds_since(since));
+  } else if (turns_ != nullptr) {
+    add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
+  } else {
+    phases.emplace_back("child", seconds_since(since));
+  }
   const std::lock_guard<std::mutex> lock(mutex_);
   ++gradings_;
   return run;

@@ -30,6 +30,36 @@
 
 namespace labrun {
 
+//! The shared turn of a grading whose child checks in `scratch` (in a worker or a child of its
+//! own), given up whenever a drain waits and the child has stopped between calls, and asked for
+//! again at once (it comes once the gathered timers have timed). The time without it is not the
+//! grading's: `budget` is paused meanwhile.
+class CheckTurn {
+ public:
+  CheckTurn(GpuTurns* turns, std::filesystem::path scratch, RunBudget& budget);
+  CheckTurn(const CheckTurn&) = delete;
+  CheckTurn& operator=(const CheckTurn&) = delete;
+  //! In the loop that watches the child while it checks: asks it to stop when a drain waits, and
+  //! trades the turn when it has.
+  void poll();
+  //! Gives the turn up for good (the child is ready to time); a request to stop is withdrawn.
+  void release();
+  //! Seconds the grading waited for its turn back, in all.
+  [[nodiscard]] double yielded_seconds() const { return yielded_seconds_; }
+
+ private:
+  GpuTurns* turns_;
+  std::filesystem::path scratch_;
+  RunBudget& budget_;
+  std::optional<SharedTurn> turn_;
+  bool asked_ = false;
+  double yielded_seconds_ = 0.0;
+};
+
+//! Appends a check's phases: "checking" (its `seconds` less the time it gave its turn up) and
+//! "waiting while timers time" (that time, where there was any).
+void add_check_phases(std::vector<std::pair<std::string, double>>& phases, double seconds, double yielded);
+
 //! One worker process (labrun-grade-child --serve) and its private control folder.
 class GradingWorker {
  public:

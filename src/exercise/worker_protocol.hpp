@@ -28,6 +28,17 @@ inline constexpr const char* kWorkerJobFile = "job.json";
 inline constexpr const char* kWorkerDoneFile = "done.json";
 inline constexpr const char* kWorkerStopFile = "stop";
 
+//! Files in a grading's scratch folder (the child's working folder) by which a checking child gives
+//! its shared turn up to a drain (grading/gpu_turns.hpp) between its checked calls, so that timers
+//! wait for one call of each checking grading, not for its whole check: labrun creates "yield"
+//! while gathered timers wait for the shared turns to end; the child, at its next point between
+//! calls (nothing of its own on the GPU), removes it, creates "yielded" and waits for "resume",
+//! which labrun creates once it holds a shared turn again (exercise/worker_pool.hpp's CheckTurn).
+//! A child that never stops there (a stand-in, or one past its last point) keeps its turn.
+inline constexpr const char* kYieldFile = "yield";
+inline constexpr const char* kYieldedFile = "yielded";
+inline constexpr const char* kResumeFile = "resume";
+
 struct WorkerJob {
   std::uint64_t number = 0;
   std::filesystem::path folder;  //!< absolute: the grading's scratch folder

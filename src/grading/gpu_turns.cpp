@@ -71,6 +71,7 @@ void GpuTurns::acquire_exclusive() {
     if (waiting_exclusive_ >= gather_ || std::chrono::steady_clock::now() >= deadline) {
       account_locked();
       draining_ = true;
+      ++spent_.drains;
       changed_.notify_all();
       break;
     }
@@ -127,8 +128,20 @@ std::string GpuTurns::describe_time() const {
   const auto part = [](const char* name, double seconds) {
     return std::string(name) + " " + fixed(seconds, 1) + " s";
   };
-  return part("timing", t.timing) + " · " + part("draining", t.draining) + " · " + part("shared", t.shared) +
-         " · " + part("alone", t.alone) + " · " + part("idle", t.idle);
+  return part("timing", t.timing) + " · " + part("draining", t.draining) + " (" + std::to_string(t.drains) +
+         (t.drains == 1 ? " drain; " : " drains; ") + std::to_string(t.yields) +
+         (t.yields == 1 ? " check gave way) · " : " checks gave way) · ") + part("shared", t.shared) + " · " +
+         part("alone", t.alone) + " · " + part("idle", t.idle);
+}
+
+void GpuTurns::note_yield() {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  ++spent_.yields;
+}
+
+bool GpuTurns::draining() const {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return draining_;
 }
 
 bool GpuTurns::exclusive_held() const {

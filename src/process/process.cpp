@@ -140,6 +140,11 @@ void RunBudget::cap_remaining(double seconds) {
   limit_ = std::min(limit_, spent_locked() + seconds);
 }
 
+void RunBudget::extend(double seconds) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  limit_ += seconds;
+}
+
 double RunBudget::spent_locked() const {
   return spent_before_ +
          (working_since_ ? std::chrono::duration<double>(Clock::now() - *working_since_).count() : 0.0);

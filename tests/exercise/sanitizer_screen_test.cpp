@@ -6,6 +6,7 @@
 #include "exercise/sanitizer_screen.hpp"
 
 #include <catch2/catch_test_macros.hpp>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <string>
@@ -44,13 +45,13 @@ struct Group {
   labrun::GpuTurns turns{4};
   std::unique_ptr<labrun::SanitizerScreen> screen;
 
-  explicit Group(std::size_t members) {
+  // Long enough a window, by default, that a group closes only once full (or told no more come).
+  explicit Group(std::size_t members, double window_seconds = 60.0) {
     labrun::testing::write_script_worker(work.path / "worker.sh");
     labrun::write_file_atomically(work.path / "sanitizer.sh", kScriptSanitizer, false);
     fs::permissions(work.path / "sanitizer.sh", fs::perms::owner_all);
-    // Long enough a gather that the group forms only once every member waits.
     screen = std::make_unique<labrun::SanitizerScreen>(work.path / "sanitizer.sh", work.path / "worker.sh",
-                                                       "", &turns, members, 60.0);
+                                                       "", &turns, members, window_seconds);
   }
   fs::path member(const std::string& name, const std::string& behaviour) const {
     const fs::path folder = work.path / name;
@@ -69,6 +70,23 @@ struct Group {
 
 bool ran(const fs::path& request) {
   return fs::exists(request.parent_path() / "worker-pid");
+}
+
+// The process id of the group's process that ran the member.
+std::string process_of(const fs::path& request) {
+  return labrun::read_regular_file(request.parent_path() / "worker-pid", 64);
+}
+
+// Waits until the member has run (at most `seconds`); says whether it did.
+bool runs_within(const fs::path& request, double seconds) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < until) {
+    if (ran(request)) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return false;
 }
 
 }  // namespace
@@ -109,17 +127,81 @@ TEST_CASE(
         labrun::read_regular_file(c.parent_path() / "worker-pid", 64));
 }
 
-TEST_CASE("a member that stops its group's run clears no one, and the members after it are not run") {
+TEST_CASE(
+    "a member that stops its group's run clears no one in it, and the members after it go to a new group") {
   Group group(2);
+  group.screen->no_more_gradings();  // b's group closes once no one else comes
   const fs::path a = group.member("a", "fail");
   const fs::path b = group.member("b", "");
   auto first = group.screen_member(a);
   std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a joins the queue first
   auto second = group.screen_member(b);
   CHECK_FALSE(first.get().clean);
-  CHECK_FALSE(second.get().clean);
-  CHECK(ran(a));
-  CHECK_FALSE(ran(b));
+  const labrun::ScreenVerdict after = second.get();
+  CHECK(after.clean);
+  CHECK(after.members == 1);
+  REQUIRE(ran(a));
+  REQUIRE(ran(b));
+  CHECK(process_of(a) != process_of(b));
+}
+
+TEST_CASE(
+    "a group's process starts with its first member, members that ask while it is open join it, "
+    "and after the batch's last submission it closes once no member has come for a while") {
+  // Eight members at most, open for a minute: only the batch's end closes this group early. A
+  // group that gathered its members before starting would not run the first for a minute.
+  Group group(8);
+  const fs::path a = group.member("a", "");
+  const fs::path b = group.member("b", "");
+  const auto asked = std::chrono::steady_clock::now();
+  auto first = group.screen_member(a);
+  CHECK(runs_within(a, 5.0));
+  auto second = group.screen_member(b);  // a has run: b joins the open group
+  CHECK(runs_within(b, 5.0));
+  group.screen->no_more_gradings();
+  const labrun::ScreenVerdict got = first.get();
+  CHECK(got.clean);
+  CHECK(got.members == 2);
+  CHECK(second.get().clean);
+  CHECK(process_of(a) == process_of(b));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  CHECK(waited < 10.0 + labrun::SanitizerScreen::kQuietSeconds);
+  CHECK(group.screen->describe() ==
+        "2 sanitizer runs in 1 groups (at most 2 in one), 0 not clean (their "
+        "members checked alone)");
+}
+
+TEST_CASE("a group closes at the end of its window: a member that asks later opens the next") {
+  Group group(8, 0.5);
+  const fs::path a = group.member("a", "");
+  const fs::path b = group.member("b", "");
+  auto first = group.screen_member(a);
+  CHECK(first.get().clean);  // the window closes the group: a's verdict needs no other member
+  auto second = group.screen_member(b);
+  CHECK(second.get().clean);
+  CHECK(process_of(a) != process_of(b));
+}
+
+TEST_CASE("after a group that was not clean the tool's next group holds half as many members") {
+  Group group(4);
+  const fs::path a = group.member("a", "fail");
+  CHECK_FALSE(group.screen_member(a).get().clean);
+  // Four members now make two groups of two (each slow enough that the others queue behind it).
+  std::vector<fs::path> requests;
+  std::vector<std::future<labrun::ScreenVerdict>> verdicts;
+  for (const char* name : {"c", "d", "e", "f"}) {
+    requests.push_back(group.member(name, "slow"));
+    verdicts.push_back(group.screen_member(requests.back()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // they queue in this order
+  }
+  for (auto& verdict : verdicts) {
+    const labrun::ScreenVerdict got = verdict.get();
+    CHECK(got.clean);
+    CHECK(got.members == 2);
+  }
+  CHECK(process_of(requests[0]) == process_of(requests[1]));
+  CHECK(process_of(requests[2]) == process_of(requests[3]));
+  CHECK(process_of(requests[1]) != process_of(requests[2]));
 }
 
 TEST_CASE("a member that hangs ends its group at the members' limits, and clears no one") {
@@ -133,4 +215,5 @@ TEST_CASE("a member that hangs ends its group at the members' limits, and clears
   CHECK_FALSE(got.clean);
   CHECK_FALSE(first.get().clean);
   CHECK(got.seconds < 2.0 + 5.0);  // the members' two 1 s limits, not a hang's forever
+  CHECK(got.members == 2);
 }

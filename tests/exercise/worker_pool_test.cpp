@@ -6,8 +6,10 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
+#include <future>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "base/atomic_file.hpp"
 #include "base/bounded_read.hpp"
@@ -116,6 +118,51 @@ TEST_CASE("in a batch, a worker's grading times only with the GPU to itself, and
   }
   CHECK(std::find(names.begin(), names.end(), "waiting to time") != names.end());
   CHECK(names.back() == "timing");
+  pool.workers.give_back(std::move(worker), std::nullopt);
+}
+
+TEST_CASE(
+    "a checking grading gives its shared turn up to a drain between its calls, and takes it back after") {
+  labrun::GpuTurns turns(2);  // a timer starts a drain at once
+  Pool pool(&turns);
+  auto worker = pool.take();
+  const fs::path job = pool.job("checks", "check");
+  const auto steps = [&] {
+    std::error_code missing;
+    return fs::exists(job / "steps", missing) ? labrun::read_regular_file(job / "steps", 4096).size() / 5 : 0;
+  };
+  auto checking =
+      std::async(std::launch::async, [&] { return pool.workers.run(*worker, job, 60.0, 15.0, pool.phases); });
+  while (steps() < 5) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  // A timer asks for the GPU while the grading checks (150 steps, more than 1.5 s): it waits for
+  // one step and the hand-over, and no step runs while it holds the GPU.
+  const auto asked = std::chrono::steady_clock::now();
+  double waited = 0.0;
+  std::size_t steps_at_start = 0;
+  std::size_t steps_at_end = 0;
+  {
+    const labrun::ExclusiveTurn timing(&turns);
+    waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    steps_at_start = steps();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    steps_at_end = steps();
+  }
+  const labrun::WorkerRun run = checking.get();
+  CHECK(run.child.succeeded());
+  CHECK(waited < 0.75);
+  CHECK(steps_at_start < 150);
+  CHECK(steps_at_end == steps_at_start);
+  CHECK(steps() == 150);
+  double yielded = 0.0;
+  for (const auto& [name, seconds] : pool.phases) {
+    if (name == "waiting while timers time") {
+      yielded += seconds;
+    }
+  }
+  CHECK(yielded >= 0.2);
+  CHECK(turns.time_by_state().yields >= 1);
   pool.workers.give_back(std::move(worker), std::nullopt);
 }
 

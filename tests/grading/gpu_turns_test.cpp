@@ -203,5 +203,8 @@ TEST_CASE("the GPU's time is told by what held it: a timer, shared turns, a drai
   CHECK(spent.timing >= 0.05);
   CHECK(spent.idle >= 0.05);
   CHECK(spent.alone == 0.0);
+  CHECK(spent.drains == 1);
+  CHECK(spent.yields == 0);
   CHECK(turns.describe_time().rfind("timing ", 0) == 0);
+  CHECK(turns.describe_time().find("(1 drain; 0 checks gave way)") != std::string::npos);
 }

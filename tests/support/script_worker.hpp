@@ -3,7 +3,9 @@
 // `labrun-grade-child --serve CONTROL` does, for tests of the worker pool and the sanitizer screen
 // on a machine with no GPU. Each job's folder says how its grading behaves, in a file "behaviour":
 // hang (never ends), time (asks for its turn to time and waits for it), slow (takes 0.3 s), fail
-// (status 3, and the worker ends); none: a grading that finishes at once. The worker writes its
+// (status 3, and the worker ends), check (150 steps of 10 ms, each appending a line to "steps", and
+// between steps gives its turn up where labrun asks, as the child does between checked calls:
+// exercise/worker_protocol.hpp); none: a grading that finishes at once. The worker writes its
 // process id to "worker-pid" in each job's folder when it takes the job.
 
 #include <filesystem>
@@ -30,6 +32,19 @@ while [ ! -e "$control/stop" ]; do
       time) : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done ;;
       slow) sleep 0.3 ;;
       fail) status=3 ;;
+      check)
+        i=0
+        while [ $i -lt 150 ]; do
+          if [ -e "$folder/yield" ]; then
+            rm -f "$folder/yield"
+            : > "$folder/yielded"
+            while [ ! -e "$folder/resume" ]; do sleep 0.005; done
+            rm -f "$folder/resume"
+          fi
+          echo step >> "$folder/steps"
+          sleep 0.01
+          i=$((i + 1))
+        done ;;
     esac
     echo "{\"number\":$number,\"status\":$status,\"problem\":\"\"}" > "$control/done.tmp"
     mv "$control/done.tmp" "$control/done.json"

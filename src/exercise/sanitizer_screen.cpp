@@ -24,6 +24,33 @@ constexpr std::size_t kGroupLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::uint64_t kGroupFileSizeLimit = 64ull * 1024 * 1024;
 constexpr auto kGroupPoll = std::chrono::microseconds(500);
 
+// From now on exactly `seconds` more may be spent from `budget`, whatever the stretches before left
+// unspent (the budget is not used up when this is called).
+void give_remaining(RunBudget& budget, double seconds) {
+  budget.extend(seconds);         // at least `seconds` more, whatever was left
+  budget.cap_remaining(seconds);  // and no more
+}
+
+// However a group's run ends, an exception in labrun included, its process is ended and waited
+// for before the budget it reads goes (a future of std::async waits for its thread, which waits
+// for the process).
+class EndsTheRun {
+ public:
+  EndsTheRun(RunBudget& budget, std::future<ProcessResult>& running) : budget_(budget), running_(running) {}
+  ~EndsTheRun() {
+    if (running_.valid()) {
+      budget_.cap_remaining(0.0);  // run_contained ends the process tree at once
+      running_.wait();
+    }
+  }
+  EndsTheRun(const EndsTheRun&) = delete;
+  EndsTheRun& operator=(const EndsTheRun&) = delete;
+
+ private:
+  RunBudget& budget_;
+  std::future<ProcessResult>& running_;
+};
+
 }  // namespace
 
 SanitizerScreen::SanitizerScreen(fs::path sanitizer, fs::path child_program, std::string visible_devices,
@@ -108,23 +135,63 @@ SanitizerScreen::Member* SanitizerScreen::next_member(std::unique_lock<std::mute
 }
 
 void SanitizerScreen::run_group(const std::string& tool, Member* first) {
+  // Whatever happens to the group's run, an exception in labrun included, every member it took is
+  // given a verdict and the tool's queue is free again: no member waits for a group that is gone.
+  std::vector<Member*> served{first};
+  bool open = true;  // the tool's queue is this group's
+  ScreenVerdict verdict;
+  try {
+    verdict = run_group_process(tool, served, open);
+  } catch (const std::exception& error) {
+    verdict = ScreenVerdict{};
+    verdict.members = served.size();
+    verdict.summary = valid_utf8(std::string("the group's run failed in labrun: ") + error.what());
+  }
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Queue& queue = queues_[tool];
+  if (open) {
+    queue.open = false;
+  }
+  ++groups_;
+  screened_ += served.size();
+  largest_group_ = std::max(largest_group_, served.size());
+  const std::size_t size = queue.group_size == 0 ? members_ : queue.group_size;
+  if (verdict.clean) {
+    queue.group_size = std::min(members_, size * 2);
+  } else {
+    ++unclean_groups_;
+    queue.group_size = std::max(std::min<std::size_t>(members_, 2), size / 2);
+  }
+  for (Member* each : served) {
+    each->verdict = verdict;
+    each->verdict.seconds = each->own_seconds;
+    each->done = true;
+  }
+  changed_.notify_all();
+}
+
+ScreenVerdict SanitizerScreen::run_group_process(const std::string& tool, std::vector<Member*>& served,
+                                                 bool& open) {
   // The group's process is a grading worker (labrun-grade-child --serve) under compute-sanitizer:
   // it opens its context under a shared turn, then grades the members one by one, each under a
   // shared turn of its own, and ends once told to stop. Between members it holds no turn and does
-  // no GPU work, so a timer's drain waits for one member's run at most, never the group's; and
-  // waiting for a turn, or for the next member, does not count toward the group's limit, which
-  // grows by each member's share as it joins.
+  // no GPU work, so a timer's drain waits for one member's run at most, never the group's. Each
+  // stretch under a turn has a limit of its own (the opening and the first member's run, the
+  // first member's; each later member's run, its own; the end, the last member's), so a member
+  // whose run never ends holds its turn for its own limit, never for what the members before it
+  // left unspent; waiting for a turn, or for the next member, counts toward none.
+  Member* member = served.front();
   const auto opened = std::chrono::steady_clock::now();
   const ScratchFolder scratch;
   const fs::path control = scratch.path() / "control";
   fs::create_directory(control);
   const fs::path log_file = scratch.path() / ("sanitizer-" + tool + ".log");
-  RunBudget budget(first->limit_seconds);
+  RunBudget budget(member->limit_seconds);
   budget.pause();
   SpawnOptions options = contained(
       {sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(), "--error-exitcode", "99",
        "--report-api-errors", "no", "--print-limit", "20", program_.string(), "--serve", control.string()},
-      first->limit_seconds, scratch.path(), kGroupFileSizeLimit, visible_devices_);
+      member->limit_seconds, scratch.path(), kGroupFileSizeLimit, visible_devices_);
   options.budget = &budget;
   // Runs `stretch` under a shared turn, counting its time toward the budget; says how long it held
   // the turn.
@@ -138,6 +205,7 @@ void SanitizerScreen::run_group(const std::string& tool, Member* first) {
     return went_on;
   };
   std::future<ProcessResult> running;
+  const EndsTheRun ends_the_run(budget, running);
   const auto ended = [&] { return running.wait_for(std::chrono::seconds(0)) == std::future_status::ready; };
   std::error_code missing;
   double opening = 0.0;
@@ -154,12 +222,12 @@ void SanitizerScreen::run_group(const std::string& tool, Member* first) {
         return true;
       },
       opening);
-  std::vector<Member*> served{first};
   std::uint64_t number = 0;
-  Member* member = first;
-  bool open = true;  // this group still takes members
   while (going) {
     ++number;
+    if (number > 1) {
+      give_remaining(budget, member->limit_seconds);
+    }
     going = under_turn(
         [&] {
           hand_job(control,
@@ -179,25 +247,28 @@ void SanitizerScreen::run_group(const std::string& tool, Member* first) {
       break;
     }
     std::unique_lock<std::mutex> lock(mutex_);
-    member = next_member(lock, queues_[tool], opened, served.size());
-    if (member == nullptr) {
-      open = false;
+    Member* next = next_member(lock, queues_[tool], opened, served.size());
+    if (next == nullptr) {
+      open = false;  // next_member closed the queue
       break;
     }
-    served.push_back(member);
-    budget.extend(member->limit_seconds);
+    served.push_back(next);
+    member = next;
   }
   if (open) {
     // A run that stopped short ends the group: the members still queued go to the next one.
     const std::lock_guard<std::mutex> lock(mutex_);
     queues_[tool].open = false;
+    open = false;
     changed_.notify_all();
   }
-  // The end (its context's included) under a turn too; a run that stopped short is ended.
+  // The end (its context's included) under a turn too, within the last member's limit; a run that
+  // stopped short is ended.
   ProcessResult run;
   double closing = 0.0;
   under_turn(
       [&] {
+        give_remaining(budget, going ? member->limit_seconds : 0.0);
         if (going) {
           write_file_atomically(control / kWorkerStopFile, "\n", true);
         }
@@ -222,24 +293,7 @@ void SanitizerScreen::run_group(const std::string& tool, Member* first) {
   verdict.members = served.size();
   verdict.clean = going && run.succeeded() && sanitizer_reports_no_errors(summary);
   verdict.summary = valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")" : summary);
-  const std::lock_guard<std::mutex> lock(mutex_);
-  ++groups_;
-  screened_ += served.size();
-  largest_group_ = std::max(largest_group_, served.size());
-  Queue& queue = queues_[tool];
-  const std::size_t size = queue.group_size == 0 ? members_ : queue.group_size;
-  if (verdict.clean) {
-    queue.group_size = std::min(members_, size * 2);
-  } else {
-    ++unclean_groups_;
-    queue.group_size = std::max(std::min<std::size_t>(members_, 2), size / 2);
-  }
-  for (Member* each : served) {
-    each->verdict = verdict;
-    each->verdict.seconds = each->own_seconds;
-    each->done = true;
-  }
-  changed_.notify_all();
+  return verdict;
 }
 
 std::string SanitizerScreen::describe() const {

@@ -16,8 +16,11 @@
 // The group's process is a grading worker under compute-sanitizer (labrun-grade-child --serve): it
 // opens its context, then grades one member at a time, and each of those steps holds a shared turn
 // of its own. Between members it holds none and does no GPU work, so a timer waits for one member's
-// run at most, never a whole group's, and waiting for a turn never counts toward the group's limit
-// (the sum of its members').
+// run at most, never a whole group's. Each member's run has that member's limit (the opening
+// counts toward the first's, the end toward the last's): a member whose run never ends holds its
+// turn for its own limit, never for what the members before it left unspent. Waiting for a turn
+// counts toward no limit. Whatever happens to a group's run, an exception in labrun included,
+// every member it took gets a verdict (not clean where the run failed) and the next group opens.
 //
 // A group streams: its process starts as soon as its first member asks, and every member that
 // asks while the group is open joins it, up to the group's size, until `window_seconds` after it
@@ -61,8 +64,8 @@ class SanitizerScreen {
                   std::string visible_devices, GpuTurns* turns, std::size_t members, double window_seconds);
 
   //! Runs `tool` on the sanitize request at `request` (an absolute path in its scratch folder) as a
-  //! member of a group, and says how the group fared. `limit_seconds` is the member's share of its
-  //! group's limit. Appends "screening" (this member's own run in the group's process, under its
+  //! member of a group, and says how the group fared. `limit_seconds` is the limit of the member's own
+  //! run in the group. Appends "screening" (this member's own run in the group's process, under its
   //! turn) and "waiting to sanitize" (the rest: the group opening, the other members' runs, the
   //! window, waiting for turns, the group's end) to `phases`.
   [[nodiscard]] ScreenVerdict screen(const std::string& tool, const std::filesystem::path& request,
@@ -95,8 +98,13 @@ class SanitizerScreen {
     std::size_t group_size = 0;  // the next group's size (0: `members`)
   };
   // Runs the group `first` opens (no lock held), taking members as they come while it is open, and
-  // gives each member it served its verdict.
+  // gives each member it served its verdict, whatever happens (an exception in labrun is a verdict
+  // that is not clean); the tool's queue is free again when it returns.
   void run_group(const std::string& tool, Member* first);
+  // The group's process: serves served.front() and the members it takes (appended to `served`),
+  // and says how the run fared. `open` is cleared once the tool's queue is no longer this group's.
+  [[nodiscard]] ScreenVerdict run_group_process(const std::string& tool, std::vector<Member*>& served,
+                                                bool& open);
   // With the lock held: the open group's next member, waiting for one while the group is open; null
   // once it closes (the queue is then free for the next group).
   Member* next_member(std::unique_lock<std::mutex>& lock, Queue& queue,

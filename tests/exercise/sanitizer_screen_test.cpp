@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -216,4 +217,95 @@ TEST_CASE("a member that hangs ends its group at the members' limits, and clears
   CHECK_FALSE(first.get().clean);
   CHECK(got.seconds < 2.0 + 5.0);  // the members' two 1 s limits, not a hang's forever
   CHECK(got.members == 2);
+}
+
+TEST_CASE(
+    "a member that never ends holds its shared turn for its own limit at most, not for the limits of "
+    "every member its group took before it") {
+  // Five quick members, then one that hangs, each with a limit of 1 s: the group's process has
+  // spent almost nothing of the first five's limits when the sixth starts. A timer that asks for
+  // the GPU while the sixth runs must wait for the sixth's own limit, never for the unspent time
+  // of the members before it (on the H200 a group of 32 members of 60 s could hold up every
+  // grading on the GPU for half an hour).
+  Group group(8);
+  std::vector<fs::path> requests;
+  std::vector<std::future<labrun::ScreenVerdict>> verdicts;
+  for (const char* name : {"a", "b", "c", "d", "e"}) {
+    requests.push_back(group.member(name, ""));
+    verdicts.push_back(group.screen_member(requests.back(), 1.0));
+    REQUIRE(runs_within(requests.back(), 5.0));
+  }
+  const fs::path hangs = group.member("h", "hang");
+  verdicts.push_back(group.screen_member(hangs, 1.0));
+  REQUIRE(runs_within(hangs, 5.0));
+  const auto asked = std::chrono::steady_clock::now();
+  auto timer = std::async(std::launch::async, [&] { const labrun::ExclusiveTurn timing(&group.turns); });
+  // A bounded wait: a timer held up past its bound fails here, whatever the group does after.
+  const bool timed = timer.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+  REQUIRE(timed);
+  CHECK(waited < 1.0 + 1.5);  // its own 1 s, and the time to end its process
+  for (auto& verdict : verdicts) {
+    REQUIRE(verdict.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+    CHECK_FALSE(verdict.get().clean);
+  }
+}
+
+// Screens `request` on a thread the test never joins, so that a member that waits for ever fails
+// the test at its bounded wait instead of holding it up (its group is then leaked on purpose).
+std::future<labrun::ScreenVerdict> screen_detached(labrun::SanitizerScreen& screen, const fs::path& request) {
+  auto promise = std::make_shared<std::promise<labrun::ScreenVerdict>>();
+  std::future<labrun::ScreenVerdict> verdict = promise->get_future();
+  std::thread([&screen, request, promise] {
+    try {
+      std::vector<std::pair<std::string, double>> phases;
+      promise->set_value(screen.screen("memcheck", request, 30.0, phases));
+    } catch (...) {
+      promise->set_exception(std::current_exception());
+    }
+  }).detach();
+  return verdict;
+}
+
+TEST_CASE(
+    "a group whose run fails inside labrun gives each member a verdict that is not clean, and the next "
+    "member opens a new group") {
+  // The group's scratch folder cannot be made (TMPDIR names a file): its run fails before its
+  // process starts. Its member is then checked alone (not clean), and the tool's queue is free for
+  // the next group; no member waits for ever.
+  auto group = std::make_unique<Group>(4);
+  group->screen->no_more_gradings();
+  const fs::path a = group->member("a", "");
+  const fs::path b = group->member("b", "");
+  const char* before = std::getenv("TMPDIR");
+  const std::string saved = before != nullptr ? before : "";
+  const fs::path not_a_folder = group->work.path / "not-a-folder";
+  labrun::write_file_atomically(not_a_folder, "\n", false);
+  ::setenv("TMPDIR", not_a_folder.c_str(), 1);
+  auto first = screen_detached(*group->screen, a);
+  const bool first_ended = first.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  if (before != nullptr) {
+    ::setenv("TMPDIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("TMPDIR");
+  }
+  REQUIRE(first_ended);
+  bool threw = false;
+  labrun::ScreenVerdict failed;
+  try {
+    failed = first.get();
+  } catch (const std::exception&) {
+    threw = true;  // the member's grading would fail with the grader's error
+  }
+  CHECK_FALSE(threw);
+  CHECK_FALSE(failed.clean);
+  CHECK(failed.summary.find("cannot create a temporary folder") != std::string::npos);
+  auto second = screen_detached(*group->screen, b);
+  const bool second_ended = second.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  if (!second_ended) {
+    static_cast<void>(group.release());  // its member waits for ever: leave it alive
+  }
+  REQUIRE(second_ended);
+  CHECK(second.get().clean);
+  CHECK(ran(b));
 }

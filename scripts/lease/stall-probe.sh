@@ -127,7 +127,8 @@ status=$?
 echo "batch exit status $status" >>"$out/batch.log"
 {
   echo "== left after the batch ($(elapsed) s)"
-  ps -eo pid,ppid,etimes,stat,args | grep -E 'labrun|compute-sanitizer|sanitizer' | grep -v grep
+  ps -eo pid,ppid,etimes,stat,comm,args |
+    awk '$5 ~ /^(labrun|labrun-contain|labrun-grade-c|compute-sanitiz|bwrap|nvcc)$/' | cut -c1-260
 } >"$out/after.txt" 2>&1
 smi "$out/nvidia-smi-after.txt"
 sleep 10

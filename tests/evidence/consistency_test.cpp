@@ -306,3 +306,33 @@ TEST_CASE("a case's figure is computed again from its contexts' medians (schema 
                ContainsSubstring("/cases/" + std::to_string(index) + "/median_interval_ms"));
   }
 }
+
+TEST_CASE("a case's units and its number of rounds are checked against its contexts and its size (1.11.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(consistency_problem(t).empty());
+  std::size_t index = 0;
+  while (index < t.cases.size() && labrun::interval_units(t.cases[index]).size() < 2) {
+    ++index;
+  }
+  REQUIRE(index < t.cases.size());
+  labrun::CaseResult& c = t.cases[index];
+  const auto units = static_cast<int>(labrun::interval_units(c).size());
+  SECTION("the units its rounds ran in are consistent") {
+    c.units = units;
+    CHECK(consistency_problem(t).empty());
+  }
+  SECTION("any other count is named") {
+    c.units = units + 1;
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/" + std::to_string(index) + "/units"));
+  }
+  SECTION("a small case with fewer rounds than the small cases take is named") {
+    t.timing->small_case_rounds = t.timing->rounds + 1;
+    t.timing->small_case_rounds_max_elements = c.elements;
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/" + std::to_string(index) + "/rounds"));
+  }
+  SECTION("a larger case keeps the run's rounds") {
+    t.timing->small_case_rounds = t.timing->rounds + 1;
+    t.timing->small_case_rounds_max_elements = 0;
+    CHECK(consistency_problem(t).empty());
+  }
+}

@@ -450,16 +450,23 @@ TEST_CASE("a claim at every size holds only where it holds at each, and names th
   CHECK_THAT(none.detail, ContainsSubstring("no size at which lab/p/a and another of its cases both ran"));
 }
 
+namespace {
+
+// Case `name` of part p at n (size "small" at 1024, else "large"), one round of three equal samples of
+// each figure in `ms`.
+labrun::CaseResult rounds_case(const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
+  std::vector<std::vector<double>> rounds;
+  for (const double m : ms) {
+    rounds.push_back({m, m, m});
+  }
+  return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
+                                           rounds);
+}
+
+}  // namespace
+
 TEST_CASE("with rounds, a claim at every size is judged by each size's interval") {
   // a over b: about 1.00 at the small size (well inside at most 1.05), about 1.05 at the large one.
-  const auto rounds_case = [](const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
-    std::vector<std::vector<double>> rounds;
-    for (const double m : ms) {
-      rounds.push_back({m, m, m});
-    }
-    return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
-                                             rounds);
-  };
   labrun::Transcript t;
   t.cases.push_back(rounds_case("lab/p/a", 1024, {0.100, 0.101, 0.099}));
   t.cases.push_back(rounds_case("lab/p/a", 4096, {1.04, 1.06, 1.05}));
@@ -494,14 +501,6 @@ TEST_CASE("a claim describes what it reads and its bound before anything is meas
 TEST_CASE("a claim over cases of unequal numbers of units is judged over the units they all have (1.11.0)") {
   // Synthetic: a and b at a small size in 4 rounds (each its own unit, as rounds without a context
   // are), and at a large size in the first 2 of them, as 1.11.0's small cases take more rounds.
-  const auto rounds_case = [](const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
-    std::vector<std::vector<double>> rounds;
-    for (const double m : ms) {
-      rounds.push_back({m, m, m});
-    }
-    return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
-                                             rounds);
-  };
   labrun::Transcript t;
   t.cases.push_back(rounds_case("lab/p/a", 1024, {0.100, 0.102, 0.098, 0.101}));
   t.cases.push_back(rounds_case("lab/p/a", 4096, {1.00, 1.02}));

@@ -150,7 +150,7 @@ stage_continuity() {
     day48-fusion >"$out/continuity-day48.txt" || status=1
   scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" 2 0.01 \
     fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
-  tail -1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
+  tail -q -n 1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
   pack continuity continuity-day48.txt continuity-verdicts.txt
 }
 
@@ -260,7 +260,7 @@ stage_report() {
   echo "| side by side at n >= 2^24 (limit 1%) | result |"
   echo "| --- | --- |"
   for file in continuity-day48.txt continuity-verdicts.txt; do
-    [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -1 "$out/$file") |"
+    [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -n 1 "$out/$file") |"
   done
 }
 

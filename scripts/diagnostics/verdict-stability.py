@@ -214,6 +214,20 @@ def context_logs(case):
     return [statistics.fmean(v) for v in contexts.values()]
 
 
+def contexts_per_case(runs):
+    """The CUDA contexts a case's rounds ran in (schema 1.8.0 and later), median over every case and run:
+    at n <= 2^16 and above it (schema 1.11.0 gives the small cases more in cold and hot-gated timing);
+    None for a side with no such case."""
+    small, large = [], []
+    for run in runs:
+        for c in run["transcript"]["cases"]:
+            count = len(context_logs(c))
+            if count:
+                (small if c["elements"] <= SMALL_N_MAX else large).append(count)
+    return {"small": statistics.median(small) if small else None,
+            "large": statistics.median(large) if large else None}
+
+
 def process_component(runs):
     """Per case at n <= 2^16 timed in 3 runs or more of 2 contexts or more: T_context (the contexts'
     standard deviation within a run, pooled over the runs), T_process (what the runs' means vary by
@@ -332,6 +346,7 @@ def analyse(group, runs):
         "small_n_range_context_geometric_mean_median": geometric_median,
         "wall_seconds": wall,
         "process_component": process_component(runs),
+        "contexts_per_case": contexts_per_case(runs),
         "claim_spread": claim_spread(runs),
     }
     misses = [f"{f['claim']}: held in {f['held']} runs and failed in {f['failed']}" for f in found if f["flip"]]
@@ -383,6 +398,10 @@ def markdown(results):
                        f"{percent(pc['t_context_median'])}, T_process {percent(pc['t_process_median'])}, "
                        f"k = T_process / T_context {k}; the runs' recorded process allowance: "
                        f"{', '.join(format(a, 'g') for a in pc['recorded_allowances'])}.")
+        contexts = r["contexts_per_case"]
+        if contexts["small"] is not None or contexts["large"] is not None:
+            count = {side: "-" if v is None else format(v, "g") for side, v in contexts.items()}
+            out.append(f"CUDA contexts per case, median: n <= 2^16 {count['small']}, larger {count['large']}.")
         if r["wall_seconds"]:
             w = r["wall_seconds"]
             limit = f"; target {w['target']:.2f} s (1.5 x {w['today']:.1f})" if w["target"] is not None else ""

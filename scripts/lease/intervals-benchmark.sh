@@ -6,16 +6,18 @@
 #
 #   scripts/lease/intervals-benchmark.sh OUTDIR STAGE...
 #
-# Stages, in the order to run them (expected H200 time in brackets; about 9 minutes in all):
+# Stages, in the order to run them (expected H200 time in brackets; about 9.5 minutes in all):
 #   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode, at the
-#                defaults, plots drawn as a student's run draws them (about 4.5 min: 30 runs of 7 to
-#                10 s)
+#                defaults (from schema 1.11.0 the cases at n <= 2^16 take 10 contexts in cold and
+#                hot-gated mode, about 1 s more a run), plots drawn as a student's run draws them
+#                (about 5 min: 30 runs of 7 to 11 s)
 #   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults, and where a day-20 run's
 #                time outside its transcript's wall seconds goes (its plots drawn again, timed, and a
 #                labrun start without the device) (about 1.3 min)
 #   continuity   the previous code ($OLD_BUILD/labrun) against this one, side by side, cold, turn
 #                about: day 48 3 runs each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
-#                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min)
+#                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min); cases above 2^16 keep
+#                their rounds, rule and contexts, the small cases' extra rounds coming after theirs
 #   evidence     issue 31's item 3: one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
 #                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
@@ -148,7 +150,7 @@ stage_continuity() {
     day48-fusion >"$out/continuity-day48.txt" || status=1
   scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" 2 0.01 \
     fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
-  tail -1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
+  tail -q -n 1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
   pack continuity continuity-day48.txt continuity-verdicts.txt
 }
 
@@ -258,7 +260,7 @@ stage_report() {
   echo "| side by side at n >= 2^24 (limit 1%) | result |"
   echo "| --- | --- |"
   for file in continuity-day48.txt continuity-verdicts.txt; do
-    [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -1 "$out/$file") |"
+    [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -n 1 "$out/$file") |"
   done
 }
 

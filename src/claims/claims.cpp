@@ -382,12 +382,13 @@ std::vector<const CaseResult*> cases_read(const ClaimSpec& spec, const Transcrip
   return read;
 }
 
+// The claim at `at` on each of the first `count` views.
 std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Transcript>& views,
-                                   const SizeKey& at) {
+                                   std::size_t count, const SizeKey& at) {
   std::vector<ClaimResult> results;
-  results.reserve(views.size());
-  for (const Transcript& view : views) {
-    results.push_back(evaluate_at(spec, view, at));
+  results.reserve(count);
+  for (std::size_t u = 0; u < count && u < views.size(); ++u) {
+    results.push_back(evaluate_at(spec, views[u], at));
   }
   return results;
 }
@@ -398,10 +399,14 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
                   bool noise_rule) {
   const auto judged_at = [&](const SizeKey& at) {
     ClaimResult result = evaluate_at(spec, t, at);
-    if (views.size() >= 2) {
-      const std::vector<ClaimResult> per_unit = per_round(spec, views, at);
+    const std::vector<const CaseResult*> read = cases_read(spec, t, at);
+    // The units every case it reads has (1.11.0: a claim that reads a small case and a larger one is
+    // paired over the contexts both ran in); a claim that reads no timed case, the run's fewest.
+    const std::size_t units = std::min(views.size(), shared_units(read).value_or(unit_count(t)));
+    if (units >= 2) {
+      const std::vector<ClaimResult> per_unit = per_round(spec, views, units, at);
       const ProcessTerm process = claims_allow_by_figure_kind(t)
-                                      ? claim_process_term(cases_read(spec, t, at), process_allowance_of(t))
+                                      ? claim_process_term(read, process_allowance_of(t))
                                       : ProcessTerm{process_allowance_of(t), 0.0};
       judge_with_rounds(result, per_unit, process);
       if (noise_rule && result.verdict_basis == "interval") {
@@ -481,9 +486,10 @@ ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) 
 
 std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
   // The interval units are the run's CUDA contexts (1.8.0), or its rounds before 1.8.0
-  // (core/rounds.hpp).
+  // (core/rounds.hpp); one view per unit of the case with the most (1.11.0: the small cases'), each
+  // claim judged over the units of the cases it reads (judge).
   std::vector<Transcript> views;
-  const std::size_t units = unit_count(transcript);
+  const std::size_t units = most_units(transcript);
   if (units >= 2) {
     views.reserve(units);
     for (std::size_t u = 0; u < units; ++u) {

@@ -133,6 +133,15 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->check(whole_number_from(1, 1000))
       ->capture_default_str();
   command
+      ->add_option("--small-case-rounds", options.small_case_rounds,
+                   "Rounds each case of at most 65536 elements takes, at least --rounds; the extra rounds "
+                   "time those cases alone, each in a CUDA context as any round is, and their budget is "
+                   "shared between all their rounds. 0: twice --rounds in cold and hot-gated timing with 2 "
+                   "contexts or more (a small case's level moves with its context), else --rounds; --rounds "
+                   "with --smoke")
+      ->check(whole_number_from(0, 1000))
+      ->capture_default_str();
+  command
       ->add_option("--seed", options.seed,
                    "Seed of the random inputs (and of --order shuffle and each round's case order)")
       ->capture_default_str();

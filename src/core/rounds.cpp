@@ -43,6 +43,14 @@ std::vector<std::size_t> round_order(std::size_t count, int round, int rounds, s
   return shuffled_order(count, seed + 0x9E3779B97F4A7C15ull * (static_cast<std::uint64_t>(round) + 1));
 }
 
+bool takes_small_case_rounds(std::uint64_t elements, const TimingRecord& timing) {
+  return timing.small_case_rounds > 0 && elements <= timing.small_case_rounds_max_elements;
+}
+
+int rounds_for_case(std::uint64_t elements, const TimingRecord& timing) {
+  return takes_small_case_rounds(elements, timing) ? timing.small_case_rounds : timing.rounds;
+}
+
 int context_of_round(int round, int rounds_per_context) {
   return rounds_per_context > 0 ? round / rounds_per_context : 0;
 }
@@ -241,6 +249,27 @@ std::size_t unit_count(const Transcript& transcript) {
   return fewest.value_or(1);
 }
 
+std::size_t most_units(const Transcript& transcript) {
+  std::size_t most = 1;
+  for (const CaseResult& c : transcript.cases) {
+    if (c.has_samples()) {
+      most = std::max(most, interval_units(c).size());
+    }
+  }
+  return most;
+}
+
+std::optional<std::size_t> shared_units(const std::vector<const CaseResult*>& cases) {
+  std::optional<std::size_t> fewest;
+  for (const CaseResult* c : cases) {
+    if (c != nullptr && c->has_samples()) {
+      const std::size_t units = interval_units(*c).size();
+      fewest = std::min(fewest.value_or(units), units);
+    }
+  }
+  return fewest;
+}
+
 namespace {
 
 // The transcript with each sampled case cut down to its rounds [first_round, last_round] (inclusive;
@@ -329,10 +358,10 @@ PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult&
   measured.ratio = slower.central_ms() / faster.central_ms();
   const std::vector<double> slower_units = unit_medians(slower);
   const std::vector<double> faster_units = unit_medians(faster);
-  if (!slower.rounds.empty() && !faster.rounds.empty() && slower_units.size() >= 2 &&
-      slower_units.size() == faster_units.size()) {
+  const std::size_t shared = std::min(slower_units.size(), faster_units.size());
+  if (!slower.rounds.empty() && !faster.rounds.empty() && shared >= 2) {
     std::vector<double> per_unit;
-    for (std::size_t u = 0; u < slower_units.size(); ++u) {
+    for (std::size_t u = 0; u < shared; ++u) {
       per_unit.push_back(slower_units[u] / faster_units[u]);
     }
     measured.interval = between_round_interval(measured.ratio, per_unit, process_allowance);
@@ -369,7 +398,9 @@ std::string interval_method_text(double process_allowance) {
       "each CUDA context's rounds alone, and the run's figure times exp(+-t s / sqrt(C)), with s the "
       "standard deviation of the logarithms of the C context figures and t the 0.975 quantile of "
       "Student's t with C - 1 degrees of freedom (a figure that is not positive in every context: "
-      "+-t s / sqrt(C) on the figures themselves); a ratio of two cases is paired context by context; "
+      "+-t s / sqrt(C) on the figures themselves); a ratio of two cases is paired context by context, "
+      "and a ratio or claim that reads cases of unequal numbers of contexts over the contexts they all "
+      "ran in (the fewer: C is theirs); "
       "no interval with one context; a claim whose figure's s exceeds its tolerance is inconclusive";
   if (process_allowance > 0.0) {
     std::ostringstream k;
@@ -399,6 +430,21 @@ std::string round_context_text(int rounds, int rounds_per_context) {
          "destroys its context (cudaDeviceReset), creates a new one and opens the lab's session in it again "
          "(buffers allocated, inputs filled from the same seed, primed); the correctness check ran once, in "
          "the first";
+}
+
+std::string small_case_rounds_text(int rounds, int small_case_rounds, int rounds_per_context,
+                                   std::uint64_t max_elements) {
+  if (small_case_rounds <= rounds) {
+    return "";
+  }
+  return "cases of at most " + std::to_string(max_elements) + " elements take " +
+         std::to_string(small_case_rounds) + " rounds (" +
+         std::to_string(contexts_for(small_case_rounds, rounds_per_context)) + " contexts), the others " +
+         std::to_string(rounds) + ": rounds " + std::to_string(rounds + 1) + " to " +
+         std::to_string(small_case_rounds) +
+         " time those cases alone, each starting a context as any round does, and their --reps, "
+         "--max-samples and --case-time-limit are split between their " +
+         std::to_string(small_case_rounds) + " rounds";
 }
 
 }  // namespace labrun

@@ -52,6 +52,18 @@ inline constexpr double kGpuBoundProcessAllowance = 0.6;
 //! measurements), so k s alone gives a run whose contexts happen to agree an interval that misses the
 //! other runs (docs/measurement.md, "One allowance per kind of figure").
 inline constexpr double kLaunchRateProcessFloor = 0.075;
+//! 1.11.0: the cases that take more rounds than the others in cold and hot-gated timing: at most 2^16
+//! elements, where a case's level moves with its CUDA context by 2.3-2.6% (T_context) and the process
+//! adds about nothing (T_process 0.0%, medians over day 48's 13 small cases, H200 benchmarks of
+//! 2026-12-03 18:04Z and 21:40Z), so only more contexts bring the run-to-run range of its figure under
+//! 3% (docs/measurement.md, "More contexts for the small cases").
+inline constexpr std::uint64_t kSmallCaseRoundsMaxElements = std::uint64_t{1} << 16;
+//! The small cases' rounds per run of the others' in cold and hot-gated timing: 2, so 10 contexts at
+//! the default 5. Sized from those benchmarks: the expected median range over the small cases is
+//! 2.4-2.9% at 10 contexts (3.5-3.9% at 5), and a context that only the small cases run in costs its
+//! creation (0.16-0.19 s), their sampling budget being shared over all their rounds: about 0.9 s a
+//! day-48 run, inside the wall-time target (docs/measurement.md, "More contexts for the small cases").
+inline constexpr int kSmallCaseRoundsFactor = 2;
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded
 //! (core/sampling.hpp), so a round could never stop on it.
 inline constexpr int kMinSamplesPerAdaptiveRound = 6;
@@ -68,6 +80,13 @@ inline constexpr int kMinSamplesPerAdaptiveRound = 6;
 //! run's `seed` and the round's number (the same seed gives the same orders on every machine).
 [[nodiscard]] std::vector<std::size_t> round_order(std::size_t count, int round, int rounds,
                                                    std::uint64_t seed);
+
+//! 1.11.0: whether a case of `elements` takes the small cases' rounds of a transcript recorded with
+//! `timing` (elements at most timing.small_case_rounds_max_elements; never before 1.11.0).
+[[nodiscard]] bool takes_small_case_rounds(std::uint64_t elements, const TimingRecord& timing);
+//! The rounds a case of `elements` takes in a run recorded with `timing`: timing.small_case_rounds for
+//! a small case (takes_small_case_rounds), else timing.rounds.
+[[nodiscard]] int rounds_for_case(std::uint64_t elements, const TimingRecord& timing);
 
 //! The CUDA context (from 0) round `round` (from 0) runs in, with `rounds_per_context` rounds in each.
 [[nodiscard]] int context_of_round(int round, int rounds_per_context);
@@ -179,6 +198,12 @@ inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that 
 [[nodiscard]] std::size_t round_count(const Transcript& transcript);
 //! The interval units every timed case has (the fewest of any case with samples); 1 when none.
 [[nodiscard]] std::size_t unit_count(const Transcript& transcript);
+//! The interval units of the timed case with the most (1.11.0: the small cases'); 1 when none.
+[[nodiscard]] std::size_t most_units(const Transcript& transcript);
+//! The interval units `cases` share: the fewest of any of them with samples (a case's units are its
+//! contexts from the first, so the first `shared_units` of each ran in the same contexts); nullopt
+//! when none has samples.
+[[nodiscard]] std::optional<std::size_t> shared_units(const std::vector<const CaseResult*>& cases);
 
 //! The transcript as round `round` alone saw it: each case with samples keeps that round's samples
 //! and clocks (summary recomputed from them, its one RoundRecord, no interval); a case with no such
@@ -190,9 +215,10 @@ inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that 
 [[nodiscard]] Transcript unit_view(const Transcript& transcript, std::size_t unit);
 
 //! central(slower) / central(faster) with its 95% interval from between-unit variation, paired by
-//! unit (each unit's median ratio, so what a context shares between the two cases cancels); the
-//! interval (with `process_allowance`) is nullopt unless both cases have the same number of units, at
-//! least 2.
+//! unit (each unit's median ratio, so what a context shares between the two cases cancels) over the
+//! units both cases have (the fewer: 1.11.0's small cases have more contexts than the others, and
+//! their first contexts are the others'); the interval (with `process_allowance`) is nullopt below 2
+//! shared units. Before 1.11.0 every case had the same units, and this is the interval they recorded.
 [[nodiscard]] PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster,
                                                    double process_allowance = 0.0);
 
@@ -207,5 +233,8 @@ inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that 
 [[nodiscard]] std::string interval_method_text(double process_allowance = 0.0);
 //! How the run's rounds were given CUDA contexts, in words, as the transcript records it.
 [[nodiscard]] std::string round_context_text(int rounds, int rounds_per_context);
+//! How the small cases' extra rounds were taken, in words (1.11.0); "" when they take none.
+[[nodiscard]] std::string small_case_rounds_text(int rounds, int small_case_rounds, int rounds_per_context,
+                                                 std::uint64_t max_elements);
 
 }  // namespace labrun

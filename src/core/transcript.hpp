@@ -41,7 +41,11 @@ namespace labrun {
 //! exceeds its tolerance is inconclusive (basis "noise"); samples are written at the precision of the
 //! float a CUDA event gives. Older transcripts are read with each round its own interval unit, as
 //! their runs judged them, and no launch check.
-inline constexpr const char* kTranscriptSchemaVersion = "1.10.0";
+//! 1.9.0 added the process allowance; 1.10.0 each case's figure (the geometric mean of its contexts).
+//! 1.11.0 gives the small cases more rounds than the others (`timing.small_case_rounds`, their rule
+//! and their size limit; each case's `units`), so cases may have unequal numbers of contexts; older
+//! transcripts are read with every case at `timing.rounds`, as their runs judged them.
+inline constexpr const char* kTranscriptSchemaVersion = "1.11.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -218,6 +222,10 @@ struct CaseResult {
   //! its CUDA contexts' medians (core/rounds.hpp: CasePoint::kUnitGeometricMean). nullopt in older
   //! transcripts, in transcribed cases and in one unit's view of a run: the figure is summary.median.
   std::optional<double> figure_ms = {};
+  //! 1.11.0: the interval units (CUDA contexts) the case's figure and interval are made of, as the
+  //! transcript records it (the writer writes core/rounds.hpp's interval_units count; `labrun validate`
+  //! checks it against the rounds). nullopt in older transcripts and in cases built by a program.
+  std::optional<int> units = {};
 
   [[nodiscard]] bool has_samples() const { return !samples_ms.empty(); }
   //! The case's central time in ms: figure_ms when recorded (1.10.0), else the median of its
@@ -284,6 +292,17 @@ struct TimingRecord {
   //! of the between-context standard deviation, allowed for in every interval
   //! (core/statistics.hpp: between_round_interval); 0: none (every transcript before 1.9.0).
   double process_allowance = 0.0;
+  // 1.11.0: more rounds for the small cases (core/rounds.hpp: takes_small_case_rounds).
+  //! Rounds every case of at most small_case_rounds_max_elements elements takes (`--small-case-rounds`),
+  //! at least `rounds`; the extra rounds, after the `rounds` every case takes, time those cases alone.
+  //! 0 for a transcript before 1.11.0: every case took `rounds`.
+  int small_case_rounds = 0;
+  std::uint64_t small_case_rounds_max_elements = 0;  //!< 0 before 1.11.0
+  //! The stop rule of one round of a small case: the run's rule split between small_case_rounds.
+  int small_case_round_min_samples = 0;
+  int small_case_round_max_samples = 0;
+  double small_case_round_target_relative_median_ci = 0.0;
+  double small_case_round_case_time_limit_s = 0.0;
 };
 
 //! FP32 instructions Nsight Compute counted, summed over threads (1.7.0):

@@ -219,6 +219,28 @@ std::optional<SchemaProblem> rounds_problem(const CaseResult& c, const std::stri
   return std::nullopt;
 }
 
+// 1.11.0: the case's recorded units against its rounds' contexts, and its rounds against the rounds a
+// case of its size takes (timing.rounds, or timing.small_case_rounds for a small case).
+std::optional<SchemaProblem> units_problem(const CaseResult& c, const std::string& at,
+                                           const std::optional<TimingRecord>& timing) {
+  const std::size_t units = interval_units(c).size();
+  if (c.units && static_cast<std::size_t>(*c.units) != units) {
+    return SchemaProblem{at + "/units", std::to_string(*c.units) + " units, where its rounds ran in " +
+                                            std::to_string(units) + " (/rounds/*/context)"};
+  }
+  if (timing && timing->small_case_rounds > 0 && !c.rounds.empty()) {
+    const int expected = rounds_for_case(c.elements, *timing);
+    if (c.rounds.size() != static_cast<std::size_t>(expected)) {
+      return SchemaProblem{at + "/rounds",
+                           std::to_string(c.rounds.size()) + " rounds, where a case of " +
+                               std::to_string(c.elements) + " elements takes " + std::to_string(expected) +
+                               " (/timing/rounds, /timing/small_case_rounds at most " +
+                               std::to_string(timing->small_case_rounds_max_elements) + " elements)"};
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<SchemaProblem> size_problem(const Transcript& t, const CaseResult& c, const std::string& at) {
   for (const SizeRecord& size : t.sizes) {
     if (size.label == c.size_label && size.elements && *size.elements != c.elements) {
@@ -282,6 +304,9 @@ std::optional<SchemaProblem> case_problem(const Transcript& t, std::size_t index
     return problem;
   }
   if (auto problem = contexts_problem(c, at, t.timing)) {
+    return problem;
+  }
+  if (auto problem = units_problem(c, at, t.timing)) {
     return problem;
   }
   return sampling_problem(c, at, t.timing);

@@ -50,7 +50,11 @@ Table summary_table(const Transcript& t) {
   if (t.rounds_recorded && t.timing) {
     add("rounds",
         std::to_string(t.timing->rounds) +
-            (t.timing->rounds > 1 ? ", each on buffers allocated again, in an order of its own" : ""));
+            (t.timing->rounds > 1 ? ", each on buffers allocated again, in an order of its own" : "") +
+            (t.timing->small_case_rounds > t.timing->rounds
+                 ? "; " + std::to_string(t.timing->small_case_rounds) + " for cases of at most " +
+                       std::to_string(t.timing->small_case_rounds_max_elements) + " elements"
+                 : std::string()));
   }
   return table;
 }
@@ -395,6 +399,15 @@ void add_round_rows(const TimingRecord& timing, Table& table) {
                                                       timing.round_target_relative_median_ci,
                                                       timing.round_case_time_limit_s, 3)});
     table.rows.push_back({"round order", "each round's own, drawn from the seed and the round's number"});
+  }
+  if (timing.small_case_rounds > timing.rounds) {  // 1.11.0
+    table.rows.push_back(
+        {"one round of a small case",
+         stop_rule_text(timing.small_case_round_min_samples, timing.small_case_round_max_samples,
+                        timing.small_case_round_target_relative_median_ci,
+                        timing.small_case_round_case_time_limit_s, 3) +
+             " (" + std::to_string(timing.small_case_rounds) + " rounds, at most " +
+             std::to_string(timing.small_case_rounds_max_elements) + " elements)"});
   }
   table.rows.push_back({"intervals", timing.interval_method});
   std::string precision = timing.small_case_batch > 1

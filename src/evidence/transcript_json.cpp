@@ -304,6 +304,18 @@ Json timing_to_json(const TimingRecord& timing) {
             {"round_context", timing.round_context},
             {"launch_check", timing.launch_check}};
   json["process_allowance"] = timing.process_allowance;  // 1.9.0
+  // 1.11.0: a record that sets no small-case rounds (built by a program, or read from before 1.11.0)
+  // gives every case its `rounds`.
+  const bool small_set = timing.small_case_rounds > 0;
+  json["small_case_rounds"] = small_set ? timing.small_case_rounds : timing.rounds;
+  json["small_case_rounds_max_elements"] = small_set ? timing.small_case_rounds_max_elements : 0;
+  const bool small_rule_set = small_set && timing.small_case_round_min_samples > 0;
+  json["small_case_round_rule"] =
+      small_rule_set ? Json{{"min_samples", timing.small_case_round_min_samples},
+                            {"max_samples", timing.small_case_round_max_samples},
+                            {"target_relative_median_ci", timing.small_case_round_target_relative_median_ci},
+                            {"case_time_limit_s", timing.small_case_round_case_time_limit_s}}
+                     : round_rule_json(timing);
   return json;
 }
 
@@ -517,6 +529,7 @@ Json transcript_to_json(const Transcript& t) {
       entry["rounds"] = rounds;
       entry["median_interval_ms"] = optional_interval(c.median_interval_ms);
       entry["figure_ms"] = optional_number(c.figure_ms);  // 1.10.0
+      entry["units"] = interval_units(c).size();          // 1.11.0
       entry["event_pair_batch"] = c.event_pair_batch;
       entry["launch_check"] = c.launch_check ? Json{{"gated_samples_ms", c.launch_check->gated_samples_ms},
                                                     {"gated_median_ms", c.launch_check->gated_median_ms},
@@ -720,6 +733,12 @@ CaseResult read_case(const Reader& c, bool transcribed) {
           c.fail("figure_ms", "expected a positive number");
         }
       }
+      if (c.has("units")) {  // 1.11.0; before it, every case's units follow from its rounds alone
+        result.units = c.integer("units");
+        if (*result.units < 1) {
+          c.fail("units", "expected a positive integer");
+        }
+      }
       result.event_pair_batch = c.integer("event_pair_batch");
     }
     if (c.has("launch_check")) {  // 1.8.0
@@ -829,6 +848,19 @@ TimingRecord read_timing(const Reader& r) {
     }
     timing.round_context = r.text("round_context");
     timing.launch_check = r.text("launch_check");
+  }
+  if (r.has("small_case_rounds")) {  // 1.11.0; before it, every case took `rounds`
+    timing.small_case_rounds = r.integer("small_case_rounds");
+    if (timing.small_case_rounds < std::max(timing.rounds, 1)) {
+      r.fail("small_case_rounds",
+             "expected an integer of at least /timing/rounds (" + std::to_string(timing.rounds) + ")");
+    }
+    timing.small_case_rounds_max_elements = r.count("small_case_rounds_max_elements");
+    const Reader rule = r.child("small_case_round_rule");
+    timing.small_case_round_min_samples = rule.integer("min_samples");
+    timing.small_case_round_max_samples = rule.integer("max_samples");
+    timing.small_case_round_target_relative_median_ci = rule.number("target_relative_median_ci");
+    timing.small_case_round_case_time_limit_s = rule.number("case_time_limit_s");
   }
   return timing;
 }
@@ -1001,17 +1033,9 @@ bool from_1_8(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0",
-                                                 "1.1.0",
-                                                 "1.2.0",
-                                                 "1.3.0",
-                                                 "1.4.0",
-                                                 "1.5.0",
-                                                 "1.6.0",
-                                                 "1.7.0",
-                                                 "1.8.0",
-                                                 "1.9.0",
-                                                 kTranscriptSchemaVersion};
+  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0",  "1.3.0",
+                                                 "1.4.0", "1.5.0", "1.6.0",  "1.7.0",
+                                                 "1.8.0", "1.9.0", "1.10.0", kTranscriptSchemaVersion};
   return versions;
 }
 

@@ -1,12 +1,17 @@
 #pragma once
 // Compiles beside each other in a batch, and a compile that needs the machine's compiling to
-// itself. A compiler process may use its CPU seconds (RLIMIT_CPU) and a compile three times that
-// of wall clock; beside other compiles on a busy machine an honest compile can reach that wall clock
-// while it waits for a core, which says nothing about the submission. So in a batch every compile
-// holds a shared turn, and one stopped at its wall clock is compiled again holding the turn alone:
-// no other compile runs beside it, and the time it waited for the turn is not on its clock. Only
-// what it does then decides its grade. A waiting "alone" stops new shared turns, so a stream of
-// compiles cannot starve it.
+// itself. A compile's processes may use its CPU seconds together (CompilerSetup::cpu_seconds) and
+// the compile three times that of wall clock; beside other compiles on a busy machine an honest
+// compile can reach that wall clock while it waits for a core, which says nothing about the
+// submission. So in a batch every compile holds a shared turn, and one stopped at its wall clock is
+// compiled again holding the turn alone: no other compile runs beside it, and the time it waited
+// for the turn is not on its clock. Only what it does then decides its grade. A waiting "alone"
+// stops new shared turns, so a stream of compiles cannot starve it.
+//
+// What a turn alone can cost the batch is bounded by the CPU limit, not the wall clock: nothing in
+// the compile sandbox can make a compiler wait (sandbox.hpp), so a compile with the machine to
+// itself ends at its CPU seconds, all its processes counted, before its wall clock. A submission
+// cannot hold every other compile back for longer than that.
 //
 // Host logic only; thread-safe.
 

@@ -66,6 +66,7 @@ SpawnOptions sandboxed(const std::vector<std::string>& argv, const fs::path& scr
   options.limits.processes = kProcessLimit;
   options.limits.address_space_bytes = setup.memory_bytes;
   options.limits.cpu_seconds = static_cast<std::uint64_t>(setup.cpu_seconds);
+  options.limits.tree_cpu_seconds = static_cast<std::uint64_t>(setup.cpu_seconds);
   // Room for the preprocessor's trace of the headers it opens (a few thousand lines where a source
   // includes thrust), which the checks read whole.
   options.output_cap = kCompilerOutputMaxBytes;
@@ -227,7 +228,7 @@ ProcessResult run_compiler(const std::vector<std::string>& argv, const fs::path&
       again);
 }
 
-// "60 s of CPU, 4 GiB of memory": the limits of each compiler process.
+// "60 s of CPU, 4 GiB of memory a process": the compile's limits.
 std::string compiler_limits(const CompilerSetup& setup);
 
 // "the compile was stopped at the compiler's limits (...): ...", for `what` ("the compile"), a run
@@ -243,7 +244,7 @@ std::string stopped_at_limits(const std::string& what, const ProcessResult& run,
 
 std::string compiler_limits(const CompilerSetup& setup) {
   return std::to_string(static_cast<int>(setup.cpu_seconds)) + " s of CPU, " +
-         std::to_string(setup.memory_bytes >> 30) + " GiB of memory";
+         std::to_string(setup.memory_bytes >> 30) + " GiB of memory a process";
 }
 
 std::string source_in(const fs::path& scratch) {

@@ -63,8 +63,13 @@ struct CompilerSetup {
   //! The text check's policy (include_policy for cuda_include); its quoted names, found under
   //! lab_headers, are the lab's files preprocessing may open.
   IncludePolicy policy;
-  double cpu_seconds = 60.0;    //!< CPU seconds of each compiler process (RLIMIT_CPU)
-  double wall_seconds = 180.0;  //!< wall clock of one compiler run, the whole tree killed past it
+  //! CPU seconds of one compiler run: of each of its processes (RLIMIT_CPU) and of all of them
+  //! together (ChildLimits::tree_cpu_seconds), so that a compile's stages cannot add up to more
+  double cpu_seconds = 60.0;
+  //! wall clock of one compiler run, the whole tree killed past it. Nothing in the sandbox can make a
+  //! compiler wait, so a run alone ends at its CPU seconds first; only a run starved of the CPU by
+  //! others reaches its wall clock (compile_turns.hpp)
+  double wall_seconds = 180.0;
   std::uint64_t memory_bytes = std::uint64_t{4} << 30;       //!< address space of each compiler process
   std::uint64_t file_size_bytes = std::uint64_t{256} << 20;  //!< largest file the compiler may write
   //! Batch grading: the batch's compile turns (exercise/compile_turns.hpp): a compiler run stopped
@@ -82,8 +87,8 @@ struct CompilerSetup {
 [[nodiscard]] IncludePolicy exercise_include_policy(const Exercise& exercise);
 
 //! The grader's setup for `exercise`: this build's nvcc and CUDA include folder, the lab's staged
-//! headers and the exercise's include policy; each compiler process may use `cpu_seconds` of CPU,
-//! and a compile three times that of wall clock. Throws labrun::DataFileNotFound when the headers
+//! headers and the exercise's include policy; a compile's processes may use `cpu_seconds` of CPU
+//! together, and a compile three times that of wall clock. Throws labrun::DataFileNotFound when the headers
 //! are not found.
 [[nodiscard]] CompilerSetup grader_compiler_setup(const Exercise& exercise, double cpu_seconds = 60.0);
 

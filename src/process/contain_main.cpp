@@ -2,15 +2,19 @@
 // stays beside it as its keeper.
 //
 //   labrun-contain --parent PID [--file-size BYTES] [--processes N] [--address-space BYTES]
-//                  [--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]
+//                  [--cpu-seconds S] [--tree-cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]
 //
 // It dies with labrun: PR_SET_PDEATHSIG delivers SIGTERM when labrun ends, however it ends.
 // It is the child subreaper of everything PROGRAM starts, so a descendant that calls setsid or
 // loses its parent comes back to it rather than to init. When PROGRAM ends, or on SIGTERM,
 // SIGINT or SIGHUP (a time-out or an interrupted labrun), it kills every descendant, reaps them,
 // and exits as PROGRAM did: the same exit status, or the same signal.
-// Exit status 125: labrun-contain's own usage error or labrun already gone; 127: PROGRAM could not
-// be executed (a line on standard error says why).
+// --cpu-seconds limits each process (RLIMIT_CPU); --tree-cpu-seconds limits PROGRAM and everything it
+// starts together: past it (read from /proc every 50 ms once the tree could have reached it, so it may
+// be passed by that much per running process) the keeper kills every descendant and ends with SIGXCPU, as a
+// process past its own RLIMIT_CPU does. A compiler's stages each get their own RLIMIT_CPU, so only the sum
+// bounds a compile. Exit status 125: labrun-contain's own usage error or labrun already gone; 127: PROGRAM
+// could not be executed (a line on standard error says why).
 
 #include <signal.h>
 #include <sys/prctl.h>
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <vector>
 
@@ -39,6 +44,7 @@ struct Request {
   std::uint64_t processes = 0;
   std::uint64_t address_space = 0;
   std::uint64_t cpu_seconds = 0;
+  std::uint64_t tree_cpu_seconds = 0;
   bool no_core = false;
   std::vector<char*> program;  // null-terminated
 };
@@ -83,6 +89,8 @@ bool parse(int argc, char** argv, Request& request) {
       request.address_space = value;
     } else if (arg == "--cpu-seconds") {
       request.cpu_seconds = value;
+    } else if (arg == "--tree-cpu-seconds") {
+      request.tree_cpu_seconds = value;
     } else {
       return false;
     }
@@ -113,6 +121,22 @@ void say(const std::string& line) {
   }
 }
 
+// Seconds between two reads of the tree's CPU time, once it could be near its limit.
+constexpr double kTreeScanSeconds = 0.05;
+
+double monotonic_seconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+timespec duration_of(double seconds) {
+  timespec duration{};
+  duration.tv_sec = static_cast<time_t>(seconds);
+  duration.tv_nsec = static_cast<long>((seconds - static_cast<double>(duration.tv_sec)) * 1e9);
+  return duration;
+}
+
 // Ends this process the way the program ended.
 [[noreturn]] void exit_like(int status) {
   if (WIFSIGNALED(status)) {
@@ -134,7 +158,7 @@ int main(int argc, char** argv) {
   Request request;
   if (!parse(argc, argv, request)) {
     say("usage: labrun-contain --parent PID [--file-size B] [--processes N] [--address-space B] "
-        "[--cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]");
+        "[--cpu-seconds S] [--tree-cpu-seconds S] [--no-core] -- PROGRAM [ARGS...]");
     return kUsage;
   }
   // Signals arrive through sigwaitinfo below, never through handlers.
@@ -190,10 +214,31 @@ int main(int argc, char** argv) {
 
   int program_status = 0;
   bool program_ended = false;
+  // The tree's CPU seconds are read from /proc only once they could have reached the limit: not
+  // before limit / (CPUs online) seconds of wall clock, so a short program costs no scan at all.
+  const double tree_limit = static_cast<double>(request.tree_cpu_seconds);
+  const long cpus = std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN));
+  double next_scan = monotonic_seconds() + tree_limit / static_cast<double>(cpus);
   while (!program_ended) {
     siginfo_t info{};
-    if (::sigwaitinfo(&watched, &info) < 0) {
-      continue;  // EINTR
+    int signal_number = 0;
+    if (tree_limit > 0.0) {
+      const timespec wait = duration_of(std::max(0.0, next_scan - monotonic_seconds()));
+      signal_number = ::sigtimedwait(&watched, &info, &wait);
+    } else {
+      signal_number = ::sigwaitinfo(&watched, &info);
+    }
+    if (signal_number < 0) {
+      if (errno == EAGAIN) {
+        if (labrun::descendants_cpu_seconds() >= tree_limit) {
+          say("the program's processes used " + std::to_string(request.tree_cpu_seconds) +
+              " s of CPU together, its limit: stopped");
+          labrun::kill_all_descendants();
+          exit_like(SIGXCPU);  // a status that says "killed by SIGXCPU", as RLIMIT_CPU's would
+        }
+        next_scan = monotonic_seconds() + kTreeScanSeconds;
+      }
+      continue;  // EINTR, or a scan under the limit
     }
     if (info.si_signo != SIGCHLD) {
       // Time-out, interruption, or labrun gone: nothing below us survives.

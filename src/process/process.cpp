@@ -255,7 +255,8 @@ ProcessResult run_contained(const SpawnOptions& options) {
   for (const auto& [flag, value] :
        {std::pair{"--file-size", limits.file_size_bytes}, std::pair{"--processes", limits.processes},
         std::pair{"--address-space", limits.address_space_bytes},
-        std::pair{"--cpu-seconds", limits.cpu_seconds}}) {
+        std::pair{"--cpu-seconds", limits.cpu_seconds},
+        std::pair{"--tree-cpu-seconds", limits.tree_cpu_seconds}}) {
     if (value > 0) {
       arguments.emplace_back(flag);
       arguments.push_back(std::to_string(value));

@@ -45,7 +45,10 @@ struct ChildLimits {
   std::uint64_t processes = 0;            //!< RLIMIT_NPROC: processes (and threads) of this user
   std::uint64_t address_space_bytes = 0;  //!< RLIMIT_AS (0 for CUDA programs: the driver maps a lot)
   std::uint64_t cpu_seconds = 0;          //!< RLIMIT_CPU: CPU seconds of each process (SIGXCPU ends it)
-  bool no_core_dumps = true;              //!< RLIMIT_CORE = 0
+  //! CPU seconds of the program and everything it starts, together (labrun-contain reads /proc every
+  //! 50 ms and ends the whole tree with SIGXCPU past it)
+  std::uint64_t tree_cpu_seconds = 0;
+  bool no_core_dumps = true;  //!< RLIMIT_CORE = 0
 };
 
 //! A wall-clock budget a child spends only while it works: the time it waits for something outside

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,58 @@ std::optional<pid_t> parent_in_stat(const std::string& stat_text) {
     return std::nullopt;
   }
   return static_cast<pid_t>(parent);
+}
+
+std::optional<double> cpu_seconds_in_stat(const std::string& stat_text, long ticks_per_second) {
+  const std::size_t close = stat_text.rfind(')');
+  if (close == std::string::npos || ticks_per_second <= 0) {
+    return std::nullopt;
+  }
+  // After the command name: state (field 3), then fields 4 to 13, then utime, stime, cutime and
+  // cstime (fields 14 to 17).
+  const char* cursor = stat_text.c_str() + close + 1;
+  const char* const text_end = stat_text.c_str() + stat_text.size();
+  double ticks = 0.0;
+  for (int field = 3; field <= 17; ++field) {
+    while (cursor < text_end && *cursor == ' ') {
+      ++cursor;
+    }
+    if (cursor >= text_end) {
+      return std::nullopt;
+    }
+    if (field >= 14) {
+      char* end = nullptr;
+      const long long value = std::strtoll(cursor, &end, 10);
+      if (end == cursor || value < 0) {
+        return std::nullopt;
+      }
+      ticks += static_cast<double>(value);
+      cursor = end;
+    } else {
+      while (cursor < text_end && *cursor != ' ') {
+        ++cursor;
+      }
+    }
+  }
+  return ticks / static_cast<double>(ticks_per_second);
+}
+
+double descendants_cpu_seconds() {
+  rusage reaped{};
+  double seconds = 0.0;
+  if (::getrusage(RUSAGE_CHILDREN, &reaped) == 0) {
+    for (const timeval& time : {reaped.ru_utime, reaped.ru_stime}) {
+      seconds += static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+    }
+  }
+  const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+  for (const pid_t pid : descendants_of(::getpid())) {
+    if (const auto used =
+            cpu_seconds_in_stat(read_proc_file("/proc/" + std::to_string(pid) + "/stat"), ticks_per_second)) {
+      seconds += *used;
+    }
+  }
+  return seconds;
 }
 
 std::vector<pid_t> descendants_of(pid_t ancestor) {

@@ -100,8 +100,10 @@ void create_output_directory(const std::filesystem::path& dir) {
   }
 }
 
-TimingRecord timing_record(const SamplingRule& rule, int rounds, int rounds_per_context,
-                           const RunOptions& options, const DeviceSizing& sizing) {
+TimingRecord timing_record(const SamplingRule& rule, const RunPlan& plan, const RunOptions& options,
+                           const DeviceSizing& sizing) {
+  const int rounds = plan.rounds;
+  const int rounds_per_context = plan.rounds_per_context;
   TimingRecord timing;
   timing.mode = timing_mode_name(options.mode);
   timing.order = case_order_name(options.order);
@@ -138,6 +140,19 @@ TimingRecord timing_record(const SamplingRule& rule, int rounds, int rounds_per_
   timing.interval_method = interval_method_text(timing.process_allowance);
   timing.rounds_per_context = rounds_per_context;
   timing.round_context = round_context_text(rounds, rounds_per_context);
+  // 1.11.0: the small cases' rounds, their rule and their size limit.
+  timing.small_case_rounds = plan.small_case_rounds;
+  timing.small_case_rounds_max_elements = kSmallCaseRoundsMaxElements;
+  const SamplingRule small_round = round_rule(rule, plan.small_case_rounds);
+  timing.small_case_round_min_samples = small_round.min_samples;
+  timing.small_case_round_max_samples = small_round.max_samples;
+  timing.small_case_round_target_relative_median_ci = small_round.target_relative_median_ci;
+  timing.small_case_round_case_time_limit_s = small_round.case_time_limit_s;
+  const std::string small_rounds =
+      small_case_rounds_text(rounds, plan.small_case_rounds, rounds_per_context, kSmallCaseRoundsMaxElements);
+  if (!small_rounds.empty()) {
+    timing.round_context += "; " + small_rounds;
+  }
   if (options.mode == TimingMode::kHot) {
     timing.launch_check =
         "after each round of a case of at most " + std::to_string(kLaunchCheckMaxElements) +
@@ -210,6 +225,23 @@ int rounds_for(const RunOptions& options) {
   return options.smoke ? std::min(options.rounds, kSmokeMaxRounds) : options.rounds;
 }
 
+int small_case_rounds_for(const RunOptions& options, int rounds) {
+  if (options.smoke) {
+    return rounds;  // a smoke run checks the lab runs, in at most 3 samples a case
+  }
+  if (options.small_case_rounds != 0) {
+    if (options.small_case_rounds < rounds) {
+      throw UsageError("--small-case-rounds (" + std::to_string(options.small_case_rounds) +
+                       ") must be at least the rounds every case takes (" + std::to_string(rounds) + ")");
+    }
+    return options.small_case_rounds;
+  }
+  const int rounds_per_context = std::max(1, std::min(options.rounds_per_context, rounds));
+  const bool by_context = options.mode == TimingMode::kCold || options.mode == TimingMode::kHotGated;
+  return by_context && contexts_for(rounds, rounds_per_context) >= 2 ? kSmallCaseRoundsFactor * rounds
+                                                                     : rounds;
+}
+
 int event_pair_batch_for(const CaseSpec& spec, std::uint64_t elements, const RunOptions& options) {
   return spec.launches_per_sample == 1 && elements <= kSmallCaseMaxElements ? options.small_case_batch : 1;
 }
@@ -270,6 +302,8 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
     throw UsageError("--rounds-per-context must be at least 1");
   }
   plan.rounds_per_context = std::min(options.rounds_per_context, plan.rounds);
+  plan.small_case_rounds = small_case_rounds_for(options, plan.rounds);
+  plan.small_case_round = round_rule(plan.rule, plan.small_case_rounds);
   if (options.pin_cpu) {
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
@@ -360,7 +394,7 @@ std::vector<PlannedCase> plan_run(const Lab& lab, const RunOptions& options, con
     t.roofline = RooflineRecord{lab.roofline.memory_ceiling_cases, lab.roofline.compute_ceiling_case};
   }
   std::vector<PlannedCase> plan = plan_cases(checked.selected, card.elements, options);
-  t.timing = timing_record(checked.rule, checked.rounds, checked.rounds_per_context, options, sizing);
+  t.timing = timing_record(checked.rule, checked, options, sizing);
   for (const Prediction& p : lab.predictions) {
     const CaseSpec* slower = lab.find_case(p.slower_case);
     const CaseSpec* faster = lab.find_case(p.faster_case);
@@ -429,10 +463,21 @@ Fact host_cpu_fact(const std::string& key) {
 // destroy the context and create them again in the next (sample_cases).
 class CaseSampling {
  public:
-  CaseSampling(const SamplingRule& round_rule, TimingMode mode, const DeviceSizing& sizing,
-               const RunOptions& options)
-      : round_rule_(round_rule), mode_(mode), sizing_(sizing), options_(options) {
+  //! `round_rule` for one round of a case, `small_case_round_rule` for one of a case of at most
+  //! kSmallCaseRoundsMaxElements elements (1.11.0: their budget is split between more rounds).
+  CaseSampling(const SamplingRule& round_rule, const SamplingRule& small_case_round_rule, TimingMode mode,
+               const DeviceSizing& sizing, const RunOptions& options)
+      : round_rule_(round_rule),
+        small_case_round_rule_(small_case_round_rule),
+        mode_(mode),
+        sizing_(sizing),
+        options_(options) {
     open();
+  }
+
+  //! The stop rule of one round of `item`.
+  [[nodiscard]] const SamplingRule& rule_for(const PlannedCase& item) const {
+    return item.size.elements <= kSmallCaseRoundsMaxElements ? small_case_round_rule_ : round_rule_;
   }
 
   //! Creates the tools in the current context (after release(), or in a new context).
@@ -476,10 +521,12 @@ class CaseSampling {
     return active;
   }
 
-  //! Takes samples until `rule` says stop (one round's rule, unless given another). Interleaved
-  //! (`one_batch`), it takes one batch, after one untimed execution so that a hot batch does not
-  //! start on the L2 the previous case left behind.
-  void sample(SampledCase& active, bool one_batch) const { sample(active, one_batch, round_rule_); }
+  //! Takes samples until `rule` says stop (one round's rule for the case, rule_for, unless given
+  //! another). Interleaved (`one_batch`), it takes one batch, after one untimed execution so that a hot
+  //! batch does not start on the L2 the previous case left behind.
+  void sample(SampledCase& active, bool one_batch) const {
+    sample(active, one_batch, rule_for(*active.item));
+  }
   void sample(SampledCase& active, bool one_batch, const SamplingRule& rule) const {
     while (!active.stopped) {
       const int have = static_cast<int>(active.sampler->samples_ms().size());
@@ -541,6 +588,7 @@ class CaseSampling {
 
  private:
   SamplingRule round_rule_;
+  SamplingRule small_case_round_rule_;
   TimingMode mode_;
   DeviceSizing sizing_;
   const RunOptions& options_;
@@ -606,7 +654,7 @@ void sample_round(LabSession& session, CaseSampling& sampling,
   const std::string of_rounds =
       rounds > 1 ? ", round " + std::to_string(round + 1) + "/" + std::to_string(rounds) : "";
   const auto announce = [&](std::size_t position, const PlannedCase& item) {
-    progress("[" + std::to_string(position) + "/" + std::to_string(runnable.size()) + of_rounds + "] " +
+    progress("[" + std::to_string(position) + "/" + std::to_string(order.size()) + of_rounds + "] " +
              item.spec->name + " n=" + std::to_string(item.size.elements) + " (" + item.size.label + "), " +
              fixed(seconds_since(start), 1) + " s elapsed");
   };
@@ -722,16 +770,39 @@ ContextRecord renew_context(DeviceState& device) {
   return record;
 }
 
-// Sample. Times every planned case whose version passed its check in `rounds` rounds,
-// `rounds_per_context` to a CUDA context: round 1 on the buffers the session opened with; a round
-// that starts a context (core/rounds.hpp) in a new one (renew_context, recorded in
-// t.timing->contexts after the first's); every other on the session's buffers allocated again. Each
-// round runs in its own order (recorded in t.timing->round_orders), and each case is recorded in
-// t.cases in plan order, its rounds' samples one after the other.
+// The order of round `round` (from 0): every runnable case's in the first `rounds` (round_order over
+// all of them); after those (1.11.0), only the small cases', a seeded permutation of their indices.
+std::vector<std::size_t> order_of_round(const std::vector<const PlannedCase*>& runnable, int round,
+                                        int rounds, int small_case_rounds, std::uint64_t seed) {
+  if (round < rounds) {
+    return round_order(runnable.size(), round, rounds, seed);
+  }
+  std::vector<std::size_t> small;
+  for (std::size_t i = 0; i < runnable.size(); ++i) {
+    if (runnable[i]->size.elements <= kSmallCaseRoundsMaxElements) {
+      small.push_back(i);
+    }
+  }
+  std::vector<std::size_t> order;
+  for (const std::size_t position : round_order(small.size(), round, small_case_rounds, seed)) {
+    order.push_back(small[position]);
+  }
+  return order;
+}
+
+// Sample. Times every planned case whose version passed its check in `checked.rounds` rounds, and
+// (1.11.0) each of at most kSmallCaseRoundsMaxElements elements in `checked.small_case_rounds`, the
+// extra ones after the others, with those cases alone; `rounds_per_context` rounds to a CUDA context:
+// round 1 on the buffers the session opened with; a round that starts a context (core/rounds.hpp) in a
+// new one (renew_context, recorded in t.timing->contexts after the first's); every other on the
+// session's buffers allocated again. Each round runs in its own order (recorded in
+// t.timing->round_orders), and each case is recorded in t.cases in plan order, its rounds' samples one
+// after the other.
 void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
-                  const std::set<std::string>& failed_versions, int rounds, int rounds_per_context,
-                  const RunOptions& options, const SamplingRule& rule, Clock::time_point start, Transcript& t,
+                  const std::set<std::string>& failed_versions, const RunPlan& checked,
+                  const RunOptions& options, Clock::time_point start, Transcript& t,
                   const ProgressSink& progress) {
+  const int rounds_per_context = checked.rounds_per_context;
   std::vector<const PlannedCase*> runnable;
   for (const PlannedCase& item : plan) {
     if (failed_versions.count(item.spec->verified_by) == 0) {
@@ -739,8 +810,13 @@ void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
     }
   }
   t.cases.assign(runnable.size(), CaseResult{});
+  const bool any_small = std::any_of(runnable.begin(), runnable.end(), [](const PlannedCase* item) {
+    return item->size.elements <= kSmallCaseRoundsMaxElements;
+  });
+  const int rounds = any_small ? std::max(checked.rounds, checked.small_case_rounds) : checked.rounds;
   for (int round = 0; round < rounds; ++round) {
-    const std::string of_rounds = "round " + std::to_string(round + 1) + "/" + std::to_string(rounds);
+    const std::string of_rounds = "round " + std::to_string(round + 1) + "/" + std::to_string(rounds) +
+                                  (round >= checked.rounds ? " (the small cases alone)" : "");
     if (round_starts_context(round, rounds_per_context)) {
       const ContextRecord record = renew_context(device);
       t.timing->contexts.push_back(record);
@@ -751,10 +827,11 @@ void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
       progress(of_rounds + ": the lab's buffers allocated again, the cases in a new order");
       device.session->renew_buffers(placement_offset_bytes(round));
     }
-    const std::vector<std::size_t> order = round_order(runnable.size(), round, rounds, options.seed);
+    const std::vector<std::size_t> order =
+        order_of_round(runnable, round, checked.rounds, checked.small_case_rounds, options.seed);
     t.timing->round_orders.push_back(order);
     sample_round(*device.session, device.sampling, runnable, order, round, rounds,
-                 context_of_round(round, rounds_per_context), options, rule, start, t, progress);
+                 context_of_round(round, rounds_per_context), options, checked.round, start, t, progress);
   }
   for (CaseResult& c : t.cases) {
     finish_case(c, t.timing->throttle_threshold_mhz);
@@ -1036,7 +1113,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       check_correctness(lab, *session, checked.selected, options.seed, t, progress);
 
   setup = Clock::now();
-  CaseSampling sampling(checked.round, options.mode, sizing, options);
+  CaseSampling sampling(checked.round, checked.small_case_round, options.mode, sizing, options);
   first_context.setup_seconds += seconds_since(setup);  // the session's and the tools', not the check's
   t.timing->contexts.push_back(first_context);
   t.timing->l2_flush_bytes = sampling.l2_flush_bytes();
@@ -1047,8 +1124,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   }
   run_facts.facts.push_back(host_cpu_fact("host_cpu_start"));
   DeviceState device{lab, session_config, std::move(session), sampling, pin};
-  sample_cases(device, plan, failed_versions, checked.rounds, checked.rounds_per_context, options,
-               checked.round, start, t, progress);
+  sample_cases(device, plan, failed_versions, checked, options, start, t, progress);
   session = std::move(device.session);
   sample_stability_again(lab, *session, sampling, checked.rule, t, progress);
   run_facts.facts.push_back(host_cpu_fact("host_cpu_end"));

@@ -5,6 +5,7 @@
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <cmath>
 
+#include "core/statistics.hpp"
 #include "support/sample_transcript.hpp"
 
 using Catch::Matchers::ContainsSubstring;
@@ -449,16 +450,23 @@ TEST_CASE("a claim at every size holds only where it holds at each, and names th
   CHECK_THAT(none.detail, ContainsSubstring("no size at which lab/p/a and another of its cases both ran"));
 }
 
+namespace {
+
+// Case `name` of part p at n (size "small" at 1024, else "large"), one round of three equal samples of
+// each figure in `ms`.
+labrun::CaseResult rounds_case(const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
+  std::vector<std::vector<double>> rounds;
+  for (const double m : ms) {
+    rounds.push_back({m, m, m});
+  }
+  return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
+                                           rounds);
+}
+
+}  // namespace
+
 TEST_CASE("with rounds, a claim at every size is judged by each size's interval") {
   // a over b: about 1.00 at the small size (well inside at most 1.05), about 1.05 at the large one.
-  const auto rounds_case = [](const std::string& name, std::uint64_t n, const std::vector<double>& ms) {
-    std::vector<std::vector<double>> rounds;
-    for (const double m : ms) {
-      rounds.push_back({m, m, m});
-    }
-    return labrun::testing::make_rounds_case(name, "p", n == 1024 ? "small" : "large", n, floats(1, 1, 1),
-                                             rounds);
-  };
   labrun::Transcript t;
   t.cases.push_back(rounds_case("lab/p/a", 1024, {0.100, 0.101, 0.099}));
   t.cases.push_back(rounds_case("lab/p/a", 4096, {1.04, 1.06, 1.05}));
@@ -488,4 +496,49 @@ TEST_CASE("a claim describes what it reads and its bound before anything is meas
   const ClaimSpec ratio = ratio_claim(3.0, 0.1);
   CHECK(labrun::describe_claim(ratio).figures == labrun::evaluate_claim(ratio, t).figures);
   CHECK(labrun::describe_claim(ratio).bound == labrun::evaluate_claim(ratio, t).tolerance);
+}
+
+TEST_CASE("a claim over cases of unequal numbers of units is judged over the units they all have (1.11.0)") {
+  // Synthetic: a and b at a small size in 4 rounds (each its own unit, as rounds without a context
+  // are), and at a large size in the first 2 of them, as 1.11.0's small cases take more rounds.
+  labrun::Transcript t;
+  t.cases.push_back(rounds_case("lab/p/a", 1024, {0.100, 0.102, 0.098, 0.101}));
+  t.cases.push_back(rounds_case("lab/p/a", 4096, {1.00, 1.02}));
+  t.cases.push_back(rounds_case("lab/p/b", 1024, {0.1, 0.1, 0.1, 0.1}));
+  t.cases.push_back(rounds_case("lab/p/b", 4096, {1.0, 1.0}));
+  const auto half_width = [](const std::vector<double>& ratios) {
+    double mean = 0.0;
+    for (const double r : ratios) {
+      mean += std::log(r) / static_cast<double>(ratios.size());
+    }
+    double ss = 0.0;
+    for (const double r : ratios) {
+      ss += (std::log(r) - mean) * (std::log(r) - mean);
+    }
+    const double s = std::sqrt(ss / static_cast<double>(ratios.size() - 1));
+    return labrun::student_t_975(static_cast<int>(ratios.size()) - 1) * s /
+           std::sqrt(static_cast<double>(ratios.size()));
+  };
+  // At the small size both cases have 4 units: t(3) over 4 ratios.
+  const labrun::ClaimSpec small =
+      labrun::time_ratio_claim("small", "a over b", "lab/p/a", "lab/p/b", "small", labrun::at_most(1.5));
+  const std::vector<labrun::ClaimResult> judged = labrun::evaluate_claims({small}, t);
+  REQUIRE(judged[0].measured_interval.has_value());
+  CHECK(judged[0].verdict_basis == "interval");
+  CHECK(std::log(judged[0].measured_interval->high / *judged[0].measured) ==
+        Catch::Approx(half_width({1.00, 1.02, 0.98, 1.01})));
+  // At the large size, 2 units: t(1) over 2 ratios, the views of units 3 and 4 not read.
+  const labrun::ClaimSpec large =
+      labrun::time_ratio_claim("large", "a over b", "lab/p/a", "lab/p/b", "large", labrun::at_most(1.5));
+  const std::vector<labrun::ClaimResult> large_judged = labrun::evaluate_claims({large}, t);
+  REQUIRE(large_judged[0].measured_interval.has_value());
+  CHECK(large_judged[0].verdict_basis == "interval");
+  CHECK(std::log(large_judged[0].measured_interval->high / *large_judged[0].measured) ==
+        Catch::Approx(half_width({1.00, 1.02})));
+  // At every size: each size judged over the units of its own two cases, both held.
+  const labrun::ClaimSpec mixed = labrun::time_ratio_claim("every", "a over b", "lab/p/a", "lab/p/b",
+                                                           labrun::kEverySize, labrun::at_most(1.5));
+  const std::vector<labrun::ClaimResult> every = labrun::evaluate_claims({mixed}, t);
+  CHECK(every[0].verdict == Verdict::kHeld);
+  CHECK(every[0].verdict_basis == "interval");
 }

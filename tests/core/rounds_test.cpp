@@ -110,7 +110,7 @@ TEST_CASE("a measured ratio's interval pairs the two cases round by round") {
   CHECK(m.interval->low == Catch::Approx(3.0));
   CHECK(m.interval->high == Catch::Approx(3.0));
   const labrun::CaseResult one = make_rounds_case("lab/p2/f", "p2", "lesson", 8, floats(1, 1, 1), {{1.0}});
-  CHECK_FALSE(labrun::measured_ratio(slow, one).interval.has_value());  // rounds differ in number
+  CHECK_FALSE(labrun::measured_ratio(slow, one).interval.has_value());  // one shared round: none
 }
 
 TEST_CASE("rounds are grouped into CUDA contexts, rounds_per_context to each (1.8.0)") {
@@ -370,4 +370,49 @@ TEST_CASE(
   round.context = 1;
   labrun::append_round(one, round, 1.0, labrun::CasePoint::kUnitGeometricMean);
   CHECK(*one.figure_ms == Catch::Approx(one.summary.median));
+}
+
+TEST_CASE(
+    "small cases take more rounds from 1.11.0, and a ratio over unequal contexts pairs those both ran in") {
+  labrun::TimingRecord timing;
+  timing.rounds = 5;
+  CHECK_FALSE(labrun::takes_small_case_rounds(1024, timing));  // before 1.11.0: none records them
+  CHECK(labrun::rounds_for_case(1024, timing) == 5);
+  timing.small_case_rounds = 10;
+  timing.small_case_rounds_max_elements = labrun::kSmallCaseRoundsMaxElements;
+  CHECK(labrun::rounds_for_case(65536, timing) == 10);
+  CHECK(labrun::rounds_for_case(65537, timing) == 5);
+  CHECK(labrun::small_case_rounds_text(5, 5, 1, 65536).empty());
+  CHECK(labrun::small_case_rounds_text(5, 10, 1, 65536)
+            .rfind("cases of at most 65536 elements take 10 rounds (10 contexts), the others 5", 0) == 0);
+
+  // A small case in four contexts and a large one in the first two of them: the ratio's point is each
+  // case's own figure (geometric means over 4 and 2 contexts), its interval from the 2 shared contexts.
+  labrun::Transcript t;
+  t.cases.push_back(case_in_contexts({{2.0}, {2.2}, {2.4}, {2.6}}, {0, 1, 2, 3}));
+  t.cases.back().name = "lab/p3/small";
+  t.cases.push_back(case_in_contexts({{1.0}, {1.05}}, {0, 1}));
+  t.cases.back().name = "lab/p3/large";
+  t.cases.back().elements = 1u << 24;
+  for (labrun::CaseResult& c : t.cases) {
+    c.figure_ms = labrun::unit_geometric_mean(c);  // as a run records it
+  }
+  CHECK(labrun::unit_count(t) == 2);
+  CHECK(labrun::most_units(t) == 4);
+  CHECK(labrun::shared_units({&t.cases[0], &t.cases[1]}) == 2);
+  CHECK(labrun::shared_units({&t.cases[0]}) == 4);
+  CHECK_FALSE(labrun::shared_units({}).has_value());
+  CHECK(labrun::unit_view(t, 3).cases.size() == 1);  // only the small case ran in the fourth context
+  const labrun::PredictionMeasurement m = labrun::measured_ratio(t.cases[0], t.cases[1]);
+  const double small = std::exp((std::log(2.0) + std::log(2.2) + std::log(2.4) + std::log(2.6)) / 4.0);
+  const double large = std::sqrt(1.0 * 1.05);
+  CHECK(m.ratio == Catch::Approx(small / large));
+  REQUIRE(m.interval.has_value());
+  // Paired ratios 2.0 and 2.2 / 1.05: s of their logs, t(1) = 12.706, over sqrt 2.
+  const double s = std::fabs(std::log(2.0) - std::log(2.2 / 1.05)) / std::sqrt(2.0);
+  const double half = 12.706205 * s / std::sqrt(2.0);
+  CHECK(m.interval->low == Catch::Approx(m.ratio * std::exp(-half)));
+  CHECK(m.interval->high == Catch::Approx(m.ratio * std::exp(half)));
+  // Either order: the same shared contexts.
+  REQUIRE(labrun::measured_ratio(t.cases[1], t.cases[0]).interval.has_value());
 }

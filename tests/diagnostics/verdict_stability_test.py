@@ -154,7 +154,8 @@ def main():
               and abs(component["t_process_median"] - process) < 1e-12
               and abs(component["k_median"] - process / big_b) < 1e-12
               and component["recorded_allowances"] == [1.0]
-              and "Process component at n <= 2^16, median over 1 cases" in text,
+              and "Process component at n <= 2^16, median over 1 cases" in text
+              and "CUDA contexts per case, median: n <= 2^16 3, larger -." in text,
               f"process component: {code} {component} {text[:400]}")
 
     with tempfile.TemporaryDirectory() as folder:

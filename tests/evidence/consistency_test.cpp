@@ -280,13 +280,23 @@ TEST_CASE("each round's context and the launch check are computed again (schema 
   }
 }
 
-TEST_CASE("a case's figure is computed again from its contexts' medians (schema 1.10.0)") {
-  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
-  REQUIRE(consistency_problem(t).empty());
+namespace {
+
+// The index of the first case of 2 interval units or more; t.cases.size() when there is none.
+std::size_t first_case_of_units(const labrun::Transcript& t) {
   std::size_t index = 0;
   while (index < t.cases.size() && labrun::interval_units(t.cases[index]).size() < 2) {
     ++index;
   }
+  return index;
+}
+
+}  // namespace
+
+TEST_CASE("a case's figure is computed again from its contexts' medians (schema 1.10.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(consistency_problem(t).empty());
+  const std::size_t index = first_case_of_units(t);
   REQUIRE(index < t.cases.size());
   labrun::CaseResult& c = t.cases[index];
   SECTION("the geometric mean of its contexts' medians is consistent (its interval computed about it)") {
@@ -304,5 +314,32 @@ TEST_CASE("a case's figure is computed again from its contexts' medians (schema 
     REQUIRE(std::fabs(*c.figure_ms / c.summary.median - 1.0) > 1e-6);  // the two differ in this case
     CHECK_THAT(consistency_problem(t),
                ContainsSubstring("/cases/" + std::to_string(index) + "/median_interval_ms"));
+  }
+}
+
+TEST_CASE("a case's units and its number of rounds are checked against its contexts and its size (1.11.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic, never measured
+  REQUIRE(consistency_problem(t).empty());
+  const std::size_t index = first_case_of_units(t);
+  REQUIRE(index < t.cases.size());
+  labrun::CaseResult& c = t.cases[index];
+  const auto units = static_cast<int>(labrun::interval_units(c).size());
+  SECTION("the units its rounds ran in are consistent") {
+    c.units = units;
+    CHECK(consistency_problem(t).empty());
+  }
+  SECTION("any other count is named") {
+    c.units = units + 1;
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/" + std::to_string(index) + "/units"));
+  }
+  SECTION("a small case with fewer rounds than the small cases take is named") {
+    t.timing->small_case_rounds = t.timing->rounds + 1;
+    t.timing->small_case_rounds_max_elements = c.elements;
+    CHECK_THAT(consistency_problem(t), ContainsSubstring("/cases/" + std::to_string(index) + "/rounds"));
+  }
+  SECTION("a larger case keeps the run's rounds") {
+    t.timing->small_case_rounds = t.timing->rounds + 1;
+    t.timing->small_case_rounds_max_elements = 0;
+    CHECK(consistency_problem(t).empty());
   }
 }

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,19 +30,28 @@ namespace {
 
 using Document = nlohmann::ordered_json;
 
-// A committed 1.8.0 H200 run as the current version (1.10.0) reads it: 1.9.0 adds only the process
+// A committed 1.8.0 H200 run as the current version (1.11.0) reads it: 1.9.0 adds only the process
 // allowance, and a 1.8.0 run's intervals are those of an allowance of 0; 1.10.0 adds only each case's
-// figure, and a 1.8.0 run's figures are its samples' medians (figure_ms null). So the run relabelled
-// with `timing.process_allowance` 0 and every measured case's `figure_ms` null is a current
-// transcript its claims still agree with. Only a transcript of the current version is held to today's
-// rules (an older one's departures are unchecked, not forged); once a 1.10.0 run of the lab is
-// committed, read it here instead.
+// figure, and a 1.8.0 run's figures are its samples' medians (figure_ms null); 1.11.0 adds only the
+// small cases' rounds, and in a 1.8.0 run every case took the run's rounds (small_case_rounds =
+// rounds, their rule the round rule) in the contexts its rounds record (units). So the run relabelled
+// so is a current transcript its claims still agree with. Only a transcript of the current version is
+// held to today's rules (an older one's departures are unchecked, not forged); once a 1.11.0 run of
+// the lab is committed, read it here instead.
 Document as_current(Document document) {
   document["schema_version"] = labrun::kTranscriptSchemaVersion;
   document["timing"]["process_allowance"] = 0.0;
+  document["timing"]["small_case_rounds"] = document["timing"]["rounds"];
+  document["timing"]["small_case_rounds_max_elements"] = 0;
+  document["timing"]["small_case_round_rule"] = document["timing"]["round_rule"];
   for (Document& c : document["cases"]) {
     if (c.contains("samples_ms")) {
       c["figure_ms"] = nullptr;
+      std::set<int> contexts;
+      for (const Document& round : c["rounds"]) {
+        contexts.insert(round["context"].get<int>());
+      }
+      c["units"] = contexts.size();
     }
   }
   return document;

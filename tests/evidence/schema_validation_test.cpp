@@ -117,7 +117,7 @@ TEST_CASE("the writer's output shape is pinned to its schema version") {
 TEST_CASE("schemas of every readable version are among labrun's data files") {
   const auto versions = labrun::known_schema_versions();
   CHECK(versions == std::vector<std::string>{"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0",
-                                             "1.7.0", "1.8.0", "1.9.0", "1.10.0"});
+                                             "1.7.0", "1.8.0", "1.9.0", "1.10.0", "1.11.0"});
   for (const std::string& v : labrun::readable_schema_versions()) {
     CHECK(labrun::schema_text(v).has_value());
   }

@@ -361,3 +361,52 @@ TEST_CASE("a transcript older than 1.8.0 reads as rounds in one context, each ro
   CHECK(labrun::interval_units(*staged).size() == 3);  // its rounds, as its run judged them
   CHECK(staged->median_interval_ms.has_value());
 }
+
+TEST_CASE(
+    "the small cases' rounds and each case's units survive a round trip; a 1.10.0 transcript reads "
+    "with every case at its rounds (1.11.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();  // synthetic
+  REQUIRE(t.timing.has_value());
+  // Before any is set, every case takes the run's rounds.
+  const Json plain = labrun::transcript_to_json(t);
+  CHECK(plain["timing"]["small_case_rounds"] == t.timing->rounds);
+  CHECK(plain["timing"]["small_case_rounds_max_elements"] == 0);
+  CHECK(plain["timing"]["small_case_round_rule"] == plain["timing"]["round_rule"]);
+  t.timing->small_case_rounds = 6;
+  t.timing->small_case_rounds_max_elements = 65536;
+  t.timing->small_case_round_min_samples = 6;
+  t.timing->small_case_round_max_samples = 167;
+  t.timing->small_case_round_target_relative_median_ci = 0.0122;
+  t.timing->small_case_round_case_time_limit_s = 0.0417;
+  const Json with = labrun::transcript_to_json(t);
+  CHECK(with["timing"]["small_case_rounds"] == 6);
+  CHECK(with["timing"]["small_case_round_rule"]["max_samples"] == 167);
+  REQUIRE(t.cases[0].has_samples());
+  CHECK(with["cases"][0]["units"] == labrun::interval_units(t.cases[0]).size());
+  const labrun::Transcript back = labrun::transcript_from_json(with);
+  CHECK(back.timing->small_case_rounds == 6);
+  CHECK(back.timing->small_case_rounds_max_elements == 65536);
+  CHECK(back.timing->small_case_round_max_samples == 167);
+  CHECK(back.timing->small_case_round_case_time_limit_s == 0.0417);
+  REQUIRE(back.cases[0].units.has_value());
+  CHECK(static_cast<std::size_t>(*back.cases[0].units) == labrun::interval_units(t.cases[0]).size());
+  // Before 1.11.0 no case took more rounds than the run's: it reads so.
+  Json older = with;
+  older["schema_version"] = "1.10.0";
+  older["timing"].erase("small_case_rounds");
+  older["timing"].erase("small_case_rounds_max_elements");
+  older["timing"].erase("small_case_round_rule");
+  for (Json& c : older["cases"]) {
+    c.erase("units");
+  }
+  const labrun::Transcript old = labrun::transcript_from_json(older);
+  CHECK(old.timing->small_case_rounds == 0);
+  CHECK(labrun::rounds_for_case(1, *old.timing) == old.timing->rounds);
+  CHECK_FALSE(old.cases[0].units.has_value());
+  Json fewer = with;
+  fewer["timing"]["small_case_rounds"] = 2;  // below the 3 rounds every case takes
+  CHECK_THAT(error_of(fewer), ContainsSubstring("small_case_rounds: expected an integer of at least"));
+  Json none = with;
+  none["cases"][0]["units"] = 0;
+  CHECK_THAT(error_of(none), ContainsSubstring("/cases/0/units: expected a positive integer"));
+}

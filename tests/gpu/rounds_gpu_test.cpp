@@ -125,6 +125,7 @@ TEST_CASE("rounds run in CUDA contexts of their own - each context's cost record
                       [](labrun::RunOptions& options) {
                         options.rounds = 4;
                         options.rounds_per_context = 2;
+                        options.small_case_rounds = 4;  // every case in the same rounds
                         options.repetitions = 8;
                         options.max_samples = 40;
                         options.mode = labrun::TimingMode::kCold;
@@ -166,5 +167,34 @@ TEST_CASE("hot timing checks small cases for the host's launch latency (1.8.0)",
     CHECK(c.launch_check->host_share >= 0.0);
     CHECK(c.launch_check->host_share < 1.0);
     CHECK(c.launch_check->launch_bound == (c.launch_check->host_share >= labrun::kLaunchBoundShare));
+  }
+}
+
+TEST_CASE("small cases take more rounds in contexts of their own, large ones keep theirs (1.11.0)",
+          "[rounds]") {
+  require_gpu();
+  // Hot-gated, 2 rounds: the small case (n = 1) takes 4 by default, the last 2 alone in new contexts.
+  const labrun::Transcript back =
+      run_rounds_test({"part2/fused-chain", "part1/empty-single-launch"}, [](labrun::RunOptions& options) {
+        options.rounds = 2;
+        options.repetitions = 8;
+        options.max_samples = 40;
+        options.mode = labrun::TimingMode::kHotGated;
+      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->small_case_rounds == 4);
+  CHECK(back.timing->small_case_rounds_max_elements == labrun::kSmallCaseRoundsMaxElements);
+  CHECK(back.timing->small_case_round_max_samples == 10);  // 40 over 4 rounds
+  REQUIRE(back.timing->contexts.size() == 4);
+  REQUIRE(back.timing->round_orders.size() == 4);
+  CHECK(back.timing->round_orders[2].size() == 1);  // the small case alone
+  for (const labrun::CaseResult& c : back.cases) {
+    INFO(c.name << " n=" << c.elements);
+    const bool small = c.elements <= labrun::kSmallCaseRoundsMaxElements;
+    REQUIRE(c.rounds.size() == (small ? 4u : 2u));
+    REQUIRE(c.units.has_value());
+    CHECK(*c.units == (small ? 4 : 2));
+    CHECK(c.rounds.back().context == (small ? 3 : 1));
+    CHECK(c.median_interval_ms.has_value());
   }
 }

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <chrono>
@@ -191,6 +192,15 @@ TEST_CASE("the parent in /proc/PID/stat is read past a command name with spaces 
   CHECK_FALSE(labrun::parent_in_stat("").has_value());
 }
 
+TEST_CASE("the CPU seconds in /proc/PID/stat are read past a command name with spaces and parentheses") {
+  // utime 150, stime 50, cutime 20, cstime 30 ticks of 100 a second.
+  const std::string stat = "42 (a b) c) S 1 42 42 0 -1 4194304 10 0 0 0 150 50 20 30 20 0 1 0";
+  REQUIRE(labrun::cpu_seconds_in_stat(stat, 100).has_value());
+  CHECK(*labrun::cpu_seconds_in_stat(stat, 100) == Catch::Approx(2.5));
+  CHECK_FALSE(labrun::cpu_seconds_in_stat("42 (sh) S 1 42", 100).has_value());
+  CHECK_FALSE(labrun::cpu_seconds_in_stat("garbage", 100).has_value());
+}
+
 TEST_CASE("programs are found on PATH") {
   CHECK_FALSE(labrun::find_on_path("sh").empty());
   CHECK(labrun::find_on_path("no-such-program-labrun").empty());
@@ -234,6 +244,21 @@ TEST_CASE("a child waiting while its budget is paused is not killed for the wait
   const labrun::ProcessResult killed = labrun::run_contained(options);
   CHECK(killed.timed_out);
   CHECK_THAT(killed.describe(), ContainsSubstring("timed out after 1 s"));
+}
+
+TEST_CASE("a child's processes past their CPU seconds together are ended, though none passes its own") {
+  // Five processes one after another, each ended by its own 1 s of CPU: 5 s in all without the
+  // tree's limit of 2 s.
+  labrun::SpawnOptions options;
+  options.argv = {"sh", "-c", "for i in 1 2 3 4 5; do sh -c 'while :; do :; done'; done; echo all-five-ran"};
+  options.limit_seconds = 60.0;
+  options.limits.cpu_seconds = 1;
+  options.limits.tree_cpu_seconds = 2;
+  const labrun::ProcessResult r = labrun::run_contained(options);
+  CHECK_FALSE(r.timed_out);
+  CHECK(r.signal == SIGXCPU);
+  CHECK_THAT(r.output, ContainsSubstring("used 2 s of CPU together"));
+  CHECK_THAT(r.output, !ContainsSubstring("all-five-ran"));
 }
 
 TEST_CASE("a child past its CPU seconds is ended, however long its wall clock") {

@@ -134,6 +134,32 @@ TEST_CASE("rounds and the precision options are checked before any device is tou
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--device-warmup"));
 }
 
+TEST_CASE("small cases take twice the rounds in cold and hot-gated timing, the same in hot (1.11.0)") {
+  using Catch::Matchers::ContainsSubstring;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  CHECK(options.mode == labrun::TimingMode::kHot);
+  CHECK(labrun::small_case_rounds_for(options, 5) == 5);  // hot timing keeps its behaviour
+  options.mode = labrun::TimingMode::kCold;
+  CHECK(labrun::small_case_rounds_for(options, 5) == 10);
+  options.mode = labrun::TimingMode::kHotGated;
+  const labrun::RunPlan plan = labrun::check_run_request(lab, options);
+  CHECK(plan.small_case_rounds == 2 * labrun::kDefaultRounds);
+  // Their budget is shared between their own rounds.
+  CHECK(plan.small_case_round.max_samples ==
+        (options.max_samples + plan.small_case_rounds - 1) / plan.small_case_rounds);
+  CHECK(plan.round.max_samples == (options.max_samples + plan.rounds - 1) / plan.rounds);
+  // Every round in one context: no interval from contexts, no extra rounds.
+  options.rounds_per_context = 5;
+  CHECK(labrun::small_case_rounds_for(options, 5) == 5);
+  options.rounds_per_context = 1;
+  CHECK(labrun::small_case_rounds_for(options, 1) == 1);  // --rounds 1: the sampling before rounds
+  options.small_case_rounds = 7;
+  CHECK(labrun::small_case_rounds_for(options, 5) == 7);
+  options.small_case_rounds = 4;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--small-case-rounds (4)"));
+}
+
 TEST_CASE("the small-case batch applies to small cases of one execution per sample only") {
   labrun::RunOptions options;
   CaseSpec one = spec_with({});

@@ -58,8 +58,12 @@ std::vector<ClaimSpec> declare_claims(const std::vector<labrun::CaseSpec>& specs
       kCrossoverClaim,
       "The L2 crossover: the elementwise pair's speedup settles at its byte ratio once "
       "the intermediate no longer fits in L2 (at n x 4 B near the L2 size)",
-      {pair_unfused, pair_fused}, [crossover_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
+      {pair_unfused, pair_fused},
+      [crossover_rule](const labrun::Transcript& t, labrun::ClaimResult& r) {
         judge_crossover(crossover_rule, t, r);
+      },
+      [crossover_rule](const labrun::Transcript& t, const labrun::ClaimResult& r) {
+        return crossover_interval(crossover_rule, t, r);
       }));
 
   // Elementwise then reduction, "fuse with care": folding the pointwise stage into the sum's

@@ -105,6 +105,48 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
   }
 }
 
+std::optional<labrun::Interval> crossover_interval(const CrossoverRule& rule, const Transcript& t,
+                                                   const ClaimResult& result) {
+  const std::optional<double> l2 = l2_bytes(t);
+  const std::vector<PairPoint> points = pair_sweep(t, rule.unfused, rule.fused);
+  if (!result.measured || !l2 || points.empty()) {
+    return std::nullopt;
+  }
+  const auto timed_at = [&](const std::string& name, std::uint64_t elements) -> const labrun::CaseResult* {
+    for (const labrun::CaseResult* c : t.cases_named(name)) {
+      if (c->elements == elements && c->central_ms() > 0.0) {
+        return c;
+      }
+    }
+    return nullptr;
+  };
+  std::vector<labrun::BandFit> fits;
+  fits.reserve(points.size());
+  for (const PairPoint& p : points) {
+    const labrun::CaseResult* unfused = timed_at(rule.unfused, p.elements);
+    const labrun::CaseResult* fused = timed_at(rule.fused, p.elements);
+    if (unfused == nullptr || fused == nullptr) {
+      return std::nullopt;
+    }
+    const std::optional<labrun::Interval> speedup = labrun::claim_ratio_interval(t, *unfused, *fused);
+    if (!speedup) {
+      return std::nullopt;
+    }
+    fits.push_back(labrun::band_fit(*speedup, p.byte_ratio * (1.0 - rule.tolerance),
+                                    p.byte_ratio * (1.0 + rule.tolerance)));
+  }
+  const labrun::SettlingRange range = labrun::settling_range(fits);
+  if (!range.earliest) {
+    return std::nullopt;
+  }
+  const auto l2_multiple = [&](std::size_t index) {
+    return static_cast<double>(points[index].elements) * kElementBytes / *l2;
+  };
+  const double low = l2_multiple(*range.earliest);
+  const double high = range.latest ? l2_multiple(*range.latest) : 2.0 * l2_multiple(points.size() - 1);
+  return labrun::Interval{std::min(low, *result.measured), std::max(high, *result.measured)};
+}
+
 void judge_eliminated_traffic(const EliminatedTrafficRule& rule, const Transcript& t, ClaimResult& result) {
   result.figures =
       "(model bytes unfused - fused) / (median unfused - fused) of each pair, over the GB/s of " +

@@ -2,10 +2,12 @@
 // The lab's own claim rules (labrun::ClaimKind::kCustom): each fills a ClaimResult's figures,
 // verdict, measured, expected, tolerance and detail from a transcript alone.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "claims/claims.hpp"
 #include "core/transcript.hpp"
 
 namespace verdicts {
@@ -24,6 +26,14 @@ struct CrossoverRule {
 //! measured: the settling n x 4 B over the L2 bytes; not measured without the L2 size or a sweep
 //! reaching required_l2_multiple; failed when the largest n is off the byte ratio.
 void judge_crossover(const CrossoverRule& rule, const labrun::Transcript& t, labrun::ClaimResult& result);
+//! The 95% interval of the settling multiple judge_crossover measured, from each size's speedup interval
+//! against its band (labrun::settling_range): from the size it settles at if every size whose interval
+//! crosses an end of the band is settled, to the one it settles at if none is; past the sweep's end (twice
+//! its largest multiple) when the largest size's interval is not wholly inside. nullopt when a size has no
+//! interval (a run of one context) or the claim measured no multiple.
+[[nodiscard]] std::optional<labrun::Interval> crossover_interval(const CrossoverRule& rule,
+                                                                 const labrun::Transcript& t,
+                                                                 const labrun::ClaimResult& result);
 
 //! The chapter's method: the time a fusion saves, divided by the bytes it removes, is the
 //! bandwidth of the eliminated traffic; it should be near the card's practical ceiling, here the

@@ -178,11 +178,9 @@ ClaimResult bandwidth_band(const ClaimSpec& spec, const Transcript& t, const Siz
   return result;
 }
 
-ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
-  ClaimResult result = start(spec);
-  result.figures = figures_text(spec, "");
-  apply_bound(result, spec.bound, bound_words(spec));
-  // The floor the per-launch time falls to as n shrinks: the lowest over the sizes timed.
+// The size of a per-launch claim's swept case whose time per launch is the lowest (the floor it falls
+// to as n shrinks); nullptr when none was timed.
+const CaseResult* lowest_per_launch(const ClaimSpec& spec, const Transcript& t) {
   const CaseResult* smallest = nullptr;
   const auto per_launch = [](const CaseResult* c) {
     return c->central_ms() / std::max(c->model.launches, 1);
@@ -192,6 +190,16 @@ ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
       smallest = c;
     }
   }
+  return smallest;
+}
+
+// `at` names no n: the swept case's lowest per-launch time over its sizes; `at` names one (the run's
+// pick, when a claim picks on the run): the swept case at that n.
+ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  ClaimResult result = start(spec);
+  result.figures = figures_text(spec, "");
+  apply_bound(result, spec.bound, bound_words(spec));
+  const CaseResult* smallest = at.elements ? timed(t, spec.cases[0], at) : lowest_per_launch(spec, t);
   const CaseResult* empty = nullptr;
   for (const CaseResult* c : t.cases_named(spec.cases[1])) {
     if (c->central_ms() > 0.0) {
@@ -212,6 +220,18 @@ ClaimResult per_launch_converges(const ClaimSpec& spec, const Transcript& t) {
   return result;
 }
 
+// The fastest of a not-faster claim's other cases at `at`; nullptr when none was timed there.
+const CaseResult* fastest_other(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
+  const CaseResult* fastest = nullptr;
+  for (std::size_t i = 1; i < spec.cases.size(); ++i) {
+    const CaseResult* c = timed(t, spec.cases[i], at);
+    if (c != nullptr && (fastest == nullptr || c->central_ms() < fastest->central_ms())) {
+      fastest = c;
+    }
+  }
+  return fastest;
+}
+
 ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t, const SizeKey& at) {
   ClaimResult result = start(spec);
   result.figures = figures_text(spec, size_text(at));
@@ -220,13 +240,7 @@ ClaimResult not_faster(const ClaimSpec& spec, const Transcript& t, const SizeKey
   if (baseline == nullptr) {
     return not_measured(result, missing(spec.cases[0], at));
   }
-  const CaseResult* fastest = nullptr;
-  for (std::size_t i = 1; i < spec.cases.size(); ++i) {
-    const CaseResult* c = timed(t, spec.cases[i], at);
-    if (c != nullptr && (fastest == nullptr || c->central_ms() < fastest->central_ms())) {
-      fastest = c;
-    }
-  }
+  const CaseResult* fastest = fastest_other(spec, t, at);
   if (fastest == nullptr) {
     return not_measured(result, "no other case was timed " + size_text(at));
   }
@@ -279,7 +293,7 @@ ClaimResult evaluate_at(const ClaimSpec& spec, const Transcript& t, const SizeKe
   switch (spec.kind) {
     case ClaimKind::kTimeRatio: return time_ratio(spec, t, at);
     case ClaimKind::kBandwidthBand: return bandwidth_band(spec, t, at);
-    case ClaimKind::kPerLaunchConverges: return per_launch_converges(spec, t);
+    case ClaimKind::kPerLaunchConverges: return per_launch_converges(spec, t, at);
     case ClaimKind::kNotFaster: return not_faster(spec, t, at);
     case ClaimKind::kBitwiseEqual: return bitwise_equal(spec, t);
     case ClaimKind::kCustom: return custom(spec, t);
@@ -370,10 +384,15 @@ std::vector<const CaseResult*> cases_read(const ClaimSpec& spec, const Transcrip
   const bool one_size =
       !spec.at_every_size() && (spec.kind == ClaimKind::kTimeRatio ||
                                 spec.kind == ClaimKind::kBandwidthBand || spec.kind == ClaimKind::kNotFaster);
+  // A per-launch claim at a picked n reads its swept case there and its launch case at every size.
+  const bool picked_launch_size = spec.kind == ClaimKind::kPerLaunchConverges && at.elements;
   std::vector<const CaseResult*> read;
   for (const std::string& name : spec.cases) {
+    const bool every_size = picked_launch_size && name != spec.cases.front();
     for (const CaseResult* c : t.cases_named(name)) {
-      const bool at_size = at.elements ? c->elements == *at.elements : !one_size || c->size_label == at.label;
+      const bool at_size = every_size    ? true
+                           : at.elements ? c->elements == *at.elements
+                                         : !one_size || c->size_label == at.label;
       if (c->has_samples() && at_size) {
         read.push_back(c);
       }
@@ -397,14 +416,37 @@ std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Tran
 // with `noise_rule` (1.8.0) a claim judged by its interval then meets claims/noise_rule.hpp's rule.
 ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views,
                   bool noise_rule) {
+  const bool pick_on_the_run = claims_pick_on_the_run(t);
+  if (pick_on_the_run && spec.kind == ClaimKind::kCustom && spec.interval && views.size() >= 2) {
+    // A position in a sweep: its interval comes from the sweep's figures' intervals, never from the
+    // position each context alone would give.
+    ClaimResult result = evaluate_at(spec, t, SizeKey{spec.size_label, std::nullopt});
+    if (result.measured && result.verdict != Verdict::kNotMeasured) {
+      result.measured_interval = spec.interval(t, result);
+      if (result.measured_interval && result.has_bound()) {
+        result.verdict =
+            verdict_from_interval(*result.measured_interval, result.bound_low, result.bound_high);
+        result.verdict_basis = "interval";
+      }
+    }
+    return result;
+  }
   const auto judged_at = [&](const SizeKey& at) {
     ClaimResult result = evaluate_at(spec, t, at);
-    const std::vector<const CaseResult*> read = cases_read(spec, t, at);
+    // A claim that picks the fastest of several cases picks on the run: each context's figure is that
+    // case's, so the interval is the picked figure's, not the spread of each context's own pick.
+    ClaimSpec unit_spec = spec;
+    if (pick_on_the_run && spec.kind == ClaimKind::kNotFaster) {
+      if (const CaseResult* fastest = fastest_other(spec, t, at)) {
+        unit_spec.cases = {spec.cases.front(), fastest->name};
+      }
+    }
+    const std::vector<const CaseResult*> read = cases_read(unit_spec, t, at);
     // The units every case it reads has (1.11.0: a claim that reads a small case and a larger one is
     // paired over the contexts both ran in); a claim that reads no timed case, the run's fewest.
     const std::size_t units = std::min(views.size(), shared_units(read).value_or(unit_count(t)));
     if (units >= 2) {
-      const std::vector<ClaimResult> per_unit = per_round(spec, views, units, at);
+      const std::vector<ClaimResult> per_unit = per_round(unit_spec, views, units, at);
       const ProcessTerm process = claims_allow_by_figure_kind(t)
                                       ? claim_process_term(read, process_allowance_of(t))
                                       : ProcessTerm{process_allowance_of(t), 0.0};
@@ -420,6 +462,12 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     }
     return result;
   };
+  if (pick_on_the_run && spec.kind == ClaimKind::kPerLaunchConverges) {
+    // The size whose per-launch time is the lowest is picked on the run; each context is read at it.
+    const CaseResult* picked = lowest_per_launch(spec, t);
+    return judged_at(picked != nullptr ? SizeKey{picked->size_label, picked->elements}
+                                       : SizeKey{spec.size_label, std::nullopt});
+  }
   if (!spec.at_every_size() || spec.kind == ClaimKind::kPerLaunchConverges ||
       spec.kind == ClaimKind::kBitwiseEqual || spec.kind == ClaimKind::kCustom) {
     return judged_at(SizeKey{spec.size_label, std::nullopt});
@@ -630,6 +678,62 @@ ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::s
   ClaimSpec spec = claim_of_kind(std::move(id), std::move(statement), ClaimKind::kCustom, std::move(cases));
   spec.evaluate = std::move(evaluate);
   return spec;
+}
+
+ClaimSpec custom_claim(
+    std::string id, std::string statement, std::vector<std::string> cases,
+    std::function<void(const Transcript&, ClaimResult&)> evaluate,
+    std::function<std::optional<Interval>(const Transcript&, const ClaimResult&)> interval) {
+  ClaimSpec spec = custom_claim(std::move(id), std::move(statement), std::move(cases), std::move(evaluate));
+  spec.interval = std::move(interval);
+  return spec;
+}
+
+std::optional<Interval> claim_ratio_interval(const Transcript& transcript, const CaseResult& numerator,
+                                             const CaseResult& denominator) {
+  const std::vector<const CaseResult*> read{&numerator, &denominator};
+  const std::vector<double> numerator_units = unit_medians(numerator);
+  const std::vector<double> denominator_units = unit_medians(denominator);
+  const std::size_t shared = shared_units(read).value_or(0);
+  if (!(numerator.central_ms() > 0.0) || !(denominator.central_ms() > 0.0) || shared < 2 ||
+      numerator_units.size() < shared || denominator_units.size() < shared) {
+    return std::nullopt;
+  }
+  std::vector<double> per_unit;
+  per_unit.reserve(shared);
+  for (std::size_t u = 0; u < shared; ++u) {
+    per_unit.push_back(numerator_units[u] / denominator_units[u]);
+  }
+  const ProcessTerm process = claims_allow_by_figure_kind(transcript)
+                                  ? claim_process_term(read, process_allowance_of(transcript))
+                                  : ProcessTerm{process_allowance_of(transcript), 0.0};
+  return between_round_interval(numerator.central_ms() / denominator.central_ms(), per_unit,
+                                process.allowance, process.floor);
+}
+
+BandFit band_fit(const Interval& interval, double low, double high) {
+  if (interval.high < low || interval.low > high) {
+    return BandFit::kOutside;
+  }
+  return interval.low >= low && interval.high <= high ? BandFit::kInside : BandFit::kAcross;
+}
+
+SettlingRange settling_range(const std::vector<BandFit>& points) {
+  SettlingRange range;
+  // Walk back from the last point while the run lasts.
+  for (std::size_t i = points.size(); i-- > 0;) {
+    if (points[i] == BandFit::kOutside) {
+      break;
+    }
+    range.earliest = i;
+  }
+  for (std::size_t i = points.size(); i-- > 0;) {
+    if (points[i] != BandFit::kInside) {
+      break;
+    }
+    range.latest = i;
+  }
+  return range;
 }
 
 }  // namespace labrun

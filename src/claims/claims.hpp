@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/rounds.hpp"
+#include "core/statistics.hpp"
 #include "core/transcript.hpp"
 
 namespace labrun {
@@ -79,6 +80,11 @@ struct ClaimSpec {
   ClaimBound bound;                                               //!< unused by kBitwiseEqual and kCustom
   bool expected_to_fail = false;                                  //!< the lesson hedges on this one
   std::function<void(const Transcript&, ClaimResult&)> evaluate;  //!< kCustom only
+  //! kCustom, optional: the 95% interval of the figure `evaluate` measured on the whole run, from the
+  //! intervals of what it reads, for a figure no context can measure alone (a position in a sweep: one
+  //! context's position jumps a whole size where the run's moves by a fraction of one). Used on a run
+  //! that picks on the run (claims_pick_on_the_run); nullopt: no interval.
+  std::function<std::optional<Interval>(const Transcript&, const ClaimResult&)> interval;
   //! kTimeRatio: bound.expected is the byte ratio of the two cases' models (byte_ratio_claim,
   //! registry/lab.hpp), checked again when the lab registers; false where the lesson's own figure
   //! is meant and typed in.
@@ -117,6 +123,37 @@ struct ClaimSpec {
 //! kCustom: a rule no kind expresses, evaluated by `evaluate`; `cases` are the cases it reads.
 [[nodiscard]] ClaimSpec custom_claim(std::string id, std::string statement, std::vector<std::string> cases,
                                      std::function<void(const Transcript&, ClaimResult&)> evaluate);
+
+//! kCustom with its own interval (ClaimSpec::interval): a figure that is a position in a sweep.
+[[nodiscard]] ClaimSpec custom_claim(
+    std::string id, std::string statement, std::vector<std::string> cases,
+    std::function<void(const Transcript&, ClaimResult&)> evaluate,
+    std::function<std::optional<Interval>(const Transcript&, const ClaimResult&)> interval);
+
+//! central(numerator) / central(denominator) of two cases of `transcript`, with the 95% interval a
+//! claim reading those two cases gets: paired over the contexts both ran in, with the process term of
+//! the kind of figure (claim_process_term, or the recorded allowance for a run judged before it);
+//! nullopt below 2 shared contexts.
+[[nodiscard]] std::optional<Interval> claim_ratio_interval(const Transcript& transcript,
+                                                           const CaseResult& numerator,
+                                                           const CaseResult& denominator);
+
+//! Where an interval lies against a band [low, high]: wholly inside it, wholly outside it, or across
+//! an end.
+enum class BandFit { kInside, kAcross, kOutside };
+[[nodiscard]] BandFit band_fit(const Interval& interval, double low, double high);
+
+//! Where a sweep may settle into a band, given where each point's interval lies (in sweep order): the
+//! settling point is the first of the longest run of points inside the band that ends at the last.
+//! `earliest` is where it settles if every point across an end is inside: the first of the longest
+//! run ending at the last with no point wholly outside. `latest` is where it settles if every such
+//! point is outside: the first of the longest run ending at the last of points wholly inside. Either is
+//! nullopt when the last point itself is outside (earliest) or not wholly inside (latest).
+struct SettlingRange {
+  std::optional<std::size_t> earliest;
+  std::optional<std::size_t> latest;
+};
+[[nodiscard]] SettlingRange settling_range(const std::vector<BandFit>& points);
 
 //! What a claim reads and where its figure must lie, in words, before anything is measured
 //! (`labrun plan`): the same words its evaluation records.

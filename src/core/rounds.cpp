@@ -212,6 +212,11 @@ bool claims_allow_by_figure_kind(const Transcript& transcript) {
          transcript.timing->interval_method.find(kFigureKindAllowanceWords) != std::string::npos;
 }
 
+bool claims_pick_on_the_run(const Transcript& transcript) {
+  return transcript.timing &&
+         transcript.timing->interval_method.find(kPickOnTheRunWords) != std::string::npos;
+}
+
 ProcessTerm claim_process_term(const std::vector<const CaseResult*>& cases, double recorded) {
   if (!(recorded > 0.0)) {
     return {};
@@ -416,6 +421,10 @@ std::string interval_method_text(double process_allowance) {
         "most 2^18 elements) a process-level standard deviation of at least " +
         fixed_text(100.0 * kLaunchRateProcessFloor, 1) + "%: half width t sqrt(s^2 / C + max(k s, that)^2)";
   }
+  text += std::string("; ") + kPickOnTheRunWords +
+          " (the lowest per-launch time over a sweep, the fastest of several cases) and takes its interval "
+          "from that figure's contexts, and a figure that is a position in a sweep (where a speedup settles) "
+          "takes its interval from the intervals of the sweep's figures";
   return text;
 }
 

@@ -187,6 +187,19 @@ inline constexpr const char* kFigureKindAllowanceWords = "a claim's figure that 
 //! timing.process_allowance alone, and is judged so again.
 [[nodiscard]] bool claims_allow_by_figure_kind(const Transcript& transcript);
 
+//! The words interval_method_text adds for a run whose claims pick on the whole run (2026-12-04): a
+//! claim whose figure is one picked from several (the lowest per-launch time over a sweep, the fastest
+//! of several cases) picks it once, on the run's figures, and its interval comes from that figure's
+//! own contexts; a claim whose figure is a position in a sweep (where a speedup settles) takes its
+//! interval from the intervals of the sweep's figures (ClaimSpec::interval). Recorded in
+//! timing.interval_method like kFigureKindAllowanceWords, since the schema has no field for it.
+inline constexpr const char* kPickOnTheRunWords =
+    "a claim that picks one of several figures picks it on the run";
+//! Whether `transcript`'s claims were judged picking on the run: its recorded interval_method says so
+//! (kPickOnTheRunWords). A transcript written before judged each context's pick and position anew in
+//! that context, and is judged so again.
+[[nodiscard]] bool claims_pick_on_the_run(const Transcript& transcript);
+
 //! The process term of a claim's figure that reads `cases`, in a run that records process allowance
 //! `recorded` (timing.process_allowance): none when it is 0 (a run of one context, or before 1.9.0);
 //! `recorded` and kLaunchRateProcessFloor when a case times the host's launch rate; `recorded` when a

@@ -542,3 +542,144 @@ TEST_CASE("a claim over cases of unequal numbers of units is judged over the uni
   CHECK(every[0].verdict == Verdict::kHeld);
   CHECK(every[0].verdict_basis == "interval");
 }
+
+namespace {
+
+// A transcript of no timing record but one whose interval method says its claims pick on the run, as
+// every run labrun makes from 2026-12-04 says.
+labrun::Transcript picking_on_the_run(labrun::Transcript t) {
+  t.timing = labrun::TimingRecord{};
+  t.timing->interval_method = labrun::interval_method_text(0.0);
+  return t;
+}
+
+double log_half_width(const labrun::ClaimResult& r) {
+  return std::log(r.measured_interval->high / *r.measured);
+}
+
+}  // namespace
+
+TEST_CASE("a per-launch claim picks its size on the run and reads that size's contexts") {
+  // Synthetic: a one-launch sweep at 1024 elements in 4 units and at 65536 in the first 2 (as 1.11.0's
+  // small cases take more contexts), and an empty launch of 1000 launches per sample in 4 units. The
+  // run's lowest per-launch time is at 1024; in unit 2 alone the larger size is the lower one.
+  labrun::Transcript t;
+  t.cases.push_back(rounds_case("lab/p/sweep", 1024, {0.0020, 0.0030, 0.0021, 0.0019}));
+  t.cases.push_back(rounds_case("lab/p/sweep", 65536, {0.0026, 0.0025}));
+  labrun::CaseResult empty = rounds_case("lab/p/empty", 1, {4.0, 4.1, 3.9, 4.0});
+  empty.launches_per_sample = 1000;
+  t.cases.push_back(empty);
+  const labrun::ClaimSpec spec =
+      labrun::per_launch_converges_claim("launch", "converges", "lab/p/sweep", "lab/p/empty", 0.90);
+  const labrun::ClaimResult picked = labrun::evaluate_claims({spec}, picking_on_the_run(t))[0];
+  const labrun::ClaimResult each = labrun::evaluate_claims({spec}, t)[0];
+  REQUIRE(picked.measured_interval.has_value());
+  REQUIRE(each.measured_interval.has_value());
+  CHECK(*picked.measured == *each.measured);  // the run's figure is the same either way
+  CHECK_THAT(picked.detail, ContainsSubstring("at n = 1024"));
+  // Picked on the run: the 4 contexts of n = 1024 against the empty launch's, t(3).
+  std::vector<double> ratios;
+  const std::vector<double> sweep{0.0020, 0.0030, 0.0021, 0.0019};
+  const std::vector<double> launches{4.0, 4.1, 3.9, 4.0};
+  double mean = 0.0;
+  for (std::size_t u = 0; u < 4; ++u) {
+    ratios.push_back(std::log(sweep[u] / (launches[u] / 1000.0)));  // one launch each, against 1000
+    mean += ratios.back() / 4.0;
+  }
+  double ss = 0.0;
+  for (const double r : ratios) {
+    ss += (r - mean) * (r - mean);
+  }
+  CHECK(log_half_width(picked) == Catch::Approx(labrun::student_t_975(3) * std::sqrt(ss / 3.0) / 2.0));
+  // Each context picking its own size (every run before): paired over the 2 contexts every size
+  // shares, and unit 2 read at 65536.
+  std::vector<double> own{std::log(0.0020 / 0.004), std::log(0.0025 / 0.0041)};
+  const double own_mean = (own[0] + own[1]) / 2.0;
+  const double own_s =
+      std::sqrt((own[0] - own_mean) * (own[0] - own_mean) + (own[1] - own_mean) * (own[1] - own_mean));
+  CHECK(log_half_width(each) == Catch::Approx(labrun::student_t_975(1) * own_s / std::sqrt(2.0)));
+}
+
+TEST_CASE("a not-faster claim picks its fastest case on the run, and every context reads that case") {
+  // Synthetic: k2 is the fastest on the run; in unit 1 alone k4 is faster still.
+  labrun::Transcript t;
+  t.cases.push_back(rounds_case("lab/p/k1", kN, {1.00, 1.00, 1.00}));
+  t.cases.push_back(rounds_case("lab/p/k2", kN, {0.95, 0.99, 0.97}));
+  t.cases.push_back(rounds_case("lab/p/k4", kN, {1.05, 0.90, 1.10}));
+  const labrun::ClaimSpec spec =
+      labrun::not_faster_claim("wide", "no faster", "lab/p/k1", {"lab/p/k2", "lab/p/k4"}, "large", 0.90);
+  const labrun::ClaimResult picked = labrun::evaluate_claims({spec}, picking_on_the_run(t))[0];
+  const labrun::ClaimResult each = labrun::evaluate_claims({spec}, t)[0];
+  REQUIRE(picked.measured_interval.has_value());
+  REQUIRE(each.measured_interval.has_value());
+  CHECK_THAT(picked.detail, ContainsSubstring("fastest: k2"));
+  // k2 over k1 in each unit: 0.95, 0.99, 0.97; picking in each unit gives 0.95, 0.90, 0.97, wider.
+  const auto half = [](const std::vector<double>& figures) {
+    double mean = 0.0;
+    for (const double f : figures) {
+      mean += std::log(f) / 3.0;
+    }
+    double ss = 0.0;
+    for (const double f : figures) {
+      ss += (std::log(f) - mean) * (std::log(f) - mean);
+    }
+    return labrun::student_t_975(2) * std::sqrt(ss / 2.0) / std::sqrt(3.0);
+  };
+  CHECK(log_half_width(picked) == Catch::Approx(half({0.95, 0.99, 0.97})));
+  CHECK(log_half_width(each) == Catch::Approx(half({0.95, 0.90, 0.97})));
+}
+
+TEST_CASE("where a sweep settles, from where each point's interval lies against the band") {
+  using labrun::BandFit;
+  CHECK(labrun::band_fit({1.0, 1.1}, 0.9, 1.2) == BandFit::kInside);
+  CHECK(labrun::band_fit({0.8, 1.0}, 0.9, 1.2) == BandFit::kAcross);
+  CHECK(labrun::band_fit({1.1, 1.3}, 0.9, 1.2) == BandFit::kAcross);
+  CHECK(labrun::band_fit({0.5, 0.8}, 0.9, 1.2) == BandFit::kOutside);
+  CHECK(labrun::band_fit({1.3, 1.4}, 0.9, 1.2) == BandFit::kOutside);
+  // Out, out, across, inside, inside: settles at 2 if the crossing point is in, at 3 if it is not.
+  const labrun::SettlingRange range = labrun::settling_range(
+      {BandFit::kOutside, BandFit::kOutside, BandFit::kAcross, BandFit::kInside, BandFit::kInside});
+  CHECK(range.earliest == std::size_t{2});
+  CHECK(range.latest == std::size_t{3});
+  // A point wholly outside after the crossing one cuts the run there.
+  const labrun::SettlingRange cut =
+      labrun::settling_range({BandFit::kAcross, BandFit::kOutside, BandFit::kAcross, BandFit::kInside});
+  CHECK(cut.earliest == std::size_t{2});
+  CHECK(cut.latest == std::size_t{3});
+  // The last point across: it may settle there or never.
+  const labrun::SettlingRange open =
+      labrun::settling_range({BandFit::kInside, BandFit::kInside, BandFit::kAcross});
+  CHECK(open.earliest == std::size_t{0});
+  CHECK_FALSE(open.latest.has_value());
+  // The last point outside: it never settles.
+  const labrun::SettlingRange never = labrun::settling_range({BandFit::kInside, BandFit::kOutside});
+  CHECK_FALSE(never.earliest.has_value());
+  CHECK_FALSE(never.latest.has_value());
+  CHECK_FALSE(labrun::settling_range({}).earliest.has_value());
+}
+
+TEST_CASE("a lab's rule with an interval of its own is judged by it on a run that picks on the run") {
+  // Synthetic: the rule measures 2.0 against a bound of at most 3; its own interval says 1.5 to 3.5.
+  labrun::ClaimSpec spec = labrun::custom_claim(
+      "own", "a position", {"lab/p/a"},
+      [](const labrun::Transcript&, labrun::ClaimResult& r) {
+        r.measured = 2.0;
+        r.bound_high = 3.0;
+        r.verdict = Verdict::kHeld;
+      },
+      [](const labrun::Transcript&, const labrun::ClaimResult&) {
+        return std::optional<labrun::Interval>(labrun::Interval{1.5, 3.5});
+      });
+  labrun::Transcript t;
+  t.cases.push_back(rounds_case("lab/p/a", kN, {1.0, 1.0, 1.0}));
+  const labrun::ClaimResult own = labrun::evaluate_claims({spec}, picking_on_the_run(t))[0];
+  REQUIRE(own.measured_interval.has_value());
+  CHECK(own.measured_interval->high == 3.5);
+  CHECK(own.verdict == Verdict::kInconclusive);
+  CHECK(own.verdict_basis == "interval");
+  // A run judged before: each context measures it alone (here 2.0 in each), as that run recorded.
+  const labrun::ClaimResult before = labrun::evaluate_claims({spec}, t)[0];
+  CHECK(before.verdict == Verdict::kHeld);
+  REQUIRE(before.measured_interval.has_value());
+  CHECK(before.measured_interval->high == Catch::Approx(2.0));
+}

@@ -1,10 +1,14 @@
 #include "fusion-verdicts/rules.hpp"
 
+#include <algorithm>
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cmath>
 
 #include "claims/claims.hpp"
+#include "core/statistics.hpp"
+#include "support/sample_transcript.hpp"
 #include "verdicts_sample.hpp"
 
 namespace {
@@ -199,5 +203,93 @@ TEST_CASE("recompute or materialise: the cheap and the expensive value") {
     std::erase_if(t.cases, [](const labrun::CaseResult& c) { return c.part == verdicts::kReusePart; });
     CHECK(judged(t, verdicts::kCheapReuseClaim).verdict == Verdict::kNotMeasured);
     CHECK(judged(t, verdicts::kExpensiveReuseClaim).verdict == Verdict::kNotMeasured);
+  }
+}
+
+namespace {
+
+// Synthetic: the sample's pair in 3 CUDA contexts. fused takes its median in each; two-passes takes
+// fused x its speedup, spread by 0.5% between contexts, and at 2^24 the speedups `at_2_24` (one per
+// context). `pick_on_the_run`: the interval method of the runs labrun makes from 2026-12-04.
+labrun::Transcript pair_in_contexts(labrun::Transcript t, const std::vector<double>& at_2_24,
+                                    bool pick_on_the_run) {
+  const std::vector<double> spread{1.0, 1.005, 0.995};
+  std::vector<std::pair<std::uint64_t, double>> fused_ms;
+  for (const labrun::CaseResult* fused : t.cases_named(kPairFused)) {
+    fused_ms.emplace_back(fused->elements, fused->central_ms());
+  }
+  for (labrun::CaseResult& c : t.cases) {
+    if (c.part != verdicts::kPairPart || (c.name != kPairFused && c.name != kPairUnfused)) {
+      continue;
+    }
+    const auto fused = std::find_if(fused_ms.begin(), fused_ms.end(),
+                                    [&](const auto& entry) { return entry.first == c.elements; });
+    REQUIRE(fused != fused_ms.end());
+    std::vector<std::vector<double>> rounds;
+    for (std::size_t u = 0; u < spread.size(); ++u) {
+      double ms = c.central_ms();
+      if (c.name == kPairUnfused) {
+        ms = c.elements == (std::uint64_t{1} << 24) ? fused->second * at_2_24[u] : ms * spread[u];
+      }
+      rounds.push_back({ms, ms, ms});
+    }
+    c = labrun::testing::make_rounds_case(c.name, c.part, c.size_label, c.elements, c.model, rounds);
+  }
+  if (!t.timing) {
+    t.timing = labrun::TimingRecord{};
+  }
+  t.timing->interval_method =
+      pick_on_the_run ? labrun::interval_method_text(0.0) : "95% intervals from between-context variation";
+  return t;
+}
+
+// The lab's claim with this id, judged over the run's CUDA contexts (labrun::evaluate_claims).
+ClaimResult judged_over_contexts(const labrun::Transcript& t, const std::string& id) {
+  const labrun::Lab lab = verdicts::make_lab();
+  for (const ClaimResult& result : labrun::evaluate_claims(lab.claims, t)) {
+    if (result.id == id) {
+      return result;
+    }
+  }
+  FAIL("no claim " << id);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("the L2 crossover's interval runs from where it may settle to where it surely has") {
+  // At 2^24 (1.07 x L2) the speedup is 1.83, 1.78 and 1.82 in the three contexts: the run's figure is
+  // inside the band 1.8 to 2.2 and its interval crosses 1.8; from 2^25 on every size is inside it.
+  const std::vector<double> at_2_24{1.83, 1.78, 1.82};
+  const labrun::Transcript picked = pair_in_contexts(verdicts::testing::sample_transcript(), at_2_24, true);
+  const ClaimResult settled = judged_over_contexts(picked, verdicts::kCrossoverClaim);
+  CHECK(*settled.measured == Catch::Approx(67108864.0 / 62914560.0));
+  REQUIRE(settled.measured_interval.has_value());
+  // From 2^24 (if it is settled there) to 2^25 (2.13 x L2): both inside 0.25 to 4 x L2.
+  CHECK(settled.measured_interval->low == Catch::Approx(67108864.0 / 62914560.0));
+  CHECK(settled.measured_interval->high == Catch::Approx(134217728.0 / 62914560.0));
+  CHECK(settled.verdict == Verdict::kHeld);
+  CHECK(settled.verdict_basis == "interval");
+  // Judged as runs before it were: each context finds its own size (2^24, 2^25, 2^24), and the
+  // interval is a t(2) one over those positions' logarithms, whatever lies between the sizes.
+  const labrun::Transcript each = pair_in_contexts(verdicts::testing::sample_transcript(), at_2_24, false);
+  const ClaimResult position = judged_over_contexts(each, verdicts::kCrossoverClaim);
+  REQUIRE(position.measured_interval.has_value());
+  const double lower = std::log(67108864.0 / 62914560.0);
+  const double upper = std::log(134217728.0 / 62914560.0);
+  const double mean = (2.0 * lower + upper) / 3.0;
+  const double s = std::sqrt((2.0 * (lower - mean) * (lower - mean) + (upper - mean) * (upper - mean)) / 2.0);
+  CHECK(position.measured_interval->high ==
+        Catch::Approx(67108864.0 / 62914560.0 * std::exp(labrun::student_t_975(2) * s / std::sqrt(3.0))));
+
+  SECTION("the largest size's interval crossing the band: it may never settle inside the sweep") {
+    labrun::Transcript t = verdicts::testing::sample_transcript();
+    set_pair_speedup(t, std::uint64_t{1} << 27, 2.19);  // 2^27: 0.5% inside the band's upper end
+    const labrun::Transcript open = pair_in_contexts(t, {1.96, 1.96, 1.96}, true);
+    const ClaimResult result = judged_over_contexts(open, verdicts::kCrossoverClaim);
+    REQUIRE(result.measured_interval.has_value());
+    // Past the sweep: twice the largest size's 8.53 x L2.
+    CHECK(result.measured_interval->high == Catch::Approx(2.0 * 536870912.0 / 62914560.0));
+    CHECK(result.verdict == Verdict::kInconclusive);
   }
 }

@@ -67,6 +67,30 @@ grade_batch() {  # NAME LABRUN FOLDER JOBS LIMIT
   awk -v n="$n" -v s="$start" -v e="$(date +%s.%N)" -v name="$1" -v st="$status" \
     'BEGIN { printf "%s %d %.1f %.1f %d\n", name, n, e - s, n / (e - s) * 60, st }' >>"$out/rates.txt"
 }
+# The timing turn's parts over a batch's reports (docs/grading-at-scale.md, "The timing turn"):
+# the medians of "timing" (the exclusive turn), the child's "timing: sampling", "clearing" and
+# "freeing", the hand-over (the turn less the three), and "finishing after timing" (what the turn
+# no longer holds), in seconds, and how many gradings gave their turn back on the child's word.
+turn_parts() {  # NAME
+  python3 - "$out/$1/submissions" <<'PY'
+import json, os, statistics, sys
+base = sys.argv[1]
+phases = [json.load(open(os.path.join(base, s, "report.json"))).get("phase_seconds", {})
+          for s in os.listdir(base)] if os.path.isdir(base) else []
+timed = [p for p in phases if "timing" in p]
+said = [p for p in timed if "timing: sampling" in p]
+def median(key, rows):
+    values = [p[key] for p in rows if key in p]
+    return f"{statistics.median(values):.4f}" if values else "-"
+clearing, freeing = "timing: clearing the GPU's memory", "timing: freeing the GPU's memory"
+handover = [p["timing"] - p["timing: sampling"] - p[clearing] - p[freeing] for p in said]
+parts = [f"timing {median('timing', timed)}", f"sampling {median('timing: sampling', said)}",
+         f"clearing {median(clearing, said)}", f"freeing {median(freeing, said)}",
+         f"hand-over {statistics.median(handover):.4f}" if handover else "hand-over -",
+         f"finishing after timing {median('finishing after timing', said)}"]
+print(" · ".join(parts) + f" s (medians; {len(said)} of {len(timed)} turns given back on the child's word)")
+PY
+}
 all_100() {  # NAME: "yes" when every report scored 100, else how many did not
   python3 - "$out/$1/submissions" <<'PY'
 import json, os, sys
@@ -154,3 +178,4 @@ echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 
 echo "where the time went ($main_run): $(grep 'where the time went' "$out/$main_run.log" | tail -1 | sed 's/.*where the time went: //')"
 echo "workers and screening ($main_run): $(grep -E 'GPU [0-9]+: .*workers' "$out/$main_run.log" | tail -1)"
 echo "the GPU's time ($main_run): $(grep -E 'GPU [0-9]+ held for: ' "$out/$main_run.log" | tail -1 | sed 's/.*held for: //')"
+echo "the timing turn ($main_run): $(turn_parts "$main_run")"

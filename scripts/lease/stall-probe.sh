@@ -9,7 +9,7 @@
 #     runs;
 #   - every 2 s while it runs, a sample: the process tree under labrun (state, kernel wait channel,
 #     seconds alive, command), the compute processes nvidia-smi sees, and for each scratch folder
-#     its signal files (ready-to-time, may-time, yield, yielded, resume), its phase files and, for
+#     its signal files (ready-to-time, may-time, timed, yield, yielded, resume), its phase files and, for
 #     a screening group, its control folder (job.json handed, done.json answered);
 #   - when no grading has ended for 20 s (a stall), one fuller snapshot: each labrun descendant's
 #     /proc status and wchan, and nvidia-smi -q's processes;
@@ -76,7 +76,7 @@ sample() {  # FILE
     for d in "$scratch"/labrun-grade-*; do
       [ -d "$d" ] || continue
       printf '%s:' "$(basename "$d")"
-      for f in ready-to-time may-time yield yielded resume results.json control/ready control/job.json \
+      for f in ready-to-time may-time timed yield yielded resume results.json control/ready control/job.json \
         control/done.json control/stop; do
         [ -e "$d/$f" ] && printf ' %s' "$f"
       done

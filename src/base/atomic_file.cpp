@@ -278,6 +278,51 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
   set.commit(overwrite);
 }
 
+void write_file_whole_unsynced(const std::filesystem::path& path, const std::string& content) {
+  if (const std::optional<std::string> too_long = file_name_too_long(path)) {
+    throw WriteError("cannot write " + *too_long);
+  }
+  CreatedTemporary created;
+  try {
+    created = create_registered_file(temporary_stem(path));
+  } catch (const std::system_error& error) {
+    throw WriteError("cannot write " + path.string() + ": " + error.code().message() +
+                     " (creating a temporary file beside it)");
+  }
+  const auto fail = [&](const std::string& what) {
+    const std::string message = system_error(what, path);
+    ::unlink(created.path.c_str());
+    throw WriteError(message);
+  };
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t written = ::write(created.fd, data, left);
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      const int error = errno;
+      ::close(created.fd);
+      errno = error;
+      fail("cannot write");
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+  const bool readable = ::fchmod(created.fd, 0644) == 0;
+  const int error = errno;
+  if (::close(created.fd) != 0 || !readable) {
+    if (!readable) {
+      errno = error;
+    }
+    fail("cannot finish writing");
+  }
+  if (std::rename(created.path.c_str(), path.c_str()) != 0) {
+    fail("cannot rename a temporary file onto");
+  }
+}
+
 std::string read_file(const std::filesystem::path& path) {
   return read_regular_file(path, kEvidenceFileMaxBytes, Links::kFollow);
 }

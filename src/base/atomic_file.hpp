@@ -82,6 +82,14 @@ class FileSet {
 //! WriteError naming the path and the system error.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content, bool overwrite);
 
+//! `content` to `path` whole (a temporary file beside it, then rename(2) over any earlier file), as
+//! write_file_atomically does, but with no fsync: for the files by which labrun and the programs it
+//! starts signal each other inside a grading's private scratch or control folder ("may-time",
+//! "timed", the phase, a worker's job), which are removed with their folder and mean nothing after a
+//! crash. A reader never sees part of one; an fsync would add milliseconds to every hand-over of the
+//! GPU. Throws WriteError naming the path and the system error (nothing of it is left then).
+void write_file_whole_unsynced(const std::filesystem::path& path, const std::string& content);
+
 //! The longest file name (one path component) labrun writes, in bytes: Linux's NAME_MAX.
 inline constexpr std::size_t kFileNameMaxBytes = 255;
 

@@ -15,6 +15,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -241,6 +242,7 @@ class ChildSession {
   void time_at(std::size_t n);
   LabTimes time_lab(std::size_t n);
   void wait_for_timing_turn();
+  void give_timing_turn_back();
   std::vector<double> sample(const std::function<void()>& region, const std::function<void()>& before,
                              const std::function<void()>& after);
   void watch_own_memory();
@@ -270,6 +272,7 @@ class ChildSession {
   DeviceBuffer<float> stream_source_;
   DeviceBuffer<float> stream_target_;
   std::unique_ptr<ExerciseChild> child_;
+  std::chrono::steady_clock::time_point turn_given_;  // when "may-time" was seen (batch grading)
 };
 
 //! The whole grading child for `exercise`: runs the request's mode, writes its results and phase

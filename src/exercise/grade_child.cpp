@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "base/atomic_file.hpp"
@@ -47,7 +48,7 @@ class Phase {
   explicit Phase(std::string path) : path_(std::move(path)) {}
   void set(const std::string& step) {
     step_ = step;
-    write_file_atomically(path_, step + "\n", true);
+    write_file_whole_unsynced(path_, step + "\n");
   }
   [[nodiscard]] const std::string& step() const { return step_; }
 
@@ -110,6 +111,20 @@ class Watchdog {
   std::thread thread_;
 };
 
+// The limits a grading worker's context was opened with (open_worker_context); zero
+// in a one-shot child, which opens none.
+struct WorkerLimits {
+  std::size_t stack_bytes = 0;
+  std::size_t printf_fifo_bytes = 0;
+  //! The last grading set the stack size back before it gave its timing turn back: the worker's
+  //! check after it need not again (nothing has run since).
+  bool stack_set_back = false;
+};
+WorkerLimits& opened_limits() {
+  static WorkerLimits limits;
+  return limits;
+}
+
 // As nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
 std::string gpu_uuid(const cudaUUID_t& uuid) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -153,7 +168,7 @@ void give_way_if_asked(const ChildRequest& request, cudaStream_t stream) {
   }
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::filesystem::remove(kYieldFile, missing);
-  write_file_atomically(kYieldedFile, "\n", true);
+  write_file_whole_unsynced(kYieldedFile, "\n");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(request.turn_wait_limit_s);
   while (!std::filesystem::exists(kResumeFile, missing)) {
@@ -478,6 +493,9 @@ void ChildSession::grade() {
   }
   if (request_.card_elements > 0) {
     time_at(static_cast<std::size_t>(request_.card_elements));
+    if (request_.wait_for_timing_turn) {
+      give_timing_turn_back();
+    }
   }
   results_.completed = true;
   phase("finished");
@@ -619,20 +637,74 @@ void ChildSession::allocate_streams(std::size_t n) {
 }
 
 // Batch grading: tells labrun this child is ready to time, then waits until labrun says the GPU
-// is this child's alone (grading/gpu_turns.hpp).
+// is this child's alone (grading/gpu_turns.hpp). Polled every 0.2 ms: the GPU idles meanwhile.
 void ChildSession::wait_for_timing_turn() {
   phase("waiting for a turn to time, with the GPU to itself");
-  write_file_atomically("ready-to-time", "\n", true);
+  write_file_whole_unsynced(kReadyToTimeFile, "\n");
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.turn_wait_limit_s);
   std::error_code missing;
-  while (!std::filesystem::exists("may-time", missing)) {
+  while (!std::filesystem::exists(kMayTimeFile, missing)) {
     if (std::chrono::steady_clock::now() > deadline) {
       throw std::runtime_error("labrun gave no turn to time within " +
                                std::to_string(static_cast<int>(request_.turn_wait_limit_s)) + " s");
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+  turn_given_ = std::chrono::steady_clock::now();
+}
+
+// Batch grading, once the timing is over: leaves nothing of this grading on the GPU, then says so
+// ("timed", exercise/worker_protocol.hpp), so that labrun can give the GPU to the next timer while
+// this child writes its results and its worker checks its context, work that needs no GPU to
+// itself. What the destructor would do later is done here: every byte the child allocated cleared,
+// then freed; the submission's module unloaded, so that none of its code can run again; in a
+// worker, the stack size set back (which frees local memory the submission's kernels grew); the
+// context synchronised. Where any of that fails, nothing is said: labrun then keeps the turn until
+// the grading is over, as it did before, and the worker's own check finds the error.
+void ChildSession::give_timing_turn_back() {
+  const double sampling_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - turn_given_).count();
+  const auto clearing_began = std::chrono::steady_clock::now();
+  const auto since = [](std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  };
+  bool clean = true;
+  const auto call = [&clean](cudaError_t error) { clean = clean && error == cudaSuccess; };
+  for (const OwnedRegion& region : owned_regions_) {
+    // The child's own allocation, seen as read-only where it is digested.
+    call(cudaMemsetAsync(const_cast<void*>(region.data), 0, region.bytes, stream_));
+  }
+  call(cudaStreamSynchronize(stream_));
+  if (!clean) {
+    return;  // the destructor tries again; the turn ends with the grading
+  }
+  const double clearing_seconds = since(clearing_began);
+  const auto freeing_began = std::chrono::steady_clock::now();
+  owned_regions_.clear();
+  own_memory_.clear();
+  child_.reset();
+  guarded_.clear();
+  plain_.clear();
+  tallies_ = DeviceBuffer<unsigned long long>();
+  own_snapshot_ = DeviceBuffer<unsigned char>();
+  stream_source_ = DeviceBuffer<float>();
+  stream_target_ = DeviceBuffer<float>();
+  flusher_.reset();
+  if (library_ != nullptr) {
+    call(cudaLibraryUnload(library_));
+    library_ = nullptr;
+    kernels_.clear();
+  }
+  if (opened_limits().stack_bytes != 0) {
+    call(cudaDeviceSetLimit(cudaLimitStackSize, opened_limits().stack_bytes));
+    opened_limits().stack_set_back = clean;
+  }
+  call(cudaDeviceSynchronize());
+  if (!clean) {
+    return;
+  }
+  say_timed(".", TurnSpent{sampling_seconds, clearing_seconds, since(freeing_began)});
 }
 
 std::vector<double> ChildSession::sample(const std::function<void()>& region,
@@ -654,16 +726,6 @@ std::vector<double> ChildSession::sample(const std::function<void()>& region,
 }
 
 namespace {
-
-// The limits a grading worker's context was opened with (open_worker_context).
-struct WorkerLimits {
-  std::size_t stack_bytes = 0;
-  std::size_t printf_fifo_bytes = 0;
-};
-WorkerLimits& opened_limits() {
-  static WorkerLimits limits;
-  return limits;
-}
 
 std::string cuda_problem(const char* what, cudaError_t error) {
   return std::string(what) + ": " + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")";
@@ -693,7 +755,11 @@ std::string worker_context_problem() {
   if (const cudaError_t error = cudaGetLastError(); error != cudaSuccess) {
     return cuda_problem("an error pending", error);
   }
-  if (const cudaError_t error = cudaDeviceSetLimit(cudaLimitStackSize, opened_limits().stack_bytes);
+  // Set back before the grading gave its timing turn back, where it did: setting it again could
+  // be work on the GPU while another grading times.
+  const bool set_back = std::exchange(opened_limits().stack_set_back, false);
+  if (const cudaError_t error =
+          set_back ? cudaSuccess : cudaDeviceSetLimit(cudaLimitStackSize, opened_limits().stack_bytes);
       error != cudaSuccess) {
     return cuda_problem("setting the stack size back", error);
   }

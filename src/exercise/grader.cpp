@@ -237,7 +237,10 @@ std::string read_source(const fs::path& path, std::vector<SourceProblem>& proble
 // turn for an exclusive one,
 // and from then on at most `timing_turn_limit` more seconds are spent, so that a child stalling
 // while it holds the GPU to itself is ended then and the turn given back. Appends to `phases` the
-// seconds spent waiting for each turn and running under it.
+// seconds spent waiting for each turn and running under it. The turn is given back when the
+// process has ended, not when the child says its timing is over (kTimedFile, which a grading
+// worker's turn ends on: worker_pool.hpp): ending a process destroys its context, work on the GPU
+// that must not overlap the next timer.
 ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns* turns, double run_limit,
                         double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases,
                         const std::function<void()>& checked) {
@@ -260,7 +263,7 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
   auto running = std::async(std::launch::async, [&] { return run_contained(options); });
   std::error_code missing;
   while (running.wait_for(std::chrono::milliseconds(1)) != std::future_status::ready) {
-    if (!fs::exists(scratch / "ready-to-time", missing)) {
+    if (!fs::exists(scratch / kReadyToTimeFile, missing)) {
       shared.poll();  // a drain waits for one call of this check, not all of it
     } else {
       add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
@@ -273,7 +276,7 @@ ProcessResult run_child(SpawnOptions options, const fs::path& scratch, GpuTurns*
       since = std::chrono::steady_clock::now();
       budget.resume();
       budget.cap_remaining(timing_turn_limit);
-      write_file_atomically(scratch / "may-time", "\n", true);
+      write_file_whole_unsynced(scratch / kMayTimeFile, "\n");
       ProcessResult result = running.get();
       phases.emplace_back("timing", seconds_since(since));
       return result;
@@ -513,7 +516,7 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   write_request(scratch / "request.json", child_request);
   std::error_code ignored;
   for (const char* signal_file :
-       {"ready-to-time", "may-time", kYieldFile, kYieldedFile, kResumeFile, "results.json"}) {
+       {kReadyToTimeFile, kMayTimeFile, kTimedFile, kYieldFile, kYieldedFile, kResumeFile, "results.json"}) {
     fs::remove(scratch / signal_file, ignored);
   }
   progress("running it at n = " + std::to_string(ex.odd_elements) + " and " +

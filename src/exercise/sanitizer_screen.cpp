@@ -270,7 +270,7 @@ ScreenVerdict SanitizerScreen::run_group_process(const std::string& tool, std::v
       [&] {
         give_remaining(budget, going ? member->limit_seconds : 0.0);
         if (going) {
-          write_file_atomically(control / kWorkerStopFile, "\n", true);
+          write_file_whole_unsynced(control / kWorkerStopFile, "\n");
         }
         while (going && !ended() && !budget.exhausted()) {
           std::this_thread::sleep_for(kGroupPoll);

@@ -45,6 +45,16 @@ void add_check_phases(std::vector<std::pair<std::string, double>>& phases, doubl
   }
 }
 
+void add_timing_phases(std::vector<std::pair<std::string, double>>& phases, double seconds,
+                       const std::optional<TurnSpent>& spent) {
+  phases.emplace_back("timing", seconds);
+  if (spent) {
+    phases.emplace_back("timing: sampling", spent->sampling_seconds);
+    phases.emplace_back("timing: clearing the GPU's memory", spent->clearing_seconds);
+    phases.emplace_back("timing: freeing the GPU's memory", spent->freeing_seconds);
+  }
+}
+
 CheckTurn::CheckTurn(GpuTurns* turns, fs::path scratch, RunBudget& budget)
     : turns_(turns), scratch_(std::move(scratch)), budget_(budget) {
   turn_.emplace(turns_);
@@ -57,7 +67,7 @@ void CheckTurn::poll() {
   std::error_code missing;
   if (!asked_) {
     if (turns_->draining()) {
-      write_file_atomically(scratch_ / kYieldFile, "\n", true);
+      write_file_whole_unsynced(scratch_ / kYieldFile, "\n");
       asked_ = true;
     }
     return;
@@ -75,7 +85,7 @@ void CheckTurn::poll() {
   budget_.resume();
   yielded_seconds_ += seconds_since(since);
   asked_ = false;
-  write_file_atomically(scratch_ / kResumeFile, "\n", true);
+  write_file_whole_unsynced(scratch_ / kResumeFile, "\n");
 }
 
 void CheckTurn::release() {
@@ -124,7 +134,7 @@ ProcessResult GradingWorker::end() {
     return finished_;
   }
   try {
-    write_file_atomically(control_.path() / kWorkerStopFile, "\n", true);
+    write_file_whole_unsynced(control_.path() / kWorkerStopFile, "\n");
   } catch (const std::exception&) {
     // ended below all the same
   }
@@ -191,6 +201,10 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
   hand_job(worker.control(), WorkerJob{number, fs::absolute(scratch), "request.json"});
   WorkerRun run;
   std::error_code missing;
+  // The child said its timing is over and nothing of the grading is left on the GPU
+  // (worker_protocol.hpp's kTimedFile): the exclusive turn has been given back, and the grading
+  // writes its results, and the worker checks its context, beside whatever runs next.
+  bool timed = false;
   while (true) {
     if (const std::optional<WorkerDone> done = job_done(worker.control(), number)) {
       run.answered = true;
@@ -209,9 +223,9 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       run.child.limit_seconds_spent = budget.spent();
       break;
     }
-    if (turns_ != nullptr && !exclusive && !fs::exists(scratch / "ready-to-time", missing)) {
+    if (turns_ != nullptr && !exclusive && !timed && !fs::exists(scratch / kReadyToTimeFile, missing)) {
       shared.poll();
-    } else if (turns_ != nullptr && !exclusive) {
+    } else if (turns_ != nullptr && !exclusive && !timed) {
       add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
@@ -224,12 +238,24 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       since = std::chrono::steady_clock::now();
       budget.resume();
       budget.cap_remaining(timing_turn_limit);
-      write_file_atomically(scratch / "may-time", "\n", true);
+      // Only a "timed" written after this turn was given counts (the child writes it once it has
+      // timed in it; run_and_check removes any before the run).
+      fs::remove(scratch / kTimedFile, missing);
+      write_file_whole_unsynced(scratch / kMayTimeFile, "\n");
+    } else if (exclusive && fs::exists(scratch / kTimedFile, missing)) {
+      add_timing_phases(phases, seconds_since(since), turn_spent(scratch / kTimedFile));
+      since = std::chrono::steady_clock::now();
+      // The budget goes on, still capped at timing_turn_limit from the turn's start: a worker that
+      // does not say the grading is over within it is ended, as before.
+      exclusive.reset();
+      timed = true;
     }
     std::this_thread::sleep_for(kPoll);
   }
   run.child.wall_seconds = seconds_since(since);
-  if (exclusive) {
+  if (timed) {
+    phases.emplace_back("finishing after timing", seconds_since(since));
+  } else if (exclusive) {
     phases.emplace_back("timing", seconds_since(since));
   } else if (turns_ != nullptr) {
     add_check_phases(phases, seconds_since(since), shared.yielded_seconds());

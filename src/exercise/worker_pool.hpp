@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "exercise/submission_build.hpp"
+#include "exercise/worker_protocol.hpp"
 #include "grading/gpu_turns.hpp"
 #include "process/process.hpp"
 
@@ -59,6 +60,13 @@ class CheckTurn {
 //! Appends a check's phases: "checking" (its `seconds` less the time it gave its turn up) and
 //! "waiting while timers time" (that time, where there was any).
 void add_check_phases(std::vector<std::pair<std::string, double>>& phases, double seconds, double yielded);
+
+//! Appends a timing turn given back on the child's word (worker_protocol.hpp's kTimedFile): "timing"
+//! (its `seconds`, from the turn given to "timed" seen) and, where the child said, its parts
+//! "timing: sampling", "timing: clearing the GPU's memory" and "timing: freeing the GPU's memory"
+//! (inside "timing", as "sanitizing: memcheck" is inside "sanitizing").
+void add_timing_phases(std::vector<std::pair<std::string, double>>& phases, double seconds,
+                       const std::optional<TurnSpent>& spent);
 
 //! One worker process (labrun-grade-child --serve) and its private control folder.
 class GradingWorker {
@@ -119,7 +127,9 @@ class GradingWorkers {
   //! grader.cpp's run_child runs the one-shot child; appends each turn's wait and work to `phases`.
   //! `checked` (may be empty) is called on this thread once the worker says its checked calls are
   //! over and it is ready to time, after the shared turn is given back and before the exclusive one
-  //! is asked for; it must not wait for the GPU.
+  //! is asked for; it must not wait for the GPU. The exclusive turn is given back as soon as the
+  //! worker says the timing is over and nothing of the grading is left on the GPU (kTimedFile: the
+  //! phases then end with "timing" and "finishing after timing"), else when the grading is over.
   [[nodiscard]] WorkerRun run(GradingWorker& worker, const std::filesystem::path& scratch, double run_limit,
                               double timing_turn_limit, std::vector<std::pair<std::string, double>>& phases,
                               const std::function<void()>& checked = {});

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <system_error>
 #include <thread>
@@ -56,10 +57,36 @@ std::optional<WorkerJob> take_job(const fs::path& control) {
 
 }  // namespace
 
+void say_timed(const fs::path& folder, const TurnSpent& spent) {
+  const nlohmann::ordered_json document{{"sampling_seconds", spent.sampling_seconds},
+                                        {"clearing_seconds", spent.clearing_seconds},
+                                        {"freeing_seconds", spent.freeing_seconds}};
+  write_file_whole_unsynced(folder / kTimedFile, document.dump() + "\n");
+}
+
+std::optional<TurnSpent> turn_spent(const fs::path& path) {
+  constexpr double kDaySeconds = 86400.0;
+  try {
+    const nlohmann::ordered_json document = read_json_file(path, kControlFileMaxBytes);
+    TurnSpent spent;
+    spent.sampling_seconds = document.at("sampling_seconds").get<double>();
+    spent.clearing_seconds = document.at("clearing_seconds").get<double>();
+    spent.freeing_seconds = document.at("freeing_seconds").get<double>();
+    for (const double seconds : {spent.sampling_seconds, spent.clearing_seconds, spent.freeing_seconds}) {
+      if (!std::isfinite(seconds) || seconds < 0.0 || seconds > kDaySeconds) {
+        return std::nullopt;
+      }
+    }
+    return spent;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 void hand_job(const fs::path& control, const WorkerJob& job) {
   const nlohmann::ordered_json document{
       {"number", job.number}, {"folder", job.folder.string()}, {"request", job.request}};
-  write_file_atomically(control / kWorkerJobFile, document.dump() + "\n", true);
+  write_file_whole_unsynced(control / kWorkerJobFile, document.dump() + "\n");
 }
 
 std::optional<WorkerDone> job_done(const fs::path& control, std::uint64_t number) {
@@ -84,7 +111,7 @@ std::optional<WorkerDone> job_done(const fs::path& control, std::uint64_t number
 
 int serve_grading_jobs(const fs::path& control, const GradeRequestFile& grade, const ContextCheck& check,
                        double poll_seconds) {
-  write_file_atomically(control / kWorkerReadyFile, "\n", true);
+  write_file_whole_unsynced(control / kWorkerReadyFile, "\n");
   const auto poll = std::chrono::duration<double>(poll_seconds);
   std::error_code missing;
   while (!fs::exists(control / kWorkerStopFile, missing)) {
@@ -99,7 +126,7 @@ int serve_grading_jobs(const fs::path& control, const GradeRequestFile& grade, c
     done.problem = done.status == 0 ? check() : std::string();
     const nlohmann::ordered_json document{
         {"number", done.number}, {"status", done.status}, {"problem", done.problem}};
-    write_file_atomically(control / kWorkerDoneFile, document.dump() + "\n", true);
+    write_file_whole_unsynced(control / kWorkerDoneFile, document.dump() + "\n");
     if (done.status != 0) {
       return done.status;
     }

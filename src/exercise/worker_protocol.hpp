@@ -28,6 +28,24 @@ inline constexpr const char* kWorkerJobFile = "job.json";
 inline constexpr const char* kWorkerDoneFile = "done.json";
 inline constexpr const char* kWorkerStopFile = "stop";
 
+//! Files in a grading's scratch folder (the child's working folder) by which a batch's timing turn
+//! (grading/gpu_turns.hpp) is asked for, given and given back:
+//!   ready-to-time  the child: the checked calls are over, and everything for timing is allocated;
+//!   may-time       labrun: this grading holds the GPU alone (labrun removes any "timed" first);
+//!   timed          the child: the timing is over and nothing of this grading is left on the GPU:
+//!                  every timed call and its check finished, every byte the child allocated cleared
+//!                  and freed, the submission's module unloaded, the context synchronised (and, in
+//!                  a worker, the stack size set back). The submission has no host code and its
+//!                  code is no longer loaded, so nothing of it can run after this. Its content:
+//!                  {"sampling_seconds": S, "clearing_seconds": C, "freeing_seconds": F}, what
+//!                  the child measured of the turn (TurnSpent).
+//!                  A grading worker's turn is given back when it appears (exercise/worker_pool.hpp);
+//!                  a one-shot child's when its process has ended, since ending a process destroys
+//!                  its context, which is work on the GPU.
+inline constexpr const char* kReadyToTimeFile = "ready-to-time";
+inline constexpr const char* kMayTimeFile = "may-time";
+inline constexpr const char* kTimedFile = "timed";
+
 //! Files in a grading's scratch folder (the child's working folder) by which a checking child gives
 //! its shared turn up to a drain (grading/gpu_turns.hpp) between its checked calls, so that timers
 //! wait for one call of each checking grading, not for its whole check: labrun creates "yield"
@@ -38,6 +56,21 @@ inline constexpr const char* kWorkerStopFile = "stop";
 inline constexpr const char* kYieldFile = "yield";
 inline constexpr const char* kYieldedFile = "yielded";
 inline constexpr const char* kResumeFile = "resume";
+
+//! What the child measured of its timing turn, seconds: from "may-time" seen to the last timed
+//! call's check, the clearing of its memory after it (written, then synchronised), and the freeing
+//! (its memory freed, the module unloaded, the context synchronised) (exercise/child_session.hpp).
+struct TurnSpent {
+  double sampling_seconds = 0.0;
+  double clearing_seconds = 0.0;
+  double freeing_seconds = 0.0;
+};
+
+//! The child: writes kTimedFile in `folder` (whole; its existence is the signal).
+void say_timed(const std::filesystem::path& folder, const TurnSpent& spent);
+//! labrun: what a kTimedFile at `path` says, when it holds three finite, non-negative numbers below
+//! a day; nullopt otherwise (absent, unreadable, or not such a record). Never throws.
+[[nodiscard]] std::optional<TurnSpent> turn_spent(const std::filesystem::path& path);
 
 struct WorkerJob {
   std::uint64_t number = 0;

@@ -16,7 +16,9 @@ inline constexpr std::size_t kPhaseClasses = 6;
 
 //! The class of a phase as grader.cpp names them: "compiling"; "checking", "child" (a run with no
 //! turns), "grading alone"; "waiting ..." of every kind; "timing"; "sanitizing" (a tool's own
-//! "sanitizing: memcheck" is inside "sanitizing" and is kOther).
+//! "sanitizing: memcheck" is inside "sanitizing" and is kOther, as are "timing: sampling" and the
+//! other parts of "timing" (worker_pool.hpp's add_timing_phases), and "finishing after timing": a grading
+//! worker writing the results and checking its context once the timing turn is given back).
 [[nodiscard]] PhaseClass phase_class(const std::string& phase);
 
 class PhaseTally {

@@ -79,6 +79,23 @@ TEST_CASE("a write that fails part way (a full disk) leaves the earlier file who
   CHECK(entries(dir.path) == 1);
 }
 
+TEST_CASE("a signal file written unsynced replaces the earlier one whole, and a failed write leaves it") {
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path target = dir.path / "timed";
+  labrun::write_file_whole_unsynced(target, "first\n");
+  labrun::write_file_whole_unsynced(target, "second\n");
+  CHECK(labrun::read_file(target) == "second\n");
+  CHECK(entries(dir.path) == 1);
+  with_4_kib_file_limit([&] {
+    CHECK_THROWS_WITH(labrun::write_file_whole_unsynced(target, std::string(1 << 20, 'x')),
+                      ContainsSubstring("cannot write") && ContainsSubstring("timed"));
+  });
+  CHECK(labrun::read_file(target) == "second\n");
+  CHECK(entries(dir.path) == 1);
+  CHECK_THROWS_WITH(labrun::write_file_whole_unsynced(dir.path / "missing" / "may-time", "\n"),
+                    ContainsSubstring("missing"));
+}
+
 TEST_CASE("a set of files is placed whole, or not at all") {
   const labrun::testing::TemporaryDirectory dir;
   const fs::path json = dir.path / "aggregate.json";

@@ -3,6 +3,7 @@
 
 #include "exercise/worker_pool.hpp"
 
+#include <atomic>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
@@ -119,6 +120,105 @@ TEST_CASE("in a batch, a worker's grading times only with the GPU to itself, and
   CHECK(std::find(names.begin(), names.end(), "waiting to time") != names.end());
   CHECK(names.back() == "timing");
   pool.workers.give_back(std::move(worker), std::nullopt);
+}
+
+namespace {
+
+// The seconds of each phase named `name` in `phases`, in order.
+std::vector<double> phase_seconds(const std::vector<std::pair<std::string, double>>& phases,
+                                  const std::string& name) {
+  std::vector<double> seconds;
+  for (const auto& [phase, spent] : phases) {
+    if (phase == name) {
+      seconds.push_back(spent);
+    }
+  }
+  return seconds;
+}
+
+// Runs `job` in a fresh worker of `pool` on another thread; once the grading holds its exclusive
+// turn, asks for one itself, and returns the seconds from asking to getting it, and whether the
+// grading's run had returned by then.
+struct NextTimer {
+  double waited = 0.0;
+  bool run_over_first = false;
+};
+NextTimer time_behind(Pool& pool, labrun::GpuTurns& turns, const std::string& behaviour, double timing_limit,
+                      labrun::WorkerRun& run) {
+  auto worker = pool.take();
+  const fs::path job = pool.job(behaviour, behaviour);
+  std::atomic<bool> over{false};
+  std::thread grading([&] {
+    run = pool.workers.run(*worker, job, 30.0, timing_limit, pool.phases);
+    over = true;
+  });
+  std::error_code missing;
+  while (!fs::exists(job / "may-time", missing)) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  NextTimer next;
+  const auto asked = std::chrono::steady_clock::now();
+  {
+    const labrun::ExclusiveTurn timing(&turns);
+    next.waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count();
+    next.run_over_first = over;
+  }
+  grading.join();
+  pool.workers.give_back(std::move(worker), run.child.succeeded() && run.answered
+                                                ? std::nullopt
+                                                : std::optional<std::string>("the worker ended"));
+  return next;
+}
+
+}  // namespace
+
+TEST_CASE("a worker's timing turn is given back when it says it has timed, before its grading is over") {
+  labrun::GpuTurns turns(2);
+  Pool pool(&turns);
+  labrun::WorkerRun run;
+  const NextTimer next = time_behind(pool, turns, "time-then-finish", 15.0, run);
+  CHECK(run.answered);
+  CHECK(run.child.succeeded());
+  // The next timer got the GPU once "timed" appeared (0.1 s in), not when the grading ended (0.6 s).
+  CHECK(next.waited < 0.45);
+  CHECK_FALSE(next.run_over_first);
+  REQUIRE(phase_seconds(pool.phases, "timing").size() == 1);
+  CHECK(phase_seconds(pool.phases, "timing")[0] < 0.45);
+  CHECK(phase_seconds(pool.phases, "timing: sampling") == std::vector<double>{0.1});
+  CHECK(phase_seconds(pool.phases, "timing: clearing the GPU's memory") == std::vector<double>{0.01});
+  CHECK(phase_seconds(pool.phases, "timing: freeing the GPU's memory") == std::vector<double>{0.02});
+  REQUIRE(phase_seconds(pool.phases, "finishing after timing").size() == 1);
+  CHECK(phase_seconds(pool.phases, "finishing after timing")[0] >= 0.4);
+  CHECK(pool.phases.back().first == "finishing after timing");
+}
+
+TEST_CASE("a \"timed\" written before the timing turn was given does not give it back") {
+  labrun::GpuTurns turns(2);
+  Pool pool(&turns);
+  labrun::WorkerRun run;
+  const NextTimer next = time_behind(pool, turns, "timed-early", 15.0, run);
+  CHECK(run.child.succeeded());
+  // The turn was held until the grading was over (0.3 s of timing after "may-time").
+  CHECK(next.run_over_first);
+  CHECK(next.waited >= 0.25);
+  CHECK(pool.phases.back().first == "timing");
+  CHECK(phase_seconds(pool.phases, "finishing after timing").empty());
+}
+
+TEST_CASE("a worker that says it has timed and then never ends is ended at the timing turn's limit") {
+  labrun::GpuTurns turns(2);
+  Pool pool(&turns);
+  labrun::WorkerRun run;
+  const NextTimer next = time_behind(pool, turns, "timed-then-hang", 0.8, run);
+  // The GPU went to the next timer at once; the grading was still held to the turn's limit.
+  CHECK_FALSE(next.run_over_first);
+  CHECK(next.waited < 0.5);
+  CHECK_FALSE(run.answered);
+  CHECK(run.child.timed_out);
+  CHECK(phase_seconds(pool.phases, "timing").size() == 1);
+  REQUIRE(phase_seconds(pool.phases, "finishing after timing").size() == 1);
+  CHECK(phase_seconds(pool.phases, "timing")[0] + phase_seconds(pool.phases, "finishing after timing")[0] <
+        5.0);
 }
 
 TEST_CASE(

@@ -99,3 +99,23 @@ TEST_CASE("a worker ends after a job that stopped, or after which its context is
     CHECK(done->problem == "an error pending");
   }
 }
+
+TEST_CASE("the child's word that it has timed is read back, and anything else is no such word") {
+  const labrun::testing::TemporaryDirectory work("labrun-worker-protocol");
+  labrun::say_timed(work.path, labrun::TurnSpent{0.25, 0.004, 0.03});
+  const std::optional<labrun::TurnSpent> spent = labrun::turn_spent(work.path / labrun::kTimedFile);
+  REQUIRE(spent);
+  CHECK(spent->sampling_seconds == 0.25);
+  CHECK(spent->clearing_seconds == 0.004);
+  CHECK(spent->freeing_seconds == 0.03);
+  CHECK_FALSE(labrun::turn_spent(work.path / "absent"));
+  for (const char* record :
+       {"", "{}", "not json", R"({"sampling_seconds": -1, "clearing_seconds": 0, "freeing_seconds": 0})",
+        R"({"sampling_seconds": 0.1, "clearing_seconds": "nan", "freeing_seconds": 0})",
+        R"({"sampling_seconds": 1e300, "clearing_seconds": 0, "freeing_seconds": 0})",
+        R"({"sampling_seconds": 0.1, "clearing_seconds": 0})", "[0.1, 0.0]"}) {
+    INFO(record);
+    labrun::write_file_atomically(work.path / "record", record, true);
+    CHECK_FALSE(labrun::turn_spent(work.path / "record"));
+  }
+}

@@ -85,6 +85,19 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
     INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " +
          labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
+    // Timed in a worker, the real child gave its turn back once it had timed and cleared the GPU
+    // (docs/grading-at-scale.md, "The timing turn"), and its parts fit inside the turn.
+    const nlohmann::json phases = report_of("honest-" + name).at("phase_seconds");
+    INFO(phases.dump());
+    if (phases.contains("timing") &&
+        !report_of("honest-" + name).at("figures").contains("graded again with the GPU to itself")) {
+      REQUIRE(phases.contains("timing: sampling"));
+      CHECK(phases.contains("finishing after timing"));
+      CHECK(phases.at("timing: sampling").get<double>() +
+                phases.at("timing: clearing the GPU's memory").get<double>() +
+                phases.at("timing: freeing the GPU's memory").get<double>() <=
+            phases.at("timing").get<double>());
+    }
   }
   for (const auto& [name, mistakes] : hostile_expected) {
     INFO(name);

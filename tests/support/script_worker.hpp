@@ -2,7 +2,10 @@
 // A shell script that speaks the grading worker's protocol (exercise/worker_protocol.hpp) as
 // `labrun-grade-child --serve CONTROL` does, for tests of the worker pool and the sanitizer screen
 // on a machine with no GPU. Each job's folder says how its grading behaves, in a file "behaviour":
-// hang (never ends), time (asks for its turn to time and waits for it), slow (takes 0.3 s), fail
+// hang (never ends), time (asks for its turn to time and waits for it), time-then-finish (times
+// for 0.1 s, says "timed", then takes 0.5 s more to finish), timed-early (says "timed" before it
+// asks for its turn, then times for 0.3 s), timed-then-hang (says "timed" once it may time, then
+// never ends), slow (takes 0.3 s), fail
 // (status 3, and the worker ends), check (150 steps of 10 ms, each appending a line to "steps", and
 // between steps gives its turn up where labrun asks, as the child does between checked calls:
 // exercise/worker_protocol.hpp); none: a grading that finishes at once. The worker writes its
@@ -17,6 +20,10 @@ namespace labrun::testing {
 
 inline constexpr const char* kScriptWorker = R"script(#!/bin/sh
 control="$2"
+say_timed() {
+  echo '{"sampling_seconds":0.1,"clearing_seconds":0.01,"freeing_seconds":0.02}' > "$1/timed.tmp"
+  mv "$1/timed.tmp" "$1/timed"
+}
 : > "$control/ready"
 while [ ! -e "$control/stop" ]; do
   if [ -e "$control/job.json" ]; then
@@ -30,6 +37,16 @@ while [ ! -e "$control/stop" ]; do
     case "$behaviour" in
       hang) while :; do sleep 1; done ;;
       time) : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done ;;
+      time-then-finish)
+        : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done
+        sleep 0.1; say_timed "$folder"; sleep 0.5 ;;
+      timed-early)
+        say_timed "$folder"
+        : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done
+        sleep 0.3 ;;
+      timed-then-hang)
+        : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done
+        say_timed "$folder"; while :; do sleep 1; done ;;
       slow) sleep 0.3 ;;
       fail) status=3 ;;
       check)

@@ -1,7 +1,7 @@
 // A stand-in for the grading child (src/exercise/grade_child.cpp) on a machine with no GPU, for the
 // fault-injection test of the batch scheduler (fault_injection_test.cpp). It speaks the child's
 // protocol (exercise/child_protocol.hpp) exactly: the request file, the phase file, the results
-// file, "ready-to-time" and "may-time", for the exercise the request names (its probe records are
+// file, "ready-to-time", "may-time" and "timed", for the exercise the request names (its probe records are
 // the exercise's own). What it reports is not measured: an honest submission gets the results a
 // correct one gets, every time, so that any difference between a submission graded alone and in a
 // batch comes from the scheduler. A submission chooses how its stand-in
@@ -307,6 +307,9 @@ class FakeGrading {
     timing.lab_times_shared = request_.lab_times.has_value();
     sleep_for(0.05);
     results_.timing = timing;
+    if (request_.wait_for_timing_turn) {
+      labrun::say_timed(".", labrun::TurnSpent{0.05, 0.0, 0.0});  // as the real child, once off the GPU
+    }
   }
 
   int stop(const std::string& kind, const std::string& message) {

@@ -159,6 +159,14 @@ TEST_CASE(
     INFO("alone " + labrun::testing::describe_verdict(alone.at(name)) + ", in the batch " +
          labrun::testing::describe_verdict(in_batch));
     CHECK(in_batch == alone.at(name));
+    // Timed in a worker, whose turn went back when the child said it had timed, before it wrote
+    // its results (docs/grading-at-scale.md, "The timing turn").
+    const nlohmann::json report = report_of(name);
+    if (report.at("phase_seconds").contains("timing") &&
+        !report.at("figures").contains("graded again with the GPU to itself")) {
+      CHECK(report.at("phase_seconds").contains("timing: sampling"));
+      CHECK(report.at("phase_seconds").contains("finishing after timing"));
+    }
   }
   // The hostile ones got what they earned: ended at their limits, refused, or graded alone.
   CHECK(labrun::testing::verdict_of_report(report_of("h1-hang-when-timed")).mistakes.count("timeout") == 1);

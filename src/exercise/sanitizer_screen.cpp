@@ -24,13 +24,6 @@ constexpr std::size_t kGroupLogMaxBytes = std::size_t{16} * 1024 * 1024;
 constexpr std::uint64_t kGroupFileSizeLimit = 64ull * 1024 * 1024;
 constexpr auto kGroupPoll = std::chrono::microseconds(500);
 
-// From now on exactly `seconds` more may be spent from `budget`, whatever the stretches before left
-// unspent (the budget is not used up when this is called).
-void give_remaining(RunBudget& budget, double seconds) {
-  budget.extend(seconds);         // at least `seconds` more, whatever was left
-  budget.cap_remaining(seconds);  // and no more
-}
-
 // However a group's run ends, an exception in labrun included, its process is ended and waited
 // for before the budget it reads goes (a future of std::async waits for its thread, which waits
 // for the process).
@@ -226,7 +219,7 @@ ScreenVerdict SanitizerScreen::run_group_process(const std::string& tool, std::v
   while (going) {
     ++number;
     if (number > 1) {
-      give_remaining(budget, member->limit_seconds);
+      budget.set_remaining(member->limit_seconds);
     }
     going = under_turn(
         [&] {
@@ -268,7 +261,7 @@ ScreenVerdict SanitizerScreen::run_group_process(const std::string& tool, std::v
   double closing = 0.0;
   under_turn(
       [&] {
-        give_remaining(budget, going ? member->limit_seconds : 0.0);
+        budget.set_remaining(going ? member->limit_seconds : 0.0);
         if (going) {
           write_file_whole_unsynced(control / kWorkerStopFile, "\n");
         }

@@ -140,9 +140,9 @@ void RunBudget::cap_remaining(double seconds) {
   limit_ = std::min(limit_, spent_locked() + seconds);
 }
 
-void RunBudget::extend(double seconds) {
+void RunBudget::set_remaining(double seconds) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  limit_ += seconds;
+  limit_ = spent_locked() + seconds;
 }
 
 double RunBudget::spent_locked() const {

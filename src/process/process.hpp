@@ -62,9 +62,9 @@ class RunBudget {
   void resume();
   //! From now on at most `seconds` more may be spent (a phase with a tighter limit of its own).
   void cap_remaining(double seconds);
-  //! Raises the limit by `seconds` (work that joins a run already under way: a screening group's
-  //! next member).
-  void extend(double seconds);
+  //! From now on exactly `seconds` more may be spent, whatever was left or overspent before (work
+  //! that joins a run already under way with a limit of its own: a screening group's next member).
+  void set_remaining(double seconds);
   //! Seconds spent so far.
   [[nodiscard]] double spent() const;
   //! Whether the budget is used up.

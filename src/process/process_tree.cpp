@@ -28,6 +28,26 @@ std::string read_proc_file(const std::string& path) {
   return got > 0 ? std::string(buffer, static_cast<std::size_t>(got)) : std::string();
 }
 
+// One reading of /proc: each process's stat text, by pid.
+std::map<pid_t, std::string> proc_stats() {
+  std::map<pid_t, std::string> stats;
+  if (DIR* proc = ::opendir("/proc")) {
+    while (const dirent* entry = ::readdir(proc)) {
+      char* end = nullptr;
+      const long pid = std::strtol(entry->d_name, &end, 10);
+      if (*end != '\0' || pid <= 0) {
+        continue;
+      }
+      std::string stat = read_proc_file("/proc/" + std::string(entry->d_name) + "/stat");
+      if (!stat.empty()) {
+        stats.emplace(static_cast<pid_t>(pid), std::move(stat));
+      }
+    }
+    ::closedir(proc);
+  }
+  return stats;
+}
+
 // Reaps every child that has ended, without waiting.
 void reap_ended_children() {
   int status = 0;
@@ -89,39 +109,15 @@ std::optional<double> cpu_seconds_in_stat(const std::string& stat_text, long tic
   return ticks / static_cast<double>(ticks_per_second);
 }
 
-double descendants_cpu_seconds() {
-  rusage reaped{};
-  double seconds = 0.0;
-  if (::getrusage(RUSAGE_CHILDREN, &reaped) == 0) {
-    for (const timeval& time : {reaped.ru_utime, reaped.ru_stime}) {
-      seconds += static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
-    }
-  }
-  const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
-  for (const pid_t pid : descendants_of(::getpid())) {
-    if (const auto used =
-            cpu_seconds_in_stat(read_proc_file("/proc/" + std::to_string(pid) + "/stat"), ticks_per_second)) {
-      seconds += *used;
-    }
-  }
-  return seconds;
-}
+namespace {
 
-std::vector<pid_t> descendants_of(pid_t ancestor) {
+// The descendants of `ancestor` among the processes `stats` holds (one reading of /proc).
+std::vector<pid_t> descendants_in(const std::map<pid_t, std::string>& stats, pid_t ancestor) {
   std::multimap<pid_t, pid_t> children;  // parent -> child
-  if (DIR* proc = ::opendir("/proc")) {
-    while (const dirent* entry = ::readdir(proc)) {
-      char* end = nullptr;
-      const long pid = std::strtol(entry->d_name, &end, 10);
-      if (*end != '\0' || pid <= 0) {
-        continue;
-      }
-      if (const auto parent =
-              parent_in_stat(read_proc_file("/proc/" + std::string(entry->d_name) + "/stat"))) {
-        children.emplace(*parent, static_cast<pid_t>(pid));
-      }
+  for (const auto& [pid, stat] : stats) {
+    if (const auto parent = parent_in_stat(stat)) {
+      children.emplace(*parent, pid);
     }
-    ::closedir(proc);
   }
   std::vector<pid_t> found;
   std::vector<pid_t> frontier{ancestor};
@@ -135,6 +131,31 @@ std::vector<pid_t> descendants_of(pid_t ancestor) {
     }
   }
   return found;
+}
+
+}  // namespace
+
+double descendants_cpu_seconds() {
+  rusage reaped{};
+  double seconds = 0.0;
+  if (::getrusage(RUSAGE_CHILDREN, &reaped) == 0) {
+    for (const timeval& time : {reaped.ru_utime, reaped.ru_stime}) {
+      seconds += static_cast<double>(time.tv_sec) + static_cast<double>(time.tv_usec) / 1e6;
+    }
+  }
+  const long ticks_per_second = ::sysconf(_SC_CLK_TCK);
+  // Each descendant's CPU time from the same reading of its stat that found it.
+  const std::map<pid_t, std::string> stats = proc_stats();
+  for (const pid_t pid : descendants_in(stats, ::getpid())) {
+    if (const auto used = cpu_seconds_in_stat(stats.at(pid), ticks_per_second)) {
+      seconds += *used;
+    }
+  }
+  return seconds;
+}
+
+std::vector<pid_t> descendants_of(pid_t ancestor) {
+  return descendants_in(proc_stats(), ancestor);
 }
 
 int kill_all_descendants() {

@@ -222,6 +222,12 @@ TEST_CASE("a run budget is spent only while the child works, and can be capped")
   CHECK(budget.limit() < 1.0);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   CHECK(budget.exhausted());
+  // A screening group's next member: exactly its own limit from now, though the last one overspent.
+  budget.set_remaining(5.0);
+  CHECK_FALSE(budget.exhausted());
+  CHECK(budget.limit() - budget.spent() == Catch::Approx(5.0).margin(0.01));
+  budget.set_remaining(0.0);
+  CHECK(budget.exhausted());
 }
 
 TEST_CASE("a child waiting while its budget is paused is not killed for the wait") {

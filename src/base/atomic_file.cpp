@@ -48,6 +48,38 @@ std::string temporary_stem(const std::filesystem::path& target) {
   return (target.parent_path() / name).string() + ".tmp-";
 }
 
+// A registered temporary file beside `path` (base/temporary_files.hpp: no signal can find it
+// unregistered), open for writing; WriteError when the name is too long or it cannot be created.
+CreatedTemporary temporary_beside(const std::filesystem::path& path) {
+  if (const std::optional<std::string> too_long = file_name_too_long(path)) {
+    throw WriteError("cannot write " + *too_long);
+  }
+  try {
+    return create_registered_file(temporary_stem(path));
+  } catch (const std::system_error& error) {
+    throw WriteError("cannot write " + path.string() + ": " + error.code().message() +
+                     " (creating a temporary file beside it)");
+  }
+}
+
+// Writes all of `content` to `fd`; false, with errno set, when a write fails.
+bool write_all(int fd, const std::string& content) {
+  const char* data = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t written = ::write(fd, data, left);
+    if (written < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return false;
+    }
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<std::string> file_name_too_long(const std::filesystem::path& path) {
@@ -76,36 +108,16 @@ void FileSet::add(const std::filesystem::path& path, const std::string& content)
       throw std::invalid_argument(path.string() + " is added twice to one set of files");
     }
   }
-  if (const std::optional<std::string> too_long = file_name_too_long(path)) {
-    throw WriteError("cannot write " + *too_long);
-  }
-  // Registered before it exists (base/temporary_files.hpp): no signal can find it unregistered.
-  CreatedTemporary created;
-  try {
-    created = create_registered_file(temporary_stem(path));
-  } catch (const std::system_error& error) {
-    throw WriteError("cannot write " + path.string() + ": " + error.code().message() +
-                     " (creating a temporary file beside it)");
-  }
+  CreatedTemporary created = temporary_beside(path);
   const int fd = created.fd;
   const std::filesystem::path temporary = created.path;
   staged_.push_back({path, temporary, std::move(created.registered)});
-  const char* data = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t written = ::write(fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const std::string message = system_error("cannot write", path);
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      staged_.pop_back();
-      throw WriteError(message);
-    }
-    data += written;
-    left -= static_cast<std::size_t>(written);
+  if (!write_all(fd, content)) {
+    const std::string message = system_error("cannot write", path);
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    staged_.pop_back();
+    throw WriteError(message);
   }
   if (::fsync(fd) != 0 || ::fchmod(fd, 0644) != 0 || ::close(fd) != 0) {
     const std::string message = system_error("cannot finish writing", path);
@@ -279,36 +291,17 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
 }
 
 void write_file_whole_unsynced(const std::filesystem::path& path, const std::string& content) {
-  if (const std::optional<std::string> too_long = file_name_too_long(path)) {
-    throw WriteError("cannot write " + *too_long);
-  }
-  CreatedTemporary created;
-  try {
-    created = create_registered_file(temporary_stem(path));
-  } catch (const std::system_error& error) {
-    throw WriteError("cannot write " + path.string() + ": " + error.code().message() +
-                     " (creating a temporary file beside it)");
-  }
+  const CreatedTemporary created = temporary_beside(path);
   const auto fail = [&](const std::string& what) {
     const std::string message = system_error(what, path);
     ::unlink(created.path.c_str());
     throw WriteError(message);
   };
-  const char* data = content.data();
-  std::size_t left = content.size();
-  while (left > 0) {
-    const ssize_t written = ::write(created.fd, data, left);
-    if (written < 0) {
-      if (errno == EINTR) {
-        continue;
-      }
-      const int error = errno;
-      ::close(created.fd);
-      errno = error;
-      fail("cannot write");
-    }
-    data += written;
-    left -= static_cast<std::size_t>(written);
+  if (!write_all(created.fd, content)) {
+    const int error = errno;
+    ::close(created.fd);
+    errno = error;
+    fail("cannot write");
   }
   const bool readable = ::fchmod(created.fd, 0644) == 0;
   const int error = errno;

@@ -40,6 +40,7 @@ class ChainPairChild final : public ExerciseChild {
 
   // The pair's guarded buffers, the lab's own (the staged chain's first) and the counters.
   void allocate(std::size_t capacity) override {
+    capacity_ = capacity;
     input_ = &session_.guarded(capacity);
     second_ = &session_.guarded(capacity);
     intermediate_ = &session_.guarded(capacity);
@@ -120,9 +121,16 @@ class ChainPairChild final : public ExerciseChild {
     return to_json(result, names_);
   }
 
-  // The pair's four buffers: the two inputs it may only read, the intermediate and the output.
+  // The pair's four buffers: the two inputs it may only read, the intermediate and the output. Between
+  // timed calls the child writes the inputs (fresh_call), poisons the intermediate and the output,
+  // and its checks write the counters and the session's tallies: the lab's buffers are written by
+  // nothing then (only the probes and the lab's own timing, before and after the timed calls).
   [[nodiscard]] CallBuffers call_buffers(std::size_t /*n*/) const override {
-    return {{input_->region(), second_->region()}, {intermediate_->region(), output_->region()}};
+    CallBuffers call{{input_->region(), second_->region()}, {intermediate_->region(), output_->region()}, {}};
+    for (float* buffer : lab_) {
+      call.untouched_between_calls.push_back({buffer, capacity_ * sizeof(float)});
+    }
+    return call;
   }
 
   void fresh_call(std::size_t n, std::uint64_t seed) override {
@@ -285,7 +293,8 @@ class ChainPairChild final : public ExerciseChild {
   GuardedBuffer* second_ = nullptr;
   GuardedBuffer* intermediate_ = nullptr;
   GuardedBuffer* output_ = nullptr;
-  std::vector<float*> lab_;  // the staged chain's buffers, then the lab's others
+  std::vector<float*> lab_;  // the staged chain's buffers, then the lab's others, each of capacity_ floats
+  std::size_t capacity_ = 0;
   ChainOutputCounters* output_counters_ = nullptr;
   ChainIntermediateCounters* intermediate_counters_ = nullptr;
   std::size_t slot_ = 0;  // where this call's output starts

@@ -94,10 +94,16 @@ class GuardedBuffer {
 };
 
 //! The buffers one call of the submission is given: its inputs (read-only: their contents and
-//! guards must not change) and its outputs, each the whole allocation.
+//! guards must not change) and its outputs, each the whole allocation. `untouched_between_calls`:
+//! other whole allocations of the child's (the lab's buffers) that nothing of the child's writes
+//! between two timed calls, from one call's check to the next call's launch (fresh_call, check_call
+//! and output_guard_changes never write them): the digest taken after one call stands for the
+//! next call's "before" there (outside_watch.hpp). Anything the child's own code writes between
+//! calls (counters, a reference) must not be named: it is digested before every call.
 struct CallBuffers {
   std::vector<OwnedRegion> inputs;
   std::vector<OwnedRegion> outputs;
+  std::vector<OwnedRegion> untouched_between_calls;
 };
 
 //! What the exercise found after one timed call: its output right, and what its kernels leave
@@ -122,7 +128,8 @@ class ExerciseChild {
   virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n,
                                        const std::string& probe) = 0;
   //! The buffers one call at n is given: a timed call may change its outputs and nothing else the
-  //! child owns; its inputs are digested before and after it.
+  //! child owns; its inputs are digested before and after it. Also the allocations that nothing of
+  //! the child's writes between timed calls (CallBuffers::untouched_between_calls).
   [[nodiscard]] virtual CallBuffers call_buffers(std::size_t n) const = 0;
   //! Fresh inputs for one timed call from `seed`, its outputs poisoned whole (guards and every
   //! place), its later kernels' outputs at slot_of(seed).
@@ -237,6 +244,20 @@ class ChildSession {
   void write() const;
 
  private:
+  //! One timed call's digests, taken together and read back at once.
+  struct CallDigests {
+    unsigned long long rest = 0;       //!< owned, outside the call's buffers and the untouched part
+    unsigned long long untouched = 0;  //!< the allocations untouched between calls (0 where none given)
+    unsigned long long inputs = 0;     //!< the call's inputs
+  };
+  CallDigests digest_call(const std::vector<OwnedRegion>& rest_excludes,
+                          const std::vector<OwnedRegion>& untouched, const std::vector<OwnedRegion>& inputs);
+  void add_digest_owned_except(const std::vector<OwnedRegion>& allowed, unsigned long long* digest);
+  void add_digest_of(const std::vector<OwnedRegion>& regions, unsigned long long* digest);
+  //! Throws std::logic_error unless each of `untouched` is a whole allocation the child owns, not one
+  //! of the call's.
+  void require_untouched_outside(const std::vector<OwnedRegion>& untouched,
+                                 const std::vector<OwnedRegion>& call_allocations) const;
   void allocate(std::size_t capacity);
   void allocate_streams(std::size_t n);
   void time_at(std::size_t n);
@@ -262,7 +283,8 @@ class ChildSession {
   std::vector<std::unique_ptr<GuardedBuffer>> guarded_;
   std::vector<DeviceBuffer<unsigned char>> plain_;
   DeviceBuffer<unsigned long long> tallies_;
-  std::vector<OwnedRegion> owned_regions_;  // every allocation of the child's, for digest_owned_except
+  DeviceBuffer<unsigned long long> call_digests_;  // digest_call's three sums; not owned
+  std::vector<OwnedRegion> owned_regions_;         // every allocation of the child's, for digest_owned_except
   std::vector<std::optional<LaunchPlan>> timed_plans_;
   std::uint64_t outside_writes_ = 0;
   std::vector<OwnedRegion> own_memory_;  // the submission's global variables

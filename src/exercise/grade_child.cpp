@@ -14,6 +14,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <utility>
@@ -25,6 +26,7 @@
 #include "core/statistics.hpp"
 #include "exercise/child_session.hpp"
 #include "exercise/grade_worker.hpp"
+#include "exercise/outside_watch.hpp"
 #include "exercise/submission_kernels.hpp"
 #include "exercise/worker_protocol.hpp"
 #include "grading/device_image.hpp"
@@ -340,9 +342,8 @@ void ChildSession::launch_timed(std::size_t kernel, void** arguments, std::uint6
                                      arguments, 0, stream_));
 }
 
-unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegion>& allowed) {
-  unsigned long long* digest = tallies_.data() + kTallies;
-  LABRUN_CUDA_CHECK(cudaMemsetAsync(digest, 0, sizeof(unsigned long long), stream_));
+void ChildSession::add_digest_owned_except(const std::vector<OwnedRegion>& allowed,
+                                           unsigned long long* digest) {
   const auto add = [&](const unsigned char* begin, const unsigned char* end) {
     if (end > begin) {
       digest_words(begin, static_cast<std::size_t>(end - begin) / sizeof(std::uint32_t),
@@ -360,17 +361,58 @@ unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegi
       add(begin, end);
     }
   }
+}
+
+void ChildSession::add_digest_of(const std::vector<OwnedRegion>& regions, unsigned long long* digest) {
+  for (const OwnedRegion& region : regions) {
+    digest_words(region.data, region.bytes / sizeof(std::uint32_t),
+                 digest_key_ + reinterpret_cast<std::uintptr_t>(region.data), digest, stream_);
+  }
+}
+
+unsigned long long ChildSession::digest_owned_except(const std::vector<OwnedRegion>& allowed) {
+  unsigned long long* digest = tallies_.data() + kTallies;
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(digest, 0, sizeof(unsigned long long), stream_));
+  add_digest_owned_except(allowed, digest);
   return download_one(digest);
 }
 
 unsigned long long ChildSession::digest_of(const std::vector<OwnedRegion>& regions) {
   unsigned long long* digest = tallies_.data() + kTallies;
   LABRUN_CUDA_CHECK(cudaMemsetAsync(digest, 0, sizeof(unsigned long long), stream_));
-  for (const OwnedRegion& region : regions) {
-    digest_words(region.data, region.bytes / sizeof(std::uint32_t),
-                 digest_key_ + reinterpret_cast<std::uintptr_t>(region.data), digest, stream_);
-  }
+  add_digest_of(regions, digest);
   return download_one(digest);
+}
+
+// The three sums in one buffer, read back with one wait: the rest (every owned allocation but those
+// holding `rest_excludes`), the untouched allocations (none: 0) and the inputs.
+ChildSession::CallDigests ChildSession::digest_call(const std::vector<OwnedRegion>& rest_excludes,
+                                                    const std::vector<OwnedRegion>& untouched,
+                                                    const std::vector<OwnedRegion>& inputs) {
+  unsigned long long* sums = call_digests_.data();
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(sums, 0, 3 * sizeof(unsigned long long), stream_));
+  add_digest_owned_except(rest_excludes, sums);
+  add_digest_of(untouched, sums + 1);
+  add_digest_of(inputs, sums + 2);
+  unsigned long long values[3] = {0, 0, 0};
+  download(values, sums, sizeof values);
+  return {values[0], values[1], values[2]};
+}
+
+void ChildSession::require_untouched_outside(const std::vector<OwnedRegion>& untouched,
+                                             const std::vector<OwnedRegion>& call_allocations) const {
+  const auto same = [](const OwnedRegion& a, const OwnedRegion& b) {
+    return a.data == b.data && a.bytes == b.bytes;
+  };
+  for (const OwnedRegion& region : untouched) {
+    const auto is_region = [&](const OwnedRegion& r) { return same(r, region); };
+    if (std::none_of(owned_regions_.begin(), owned_regions_.end(), is_region) ||
+        std::any_of(call_allocations.begin(), call_allocations.end(), is_region)) {
+      throw std::logic_error(
+          "memory untouched between calls must be a whole allocation of the child's, "
+          "outside the call's buffers");
+    }
+  }
 }
 
 void ChildSession::watch_own_memory() {
@@ -449,6 +491,7 @@ void ChildSession::load() {
 void ChildSession::allocate(std::size_t capacity) {
   try {
     tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);  // the last is digest_owned_except's
+    call_digests_ = DeviceBuffer<unsigned long long>(3);
     child_ = exercise_.child(*this);
     child_->allocate(capacity);
   } catch (const CudaError& error) {
@@ -548,16 +591,30 @@ void ChildSession::time_at(std::size_t n) {
   // call's buffers changes, its inputs and the guards around its outputs do not change, its output
   // is right, and each kernel leaves what it must (an intermediate, partial results). The digests
   // are taken after the call's inputs are made (the child's own checks write memory it owns).
+  // Outside the call's buffers, what nothing of the child's writes between calls (the exercise's
+  // word for its allocations; the flush buffer, which the flush only reads) is digested after each
+  // call and before the first only: one call's "after" is the next call's "before" there, since
+  // only that call could change it in between (outside_watch.hpp). The rest is digested around
+  // every call, as the inputs are.
   const CallBuffers buffers = child_->call_buffers(n);
   std::vector<OwnedRegion> call_allocations = buffers.inputs;
   call_allocations.insert(call_allocations.end(), buffers.outputs.begin(), buffers.outputs.end());
-  unsigned long long outside_before = 0;
+  std::vector<OwnedRegion> untouched = buffers.untouched_between_calls;
+  untouched.push_back({flusher_->data(), flusher_->bytes()});
+  require_untouched_outside(untouched, call_allocations);
+  std::vector<OwnedRegion> rest_excludes = call_allocations;
+  rest_excludes.insert(rest_excludes.end(), untouched.begin(), untouched.end());
+  const std::vector<OwnedRegion> none;
+  OutsideWatch outside;
   unsigned long long inputs_before = 0;
   const auto fresh_call = [&] {
     call_seed = next_seed();
     child_->fresh_call(n, call_seed);
-    outside_before = digest_owned_except(call_allocations);
-    inputs_before = digest_of(buffers.inputs);
+    const bool with_untouched = outside.needs_untouched_before();
+    const CallDigests before = digest_call(rest_excludes, with_untouched ? untouched : none, buffers.inputs);
+    outside.before_call(before.rest,
+                        with_untouched ? std::optional<std::uint64_t>(before.untouched) : std::nullopt);
+    inputs_before = before.inputs;
     const double left = seconds_until(phase_end);
     if (left > call_limit) {
       watchdog.arm(call_limit, phase_step + ": one call of the " + exercise_.wording.submission_noun +
@@ -568,10 +625,11 @@ void ChildSession::time_at(std::size_t n) {
   };
   const auto call = [&] { child_->launch_call(n); };
   const auto check = [&] {
-    if (digest_owned_except(call_allocations) != outside_before) {
+    const CallDigests after = digest_call(rest_excludes, untouched, buffers.inputs);
+    if (outside.changed_by_call(after.rest, after.untouched)) {
       ++timing.samples_writing_outside;
     }
-    if (digest_of(buffers.inputs) != inputs_before) {
+    if (after.inputs != inputs_before) {
       ++timing.samples_changing_inputs;
     }
     timing.guard_words_changed += child_->output_guard_changes(n);
@@ -687,6 +745,7 @@ void ChildSession::give_timing_turn_back() {
   guarded_.clear();
   plain_.clear();
   tallies_ = DeviceBuffer<unsigned long long>();
+  call_digests_ = DeviceBuffer<unsigned long long>();
   own_snapshot_ = DeviceBuffer<unsigned char>();
   stream_source_ = DeviceBuffer<float>();
   stream_target_ = DeviceBuffer<float>();

@@ -97,6 +97,9 @@ class OutputChild final : public ExerciseChild {
     return to_json(r);
   }
 
+  // Nothing is untouched between timed calls here: fresh_call computes the reference, and a wrong
+  // call's check computes its classes in the lab's buffers, so every allocation outside the call's
+  // is digested before each call.
   [[nodiscard]] CallBuffers call_buffers(std::size_t /*n*/) const override {
     CallBuffers call;
     for (std::size_t i = 0; i < buffers_.size(); ++i) {

@@ -33,7 +33,9 @@ class ReductionChild final : public ExerciseChild {
     partials_ = &session_.guarded(session_.has_submission() ? session_.plan(0, capacity).blocks : 1);
     output_ = &session_.guarded(1, kSlots);
     for (const LabBuffer& b : declared_->lab_buffers) {
-      lab_.push_back(session_.owned_array<float>(std::max<std::size_t>(b.floats(capacity), 1)));
+      const std::size_t floats = std::max<std::size_t>(b.floats(capacity), 1);
+      lab_.push_back(session_.owned_array<float>(floats));
+      lab_allocations_.push_back({lab_.back(), floats * sizeof(float)});
     }
     scratch_ = session_.owned_array<float>(std::max<std::size_t>(declared_->reference_scratch(capacity), 1));
     reference_ = session_.owned_array<float>(1);
@@ -92,8 +94,11 @@ class ReductionChild final : public ExerciseChild {
     return to_json(p);
   }
 
+  // Between timed calls the child writes the input and the reference (with its scratch) in
+  // fresh_call, poisons the partials and the output, and its checks write the sums and the session's
+  // tallies: the lab's buffers are written by nothing then (only the probes and the lab's own timing).
   [[nodiscard]] CallBuffers call_buffers(std::size_t /*n*/) const override {
-    return {{input_->region()}, {partials_->region(), output_->region()}};
+    return {{input_->region()}, {partials_->region(), output_->region()}, lab_allocations_};
   }
 
   // The reference is computed here, before the call, from the input the call is given.
@@ -239,6 +244,7 @@ class ReductionChild final : public ExerciseChild {
   GuardedBuffer* partials_ = nullptr;
   GuardedBuffer* output_ = nullptr;
   LabBufferPointers lab_;
+  std::vector<OwnedRegion> lab_allocations_;  // lab_'s, whole
   float* scratch_ = nullptr;
   float* reference_ = nullptr;
   double* sums_ = nullptr;  // [input total, partials' total]

@@ -1,7 +1,9 @@
 // Fault injection into the batch scheduler on a GPU: honest submissions of the public corpus,
 // graded in a batch beside the hostile ones of tests/grading/hostile (a pair that hangs once it is
 // timed, one that stalls on every launch, a static-memory hog, a local-memory hog, a compile
-// bomb), get exactly the score and mistakes each gets when graded alone. Skips without a GPU.
+// bomb, pairs that write the grader's memory outside their buffers in one timed call or two), get
+// exactly the score and mistakes each gets when graded alone, and each hostile one the mistakes its
+// expected.json names. Skips without a GPU.
 // The same without a GPU, with a stand-in child, is tests/labs/day48-fusion/fault_injection_test.cpp.
 
 #include <unistd.h>
@@ -42,13 +44,20 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
     fs::copy(corpus / name, batch / ("honest-" + name), fs::copy_options::recursive);
   }
   std::map<std::string, std::set<std::string>> hostile_expected;
+  // Where expected.json has "explanations": text each named mistake's explanation must hold (the
+  // number of calls a write outside was seen in).
+  std::map<std::string, std::map<std::string, std::string>> hostile_explained;
   for (const auto& entry : fs::directory_iterator(hostile)) {
     if (entry.is_directory()) {
       const std::string name = entry.path().filename().string();
       fs::copy(entry.path(), batch / ("hostile-" + name), fs::copy_options::recursive);
-      for (const auto& id :
-           nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json")).at("mistakes")) {
+      const nlohmann::json expected =
+          nlohmann::json::parse(labrun::read_file(entry.path() / "expected.json"));
+      for (const auto& id : expected.at("mistakes")) {
         hostile_expected[name].insert(id.get<std::string>());
+      }
+      for (const auto& [id, text] : expected.value("explanations", nlohmann::json::object()).items()) {
+        hostile_explained[name][id] = text.get<std::string>();
       }
     }
   }
@@ -105,6 +114,16 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
         labrun::testing::verdict_of_report(report_of("hostile-" + name));
     for (const std::string& mistake : mistakes) {
       CHECK(got.mistakes.count(mistake) == 1);
+    }
+    for (const auto& [id, text] : hostile_explained[name]) {
+      std::string explanation;
+      for (const auto& m : report_of("hostile-" + name).at("mistakes")) {
+        if (m.at("id") == id) {
+          explanation = m.at("explanation").get<std::string>();
+        }
+      }
+      INFO(id + ": " + explanation);
+      CHECK(explanation.find(text) != std::string::npos);
     }
   }
   fs::remove_all(work);

@@ -56,7 +56,10 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
       for (const auto& id : expected.at("mistakes")) {
         hostile_expected[name].insert(id.get<std::string>());
       }
-      for (const auto& [id, text] : expected.value("explanations", nlohmann::json::object()).items()) {
+      // Held in a variable: a range-for over items() of the temporary value() returns would read it
+      // after its end.
+      const nlohmann::json explanations = expected.value("explanations", nlohmann::json::object());
+      for (const auto& [id, text] : explanations.items()) {
         hostile_explained[name][id] = text.get<std::string>();
       }
     }

@@ -1,9 +1,8 @@
 // Fault injection into the batch scheduler on a GPU: honest submissions of the public corpus,
 // graded in a batch beside the hostile ones of tests/grading/hostile (a pair that hangs once it is
 // timed, one that stalls on every launch, a static-memory hog, a local-memory hog, a compile
-// bomb, pairs that write the grader's memory outside their buffers in one timed call or two), get
-// exactly the score and mistakes each gets when graded alone, and each hostile one the mistakes its
-// expected.json names. Skips without a GPU.
+// bomb), get exactly the score and mistakes each gets when graded alone, and each hostile one the
+// mistakes its expected.json names. Skips without a GPU.
 // The same without a GPU, with a stand-in child, is tests/labs/day48-fusion/fault_injection_test.cpp.
 
 #include <unistd.h>

@@ -30,14 +30,14 @@ namespace {
 
 using Document = nlohmann::ordered_json;
 
-// A committed 1.8.0 H200 run as the current version (1.11.0) reads it: 1.9.0 adds only the process
-// allowance, and a 1.8.0 run's intervals are those of an allowance of 0; 1.10.0 adds only each case's
-// figure, and a 1.8.0 run's figures are its samples' medians (figure_ms null); 1.11.0 adds only the
-// small cases' rounds, and in a 1.8.0 run every case took the run's rounds (small_case_rounds =
-// rounds, their rule the round rule) in the contexts its rounds record (units). So the run relabelled
-// so is a current transcript its claims still agree with. Only a transcript of the current version is
-// held to today's rules (an older one's departures are unchecked, not forged); once a 1.11.0 run of
-// the lab is committed, read it here instead.
+// A committed older H200 run as the current version (1.11.0) reads it, for a lab with no run of the
+// current version committed (day 34): 1.9.0 adds only the process allowance, and a 1.8.0 run's
+// intervals are those of an allowance of 0; 1.10.0 adds only each case's figure, and a 1.8.0 run's
+// figures are its samples' medians (figure_ms null); 1.11.0 adds only the small cases' rounds, and in
+// a 1.8.0 run every case took the run's rounds (small_case_rounds = rounds, their rule the round rule)
+// in the contexts its rounds record (units). So the run relabelled so is a current transcript its
+// claims still agree with. Only a transcript of the current version is held to today's rules (an older
+// one's departures are unchecked, not forged).
 Document as_current(Document document) {
   document["schema_version"] = labrun::kTranscriptSchemaVersion;
   document["timing"]["process_allowance"] = 0.0;
@@ -57,12 +57,12 @@ Document as_current(Document document) {
   return document;
 }
 
-// The day-20 H200 run of 2026-12-03 (1.8.0, as the current version): measured, with image shapes,
-// claims judged over its CUDA contexts, a roofline and a prediction measured at two sizes.
+// The day-20 H200 run of 2026-12-04 17:09Z (1.11.0, its claims judged picking on the run): measured,
+// with image shapes, claims judged over its CUDA contexts, a roofline and a prediction measured at two
+// sizes.
 Document current_day20_run() {
-  return as_current(
-      Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day20-sobel-threshold" /
-                                        "nvidia-h200" / "2026-12-03T11-22-26Z.json")));
+  return Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day20-sobel-threshold" /
+                                           "nvidia-h200" / "2026-12-04T17-09-48Z.json"));
 }
 
 // A day-48 H200 run of schema 1.5.0 whose claims include failed ones.
@@ -149,15 +149,25 @@ TEST_CASE(
   }
 
   // A bound's words from before 1.8.0 are accepted only in a transcript older than 1.8.0: in the
-  // day-48 H200 run of 2026-12-03 (as the current version), "no case faster by more than 2%" for "at
+  // day-48 H200 run of 2026-12-04 17:09Z (cold, 1.11.0), "no case faster by more than 2%" for "at
   // least 0.98" is forged.
-  Document day48 = as_current(Document::parse(labrun::read_file(
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-03T11-22-10Z.json")));
+  Document day48 = Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
+                                                     "nvidia-h200" / "2026-12-04T17-09-29Z.json"));
+  REQUIRE(day48["schema_version"] == labrun::kTranscriptSchemaVersion);
   REQUIRE(day48["claims"][4]["id"] == "widening-does-not-make-it-faster");
   REQUIRE(declaration_check_of(dir.path, "day48.json", day48).problem == "");
-  day48["claims"][4]["tolerance"] = "no case faster by more than 2%";
-  CHECK_THAT(declaration_check_of(dir.path, "day48-old-words.json", day48).problem,
+  Document old_words = day48;
+  old_words["claims"][4]["tolerance"] = "no case faster by more than 2%";
+  CHECK_THAT(declaration_check_of(dir.path, "day48-old-words.json", old_words).problem,
              ContainsSubstring("day48-old-words.json: /claims/4/tolerance"));
+  // The launch-cost claim picks its size on the run and reads that size's contexts: an interval
+  // widened past what they give is forged.
+  REQUIRE(day48["claims"][3]["id"] == "staged-launch-cost-converges-to-an-empty-launch");
+  Document widened = day48;
+  widened["claims"][3]["measured_interval"]["high"] =
+      1.1 * day48["claims"][3]["measured_interval"]["high"].get<double>();
+  CHECK_THAT(declaration_check_of(dir.path, "day48-widened.json", widened).problem,
+             ContainsSubstring("day48-widened.json: /claims/3/measured_interval"));
 
   // A lab's own figures (1.8.0), on the day-34 H200 run (as the current version): a count of loads,
   // and a formula's value.

@@ -40,6 +40,11 @@ std::string n_text(std::uint64_t elements) {
   return "n = " + std::to_string(elements);
 }
 
+// n elements of kElementBytes as a multiple of an L2 of `l2_bytes`.
+double l2_multiple(std::uint64_t elements, double l2_bytes) {
+  return static_cast<double>(elements) * kElementBytes / l2_bytes;
+}
+
 // How far a multiple is from 1, as a ratio: 0.8 and 1.25 are equally far.
 double distance_from_one(double multiple) {
   return multiple > 0.0 ? std::fabs(std::log(multiple)) : std::numeric_limits<double>::infinity();
@@ -66,13 +71,10 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
     not_measured(result, "fewer than two sizes of the pair were timed");
     return;
   }
-  const auto l2_multiple = [&](std::uint64_t elements) {
-    return static_cast<double>(elements) * kElementBytes / *l2;
-  };
   const PairPoint& largest = points.back();
-  if (l2_multiple(largest.elements) < rule.required_l2_multiple) {
+  if (l2_multiple(largest.elements, *l2) < rule.required_l2_multiple) {
     not_measured(result, "the sweep stops at " + n_text(largest.elements) + " (" +
-                             fixed(l2_multiple(largest.elements), 2) + " x L2): it must reach " +
+                             fixed(l2_multiple(largest.elements, *l2), 2) + " x L2): it must reach " +
                              fixed(rule.required_l2_multiple, 0) + " x L2 to find where the intermediate " +
                              "stops fitting");
     return;
@@ -87,7 +89,7 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
     return;
   }
   const PairPoint& settled = points[*first];
-  const double multiple = l2_multiple(settled.elements);
+  const double multiple = l2_multiple(settled.elements, *l2);
   result.measured = multiple;
   result.verdict = multiple >= rule.low_l2_multiple && multiple <= rule.high_l2_multiple ? Verdict::kHeld
                                                                                          : Verdict::kFailed;
@@ -98,7 +100,7 @@ void judge_crossover(const CrossoverRule& rule, const Transcript& t, ClaimResult
       " L2) on, speedup " + fixed(settled.speedup, 2) + " against " + fixed(settled.byte_ratio, 2);
   if (*first > 0) {
     const PairPoint& below = points[*first - 1];
-    result.detail += "; at " + n_text(below.elements) + " (" + fixed(l2_multiple(below.elements), 2) +
+    result.detail += "; at " + n_text(below.elements) + " (" + fixed(l2_multiple(below.elements, *l2), 2) +
                      " x L2) it was " + fixed(below.speedup, 2);
   } else {
     result.detail += "; it was at the byte ratio at every size swept";
@@ -139,11 +141,9 @@ std::optional<labrun::Interval> crossover_interval(const CrossoverRule& rule, co
   if (!range.earliest) {
     return std::nullopt;
   }
-  const auto l2_multiple = [&](std::size_t index) {
-    return static_cast<double>(points[index].elements) * kElementBytes / *l2;
-  };
-  const double low = l2_multiple(*range.earliest);
-  const double high = range.latest ? l2_multiple(*range.latest) : 2.0 * l2_multiple(points.size() - 1);
+  const double low = l2_multiple(points[*range.earliest].elements, *l2);
+  const double high = range.latest ? l2_multiple(points[*range.latest].elements, *l2)
+                                   : 2.0 * l2_multiple(points.back().elements, *l2);
   return labrun::Interval{std::min(low, *result.measured), std::max(high, *result.measured)};
 }
 

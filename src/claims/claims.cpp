@@ -435,18 +435,21 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     ClaimResult result = evaluate_at(spec, t, at);
     // A claim that picks the fastest of several cases picks on the run: each context's figure is that
     // case's, so the interval is the picked figure's, not the spread of each context's own pick.
-    ClaimSpec unit_spec = spec;
+    ClaimSpec picked;
+    const ClaimSpec* unit_spec = &spec;
     if (pick_on_the_run && spec.kind == ClaimKind::kNotFaster) {
       if (const CaseResult* fastest = fastest_other(spec, t, at)) {
-        unit_spec.cases = {spec.cases.front(), fastest->name};
+        picked = spec;
+        picked.cases = {spec.cases.front(), fastest->name};
+        unit_spec = &picked;
       }
     }
-    const std::vector<const CaseResult*> read = cases_read(unit_spec, t, at);
+    const std::vector<const CaseResult*> read = cases_read(*unit_spec, t, at);
     // The units every case it reads has (1.11.0: a claim that reads a small case and a larger one is
     // paired over the contexts both ran in); a claim that reads no timed case, the run's fewest.
     const std::size_t units = std::min(views.size(), shared_units(read).value_or(unit_count(t)));
     if (units >= 2) {
-      const std::vector<ClaimResult> per_unit = per_round(unit_spec, views, units, at);
+      const std::vector<ClaimResult> per_unit = per_round(*unit_spec, views, units, at);
       const ProcessTerm process = claims_allow_by_figure_kind(t)
                                       ? claim_process_term(read, process_allowance_of(t))
                                       : ProcessTerm{process_allowance_of(t), 0.0};
@@ -691,24 +694,14 @@ ClaimSpec custom_claim(
 
 std::optional<Interval> claim_ratio_interval(const Transcript& transcript, const CaseResult& numerator,
                                              const CaseResult& denominator) {
-  const std::vector<const CaseResult*> read{&numerator, &denominator};
-  const std::vector<double> numerator_units = unit_medians(numerator);
-  const std::vector<double> denominator_units = unit_medians(denominator);
-  const std::size_t shared = shared_units(read).value_or(0);
-  if (!(numerator.central_ms() > 0.0) || !(denominator.central_ms() > 0.0) || shared < 2 ||
-      numerator_units.size() < shared || denominator_units.size() < shared) {
+  if (!(numerator.central_ms() > 0.0) || !(denominator.central_ms() > 0.0)) {
     return std::nullopt;
   }
-  std::vector<double> per_unit;
-  per_unit.reserve(shared);
-  for (std::size_t u = 0; u < shared; ++u) {
-    per_unit.push_back(numerator_units[u] / denominator_units[u]);
-  }
-  const ProcessTerm process = claims_allow_by_figure_kind(transcript)
-                                  ? claim_process_term(read, process_allowance_of(transcript))
-                                  : ProcessTerm{process_allowance_of(transcript), 0.0};
-  return between_round_interval(numerator.central_ms() / denominator.central_ms(), per_unit,
-                                process.allowance, process.floor);
+  const ProcessTerm process =
+      claims_allow_by_figure_kind(transcript)
+          ? claim_process_term({&numerator, &denominator}, process_allowance_of(transcript))
+          : ProcessTerm{process_allowance_of(transcript), 0.0};
+  return measured_ratio(numerator, denominator, process).interval;
 }
 
 BandFit band_fit(const Interval& interval, double low, double high) {

@@ -356,7 +356,7 @@ Transcript unit_view(const Transcript& transcript, std::size_t unit) {
 }
 
 PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster,
-                                     double process_allowance) {
+                                     const ProcessTerm& process) {
   PredictionMeasurement measured;
   measured.size_label = slower.size_label;
   measured.elements = slower.elements;
@@ -369,7 +369,7 @@ PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult&
     for (std::size_t u = 0; u < shared; ++u) {
       per_unit.push_back(slower_units[u] / faster_units[u]);
     }
-    measured.interval = between_round_interval(measured.ratio, per_unit, process_allowance);
+    measured.interval = between_round_interval(measured.ratio, per_unit, process.allowance, process.floor);
   }
   return measured;
 }
@@ -382,7 +382,7 @@ std::vector<PredictionMeasurement> measure_prediction(const Transcript& transcri
     if (faster == nullptr || !(faster->central_ms() > 0.0)) {
       continue;
     }
-    measured.push_back(measured_ratio(*slower, *faster, process_allowance_of(transcript)));
+    measured.push_back(measured_ratio(*slower, *faster, ProcessTerm{process_allowance_of(transcript), 0.0}));
   }
   return measured;
 }

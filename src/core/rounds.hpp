@@ -230,10 +230,11 @@ inline constexpr const char* kPickOnTheRunWords =
 //! central(slower) / central(faster) with its 95% interval from between-unit variation, paired by
 //! unit (each unit's median ratio, so what a context shares between the two cases cancels) over the
 //! units both cases have (the fewer: 1.11.0's small cases have more contexts than the others, and
-//! their first contexts are the others'); the interval (with `process_allowance`) is nullopt below 2
-//! shared units. Before 1.11.0 every case had the same units, and this is the interval they recorded.
+//! their first contexts are the others'); the interval (with `process`'s allowance and floor) is
+//! nullopt below 2 shared units. Before 1.11.0 every case had the same units, and this is the interval
+//! they recorded.
 [[nodiscard]] PredictionMeasurement measured_ratio(const CaseResult& slower, const CaseResult& faster,
-                                                   double process_allowance = 0.0);
+                                                   const ProcessTerm& process = {});
 
 //! A prediction measured at every size both of its cases ran (the slower case's sizes in run order,
 //! each with the faster case at the same size label and a positive central time), its intervals with

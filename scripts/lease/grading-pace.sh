@@ -11,15 +11,19 @@
 #   3. The GPU fault-injection test (honest submissions beside hostile ones get their grade alone).
 #   4. The GPU corpus tests of every registered exercise, and each skeleton.
 #   5. One grade, compile included, end to end, 3 times: the median seconds.
-#   6. The rate against --jobs: 48 of the honest submissions at --jobs 4, 8, 16 and 32.
+#   6. The rate against --jobs: the honest batch again at --jobs 4, 8 and 32 (PACE_SWEEP_JOBS), beside
+#      step 1's 16.
 #
 # Steps 1 to 5 stop at their own limits (120 + 130 + 110 + 170 + 3 x 20 s); each run of step 6
-# starts only where it can end within 560 s of the start. Expected about 7 minutes in all. Logs,
-# summaries and each batch's progress lines go under OUTDIR, with one grading-pace.tar.gz of the
-# reports; a short table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder
-# (default build/dev), and PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 48; PACE_SWEEP=0
-# leaves step 6 out), to try the script where there is no GPU: the GPU tests then skip (or are not
-# run) and every grade says so.
+# starts only where it can end within 560 s of the start. All six take more than a device command's
+# 10 minutes: PACE_STEPS runs some of them (default "1 2 3 4 5 6"; e.g. "1 2", then "3 4 5 6" in a
+# second command on the same machine, which adds to the same OUTDIR). Logs, summaries and each
+# batch's progress lines go under OUTDIR, with the host's CPU and the GPU's use sampled every second
+# while each batch runs (NAME.vmstat, NAME.dmon), and one grading-pace.tar.gz of the reports; a short
+# table is printed last. LABRUN_LEASE_BUILD_DIR names another build folder (default build/dev), and
+# PACE_HONEST and PACE_SWEEP smaller batches (default 160 and 160; PACE_SWEEP=0 leaves step 6 out),
+# to try the script where there is no GPU: the GPU tests then skip (or are not run) and every grade
+# says so.
 #
 #   OLD_BUILD=build/old-dev scripts/lease/grading-pace.sh OUTDIR
 set -uo pipefail
@@ -57,12 +61,23 @@ honest_batch() {  # FOLDER COUNT
     r=$((r + 1))
   done
 }
-# Grades a batch; appends "NAME N SECONDS RATE EXIT" to rates.txt.
+# Grades a batch; appends "NAME N SECONDS RATE EXIT" to rates.txt. The host's CPU (vmstat) and the
+# GPU's use (nvidia-smi dmon) are sampled every second meanwhile, where those tools exist.
 grade_batch() {  # NAME LABRUN FOLDER JOBS LIMIT
-  local start status n
+  local start status n samplers=()
+  if command -v vmstat >/dev/null; then
+    vmstat -n 1 >"$out/$1.vmstat" 2>&1 &
+    samplers+=($!)
+  fi
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi dmon -s u -d 1 >"$out/$1.dmon" 2>&1 &
+    samplers+=($!)
+  fi
   start=$(date +%s.%N)
   timeout "$5" "$2" grade --batch "$3" --out "$out/$1" --jobs "$4" --secret-seed --force >"$out/$1.md" 2>"$out/$1.log"
   status=$?
+  [ ${#samplers[@]} -gt 0 ] && kill "${samplers[@]}" 2>/dev/null
+  wait "${samplers[@]}" 2>/dev/null
   n=$(ls "$3" | wc -l)
   awk -v n="$n" -v s="$start" -v e="$(date +%s.%N)" -v name="$1" -v st="$status" \
     'BEGIN { printf "%s %d %.1f %.1f %d\n", name, n, e - s, n / (e - s) * 60, st }' >>"$out/rates.txt"
@@ -83,12 +98,34 @@ def median(key, rows):
     values = [p[key] for p in rows if key in p]
     return f"{statistics.median(values):.4f}" if values else "-"
 clearing, freeing = "timing: clearing the GPU's memory", "timing: freeing the GPU's memory"
+preparing, checking = "timing: sampling: preparing the calls", "timing: sampling: checking the calls"
 handover = [p["timing"] - p["timing: sampling"] - p[clearing] - p[freeing] for p in said]
+calls = [p["timing: sampling"] - p[preparing] - p[checking] for p in said if preparing in p and checking in p]
 parts = [f"timing {median('timing', timed)}", f"sampling {median('timing: sampling', said)}",
+         f"(preparing {median(preparing, said)}", f"checking {median(checking, said)}",
+         f"the calls {statistics.median(calls):.4f})" if calls else "the calls -)",
          f"clearing {median(clearing, said)}", f"freeing {median(freeing, said)}",
          f"hand-over {statistics.median(handover):.4f}" if handover else "hand-over -",
          f"finishing after timing {median('finishing after timing', said)}"]
 print(" · ".join(parts) + f" s (medians; {len(said)} of {len(timed)} turns given back on the child's word)")
+PY
+}
+# A batch's host CPU busy (user + system) and GPU SM and memory use, means over its samples.
+load() {  # NAME
+  python3 - "$out/$1.vmstat" "$out/$1.dmon" <<'PY'
+import statistics, sys
+def rows(path, first):
+    try:
+        lines = open(path).read().splitlines()
+    except OSError:
+        return []
+    return [l.split() for l in lines if l.split() and l.split()[0][0].isdigit() == first]
+cpu = [int(r[12]) + int(r[13]) for r in rows(sys.argv[1], True)[1:] if len(r) >= 17]
+gpu = [r for r in rows(sys.argv[2], True) if len(r) >= 3]
+sm = [int(r[1]) for r in gpu if r[1].isdigit()]
+mem = [int(r[2]) for r in gpu if r[2].isdigit()]
+mean = lambda v: f"{statistics.mean(v):.0f}%" if v else "-"
+print(f"host CPU busy {mean(cpu)} (peak {max(cpu) if cpu else '-'}%), GPU SM {mean(sm)}, memory {mean(mem)}")
 PY
 }
 all_100() {  # NAME: "yes" when every report scored 100, else how many did not
@@ -100,17 +137,23 @@ bad = [s for s in scores if s != 100]
 print("yes" if scores and not bad else f"no ({len(bad)} of {len(scores)} not 100)")
 PY
 }
-: >"$out/rates.txt"
+touch "$out/rates.txt"  # a later command's steps add to an earlier one's
 
 honest=${PACE_HONEST:-160}
-sweep=${PACE_SWEEP:-48}
+sweep=${PACE_SWEEP:-160}
+steps=" ${PACE_STEPS:-1 2 3 4 5 6} "
+runs() { case "$steps" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 main_run="new-$honest-jobs16"
+[ -d "$out/honest-main" ] || honest_batch "$out/honest-main" "$honest"
+if runs 1; then
 echo "== [$(elapsed) s] 1. the honest batch, $honest submissions, --jobs 16"
-honest_batch "$out/honest-main" "$honest"
 grade_batch "$main_run" "$new" "$out/honest-main" 16 120
 tail -3 "$out/$main_run.log"
+fi
 
-if [ -x "$old" ]; then
+if ! runs 2; then
+  :
+elif [ -x "$old" ]; then
   echo "== [$(elapsed) s] 2. OLD ($old) on the same $honest, --jobs 16"
   grade_batch "old-$honest-jobs16" "$old" "$out/honest-main" 16 130
   tail -2 "$out/old-$honest-jobs16.log"
@@ -118,12 +161,15 @@ else
   echo "== [$(elapsed) s] 2. skipped (no OLD labrun at $old_build)"
 fi
 
+if runs 3; then
 echo "== [$(elapsed) s] 3. the GPU fault-injection test"
 timeout 110 "${ctest_command[@]}" -R "^gpu\\.on a GPU, a batch grades every honest submission exactly as alone, beside hostile ones\$" \
   --output-on-failure >"$out/fault-injection.log" 2>&1
 echo "ctest exit status $?" >>"$out/fault-injection.log"
 grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/fault-injection.log" | tail -3
+fi
 
+if runs 4; then
 echo "== [$(elapsed) s] 4. the GPU corpus tests of every exercise"
 mkdir -p "$out/grades"
 LABRUN_GRADE_OUT="$out/grades" timeout 170 "${ctest_command[@]}" \
@@ -134,7 +180,9 @@ echo "ctest exit status $?" >>"$out/corpora.log"
 # card's state after it says whether the step left the GPU usable.
 nvidia-smi --query-gpu=name,temperature.gpu,clocks.sm --format=csv,noheader >>"$out/corpora.log" 2>&1
 grep -E "tests passed|Failed|Skipped|Not Run|exit status" "$out/corpora.log" | tail -3
+fi
 
+if runs 5; then
 echo "== [$(elapsed) s] 5. one grade end to end, 3 times"
 : >"$out/one-grade.txt"
 for i in 1 2 3; do
@@ -144,37 +192,42 @@ for i in 1 2 3; do
   awk -v s="$start" -v e="$(date +%s.%N)" -v st="$status" 'BEGIN { printf "%.2f %d\n", e - s, st }' >>"$out/one-grade.txt"
 done
 cat "$out/one-grade.txt"
+fi
 
+if runs 6; then
 echo "== [$(elapsed) s] 6. the rate against --jobs, $sweep submissions"
 [ "$sweep" -gt 0 ] && honest_batch "$out/honest-sweep" "$sweep"
-for jobs in 4 8 16 32; do
+for jobs in ${PACE_SWEEP_JOBS:-4 8 32}; do
   if [ "$sweep" -eq 0 ]; then
     echo "--jobs $jobs skipped: PACE_SWEEP=0"
-  elif [ $(($(elapsed) + 60)) -le 560 ]; then
-    grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 60
+  elif [ $(($(elapsed) + 130)) -le 560 ]; then
+    grade_batch "new-$sweep-jobs$jobs" "$new" "$out/honest-sweep" "$jobs" 130
+    tail -1 "$out/new-$sweep-jobs$jobs.log"
   else
     echo "--jobs $jobs skipped: no time left"
   fi
 done
+rm -rf "$out/honest-sweep"
+fi
 
 tar -czf "$out/grading-pace.tar.gz" -C "$out" --exclude='*.tar.gz' --exclude='honest-*' . 2>/dev/null
-rm -rf "$out/honest-main" "$out/honest-sweep"
 
 echo
 echo "== grading pace ($(cat "$out/gpu.txt"); $(elapsed) s in all)"
 printf "%-16s %5s %8s %10s %5s %s\n" run subs seconds per-minute exit "every one 100"
 while read -r name n seconds rate status; do
-  printf "%-16s %5s %8s %10s %5s %s\n" "$name" "$n" "$seconds" "$rate" "$status" "$(all_100 "$name")"
+  printf "%-16s %5s %8s %10s %5s %s; %s\n" "$name" "$n" "$seconds" "$rate" "$status" "$(all_100 "$name")" "$(load "$name")"
 done <"$out/rates.txt"
-ctest_result() {  # LOG: passed, skipped, not found, or FAILED
-  if grep -qE 'No tests were found' "$1"; then echo "not found (no GPU tests in this build)"
+ctest_result() {  # LOG: passed, skipped, not found, not run, or FAILED
+  if [ ! -f "$1" ]; then echo "not run (PACE_STEPS)"
+  elif grep -qE 'No tests were found' "$1"; then echo "not found (no GPU tests in this build)"
   elif grep -qE 'Skipped|SKIP' "$1"; then echo skipped
   elif grep -qE '100% tests passed' "$1"; then echo passed
   else echo "FAILED ($1)"; fi
 }
 echo "fault injection: $(ctest_result "$out/fault-injection.log")"
 echo "corpora: $(ctest_result "$out/corpora.log")"
-echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 2p | cut -d' ' -f1)"
+[ -f "$out/one-grade.txt" ] && echo "one grade, seconds (median of 3): $(sort -n "$out/one-grade.txt" | sed -n 2p | cut -d' ' -f1)"
 echo "where the time went ($main_run): $(grep 'where the time went' "$out/$main_run.log" | tail -1 | sed 's/.*where the time went: //')"
 echo "workers and screening ($main_run): $(grep -E 'GPU [0-9]+: .*workers' "$out/$main_run.log" | tail -1)"
 echo "the GPU's time ($main_run): $(grep -E 'GPU [0-9]+ held for: ' "$out/$main_run.log" | tail -1 | sed 's/.*held for: //')"

@@ -188,6 +188,13 @@ class ChainPairChild final : public ExerciseChild {
     declared_->launch_lab_case(index, input_->data(), second_->data(), lab_, n, stream_);
   }
 
+  void release_lab_buffers() override {
+    for (float* buffer : lab_) {
+      session_.release(buffer);
+    }
+    lab_.clear();
+  }
+
   void sanitize(std::size_t n, std::uint64_t seed) override {
     const DeviceBuffer<float> input(n), second(n), intermediate(n), output(n);
     checks_.generate_inputs(input.data(), second.data(), n, seed, seed, stream_);

@@ -146,6 +146,11 @@ class ExerciseChild {
   virtual void launch_lab_case(std::size_t index, std::size_t n) = 0;
   //! compute-sanitizer's run at n: the submission's kernels once, in buffers of exactly n elements.
   virtual void sanitize(std::size_t n, std::uint64_t seed) = 0;
+  //! Frees (ChildSession::release) the buffers only the lab's cases and the probes use, once the
+  //! probes are done and the lab's times come from the batch: the timed calls then have no lab
+  //! buffers beside them to watch. Afterwards call_buffers names none of them, and neither probe,
+  //! fresh_lab_inputs nor launch_lab_case is called.
+  virtual void release_lab_buffers() = 0;
 };
 
 //! What the child gives an exercise's device side during one grading.
@@ -185,6 +190,11 @@ class ChildSession {
   T* owned_array(std::size_t count) {
     return static_cast<T*>(owned(count * sizeof(T)));
   }
+  //! Frees plain memory from owned() once nothing needs it: cleared first (a later allocation of the
+  //! context's may get the same memory), then no longer owned, so no digest reads it again. A store
+  //! there afterwards reaches unmapped memory (a fault), or a later allocation the child owns.
+  //! Throws std::logic_error for memory owned() did not give.
+  void release(const void* data);
   //! Memory the child owns for a while (the L2 flush buffer while timing): digested until forgotten.
   void own(OwnedRegion region) { owned_regions_.push_back(region); }
   void forget_last_owned() { owned_regions_.pop_back(); }
@@ -295,6 +305,8 @@ class ChildSession {
   DeviceBuffer<float> stream_target_;
   std::unique_ptr<ExerciseChild> child_;
   std::chrono::steady_clock::time_point turn_given_;  // when "may-time" was seen (batch grading)
+  double turn_preparing_seconds_ = 0.0;  // of the turn so far: the timed calls' preparation (TurnSpent)
+  double turn_checking_seconds_ = 0.0;   // and their checks
 };
 
 //! The whole grading child for `exercise`: runs the request's mode, writes its results and phase

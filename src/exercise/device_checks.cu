@@ -92,26 +92,6 @@ __global__ void count_words_differing_kernel(const std::uint32_t* __restrict__ a
 }
 
 // splitmix64's finaliser over (key, index, word): a keyed hash of each word at its place.
-__device__ __forceinline__ unsigned long long mix(std::uint64_t key, std::uint64_t index,
-                                                  std::uint32_t word) {
-  std::uint64_t z = key ^ (index * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint64_t>(word) << 17);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-__global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std::size_t count,
-                                    std::uint64_t key, unsigned long long* digest) {
-  unsigned long long sum = 0;
-  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
-    sum += mix(key, i, words[i]);
-  }
-  sum = warp_sum(sum);
-  if (lane_zero()) {
-    atomicAdd(digest, sum);
-  }
-}
-
 // Each thread keeps four 16-byte loads in flight per step of its grid-stride loop.
 constexpr unsigned kStreamThreads = 512;
 constexpr unsigned kStreamBlocksPerMultiprocessor = 4;
@@ -157,6 +137,66 @@ __global__ void copy_stream_kernel(const float4* __restrict__ x, float4* __restr
   visit_vectors(x, vectors, [y](std::size_t i, float4 v) { y[i] = v; });
   for (std::size_t t = first_index(); t < tail_count; t += grid_stride()) {
     tail_y[t] = tail_x[t];
+  }
+}
+
+// The digest's key, as its terms use it: the key itself whitens each unit's bits, and an odd
+// multiplier drawn from it spreads the units' positions.
+struct DigestKey {
+  std::uint64_t whiten = 0;
+  std::uint64_t multiplier = 1;
+};
+
+__host__ __device__ __forceinline__ std::uint64_t finalise(std::uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+DigestKey digest_key(std::uint64_t key) {
+  return {key, finalise(key ^ 0xD1B54A32D192ED03ull) | 1ull};
+}
+
+// One unit's term: its bits whitened by the key, plus its position times the key's multiplier,
+// through splitmix64's finaliser. The digest is the sum of the terms: any change to a unit changes
+// its term, and changes whose terms cancel (a swap of two units included) can be chosen only
+// knowing the key. A unit is 8 bytes where the region is 16-byte aligned, else a word.
+__device__ __forceinline__ unsigned long long digest_term(const DigestKey& key, std::uint64_t unit,
+                                                          std::uint64_t bits) {
+  return finalise((bits ^ key.whiten) + unit * key.multiplier);
+}
+
+// A 16-byte aligned region: 16-byte loads, four in flight per thread (visit_vectors); vector i
+// holds units 2i and 2i + 1; the last count % 4 words are units 2 * vectors + t, one each.
+__global__ void digest_vectors_kernel(const float4* __restrict__ x, std::size_t vectors,
+                                      const std::uint32_t* __restrict__ tail, std::size_t tail_count,
+                                      DigestKey key, unsigned long long* digest) {
+  unsigned long long sum = 0;
+  visit_vectors(x, vectors, [&sum, &key](std::size_t i, float4 v) {
+    const std::uint64_t low = __float_as_uint(v.x) | (static_cast<std::uint64_t>(__float_as_uint(v.y)) << 32);
+    const std::uint64_t high =
+        __float_as_uint(v.z) | (static_cast<std::uint64_t>(__float_as_uint(v.w)) << 32);
+    sum += digest_term(key, 2 * i, low) + digest_term(key, 2 * i + 1, high);
+  });
+  for (std::size_t t = first_index(); t < tail_count; t += grid_stride()) {
+    sum += digest_term(key, 2 * vectors + t, tail[t]);
+  }
+  sum = warp_sum(sum);
+  if (lane_zero()) {
+    atomicAdd(digest, sum);
+  }
+}
+
+// Any other region: one word a unit.
+__global__ void digest_words_kernel(const std::uint32_t* __restrict__ words, std::size_t count, DigestKey key,
+                                    unsigned long long* digest) {
+  unsigned long long sum = 0;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    sum += digest_term(key, i, words[i]);
+  }
+  sum = warp_sum(sum);
+  if (lane_zero()) {
+    atomicAdd(digest, sum);
   }
 }
 
@@ -243,8 +283,18 @@ void digest_words(const void* words, std::size_t count_words, std::uint64_t key,
   if (count_words == 0) {
     return;
   }
+  const DigestKey digest_with = digest_key(key);
+  if (reinterpret_cast<std::uintptr_t>(words) % sizeof(float4) == 0) {
+    const std::size_t vectors = count_words / 4;
+    const auto* tail = static_cast<const std::uint32_t*>(words) + vectors * 4;
+    const std::size_t tail_count = count_words - vectors * 4;
+    digest_vectors_kernel<<<check_blocks(std::max(vectors, tail_count)), kThreads, 0, stream>>>(
+        static_cast<const float4*>(words), vectors, tail, tail_count, digest_with, digest);
+    LABRUN_CHECK_LAUNCH("digest_vectors_kernel");
+    return;
+  }
   digest_words_kernel<<<check_blocks(count_words), kThreads, 0, stream>>>(
-      static_cast<const std::uint32_t*>(words), count_words, key, digest);
+      static_cast<const std::uint32_t*>(words), count_words, digest_with, digest);
   LABRUN_CHECK_LAUNCH("digest_words_kernel");
 }
 

@@ -127,6 +127,18 @@ WorkerLimits& opened_limits() {
   return limits;
 }
 
+// How the child's thread waits for the GPU in a batch: blocked on the driver's event, except while
+// it holds the timing turn, where it spins. A batch's workers share the host with each other, the
+// compilers and the sanitizer runs, and a spinning wait takes a core from them for as long as the
+// GPU works; in the timing turn the GPU is this child's alone, and a blocked wait's wake-up after
+// every call would be time the turn holds. Only the host's wait changes: nothing the GPU runs, and
+// nothing it times (CUDA events), differs. A switch that fails changes only speed, and is cleared.
+void wait_for_the_gpu_spinning(bool spin) {
+  if (cudaSetDeviceFlags(spin ? cudaDeviceScheduleSpin : cudaDeviceScheduleBlockingSync) != cudaSuccess) {
+    static_cast<void>(cudaGetLastError());
+  }
+}
+
 // As nvidia-smi writes it: GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx.
 std::string gpu_uuid(const cudaUUID_t& uuid) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -263,6 +275,20 @@ void* ChildSession::owned(std::size_t bytes) {
   plain_.emplace_back(bytes);
   owned_regions_.push_back({plain_.back().data(), bytes});
   return plain_.back().data();
+}
+
+void ChildSession::release(const void* data) {
+  const auto plain = std::find_if(plain_.begin(), plain_.end(),
+                                  [data](const DeviceBuffer<unsigned char>& b) { return b.data() == data; });
+  const auto region = std::find_if(owned_regions_.begin(), owned_regions_.end(),
+                                   [data](const OwnedRegion& r) { return r.data == data; });
+  if (plain == plain_.end() || region == owned_regions_.end()) {
+    throw std::logic_error("released memory the child's owned() did not give");
+  }
+  LABRUN_CUDA_CHECK(cudaMemsetAsync(plain->data(), 0, plain->bytes(), stream_));
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  owned_regions_.erase(region);
+  plain_.erase(plain);
 }
 
 unsigned long long* ChildSession::tally(std::size_t index) const {
@@ -520,6 +546,9 @@ void ChildSession::sanitize_runs() {
 }
 
 void ChildSession::grade() {
+  if (request_.wait_for_timing_turn) {
+    wait_for_the_gpu_spinning(false);  // in a batch: blocked until the timing turn, whatever came before
+  }
   allocate(static_cast<std::size_t>(std::max(request_.odd_elements, request_.card_elements)));
   write();
   const std::pair<const char*, std::uint64_t> sizes[] = {{"odd", request_.odd_elements},
@@ -565,6 +594,12 @@ void ChildSession::time_at(std::size_t n) {
   for (std::size_t k = 0; k < results_.kernels.size(); ++k) {
     results_.kernels[k].launch = timed_plan(k, n).describe() + " at n = " + std::to_string(n);
   }
+  if (request_.lab_times) {
+    // The lab's times come from the batch, and the probes are done: what only they used is freed
+    // here, while the GPU is shared, so the timed calls have less beside them to watch.
+    phase("freeing the lab's buffers");
+    child_->release_lab_buffers();
+  }
   flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
   own({flusher_->data(), flusher_->bytes()});  // read by the flush, written by nothing
   if (request_.wait_for_timing_turn) {
@@ -607,7 +642,12 @@ void ChildSession::time_at(std::size_t n) {
   const std::vector<OwnedRegion> none;
   OutsideWatch outside;
   unsigned long long inputs_before = 0;
+  // Host seconds of each part (TurnSpent): each part ends with a read-back, a wait for the GPU.
+  const auto seconds_since = [](std::chrono::steady_clock::time_point began) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+  };
   const auto fresh_call = [&] {
+    const auto began = std::chrono::steady_clock::now();
     call_seed = next_seed();
     child_->fresh_call(n, call_seed);
     const bool with_untouched = outside.needs_untouched_before();
@@ -622,9 +662,11 @@ void ChildSession::time_at(std::size_t n) {
     } else {
       watchdog.arm(left, phase_over);
     }
+    turn_preparing_seconds_ += seconds_since(began);
   };
   const auto call = [&] { child_->launch_call(n); };
   const auto check = [&] {
+    const auto began = std::chrono::steady_clock::now();
     const CallDigests after = digest_call(rest_excludes, untouched, buffers.inputs);
     if (outside.changed_by_call(after.rest, after.untouched)) {
       ++timing.samples_writing_outside;
@@ -647,6 +689,7 @@ void ChildSession::time_at(std::size_t n) {
         timing.first_broken_sample = checked.record;
       }
     }
+    turn_checking_seconds_ += seconds_since(began);
   };
   timing.pair_samples_ms = sample(call, fresh_call, check);
   timing.pair_ms = median(timing.pair_samples_ms);
@@ -710,6 +753,9 @@ void ChildSession::wait_for_timing_turn() {
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   turn_given_ = std::chrono::steady_clock::now();
+  wait_for_the_gpu_spinning(true);
+  turn_preparing_seconds_ = 0.0;
+  turn_checking_seconds_ = 0.0;
 }
 
 // Batch grading, once the timing is over: leaves nothing of this grading on the GPU, then says so
@@ -763,7 +809,9 @@ void ChildSession::give_timing_turn_back() {
   if (!clean) {
     return;
   }
-  say_timed(".", TurnSpent{sampling_seconds, clearing_seconds, since(freeing_began)});
+  say_timed(".", TurnSpent{sampling_seconds, turn_preparing_seconds_, turn_checking_seconds_,
+                           clearing_seconds, since(freeing_began)});
+  wait_for_the_gpu_spinning(false);
 }
 
 std::vector<double> ChildSession::sample(const std::function<void()>& region,
@@ -793,6 +841,7 @@ std::string cuda_problem(const char* what, cudaError_t error) {
 }  // namespace
 
 std::string open_worker_context() {
+  wait_for_the_gpu_spinning(false);  // before the context exists: its flags from the start
   if (const cudaError_t error = cudaFree(nullptr); error != cudaSuccess) {
     return cuda_problem("creating the context", error);
   }

@@ -155,6 +155,14 @@ class ReductionChild final : public ExerciseChild {
     declared_->launch_lab_case(index, input_->data(), lab_, n, stream_);
   }
 
+  void release_lab_buffers() override {
+    for (float* buffer : lab_) {
+      session_.release(buffer);
+    }
+    lab_.clear();
+    lab_allocations_.clear();
+  }
+
   void sanitize(std::size_t n, std::uint64_t seed) override {
     std::size_t blocks = session_.plan(0, n).blocks;
     const DeviceBuffer<float> input(n);

@@ -50,6 +50,8 @@ void add_timing_phases(std::vector<std::pair<std::string, double>>& phases, doub
   phases.emplace_back("timing", seconds);
   if (spent) {
     phases.emplace_back("timing: sampling", spent->sampling_seconds);
+    phases.emplace_back("timing: sampling: preparing the calls", spent->preparing_seconds);
+    phases.emplace_back("timing: sampling: checking the calls", spent->checking_seconds);
     phases.emplace_back("timing: clearing the GPU's memory", spent->clearing_seconds);
     phases.emplace_back("timing: freeing the GPU's memory", spent->freeing_seconds);
   }

@@ -63,8 +63,9 @@ void add_check_phases(std::vector<std::pair<std::string, double>>& phases, doubl
 
 //! Appends a timing turn given back on the child's word (worker_protocol.hpp's kTimedFile): "timing"
 //! (its `seconds`, from the turn given to "timed" seen) and, where the child said, its parts
-//! "timing: sampling", "timing: clearing the GPU's memory" and "timing: freeing the GPU's memory"
-//! (inside "timing", as "sanitizing: memcheck" is inside "sanitizing").
+//! "timing: sampling" (with its own parts "timing: sampling: preparing the calls" and "timing:
+//! sampling: checking the calls"), "timing: clearing the GPU's memory" and "timing: freeing the GPU's
+//! memory" (inside "timing", as "sanitizing: memcheck" is inside "sanitizing").
 void add_timing_phases(std::vector<std::pair<std::string, double>>& phases, double seconds,
                        const std::optional<TurnSpent>& spent);
 

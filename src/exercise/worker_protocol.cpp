@@ -59,6 +59,8 @@ std::optional<WorkerJob> take_job(const fs::path& control) {
 
 void say_timed(const fs::path& folder, const TurnSpent& spent) {
   const nlohmann::ordered_json document{{"sampling_seconds", spent.sampling_seconds},
+                                        {"preparing_seconds", spent.preparing_seconds},
+                                        {"checking_seconds", spent.checking_seconds},
                                         {"clearing_seconds", spent.clearing_seconds},
                                         {"freeing_seconds", spent.freeing_seconds}};
   write_file_whole_unsynced(folder / kTimedFile, document.dump() + "\n");
@@ -70,9 +72,12 @@ std::optional<TurnSpent> turn_spent(const fs::path& path) {
     const nlohmann::ordered_json document = read_json_file(path, kControlFileMaxBytes);
     TurnSpent spent;
     spent.sampling_seconds = document.at("sampling_seconds").get<double>();
+    spent.preparing_seconds = document.at("preparing_seconds").get<double>();
+    spent.checking_seconds = document.at("checking_seconds").get<double>();
     spent.clearing_seconds = document.at("clearing_seconds").get<double>();
     spent.freeing_seconds = document.at("freeing_seconds").get<double>();
-    for (const double seconds : {spent.sampling_seconds, spent.clearing_seconds, spent.freeing_seconds}) {
+    for (const double seconds : {spent.sampling_seconds, spent.preparing_seconds, spent.checking_seconds,
+                                 spent.clearing_seconds, spent.freeing_seconds}) {
       if (!std::isfinite(seconds) || seconds < 0.0 || seconds > kDaySeconds) {
         return std::nullopt;
       }

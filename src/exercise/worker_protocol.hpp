@@ -37,8 +37,9 @@ inline constexpr const char* kWorkerStopFile = "stop";
 //!                  and freed, the submission's module unloaded, the context synchronised (and, in
 //!                  a worker, the stack size set back). The submission has no host code and its
 //!                  code is no longer loaded, so nothing of it can run after this. Its content:
-//!                  {"sampling_seconds": S, "clearing_seconds": C, "freeing_seconds": F}, what
-//!                  the child measured of the turn (TurnSpent).
+//!                  {"sampling_seconds": S, "preparing_seconds": P, "checking_seconds": K,
+//!                  "clearing_seconds": C, "freeing_seconds": F}, what the child measured of the
+//!                  turn (TurnSpent).
 //!                  A grading worker's turn is given back when it appears (exercise/worker_pool.hpp);
 //!                  a one-shot child's when its process has ended, since ending a process destroys
 //!                  its context, which is work on the GPU.
@@ -58,18 +59,25 @@ inline constexpr const char* kYieldedFile = "yielded";
 inline constexpr const char* kResumeFile = "resume";
 
 //! What the child measured of its timing turn, seconds: from "may-time" seen to the last timed
-//! call's check, the clearing of its memory after it (written, then synchronised), and the freeing
-//! (its memory freed, the module unloaded, the context synchronised) (exercise/child_session.hpp).
+//! call's check (sampling), and of that, what preparing the calls took (fresh inputs, outputs
+//! poisoned, the digests before each call, read back) and what checking them took (the digests
+//! after, the guards, the exercise's checks, read back); the rest of sampling is the calls
+//! themselves, each with its L2 flush, until its end was read. Then the clearing of its memory
+//! (written, then synchronised), and the freeing (its memory freed, the module unloaded, the context
+//! synchronised) (exercise/child_session.hpp). Each part ends where the child waits for the GPU,
+//! so no part holds another's GPU work.
 struct TurnSpent {
   double sampling_seconds = 0.0;
+  double preparing_seconds = 0.0;
+  double checking_seconds = 0.0;
   double clearing_seconds = 0.0;
   double freeing_seconds = 0.0;
 };
 
 //! The child: writes kTimedFile in `folder` (whole; its existence is the signal).
 void say_timed(const std::filesystem::path& folder, const TurnSpent& spent);
-//! labrun: what a kTimedFile at `path` says, when it holds three finite, non-negative numbers below
-//! a day; nullopt otherwise (absent, unreadable, or not such a record). Never throws.
+//! labrun: what a kTimedFile at `path` says, when it holds its five finite, non-negative numbers
+//! below a day; nullopt otherwise (absent, unreadable, or not such a record). Never throws.
 [[nodiscard]] std::optional<TurnSpent> turn_spent(const std::filesystem::path& path);
 
 struct WorkerJob {

@@ -185,6 +185,8 @@ TEST_CASE("a worker's timing turn is given back when it says it has timed, befor
   REQUIRE(phase_seconds(pool.phases, "timing").size() == 1);
   CHECK(phase_seconds(pool.phases, "timing")[0] < 0.45);
   CHECK(phase_seconds(pool.phases, "timing: sampling") == std::vector<double>{0.1});
+  CHECK(phase_seconds(pool.phases, "timing: sampling: preparing the calls") == std::vector<double>{0.03});
+  CHECK(phase_seconds(pool.phases, "timing: sampling: checking the calls") == std::vector<double>{0.05});
   CHECK(phase_seconds(pool.phases, "timing: clearing the GPU's memory") == std::vector<double>{0.01});
   CHECK(phase_seconds(pool.phases, "timing: freeing the GPU's memory") == std::vector<double>{0.02});
   REQUIRE(phase_seconds(pool.phases, "finishing after timing").size() == 1);

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <string>
 #include <thread>
 
 #include "base/atomic_file.hpp"
@@ -102,18 +103,28 @@ TEST_CASE("a worker ends after a job that stopped, or after which its context is
 
 TEST_CASE("the child's word that it has timed is read back, and anything else is no such word") {
   const labrun::testing::TemporaryDirectory work("labrun-worker-protocol");
-  labrun::say_timed(work.path, labrun::TurnSpent{0.25, 0.004, 0.03});
+  labrun::say_timed(work.path, labrun::TurnSpent{0.25, 0.05, 0.12, 0.004, 0.03});
   const std::optional<labrun::TurnSpent> spent = labrun::turn_spent(work.path / labrun::kTimedFile);
   REQUIRE(spent);
   CHECK(spent->sampling_seconds == 0.25);
+  CHECK(spent->preparing_seconds == 0.05);
+  CHECK(spent->checking_seconds == 0.12);
   CHECK(spent->clearing_seconds == 0.004);
   CHECK(spent->freeing_seconds == 0.03);
   CHECK_FALSE(labrun::turn_spent(work.path / "absent"));
-  for (const char* record :
-       {"", "{}", "not json", R"({"sampling_seconds": -1, "clearing_seconds": 0, "freeing_seconds": 0})",
-        R"({"sampling_seconds": 0.1, "clearing_seconds": "nan", "freeing_seconds": 0})",
-        R"({"sampling_seconds": 1e300, "clearing_seconds": 0, "freeing_seconds": 0})",
-        R"({"sampling_seconds": 0.1, "clearing_seconds": 0})", "[0.1, 0.0]"}) {
+  const auto record_with = [](const char* sampling, const char* preparing, const char* clearing) {
+    return std::string(R"({"sampling_seconds": )") + sampling + R"(, "preparing_seconds": )" + preparing +
+           R"(, "checking_seconds": 0, "clearing_seconds": )" + clearing + R"(, "freeing_seconds": 0})";
+  };
+  CHECK(labrun::turn_spent([&] {
+    labrun::write_file_atomically(work.path / "record", record_with("0.1", "0", "0"), true);
+    return work.path / "record";
+  }()));
+  for (const std::string& record :
+       {std::string(), std::string("{}"), std::string("not json"), record_with("-1", "0", "0"),
+        record_with("0.1", "0", R"("nan")"), record_with("1e300", "0", "0"), record_with("0.1", "-0.5", "0"),
+        std::string(R"({"sampling_seconds": 0.1, "clearing_seconds": 0, "freeing_seconds": 0})"),
+        std::string("[0.1, 0.0]")}) {
     INFO(record);
     labrun::write_file_atomically(work.path / "record", record, true);
     CHECK_FALSE(labrun::turn_spent(work.path / "record"));

@@ -108,6 +108,9 @@ TEST_CASE("on a GPU, a batch grades every honest submission exactly as alone, be
                 phases.at("timing: clearing the GPU's memory").get<double>() +
                 phases.at("timing: freeing the GPU's memory").get<double>() <=
             phases.at("timing").get<double>());
+      CHECK(phases.at("timing: sampling: preparing the calls").get<double>() +
+                phases.at("timing: sampling: checking the calls").get<double>() <=
+            phases.at("timing: sampling").get<double>());
     }
   }
   for (const auto& [name, mistakes] : hostile_expected) {

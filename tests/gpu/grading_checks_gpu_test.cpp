@@ -4,6 +4,7 @@
 
 #include <catch2/catch_test_macros.hpp>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "exercise/counted_inputs.hpp"
@@ -130,16 +131,46 @@ TEST_CASE("the intermediate, guard, input and digest checks count what changed")
   count_words_not(intermediate.data(), n, kPoisonWord, tally.data(), nullptr);
   CHECK(download(tally, 1).front() == 1);
 
-  const auto digest = [&](std::uint64_t key) {
+  // The digest, at every alignment and length (n is odd: 16-byte units, then a tail of words; from
+  // the second word on, a word a unit).
+  const auto digest_at = [&](std::size_t first, std::size_t count, std::uint64_t key) {
     LABRUN_CUDA_CHECK(cudaMemset(tally.data(), 0, sizeof(unsigned long long)));
-    digest_words(residual.data(), n, key, tally.data(), nullptr);
+    digest_words(residual.data() + first, count, key, tally.data(), nullptr);
     return download(tally, 1).front();
   };
-  const unsigned long long before = digest(99);
-  CHECK(digest(99) == before);
-  const float other = -0.5f;
-  LABRUN_CUDA_CHECK(cudaMemcpy(residual.data() + 1234, &other, sizeof other, cudaMemcpyHostToDevice));
-  CHECK(digest(99) != before);
+  const auto set = [&](std::size_t at, float value) {
+    LABRUN_CUDA_CHECK(cudaMemcpy(residual.data() + at, &value, sizeof value, cudaMemcpyHostToDevice));
+  };
+  const auto get = [&](std::size_t at) {
+    float value = 0.0f;
+    LABRUN_CUDA_CHECK(cudaMemcpy(&value, residual.data() + at, sizeof value, cudaMemcpyDeviceToHost));
+    return value;
+  };
+  for (const auto& [first, count] : {std::pair<std::size_t, std::size_t>{0, n}, {1, n - 1}, {0, n - 1}}) {
+    INFO("words " << first << " to " << first + count);
+    const unsigned long long before = digest_at(first, count, 99);
+    CHECK(digest_at(first, count, 99) == before);
+    CHECK(digest_at(first, count, 100) != before);
+    // One word changed, in the 16-byte units and in the tail.
+    for (const std::size_t at : {first + 1234, first + count - 1}) {
+      const float kept = get(at);
+      set(at, -0.5f);
+      CHECK(digest_at(first, count, 99) != before);
+      set(at, kept);
+      CHECK(digest_at(first, count, 99) == before);
+    }
+    // Two words swapped, within a unit and across units: the sum is of positions, not values.
+    for (const std::size_t other : {first + 1235, first + 5000}) {
+      const float a = get(first + 1234);
+      const float b = get(other);
+      REQUIRE(a != b);
+      set(first + 1234, b);
+      set(other, a);
+      CHECK(digest_at(first, count, 99) != before);
+      set(first + 1234, a);
+      set(other, b);
+    }
+  }
 }
 
 TEST_CASE("the harness's counted inputs on the device are the host's, and its streams move what they say") {

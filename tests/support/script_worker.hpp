@@ -21,7 +21,7 @@ namespace labrun::testing {
 inline constexpr const char* kScriptWorker = R"script(#!/bin/sh
 control="$2"
 say_timed() {
-  echo '{"sampling_seconds":0.1,"clearing_seconds":0.01,"freeing_seconds":0.02}' > "$1/timed.tmp"
+  echo '{"sampling_seconds":0.1,"preparing_seconds":0.03,"checking_seconds":0.05,"clearing_seconds":0.01,"freeing_seconds":0.02}' > "$1/timed.tmp"
   mv "$1/timed.tmp" "$1/timed"
 }
 : > "$control/ready"

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -24,7 +25,7 @@ namespace {
 constexpr int kFree = 0;
 constexpr int kBusy = 1;
 constexpr int kRegistered = 2;
-constexpr std::size_t kSlots = 128;
+constexpr std::size_t kSlots = kRegisteredTemporariesMax;
 // Folders below a registered folder are removed this deep; a scratch folder has none.
 constexpr int kMaxFolderDepth = 8;
 
@@ -172,8 +173,9 @@ CreatedTemporary create_registered(const std::string& stem, Make make) {
         throw std::system_error(ENAMETOOLONG, std::generic_category(), created.path.string());
       }
       if (std::chrono::steady_clock::now() - start > kWaitForSlot) {
-        throw std::system_error(EAGAIN, std::generic_category(),
-                                "no free slot to register a temporary file (128 in use)");
+        throw std::system_error(
+            EAGAIN, std::generic_category(),
+            "no free slot to register a temporary file (" + std::to_string(kSlots) + " in use)");
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;

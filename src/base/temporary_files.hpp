@@ -10,14 +10,22 @@
 // nothing, so that write(2) fails with EFBIG and the writer reports it as the write error it is.
 // Handlers, unlike an ignored signal, are reset in the programs labrun starts.
 
+#include <cstddef>
 #include <filesystem>
 
 namespace labrun {
 
+//! Temporaries registered at once, at most: a batch's gradings each hold a scratch folder (and a
+//! worker its control folder) for as long as they work or wait, so `labrun grade --batch` bounds
+//! --jobs to fit (cli/grade_command.cpp). Each slot keeps a path of up to PATH_MAX bytes, in memory
+//! a signal handler can read: 4 MiB, untouched until used.
+inline constexpr std::size_t kRegisteredTemporariesMax = 1024;
+
 //! Registers `path` (a file, or a folder removed with everything in it) for removal by the signal
 //! handlers while this object lives. It removes nothing itself: the owner removes the temporary
 //! on every ordinary path, and this object only covers the signals. A path longer than PATH_MAX,
-//! or more than 128 temporaries at once, are not covered (nothing else changes).
+//! or more than kRegisteredTemporariesMax temporaries at once, are not covered (nothing else
+//! changes).
 class RegisteredTemporary {
  public:
   explicit RegisteredTemporary(const std::filesystem::path& path);

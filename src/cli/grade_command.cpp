@@ -19,6 +19,7 @@
 #include "base/bounded_read.hpp"
 #include "base/csv.hpp"
 #include "base/format.hpp"
+#include "base/temporary_files.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "device/device_info.hpp"
@@ -38,6 +39,18 @@
 
 namespace labrun {
 namespace {
+
+// --jobs at most. A batch holds, at once, a scratch folder for every grading that works or waits
+// for compute-sanitizer (jobs, and as many again, at least two screening groups' worth), a control
+// folder for every grading worker (at most one per job) and for each tool's screening group, and a
+// file being written by any of them: each a registered temporary (base/temporary_files.hpp), of
+// which there are only so many.
+constexpr int kBatchJobsMax = 128;
+constexpr std::size_t kScreenedTools = 3;  // memcheck, racecheck, synccheck
+static_assert(2 * (kBatchJobsMax + std::max<std::size_t>(kBatchJobsMax, 2 * kSanitizerGroupMembers)) +
+                      kBatchJobsMax + 2 * kScreenedTools <=
+                  kRegisteredTemporariesMax,
+              "a batch at --jobs kBatchJobsMax may need more temporaries than can be registered");
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
@@ -778,7 +791,7 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
           "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again (at least "
           "64) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
           "per CPU core")
-      ->check(CLI::Range(1, 4096));
+      ->check(CLI::Range(1, kBatchJobsMax));
   grade->add_option(
       "--devices", grade_command.devices,
       "With --batch: the GPUs to grade on, as labrun numbers them (after CUDA_VISIBLE_DEVICES), e.g. "

@@ -87,12 +87,12 @@ TEST_CASE("the canonical help form takes CLI11 2.4's rendering of a default to 2
   const std::string range_as_2_1 =
       "  --time-limit FLOAT:FLOAT in [1 - 3600]=60\n"
       "                              Seconds the grading run may take\n"
-      "  --jobs INT:INT in [1 - 4096]\n"
+      "  --jobs INT:INT in [1 - 128]\n"
       "                              Gradings at once\n";
   const std::string range_as_2_4 =
       "  --time-limit FLOAT:FLOAT in [1 - 3600] [60] \n"
       "                              Seconds the grading run may take\n"
-      "  --jobs INT:INT in [1 - 4096] \n"
+      "  --jobs INT:INT in [1 - 128] \n"
       "                              Gradings at once\n";
   CHECK(canonical_help(range_as_2_4) == canonical_help(range_as_2_1));
   std::string other_default = range_as_2_4;
@@ -163,6 +163,11 @@ TEST_CASE("usage errors exit 2 with a message") {
   CHECK_THAT(no_case.err, ContainsSubstring("--case 'part9/*' matches no case of day48-fusion"));
   CHECK(labrun::testing::run_labrun({"plan", "day99-nothing"}).status == labrun::exit_code::kUsage);
   CHECK(labrun::testing::run_labrun({"list", "day99-nothing"}).status == labrun::exit_code::kUsage);
+  // More jobs than a batch has registrations for its scratch folders (cli/grade_command.cpp).
+  const Outcome too_many_jobs =
+      labrun::testing::run_labrun({"grade", "--batch", ".", "--out", "o", "--jobs", "129"});
+  CHECK(too_many_jobs.status == labrun::exit_code::kUsage);
+  CHECK_THAT(too_many_jobs.err, ContainsSubstring("--jobs"));
 }
 
 TEST_CASE("list and plan work without a GPU") {

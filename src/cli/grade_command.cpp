@@ -46,6 +46,12 @@ namespace {
 // file being written by any of them: each a registered temporary (base/temporary_files.hpp), of
 // which there are only so many.
 constexpr int kBatchJobsMax = 128;
+// Gradings on one GPU at once (each a worker's context). Contexts of different processes take turns
+// on a GPU (time slices), they do not run side by side: more of them do not make the checks' GPU
+// work finish sooner, they lengthen the shared turns and the drains before each timing turn. On an
+// H200 (day 48, 160 honest submissions, 2026-12-04 18:56Z) 8 held the GPU 44.9 s, 16 held it 46.8 s
+// and 32 held it 54.3 s, against 4's 47.6 s, which left it idle 4.6 s: 8 graded fastest.
+constexpr std::size_t kGradingsPerGpuMax = 8;
 constexpr std::size_t kScreenedTools = 3;  // memcheck, racecheck, synccheck
 static_assert(2 * (kBatchJobsMax + std::max<std::size_t>(kBatchJobsMax, 2 * kSanitizerGroupMembers)) +
                       kBatchJobsMax + 2 * kScreenedTools <=
@@ -385,8 +391,9 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
     }
     sharers = exercises.empty() || !gpu_usable ? 1 : sharers;
     // Timers gather in groups of half the gradings in flight, or after 2 s of waiting. No more
-    // gradings' processes are on the GPU at once than its memory holds, whatever each is doing.
-    const std::size_t in_flight = std::min(sharers, static_cast<std::size_t>(jobs));
+    // gradings' processes are on the GPU at once than its memory holds, whatever each is doing,
+    // nor more than kGradingsPerGpuMax: the rest of --jobs compile meanwhile, and wait for a worker.
+    const std::size_t in_flight = std::min({sharers, static_cast<std::size_t>(jobs), kGradingsPerGpuMax});
     gpu.turns = std::make_unique<GpuTurns>(in_flight, std::max<std::size_t>(1, in_flight / 2), 2.0, sharers);
     if (gpu_usable && !exercises.empty()) {
       GradeRequest request = command.request;

@@ -765,7 +765,8 @@ BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size
   } catch (const DataFileNotFound&) {
     return helpers;  // each grading reports the missing program itself
   }
-  helpers.workers = std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns);
+  helpers.workers =
+      std::make_unique<GradingWorkers>(child, request.visible_devices, request.turns, in_flight);
   const fs::path sanitizer = find_on_path("compute-sanitizer");
   if (!request.simulated_gpu && !sanitizer.empty() && in_flight >= 2) {
     helpers.screen =

@@ -52,8 +52,9 @@ inline constexpr std::size_t kSanitizerGroupMembers = 32;
 inline constexpr double kSanitizerWindowSeconds = 10.0;
 
 //! The helpers for the request's GPU (request.turns, request.visible_devices), with `in_flight`
-//! gradings on it at once: screening groups of up to kSanitizerGroupMembers, none where fewer than 2
-//! are in flight (a serial batch checks each submission as `labrun grade` does).
+//! gradings on it at once: at most that many grading workers alive; screening groups of up to
+//! kSanitizerGroupMembers, none where fewer than 2 are in flight (a serial batch checks each
+//! submission as `labrun grade` does).
 [[nodiscard]] BatchGradingHelpers batch_grading_helpers(const GradeRequest& request, std::size_t in_flight);
 
 }  // namespace labrun

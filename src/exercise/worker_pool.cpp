@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <future>
 #include <optional>
 #include <thread>
@@ -99,8 +100,9 @@ void CheckTurn::release() {
   }
 }
 
-GradingWorker::GradingWorker(const fs::path& program, const std::string& visible_devices)
-    : budget_(kWorkerLifetimeSeconds) {
+GradingWorker::GradingWorker(const fs::path& program, const std::string& visible_devices,
+                             std::function<void()> on_end)
+    : budget_(kWorkerLifetimeSeconds), on_end_(std::move(on_end)) {
   SpawnOptions options =
       contained({program.string(), "--serve", control_.path().string()}, kWorkerLifetimeSeconds,
                 control_.path(), kWorkerFileSizeLimit, visible_devices);
@@ -110,6 +112,9 @@ GradingWorker::GradingWorker(const fs::path& program, const std::string& visible
 
 GradingWorker::~GradingWorker() {
   static_cast<void>(end());
+  if (on_end_) {
+    on_end_();
+  }
 }
 
 bool GradingWorker::wait_ready(double limit_seconds) {
@@ -152,28 +157,55 @@ ProcessResult GradingWorker::ended_result() {
   return finished_;
 }
 
-GradingWorkers::GradingWorkers(fs::path child_program, std::string visible_devices, GpuTurns* turns)
-    : program_(std::move(child_program)), visible_devices_(std::move(visible_devices)), turns_(turns) {}
+GradingWorkers::GradingWorkers(fs::path child_program, std::string visible_devices, GpuTurns* turns,
+                               std::size_t max_workers)
+    : program_(std::move(child_program)),
+      visible_devices_(std::move(visible_devices)),
+      turns_(turns),
+      max_workers_(std::max<std::size_t>(1, max_workers)) {}
 
-GradingWorkers::~GradingWorkers() = default;
+// The idle workers end here, while what they report their end to still exists.
+GradingWorkers::~GradingWorkers() {
+  std::vector<std::unique_ptr<GradingWorker>> idle;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    idle.swap(idle_);
+  }
+}
 
 std::unique_ptr<GradingWorker> GradingWorkers::take(std::vector<std::pair<std::string, double>>& phases) {
   const auto since = std::chrono::steady_clock::now();
   {
-    const std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    bool waited = false;
+    while (idle_.empty() && alive_ >= max_workers_ && failed_starts_ < kFailedStartsMax) {
+      waited = true;
+      changed_.wait(lock);
+    }
     if (!idle_.empty()) {
       std::unique_ptr<GradingWorker> worker = std::move(idle_.back());
       idle_.pop_back();
+      lock.unlock();
+      if (waited) {
+        phases.emplace_back("waiting for a worker", seconds_since(since));
+      }
       return worker;
     }
     if (failed_starts_ >= kFailedStartsMax) {
       return nullptr;  // the program serves no jobs here: one-shot children from now on
     }
     ++started_;
+    ++alive_;
   }
   // Its context is made under a shared turn: never while another grading holds the GPU to time.
   const SharedTurn turn(turns_);
-  auto worker = std::make_unique<GradingWorker>(program_, visible_devices_);
+  auto worker = std::make_unique<GradingWorker>(program_, visible_devices_, [this] {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      --alive_;
+    }
+    changed_.notify_all();
+  });
   const bool ready = worker->wait_ready(kWorkerStartSeconds);
   phases.emplace_back("waiting for a worker", seconds_since(since));
   if (!ready) {
@@ -275,8 +307,11 @@ void GradingWorkers::give_back(std::unique_ptr<GradingWorker> worker,
     return;
   }
   if (!retire_because && !worker->ended()) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(std::move(worker));
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      idle_.push_back(std::move(worker));
+    }
+    changed_.notify_all();
     return;
   }
   static_cast<void>(worker->end());

@@ -12,6 +12,8 @@
 // one-shot child was. A worker is retired after any grading that could have left anything behind
 // (grading/worker_reuse.hpp) and a fresh one takes its place.
 
+#include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -72,7 +74,10 @@ void add_timing_phases(std::vector<std::pair<std::string, double>>& phases, doub
 //! One worker process (labrun-grade-child --serve) and its private control folder.
 class GradingWorker {
  public:
-  GradingWorker(const std::filesystem::path& program, const std::string& visible_devices);
+  //! on_end: called once the process has ended, when this object goes (GradingWorkers counts its
+  //! live workers so).
+  GradingWorker(const std::filesystem::path& program, const std::string& visible_devices,
+                std::function<void()> on_end = {});
   //! Ends the process.
   ~GradingWorker();
   GradingWorker(const GradingWorker&) = delete;
@@ -94,6 +99,7 @@ class GradingWorker {
   std::future<ProcessResult> running_;
   ProcessResult finished_;
   std::uint64_t jobs_ = 0;
+  std::function<void()> on_end_;
 };
 
 //! One grading run in a worker, as a one-shot child's run would be reported.
@@ -113,15 +119,18 @@ class GradingWorkers {
  public:
   //! child_program: labrun-grade-child; visible_devices: CUDA_VISIBLE_DEVICES naming the GPU;
   //! turns: that GPU's turns (a worker opens its context under a shared turn, never while another
-  //! grading times).
-  GradingWorkers(std::filesystem::path child_program, std::string visible_devices, GpuTurns* turns);
+  //! grading times); max_workers: workers alive at once, idle ones included (at least 1): a grading
+  //! that finds none idle and max_workers alive waits for one to be given back or to end.
+  GradingWorkers(std::filesystem::path child_program, std::string visible_devices, GpuTurns* turns,
+                 std::size_t max_workers = SIZE_MAX);
   ~GradingWorkers();
   GradingWorkers(const GradingWorkers&) = delete;
   GradingWorkers& operator=(const GradingWorkers&) = delete;
 
-  //! An idle worker, or a fresh one once its context is open; null when none could be started (the
-  //! caller grades with a one-shot child; after 3 workers that did not start, no more are tried).
-  //! The wait is appended to `phases` as "waiting for a worker".
+  //! An idle worker, or a fresh one once its context is open (once fewer than max_workers are
+  //! alive); null when none could be started (the caller grades with a one-shot child; after 3
+  //! workers that did not start, no more are tried). The wait is appended to `phases` as "waiting
+  //! for a worker". Every worker it gives must come back through give_back, or be destroyed.
   [[nodiscard]] std::unique_ptr<GradingWorker> take(std::vector<std::pair<std::string, double>>& phases);
   //! Grades the request "request.json" in `scratch` in `worker`, with a budget of `run_limit`
   //! seconds of its own work and at most `timing_turn_limit` once it holds the GPU to itself, as
@@ -144,7 +153,10 @@ class GradingWorkers {
   std::filesystem::path program_;
   std::string visible_devices_;
   GpuTurns* turns_;
+  std::size_t max_workers_;
   mutable std::mutex mutex_;
+  std::condition_variable changed_;  // a worker given back idle, or one ended
+  std::size_t alive_ = 0;            // workers started and not yet ended, idle ones included
   std::vector<std::unique_ptr<GradingWorker>> idle_;
   std::uint64_t started_ = 0;
   std::uint64_t failed_starts_ = 0;

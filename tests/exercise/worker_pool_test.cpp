@@ -79,6 +79,39 @@ TEST_CASE("a worker given back after a clean grading grades the next submission;
   CHECK_THAT(pool.workers.describe(), ContainsSubstring("1 retired: the image calls the driver's malloc"));
 }
 
+TEST_CASE("no more workers are alive than the pool may have: a grading waits for one given back or ended") {
+  Fixture fixture;
+  labrun::GradingWorkers workers(fixture.program, "", nullptr, 1);
+  std::vector<std::pair<std::string, double>> phases;
+  auto first = workers.take(phases);
+  REQUIRE(first != nullptr);
+  CHECK(workers.run(*first, fixture.job("first"), 30.0, 15.0, phases).answered);
+
+  // A second grading finds the one place taken: it waits until the worker is given back, and gets it.
+  std::vector<std::pair<std::string, double>> second_phases;
+  auto second = std::async(std::launch::async, [&] { return workers.take(second_phases); });
+  CHECK(second.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
+  workers.give_back(std::move(first), std::nullopt);
+  auto reused = second.get();
+  REQUIRE(reused != nullptr);
+  CHECK(workers.run(*reused, fixture.job("second"), 30.0, 15.0, second_phases).answered);
+  CHECK(worker_of(fixture.job("first")) == worker_of(fixture.job("second")));
+  REQUIRE(second_phases.front().first == "waiting for a worker");
+  CHECK(second_phases.front().second >= 0.25);
+
+  // A worker that goes without being given back (an exception on the grading's path) frees its place.
+  std::vector<std::pair<std::string, double>> third_phases;
+  auto third = std::async(std::launch::async, [&] { return workers.take(third_phases); });
+  CHECK(third.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
+  reused.reset();
+  auto fresh = third.get();
+  REQUIRE(fresh != nullptr);
+  CHECK(workers.run(*fresh, fixture.job("third"), 30.0, 15.0, third_phases).answered);
+  CHECK(worker_of(fixture.job("third")) != worker_of(fixture.job("second")));
+  workers.give_back(std::move(fresh), std::nullopt);
+  CHECK_THAT(workers.describe(), ContainsSubstring("in 2 workers"));
+}
+
 TEST_CASE("a grading past its limit in a worker ends the worker and says it timed out") {
   Pool pool;
   auto worker = pool.take();

@@ -91,7 +91,6 @@ __global__ void count_words_differing_kernel(const std::uint32_t* __restrict__ a
   }
 }
 
-// splitmix64's finaliser over (key, index, word): a keyed hash of each word at its place.
 // Each thread keeps four 16-byte loads in flight per step of its grid-stride loop.
 constexpr unsigned kStreamThreads = 512;
 constexpr unsigned kStreamBlocksPerMultiprocessor = 4;

@@ -794,8 +794,9 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
   grade
       ->add_option(
           "--jobs", grade_command.jobs,
-          "With --batch: gradings at work at once (compiles run side by side on the CPU; checks share a "
-          "GPU; a submission's timing never overlaps other GPU work on its GPU); as many again (at least "
+          "With --batch: gradings at work at once (compiles run side by side on the CPU; at most 8 are on "
+          "a GPU at once, whose checks share it; a submission's timing never overlaps other GPU work on "
+          "its GPU); as many again (at least "
           "64) may wait for compute-sanitizer's verdict, which runs in processes of its own; default: one "
           "per CPU core")
       ->check(CLI::Range(1, kBatchJobsMax));

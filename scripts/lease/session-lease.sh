@@ -6,9 +6,12 @@
 #   scripts/lease/session-lease.sh OUTDIR build    the dev preset of this tree and the previous
 #                                                  code's labrun (OLD_SRC, default
 #                                                  build/labrun-pre-session), side by side (~3 min)
-#   scripts/lease/session-lease.sh OUTDIR pace     grading-pace.sh: the honest batch, fault
-#                                                  injection, every corpus, one grade, the jobs
-#                                                  sweep, OLD's rate (~6 min)
+#   scripts/lease/session-lease.sh OUTDIR pace     grading-pace.sh: the honest batch, OLD's rate,
+#                                                  fault injection, every corpus, one grade, the
+#                                                  jobs sweep (about 9 min in all, more than one
+#                                                  device command: PACE_STEPS="1 2", then a second
+#                                                  command with PACE_STEPS="3 4 5 6" on the same
+#                                                  machine, about 2 and 6 min)
 #   scripts/lease/session-lease.sh OUTDIR timing   intervals-benchmark.sh day48 others (~6 min)
 #   scripts/lease/session-lease.sh OUTDIR rest     intervals-benchmark.sh continuity evidence report;
 #                                                  exercises.sh's day-48 reports OLD against NEW (on

@@ -24,6 +24,7 @@
 #include "base/bounded_read.hpp"
 #include "base/format.hpp"
 #include "core/statistics.hpp"
+#include "core/wall_clock.hpp"
 #include "exercise/child_session.hpp"
 #include "exercise/grade_worker.hpp"
 #include "exercise/outside_watch.hpp"
@@ -643,9 +644,6 @@ void ChildSession::time_at(std::size_t n) {
   OutsideWatch outside;
   unsigned long long inputs_before = 0;
   // Host seconds of each part (TurnSpent): each part ends with a read-back, a wait for the GPU.
-  const auto seconds_since = [](std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  };
   const auto fresh_call = [&] {
     const auto began = std::chrono::steady_clock::now();
     call_seed = next_seed();
@@ -767,12 +765,8 @@ void ChildSession::wait_for_timing_turn() {
 // context synchronised. Where any of that fails, nothing is said: labrun then keeps the turn until
 // the grading is over, as it did before, and the worker's own check finds the error.
 void ChildSession::give_timing_turn_back() {
-  const double sampling_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - turn_given_).count();
+  const double sampling_seconds = seconds_since(turn_given_);
   const auto clearing_began = std::chrono::steady_clock::now();
-  const auto since = [](std::chrono::steady_clock::time_point began) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-  };
   bool clean = true;
   const auto call = [&clean](cudaError_t error) { clean = clean && error == cudaSuccess; };
   for (const OwnedRegion& region : owned_regions_) {
@@ -783,7 +777,7 @@ void ChildSession::give_timing_turn_back() {
   if (!clean) {
     return;  // the destructor tries again; the turn ends with the grading
   }
-  const double clearing_seconds = since(clearing_began);
+  const double clearing_seconds = seconds_since(clearing_began);
   const auto freeing_began = std::chrono::steady_clock::now();
   owned_regions_.clear();
   own_memory_.clear();
@@ -810,7 +804,7 @@ void ChildSession::give_timing_turn_back() {
     return;
   }
   say_timed(".", TurnSpent{sampling_seconds, turn_preparing_seconds_, turn_checking_seconds_,
-                           clearing_seconds, since(freeing_began)});
+                           clearing_seconds, seconds_since(freeing_began)});
   wait_for_the_gpu_spinning(false);
 }
 

@@ -12,6 +12,10 @@ namespace day48::cases {
 // Part 1: what a launch costs.
 inline const std::string kEmptySingleThread = case_name("part1", "empty-single-thread");
 inline const std::string kEmptySingleLaunch = case_name("part1", "empty-single-launch");
+//! The staged chain's launch count of empty launches between one pair of events: what an empty launch
+//! costs where a sample's launches are queued ahead of the GPU, as the chain's are in cold and
+//! hot-gated timing.
+inline const std::string kEmptyStagedLaunches = case_name("part1", "empty-single-staged-launches");
 inline const std::string kEmptyChainGrid = case_name("part1", "empty-chain-grid");
 // Part 2: every version once, against the copy floor and the practical ceilings.
 inline const std::string kCopyFloor = case_name("part2", "copy-floor");

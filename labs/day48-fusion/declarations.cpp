@@ -192,12 +192,17 @@ ChainDeclaration declare_chain() {
     lab.add_case(
         CaseDeclaration{std::move(case_spec), verified_by, std::move(region), std::move(attributes)});
   };
-  // Part 1: empty kernels. The single-launch row times one launch per sample (its latency).
+  // Part 1: empty kernels. The single-launch row times one launch per sample (its latency); the
+  // staged-launches row the staged chain's launches per sample, so that where a sample's launches are
+  // queued ahead of the GPU (cold, hot-gated) an empty launch is timed as the chain's are.
   add(labrun::case_spec(cases::kEmptySingleThread, "doNothing, 1 block of 1 thread", floats(0, 0, 1, 0.0),
                         {{"single", 1}}, kLaunchesPerPart1Sample),
       std::nullopt, empty_region(1, 1), single_thread_attributes());
   add(labrun::case_spec(cases::kEmptySingleLaunch, "doNothing, one launch per sample (latency)",
                         floats(0, 0, 1, 0.0), {{"single", 1}}),
+      std::nullopt, empty_region(1, 1), single_thread_attributes());
+  add(labrun::case_spec(cases::kEmptyStagedLaunches, "doNothing, the staged chain's 4 launches per sample",
+                        floats(0, 0, 1, 0.0), {{"single", 1}}, kStagedChainLaunches),
       std::nullopt, empty_region(1, 1), single_thread_attributes());
   add(labrun::case_spec(cases::kEmptyChainGrid, "doNothing, the chain's own grid", floats(0, 0, 1, 0.0),
                         {kLesson}, kLaunchesPerPart1Sample),
@@ -219,7 +224,8 @@ ChainDeclaration declare_chain() {
       chain_region(ids, launch_stage_add_residual), grid_attributes(0));
   add(labrun::case_spec(cases::kStageClampRange, "stage 4: applyClampRange", floats(1, 1, 1, 0.0)), staged,
       chain_region(ids, launch_stage_clamp_range), grid_attributes(0));
-  add(labrun::case_spec(cases::kStagedChain, "staged chain, timed as one", floats(5, 4, 4, kChainFlops)),
+  add(labrun::case_spec(cases::kStagedChain, "staged chain, timed as one",
+                        floats(5, 4, kStagedChainLaunches, kChainFlops)),
       staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
   add(labrun::case_spec(cases::kFusedChain, "chainFused", floats(2, 1, 1, kChainFlops)), fused,
       chain_region(ids, launch_fused_chain), grid_attributes(0));
@@ -227,8 +233,8 @@ ChainDeclaration declare_chain() {
       halfway, chain_region(ids, launch_halfway_pair), grid_attributes(0));
 
   // Part 3: the two chains swept over n.
-  add(labrun::case_spec(cases::kSweepStagedChain, "staged chain", floats(5, 4, 4, kChainFlops),
-                        sweep_sizes()),
+  add(labrun::case_spec(cases::kSweepStagedChain, "staged chain",
+                        floats(5, 4, kStagedChainLaunches, kChainFlops), sweep_sizes()),
       staged, chain_region(ids, launch_staged_chain), grid_attributes(0));
   add(labrun::case_spec(cases::kSweepFusedChain, "chainFused", floats(2, 1, 1, kChainFlops), sweep_sizes()),
       fused, chain_region(ids, launch_fused_chain), grid_attributes(0));

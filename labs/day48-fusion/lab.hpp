@@ -11,6 +11,8 @@ inline constexpr std::uint64_t kLessonElements = 16777216;
 inline constexpr std::uint64_t kCorrectnessElements = 1049187;
 //! Part 1 times this many back-to-back launches per sample.
 inline constexpr int kLaunchesPerPart1Sample = 1000;
+//! The staged chain's launches: its four stages, each a kernel of its own.
+inline constexpr int kStagedChainLaunches = 4;
 
 //! A case's full name: "day48-fusion/<part>/<name>", for example "day48-fusion/part2/fused-chain".
 [[nodiscard]] std::string case_name(const std::string& part, const std::string& name);

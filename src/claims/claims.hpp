@@ -56,7 +56,8 @@ enum class ClaimKind {
   kBandwidthBand,
   //! cases[0]'s lowest time per launch over the sizes it ran (central / its model's launches: the
   //! floor it falls to as n shrinks) over cases[1]'s time per launch (central / launches per
-  //! sample) lies in `bound` (within a fraction of 1).
+  //! sample) lies in `bound` (within a fraction of 1). In a run that queues a sample's launches ahead
+  //! of the GPU, ClaimSpec::queued_launch_case takes cases[1]'s place where it was timed.
   kPerLaunchConverges,
   //! No case of cases[1..] is faster than cases[0]: the fastest one's central over cases[0]'s, at
   //! size_label (or at every size), is at least bound.low.
@@ -89,6 +90,11 @@ struct ClaimSpec {
   //! registry/lab.hpp), checked again when the lab registers; false where the lesson's own figure
   //! is meant and typed in.
   bool expected_from_byte_models = false;
+  //! kPerLaunchConverges, optional: the empty-launch case that takes cases[1]'s place in a run whose
+  //! timing queues a sample's launches ahead of the GPU (cold and hot-gated: launches_are_queued),
+  //! where cases[0]'s time per launch is the GPU's pace, not the host's. It is timed the way cases[0]
+  //! is: as many launches between one pair of events. Empty: cases[1] in every mode.
+  std::string queued_launch_case;
 
   [[nodiscard]] bool at_every_size() const { return size_label == kEverySize; }
 };
@@ -107,10 +113,20 @@ struct ClaimSpec {
 [[nodiscard]] ClaimSpec bandwidth_band_claim(std::string id, std::string statement,
                                              std::string reference_case, const std::vector<std::string>& rows,
                                              std::string size_label, double low, double high);
-//! kPerLaunchConverges: swept_case's lowest time per launch within `fraction` of launch_case's.
+//! kPerLaunchConverges: swept_case's lowest time per launch within `fraction` of launch_case's; with
+//! `queued_launch_case`, of that case's in a run that queues a sample's launches ahead of the GPU
+//! (ClaimSpec::queued_launch_case).
 [[nodiscard]] ClaimSpec per_launch_converges_claim(std::string id, std::string statement,
                                                    std::string swept_case, std::string launch_case,
-                                                   double fraction);
+                                                   double fraction, std::string queued_launch_case = {});
+//! Whether `transcript`'s timing queues each sample's launches ahead of the GPU before its first
+//! event: behind the L2 flush (cold) or the gate (hot-gated), so that the GPU, not the host's launch
+//! rate, paces a sample of a few launches. Hot timing does not: its samples follow the host.
+[[nodiscard]] bool launches_are_queued(const Transcript& transcript);
+//! `spec` as a run recorded in `transcript` judges it: a per-launch claim with a queued_launch_case
+//! reads that case in place of cases[1] where launches_are_queued and the case was timed; any other
+//! claim, and a run without that case (every run before it was declared), as declared.
+[[nodiscard]] ClaimSpec as_judged_in(const ClaimSpec& spec, const Transcript& transcript);
 //! kNotFaster: the fastest case of `others` takes at least `at_least_times` the baseline's time at
 //! size_label: 0.98 lets one be up to 2% faster, 1.0 none.
 [[nodiscard]] ClaimSpec not_faster_claim(std::string id, std::string statement, std::string baseline_case,

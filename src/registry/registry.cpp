@@ -202,6 +202,12 @@ class Checker {
     for (const std::string& name : claim.cases) {
       specs.push_back(&declared(field, name));
     }
+    if (!claim.queued_launch_case.empty()) {
+      if (claim.kind != ClaimKind::kPerLaunchConverges) {
+        fail(field + ": queued_launch_case", "only a per-launch claim reads a queued empty launch");
+      }
+      static_cast<void>(declared(field, claim.queued_launch_case));
+    }
     if (claim.kind == ClaimKind::kCustom) {
       return;
     }

@@ -9,6 +9,7 @@
 #include "support/sample_transcript.hpp"
 
 using Catch::Matchers::ContainsSubstring;
+using Catch::Matchers::EndsWith;
 using labrun::ClaimKind;
 using labrun::ClaimSpec;
 using labrun::Verdict;
@@ -104,6 +105,45 @@ TEST_CASE("per-launch convergence reads the lowest per-launch time against the e
   CHECK(t4.verdict == Verdict::kHeld);
   CHECK(*t4.measured == Catch::Approx(2.675 / 2.668));
   CHECK_THAT(t4.detail, ContainsSubstring("n = 16384"));
+}
+
+TEST_CASE("in cold and hot-gated timing a per-launch claim reads the empty launch queued as the chain is") {
+  // Synthetic: the sweep's floor is 4.2 us per launch (n = 1024); the host's launch rate 4.0 us
+  // (1000 launches per sample) and four empty launches queued between one pair of events 3.0 us each.
+  const ClaimSpec converge = labrun::per_launch_converges_claim("converge", "per launch", "lab/p3/staged",
+                                                                "lab/p1/empty", 0.20, "lab/p1/empty-queued");
+  labrun::Transcript t = known_transcript(0.45, 0.15);
+  labrun::CaseResult queued =
+      make_case_result("lab/p1/empty-queued", "p1", "single", 1, floats(0, 0, 1), {0.012, 0.012});
+  queued.launches_per_sample = 4;
+  t.cases.push_back(queued);
+  t.timing = labrun::TimingRecord{};
+
+  t.timing->mode = "hot";  // the host paces a hot sample: the host's launch rate, as the lesson reads it
+  const labrun::ClaimResult hot = labrun::evaluate_claim(converge, t);
+  CHECK(*hot.measured == Catch::Approx(4.2 / 4.0));
+  CHECK(hot.verdict == Verdict::kHeld);
+  CHECK_THAT(hot.figures, EndsWith("over the per-launch time of lab/p1/empty"));
+  CHECK_THAT(labrun::describe_claim(converge).figures,
+             EndsWith("of lab/p1/empty in hot timing, or of lab/p1/empty-queued where the run queues a "
+                      "sample's launches ahead of the GPU (cold, hot-gated)"));
+  for (const char* mode : {"cold", "hot-gated"}) {
+    t.timing->mode = mode;
+    const labrun::ClaimResult queued_run = labrun::evaluate_claims({converge}, t)[0];
+    CHECK(*queued_run.measured == Catch::Approx(4.2 / 3.0));
+    CHECK(queued_run.verdict == Verdict::kFailed);
+    CHECK_THAT(queued_run.figures,
+               ContainsSubstring("over the per-launch time of lab/p1/empty-queued (this run"));
+    CHECK_THAT(queued_run.detail, ContainsSubstring("4 between one pair of events, queued ahead of the GPU"));
+    CHECK(labrun::as_judged_in(converge, t).cases.at(1) == "lab/p1/empty-queued");
+  }
+  // A run that did not time the queued case (every run before it was declared) reads the host's rate.
+  t.cases.pop_back();
+  CHECK(*labrun::evaluate_claim(converge, t).measured == Catch::Approx(4.2 / 4.0));
+  CHECK(labrun::as_judged_in(converge, t).cases.at(1) == "lab/p1/empty");
+  // A transcript before timing was recorded is hot.
+  t.timing.reset();
+  CHECK_FALSE(labrun::launches_are_queued(t));
 }
 
 TEST_CASE("not-faster fails when a wider case beats the baseline by more than its bound allows") {

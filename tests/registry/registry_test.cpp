@@ -88,6 +88,20 @@ TEST_CASE("a claim, prediction, stability case or card figure naming an undeclar
   figures.card_figures.ceiling_cases = {"kappa/part2/copy"};
   CHECK_THROWS_WITH(registry.add(figures), ContainsSubstring("lab 'kappa': card_figures: names the case"));
   CHECK(registry.find("eta") == nullptr);
+
+  labrun::Lab queued = tiny_lab("lambda");
+  queued.claims = {labrun::per_launch_converges_claim("l", "per launch", "lambda/part2/b", "lambda/part1/a",
+                                                      0.2, "lambda/part1/queued")};
+  CHECK_THROWS_WITH(
+      registry.add(queued),
+      "lab 'lambda': claims[0] 'l': names the case 'lambda/part1/queued', which the lab does not declare");
+  queued.claims[0].queued_launch_case = "lambda/part2/c";
+  CHECK(mistake_in(queued).empty());
+  labrun::ClaimSpec ratio = labrun::time_ratio_claim("r", "b over c", "lambda/part2/b", "lambda/part2/c",
+                                                     "lesson", labrun::within(1.0, 0.1));
+  ratio.queued_launch_case = "lambda/part2/c";
+  queued.claims = {ratio};
+  CHECK_THAT(mistake_in(queued), ContainsSubstring("only a per-launch claim reads a queued empty launch"));
 }
 
 TEST_CASE("case selection keeps declared order and unions patterns") {

@@ -7,8 +7,8 @@
 # figures against the spread of the contexts inside each process:
 #
 #   free     no pinning (the default run)
-#   pin-A    --pin-cpu A: the launching thread on CPU A (PROBE_CPU_A, default the first CPU NVML
-#            reports near the GPU, else 2)
+#   pin-A    --pin-cpu A: the launching thread on CPU A (PROBE_CPU_A, default the first CPU of the
+#            GPU's CPU affinity in `nvidia-smi topo -m`, else 2)
 #   pin-B    --pin-cpu B (PROBE_CPU_B, default the last CPU online)
 #   set-AB   the whole process held to CPUs A and B (taskset), CUDA's own threads included
 #

@@ -239,8 +239,22 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
   // (worker_protocol.hpp's kTimedFile): the exclusive turn has been given back, and the grading
   // writes its results, and the worker checks its context, beside whatever runs next.
   bool timed = false;
+  // Takes the child's word once it is written: the exclusive turn goes back, and the turn's parts
+  // are recorded. Also where the child's answer is seen in the same look, so that a grading that
+  // finishes at once after "timed" is accounted as one that takes longer is.
+  const auto take_timed_word = [&] {
+    if (exclusive && fs::exists(scratch / kTimedFile, missing)) {
+      add_timing_phases(phases, seconds_since(since), turn_spent(scratch / kTimedFile));
+      since = std::chrono::steady_clock::now();
+      // The budget goes on, still capped at timing_turn_limit from the turn's start: a worker that
+      // does not say the grading is over within it is ended, as before.
+      exclusive.reset();
+      timed = true;
+    }
+  };
   while (true) {
     if (const std::optional<WorkerDone> done = job_done(worker.control(), number)) {
+      take_timed_word();
       run.answered = true;
       run.worker_problem = done->problem;
       run.child.started = true;
@@ -248,6 +262,7 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       break;
     }
     if (worker.ended()) {
+      take_timed_word();
       run.child = worker.ended_result();  // it ended itself: a hang it saw, or a failure
       break;
     }
@@ -276,13 +291,8 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       // timed in it; run_and_check removes any before the run).
       fs::remove(scratch / kTimedFile, missing);
       write_file_whole_unsynced(scratch / kMayTimeFile, "\n");
-    } else if (exclusive && fs::exists(scratch / kTimedFile, missing)) {
-      add_timing_phases(phases, seconds_since(since), turn_spent(scratch / kTimedFile));
-      since = std::chrono::steady_clock::now();
-      // The budget goes on, still capped at timing_turn_limit from the turn's start: a worker that
-      // does not say the grading is over within it is ended, as before.
-      exclusive.reset();
-      timed = true;
+    } else {
+      take_timed_word();
     }
     std::this_thread::sleep_for(kPoll);
   }

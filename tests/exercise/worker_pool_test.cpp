@@ -227,6 +227,25 @@ TEST_CASE("a worker's timing turn is given back when it says it has timed, befor
   CHECK(pool.phases.back().first == "finishing after timing");
 }
 
+TEST_CASE("a worker that says it has timed and finishes at once is still taken at its word") {
+  // The child writes "timed", then its answer: where labrun sees both in one look, the turn's parts
+  // are still the child's, and the rest is finishing after timing. Repeated, since labrun sees them
+  // apart too.
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    labrun::GpuTurns turns(2);
+    Pool pool(&turns);
+    labrun::WorkerRun run;
+    static_cast<void>(time_behind(pool, turns, "timed-then-done", 15.0, run));
+    INFO("attempt " << attempt);
+    CHECK(run.answered);
+    CHECK(run.child.succeeded());
+    CHECK(phase_seconds(pool.phases, "timing").size() == 1);
+    CHECK(phase_seconds(pool.phases, "timing: sampling") == std::vector<double>{0.1});
+    CHECK(phase_seconds(pool.phases, "finishing after timing").size() == 1);
+    CHECK(pool.phases.back().first == "finishing after timing");
+  }
+}
+
 TEST_CASE("a \"timed\" written before the timing turn was given does not give it back") {
   labrun::GpuTurns turns(2);
   Pool pool(&turns);

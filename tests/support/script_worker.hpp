@@ -3,7 +3,8 @@
 // `labrun-grade-child --serve CONTROL` does, for tests of the worker pool and the sanitizer screen
 // on a machine with no GPU. Each job's folder says how its grading behaves, in a file "behaviour":
 // hang (never ends), time (asks for its turn to time and waits for it), time-then-finish (times
-// for 0.1 s, says "timed", then takes 0.5 s more to finish), timed-early (says "timed" before it
+// for 0.1 s, says "timed", then takes 0.5 s more to finish), timed-then-done (says "timed" once it
+// may time and finishes at once, so labrun may see both together), timed-early (says "timed" before it
 // asks for its turn, then times for 0.3 s), timed-then-hang (says "timed" once it may time, then
 // never ends), slow (takes 0.3 s), fail
 // (status 3, and the worker ends), check (150 steps of 10 ms, each appending a line to "steps", and
@@ -40,6 +41,9 @@ while [ ! -e "$control/stop" ]; do
       time-then-finish)
         : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done
         sleep 0.1; say_timed "$folder"; sleep 0.5 ;;
+      timed-then-done)
+        : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done
+        say_timed "$folder" ;;
       timed-early)
         say_timed "$folder"
         : > "$folder/ready-to-time"; while [ ! -e "$folder/may-time" ]; do sleep 0.01; done

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "base/atomic_file.hpp"
+#include "core/install_layout.hpp"
 #include "core/transcript.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
@@ -375,4 +376,75 @@ TEST_CASE("day 48's plots are drawn from a committed H200 transcript, reproducib
   CHECK(png_bytes.rfind("\x89PNG\r\n\x1a\n", 0) == 0);
   REQUIRE(labrun::draw_plots({specs.front()}, dir.path, "h200", "png", true).drawn.size() == 1);
   CHECK(text_of(png.drawn[0].file) == png_bytes);
+}
+
+TEST_CASE("plots drawn side by side are byte for byte those drawn one after another", "[plots][draw]") {
+  const labrun::Transcript transcript = newest_h200_transcript();
+  const std::vector<labrun::PlotSpec> specs = day48::make_lab().plots(transcript);
+  REQUIRE(specs.size() >= 2);
+  if (labrun::find_on_path("taskset").empty()) {
+    SKIP("no taskset to hold the renderer to one CPU");
+  }
+  const labrun::RenderedPlots side_by_side = labrun::render_plots(specs, "h200", "svg");
+  if (!side_by_side.skipped_reason.empty()) {
+    SKIP("plots cannot be drawn on this machine: " << side_by_side.skipped_reason);
+  }
+  // The same renderer, held to one CPU: it then draws every plot in its own process, in order.
+  TemporaryDirectory dir;
+  const fs::path one_cpu = dir.path / "python-on-one-cpu";
+  labrun::write_file_atomically(one_cpu,
+                                "#!/bin/sh\n"
+                                "for p in python3 /usr/bin/python3; do\n"
+                                "  if \"$p\" -c 'import matplotlib' 2>/dev/null; then\n"
+                                "    exec taskset -c 0 \"$p\" \"$@\"\n"
+                                "  fi\n"
+                                "done\n"
+                                "exit 3\n",
+                                true);
+  fs::permissions(one_cpu, fs::perms::owner_exec, fs::perm_options::add);
+  const ScopedEnvironment python("LABRUN_PYTHON", one_cpu.string());
+  const labrun::RenderedPlots in_order = labrun::render_plots(specs, "h200", "svg");
+  REQUIRE(in_order.skipped_reason.empty());
+  REQUIRE(in_order.plots.size() == side_by_side.plots.size());
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    CHECK(in_order.plots[i].id == side_by_side.plots[i].id);
+    CHECK(in_order.plots[i].content == side_by_side.plots[i].content);
+  }
+}
+
+TEST_CASE("of plots drawn side by side, the first in order that fails is the one reported", "[plots][draw]") {
+  const labrun::Transcript transcript = newest_h200_transcript();
+  const std::vector<labrun::PlotSpec> specs = day48::make_lab().plots(transcript);
+  REQUIRE(specs.size() >= 4);
+  // Probe for a renderer that can draw at all (skipped without matplotlib).
+  if (!labrun::render_plots({specs.front()}, "probe", "svg").skipped_reason.empty()) {
+    SKIP("plots cannot be drawn on this machine");
+  }
+  TemporaryDirectory dir;
+  nlohmann::json input = nlohmann::json::parse(labrun::plot_specs_to_json(specs, dir.path, "run", "svg"));
+  input["plots"][2]["file"] = (dir.path / "missing-folder" / "third.svg").string();
+  input["plots"][3]["file"] = (dir.path / "missing-folder" / "fourth.svg").string();
+  const fs::path spec_file = dir.path / "plots.json";
+  labrun::write_file_atomically(spec_file, input.dump(), false);
+  const fs::path script = labrun::find_data_file(fs::path("scripts") / "draw_plots.py");
+  std::optional<labrun::ProcessResult> run;
+  for (const char* python : {"python3", "/usr/bin/python3"}) {
+    labrun::ProcessResult attempt =
+        labrun::run_with_limit({python, script.string(), spec_file.string()}, 120.0);
+    if (attempt.exit_code != 3) {  // 3: this Python has no matplotlib
+      run = std::move(attempt);
+      break;
+    }
+  }
+  REQUIRE(run);
+  CHECK(run->exit_code == 1);
+  CHECK_THAT(run->output, ContainsSubstring("third.svg"));
+  CHECK(run->output.find("fourth.svg") == std::string::npos);
+  CHECK(std::count(run->output.begin(), run->output.end(), '\n') == 1);
+  // The plots that could be drawn were written, and nothing temporary was left beside them.
+  CHECK(fs::exists(labrun::plot_file_path(dir.path, "run", specs[0].id, "svg")));
+  CHECK(fs::exists(labrun::plot_file_path(dir.path, "run", specs[4].id, "svg")));
+  for (const auto& entry : fs::directory_iterator(dir.path)) {
+    CHECK(entry.path().filename().string().find(".tmp-") == std::string::npos);
+  }
 }

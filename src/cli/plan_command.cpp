@@ -139,6 +139,11 @@ std::string render_plan(const Lab& lab) {
   out << "correctness: every version against a float64 reference at " << lab.correctness_elements
       << " elements"
       << (lab.correctness_shape ? " (an image of " + shape_text(*lab.correctness_shape) + ")" : "") << ".\n";
+  out << "rounds: " << lab.default_rounds << " unless --rounds is given, each in a CUDA context of its own"
+      << (lab.default_rounds != kDefaultRounds
+              ? " (the lab's own; labrun's default is " + std::to_string(kDefaultRounds) + ")"
+              : std::string())
+      << ".\n";
   out << render_table_section(models_table(lab));
   if (const Table figures = figures_table(lab); !figures.rows.empty()) {
     out << render_table_section(figures);

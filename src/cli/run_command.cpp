@@ -117,13 +117,13 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->check(CLI::IsMember({"declared", "shuffle", "interleave"}))
       ->capture_default_str();
   command
-      ->add_option("--rounds", options.rounds,
+      ->add_option("--rounds", arguments.rounds,
                    "Measure every case this many times, each round on freshly allocated buffers and in a "
                    "case order of its own drawn from --seed; --reps, --max-samples and --case-time-limit "
                    "are shared between the rounds, and every figure a prediction or claim reads gets a 95% "
-                   "interval from the spread between its CUDA contexts (1: one round, no interval)")
-      ->check(whole_number_from(1, 1000))
-      ->capture_default_str();
+                   "interval from the spread between its CUDA contexts (1: one round, no interval). "
+                   "Default: the lab's, 5 unless its claims need more (`labrun plan LAB` says)")
+      ->check(whole_number_from(1, 1000));
   command
       ->add_option("--rounds-per-context", options.rounds_per_context,
                    "Rounds run in one CUDA context before the run destroys it and creates the next (each "
@@ -136,9 +136,9 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->add_option("--small-case-rounds", options.small_case_rounds,
                    "Rounds each case of at most 65536 elements takes, at least --rounds; the extra rounds "
                    "time those cases alone, each in a CUDA context as any round is, and their budget is "
-                   "shared between all their rounds. 0: twice --rounds in cold and hot-gated timing with 2 "
-                   "contexts or more (a small case's level moves with its context), else --rounds; --rounds "
-                   "with --smoke")
+                   "shared between all their rounds. 0: 10 contexts in cold and 15 in hot-gated timing, or "
+                   "--rounds where that is more, with 2 contexts or more (a small case's level moves with "
+                   "its context), else --rounds; --rounds with --smoke")
       ->check(whole_number_from(0, 1000))
       ->capture_default_str();
   command
@@ -203,6 +203,7 @@ int run_run_command(RunArguments& arguments, RunCommandKind kind,
                     std::ostream& err) {
   RunOptions& options = arguments.options;
   const Lab& registered = find_lab_or_throw(options.lab_name);
+  options.rounds = arguments.rounds.value_or(registered.default_rounds);
   std::error_code not_a_folder;
   if (!arguments.submission.empty() && !std::filesystem::is_directory(arguments.submission, not_a_folder)) {
     throw UsageError("--submission " + arguments.submission + ": not a folder");

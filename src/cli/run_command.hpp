@@ -28,6 +28,7 @@ struct RunArguments {
   std::string profile_dir;             //!< `profile`: where the .ncu-rep goes
   std::string ncu_path;                //!< `profile`: the ncu executable
   std::optional<int> lock_clocks_mhz;  //!< --lock-clocks MHZ (opt-in; needs root)
+  std::optional<int> rounds;           //!< --rounds N; without it, the lab's Lab::default_rounds
 };
 
 //! Which command asked for the run.

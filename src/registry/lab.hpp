@@ -15,6 +15,7 @@
 
 #include "claims/claims.hpp"
 #include "core/byte_model.hpp"
+#include "core/rounds.hpp"
 #include "core/sizes.hpp"
 #include "core/transcript.hpp"
 #include "grading/grade_request.hpp"
@@ -266,6 +267,10 @@ struct Lab {
   std::vector<Prediction> predictions;
   std::vector<ClaimSpec> claims;  //!< the lesson's claims, checked against every run
   std::string stability_case;     //!< timed a second time at the end of a run, at its largest size
+  //! The rounds `labrun run` takes when --rounds is not given (each in a CUDA context of its own at
+  //! the default --rounds-per-context): kDefaultRounds unless the lab's claims need the figures of
+  //! more contexts; at least 2.
+  int default_rounds = kDefaultRounds;
   std::function<std::unique_ptr<LabSession>(const SessionConfig&)> open_session;
   //! The exercises `labrun grade` grades, each declared in the lab's folder (exercise/exercise.hpp);
   //! empty when the lab has none.

@@ -53,6 +53,13 @@ class Checker {
     }
   }
 
+  void check_default_rounds() const {
+    if (lab_.default_rounds < 2) {
+      fail("default_rounds", std::to_string(lab_.default_rounds) +
+                                 ": a run's intervals need at least 2 rounds, each in a context of its own");
+    }
+  }
+
   void check_correctness_size() const {
     if (lab_.correctness_elements % 2 == 0) {
       fail("correctness_elements",
@@ -325,6 +332,7 @@ void check_lab(const Lab& lab) {
   const Checker checker(lab);
   checker.check_name();
   checker.check_correctness_size();
+  checker.check_default_rounds();
   std::set<std::string> names;
   for (std::size_t i = 0; i < lab.cases.size(); ++i) {
     checker.check_case(i, names);

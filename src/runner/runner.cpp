@@ -237,9 +237,13 @@ int small_case_rounds_for(const RunOptions& options, int rounds) {
     return options.small_case_rounds;
   }
   const int rounds_per_context = std::max(1, std::min(options.rounds_per_context, rounds));
-  const bool by_context = options.mode == TimingMode::kCold || options.mode == TimingMode::kHotGated;
-  return by_context && contexts_for(rounds, rounds_per_context) >= 2 ? kSmallCaseRoundsFactor * rounds
-                                                                     : rounds;
+  if (contexts_for(rounds, rounds_per_context) < 2) {
+    return rounds;  // no interval from contexts: nothing for more of them to narrow
+  }
+  const int contexts = options.mode == TimingMode::kCold       ? kSmallCaseContextsCold
+                       : options.mode == TimingMode::kHotGated ? kSmallCaseContextsHotGated
+                                                               : 0;
+  return std::max(rounds, contexts * rounds_per_context);
 }
 
 int event_pair_batch_for(const CaseSpec& spec, std::uint64_t elements, const RunOptions& options) {

@@ -102,10 +102,11 @@ inline constexpr int kSmokeMaxRounds = 3;
 [[nodiscard]] int rounds_for(const RunOptions& options);
 //! The rounds a small case (at most kSmallCaseRoundsMaxElements elements) takes in a run of `rounds`
 //! rounds (rounds_for): options.small_case_rounds when given; else, in cold and hot-gated timing with
-//! 2 CUDA contexts or more, kSmallCaseRoundsFactor x `rounds` (their level moves with the context,
-//! and the process adds little: docs/measurement.md); else `rounds` (hot timing keeps its behaviour:
-//! there the process varies as much as the context); `rounds` in the smoke configuration. Throws
-//! UsageError for an options.small_case_rounds below `rounds`.
+//! 2 CUDA contexts or more, enough for kSmallCaseContextsCold or kSmallCaseContextsHotGated contexts
+//! (x options.rounds_per_context), or `rounds` where that is more (their level moves with the context:
+//! docs/measurement.md); else `rounds` (hot timing keeps its behaviour: there the process varies as
+//! much as the context); `rounds` in the smoke configuration. Throws UsageError for an
+//! options.small_case_rounds below `rounds`.
 [[nodiscard]] int small_case_rounds_for(const RunOptions& options, int rounds);
 //! `--small-case-batch` applies to cases of at most this many elements (the small n, 2^18).
 inline constexpr std::uint64_t kSmallCaseMaxElements = 1u << 18;

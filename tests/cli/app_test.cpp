@@ -235,6 +235,22 @@ TEST_CASE("run --write names a format, checked before the device is touched") {
   CHECK(parsed.err == "labrun: error: --max-samples (2) must be at least --reps (5)\n");
 }
 
+TEST_CASE("run takes the lab's own rounds without --rounds, and --rounds over them, before the device") {
+  // --small-case-rounds must be at least the rounds every case takes: the refusal names them.
+  const Outcome verdicts =
+      labrun::testing::run_labrun({"run", "fusion-verdicts", "--small-case-rounds", "7"});
+  CHECK(verdicts.status == labrun::exit_code::kUsage);
+  CHECK_THAT(verdicts.err, Catch::Matchers::ContainsSubstring(
+                               "--small-case-rounds (7) must be at least the rounds every case takes (10)"));
+  const Outcome given = labrun::testing::run_labrun(
+      {"run", "fusion-verdicts", "--rounds", "8", "--small-case-rounds", "7", "--timing", "cold"});
+  CHECK(given.status == labrun::exit_code::kUsage);
+  CHECK_THAT(given.err, Catch::Matchers::ContainsSubstring("every case takes (8)"));
+  const Outcome day48 = labrun::testing::run_labrun({"run", "day48-fusion", "--small-case-rounds", "4"});
+  CHECK(day48.status == labrun::exit_code::kUsage);
+  CHECK_THAT(day48.err, Catch::Matchers::ContainsSubstring("every case takes (5)"));
+}
+
 TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error") {
   const labrun::DeviceAvailability availability = labrun::probe_devices();
   if (availability.usable) {

@@ -44,3 +44,17 @@ TEST_CASE("day 34's plan: its loads per cell, its claim at every size and its bo
                                      "day34-stencil-tile/stencil/tiled |       1.00 |         1.00 |"));
   CHECK_THAT(plan, ContainsSubstring("- roofline: memory ceiling the best of day34-stencil-tile/card/copy"));
 }
+
+TEST_CASE("plan says how many rounds a run takes by default: the lab's own where it declares them") {
+  const labrun::Lab* day48 = labrun::registered_labs().find("day48-fusion");
+  const labrun::Lab* verdicts = labrun::registered_labs().find("fusion-verdicts");
+  REQUIRE(day48 != nullptr);
+  REQUIRE(verdicts != nullptr);
+  CHECK(day48->default_rounds == labrun::kDefaultRounds);
+  CHECK_THAT(labrun::render_plan(*day48),
+             ContainsSubstring("rounds: 5 unless --rounds is given, each in a CUDA context of its own.\n"));
+  CHECK(verdicts->default_rounds == 10);
+  CHECK_THAT(labrun::render_plan(*verdicts),
+             ContainsSubstring("rounds: 10 unless --rounds is given, each in a CUDA context of its own (the "
+                               "lab's own; labrun's default is 5).\n"));
+}

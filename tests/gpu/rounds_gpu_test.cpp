@@ -173,10 +173,12 @@ TEST_CASE("hot timing checks small cases for the host's launch latency (1.8.0)",
 TEST_CASE("small cases take more rounds in contexts of their own, large ones keep theirs (1.11.0)",
           "[rounds]") {
   require_gpu();
-  // Hot-gated, 2 rounds: the small case (n = 1) takes 4 by default, the last 2 alone in new contexts.
+  // Hot-gated, 2 rounds: the small case (n = 1) takes 4, the last 2 alone in new contexts. (Without
+  // --small-case-rounds it would take 15: runner_test checks that default, with no GPU.)
   const labrun::Transcript back =
       run_rounds_test({"part2/fused-chain", "part1/empty-single-launch"}, [](labrun::RunOptions& options) {
         options.rounds = 2;
+        options.small_case_rounds = 4;
         options.repetitions = 8;
         options.max_samples = 40;
         options.mode = labrun::TimingMode::kHotGated;

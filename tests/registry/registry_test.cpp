@@ -176,6 +176,12 @@ TEST_CASE("size labels, image sizes and the correctness size are checked when th
   images.cases[0].sizes = {labrun::image_size("lesson", 8, 4), labrun::card_scaled_image()};
   CHECK(mistake_in(images).empty());
   CHECK(images.cases[0].describe_sizes() == "lesson 8x4, card-scaled image");
+  labrun::Lab one_round = tiny_lab("iota");
+  one_round.default_rounds = 1;
+  CHECK_THAT(mistake_in(one_round), ContainsSubstring("lab 'iota': default_rounds: 1: a run's intervals need "
+                                                      "at least 2 rounds"));
+  one_round.default_rounds = 2;
+  CHECK(mistake_in(one_round).empty());
 }
 
 TEST_CASE("a ratio claim derived from the byte models says their ratio, and one that disagrees is refused") {

@@ -134,17 +134,27 @@ TEST_CASE("rounds and the precision options are checked before any device is tou
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--device-warmup"));
 }
 
-TEST_CASE("small cases take twice the rounds in cold and hot-gated timing, the same in hot (1.11.0)") {
+TEST_CASE("small cases take 10 contexts in cold timing, 15 in hot-gated, the run's rounds in hot") {
   using Catch::Matchers::ContainsSubstring;
   const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
   labrun::RunOptions options;
   CHECK(options.mode == labrun::TimingMode::kHot);
   CHECK(labrun::small_case_rounds_for(options, 5) == 5);  // hot timing keeps its behaviour
+  CHECK(labrun::small_case_rounds_for(options, 10) == 10);
   options.mode = labrun::TimingMode::kCold;
   CHECK(labrun::small_case_rounds_for(options, 5) == 10);
+  CHECK(labrun::small_case_rounds_for(options, 2) == 10);
+  CHECK(labrun::small_case_rounds_for(options, 10) == 10);  // a run of 10 rounds times them in all 10
+  CHECK(labrun::small_case_rounds_for(options, 12) == 12);
   options.mode = labrun::TimingMode::kHotGated;
+  CHECK(labrun::small_case_rounds_for(options, 10) == 15);
+  CHECK(labrun::small_case_rounds_for(options, 20) == 20);
+  // Two rounds to a context: the contexts are what is counted.
+  options.rounds_per_context = 2;
+  CHECK(labrun::small_case_rounds_for(options, 6) == 30);
+  options.rounds_per_context = 1;
   const labrun::RunPlan plan = labrun::check_run_request(lab, options);
-  CHECK(plan.small_case_rounds == 2 * labrun::kDefaultRounds);
+  CHECK(plan.small_case_rounds == labrun::kSmallCaseContextsHotGated);
   // Their budget is shared between their own rounds.
   CHECK(plan.small_case_round.max_samples ==
         (options.max_samples + plan.small_case_rounds - 1) / plan.small_case_rounds);

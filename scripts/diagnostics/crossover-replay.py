@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""How often fusion-verdicts' L2 crossover claim would be inconclusive at C contexts, replayed from
+runs' context medians (docs/measurement.md, "Fifteen contexts for the small cases in hot-gated
+timing, ten for fusion-verdicts").
+
+  crossover-replay.py RUN_FOLDER... [--contexts 5,10,15] [--draws 20000] [--seed 31]
+
+Each RUN_FOLDER holds one fusion-verdicts transcript (*.json), as intervals-benchmark.sh leaves them.
+For each size of the elementwise pair, the script prints each run's speedup and the 95% interval a
+run builds for it (paired context log ratios, t(C - 1), process allowance k = 0.6, or 1.0 where a
+case was found launch-bound: claims/claims.cpp claim_ratio_interval). Then, for the sizes given by
+--sizes, it pools the runs' context deviations (each about its run's mean, scaled by sqrt(C/(C-1)))
+and draws runs of C contexts: a mean as the runs' mean, a process offset of half the runs' spread,
+and C deviations drawn from the pool; it prints how often the interval's upper end reaches the
+bottom of the settled band (1 - tolerance) x the byte ratio. This is a replay of measured contexts,
+not a measurement.
+"""
+
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import statistics
+import sys
+
+PAIR = "fusion-verdicts/elementwise-pair/"
+BYTE_RATIO = 2.0
+TOLERANCE = 0.10
+GPU_BOUND_K = 0.6
+HOST_BOUND_K = 1.0
+
+# Student's t, 0.975 quantile, by degrees of freedom.
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+        18: 2.101, 19: 2.093, 20: 2.086, 24: 2.064, 29: 2.045, 39: 2.023}
+
+
+def t975(df):
+    known = max(d for d in T975 if d <= df)
+    return T975[known]
+
+
+def context_medians(case):
+    """Each context's median, in context order (a context's rounds pooled)."""
+    samples, at, by_context = case["samples_ms"], 0, {}
+    for record in case["rounds"]:
+        count = record["samples"]
+        by_context.setdefault(record["context"], []).extend(samples[at:at + count])
+        at += count
+    return [statistics.median(by_context[k]) for k in sorted(by_context)]
+
+
+def launch_bound(case):
+    check = case.get("launch_check") or {}
+    return bool(check.get("launch_bound"))
+
+
+def read_runs(folders):
+    runs = []
+    for folder in folders:
+        files = sorted(glob.glob(os.path.join(folder, "*.json")))
+        if not files:
+            sys.exit("crossover-replay: no transcript in %s" % folder)
+        with open(files[0], encoding="utf-8") as source:
+            transcript = json.load(source)
+        pair = {}
+        for case in transcript["cases"]:
+            if case["name"].startswith(PAIR):
+                pair[(case["name"][len(PAIR):], case["elements"])] = case
+        runs.append((folder, pair))
+    return runs
+
+
+def log_ratios(pair, elements):
+    slower, faster = pair[("two-passes", elements)], pair[("fused", elements)]
+    a, b = context_medians(slower), context_medians(faster)
+    shared = min(len(a), len(b))
+    return [math.log(a[i] / b[i]) for i in range(shared)], launch_bound(slower) or launch_bound(faster)
+
+
+def interval(logs, k):
+    contexts = len(logs)
+    centre = statistics.mean(logs)  # the ratio of the cases' figures, each its contexts' geometric mean
+    half = t975(contexts - 1) * statistics.stdev(logs) * math.sqrt(1.0 / contexts + k * k)
+    return centre - half, centre + half
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+")
+    parser.add_argument("--contexts", default="5,10,15")
+    parser.add_argument("--sizes", default="1048576,2097152")
+    parser.add_argument("--draws", type=int, default=20000)
+    parser.add_argument("--seed", type=int, default=31)
+    options = parser.parse_args()
+    runs = read_runs(options.folders)
+    band_low = math.log((1.0 - TOLERANCE) * BYTE_RATIO)
+    sizes = sorted({n for _, pair in runs for (_, n) in pair})
+    print("speedup [95%% interval] per run; the settled band starts at %.2f" % math.exp(band_low))
+    for n in sizes:
+        cells = []
+        for _, pair in runs:
+            if ("two-passes", n) not in pair or ("fused", n) not in pair:
+                continue
+            logs, bound = log_ratios(pair, n)
+            if len(logs) < 2:
+                continue
+            low, high = interval(logs, HOST_BOUND_K if bound else GPU_BOUND_K)
+            mark = "*" if high >= band_low and low <= math.log((1.0 + TOLERANCE) * BYTE_RATIO) else " "
+            cells.append("%.2f [%.2f,%.2f]%s" % (math.exp(statistics.mean(logs)), math.exp(low), math.exp(high), mark))
+        print("%10d  %s" % (n, "  ".join(cells)))
+    print("(* the interval reaches into the band)")
+    generator = random.Random(options.seed)
+    for n in [int(x) for x in options.sizes.split(",")]:
+        per_run = [log_ratios(pair, n)[0] for _, pair in runs]
+        means = [statistics.mean(logs) for logs in per_run]
+        deviations = []
+        for logs in per_run:
+            scale = math.sqrt(len(logs) / (len(logs) - 1.0))
+            deviations += [(x - statistics.mean(logs)) * scale for x in logs]
+        centre, spread = statistics.mean(means), statistics.stdev(means)
+        print("n = %d: speedup %.3f, context sd %.2f%%, sd of the runs' means %.2f%%"
+              % (n, math.exp(centre), 100 * statistics.stdev(deviations), 100 * spread))
+        for contexts in [int(c) for c in options.contexts.split(",")]:
+            reached = 0
+            for _ in range(options.draws):
+                offset = generator.gauss(0.0, 0.5 * spread)
+                logs = [centre + offset + generator.choice(deviations) for _ in range(contexts)]
+                reached += interval(logs, GPU_BOUND_K)[1] >= band_low
+            print("  C = %2d: the interval reaches the band in %.1f%% of %d draws"
+                  % (contexts, 100.0 * reached / options.draws, options.draws))
+
+
+if __name__ == "__main__":
+    main()

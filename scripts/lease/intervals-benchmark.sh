@@ -8,12 +8,12 @@
 #
 # Stages, in the order to run them (expected H200 time in brackets; about 9.5 minutes in all):
 #   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode, at the
-#                defaults (from schema 1.11.0 the cases at n <= 2^16 take 10 contexts in cold and
-#                hot-gated mode, about 1 s more a run), plots drawn as a student's run draws them
-#                (about 5 min: 30 runs of 7 to 11 s)
-#   others       6 runs of fusion-verdicts and 6 of day 20, at the defaults, and where a day-20 run's
-#                time outside its transcript's wall seconds goes (its plots drawn again, timed, and a
-#                labrun start without the device) (about 1.3 min)
+#                defaults (the cases at n <= 2^16 take 10 contexts in cold and 15 in hot-gated mode),
+#                plots drawn as a student's run draws them, and where hot-gated run 1's time outside
+#                its transcript's wall seconds goes (about 5 min: 30 runs of 7 to 11 s)
+#   others       6 runs of fusion-verdicts (its own default: 10 rounds) and 6 of day 20, at the
+#                defaults, and where run 1's time of each outside its transcript's wall seconds goes
+#                (its plots drawn again, timed, and a labrun start without the device) (about 1.5 min)
 #   continuity   the previous code ($OLD_BUILD/labrun) against this one, side by side, cold, turn
 #                about: day 48 3 runs each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
 #                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min); cases above 2^16 keep
@@ -104,6 +104,7 @@ stage_day48() {
       run_into "day48/$mode/run-$i" "$labrun" run day48-fusion --timing "$mode"
     done
   done
+  time_outside_the_run day48 day48/hot-gated/run-1 day48-hot-gated
   summarise day48
 }
 
@@ -115,22 +116,24 @@ stage_others() {
   for i in $(seq 1 6); do
     run_into "others/day20/run-$i" "$labrun" run day20-sobel-threshold
   done
-  day20_time_outside_the_run
+  time_outside_the_run others others/day20/run-1 day20
+  time_outside_the_run others others/fusion-verdicts/run-1 fusion-verdicts
   summarise others
 }
 
-# Where a day-20 run's process wall time goes beyond its transcript's run.wall_seconds (device opened
-# to claims judged): the plots (`labrun plot` of run 1's transcript, copied, timed alone) and the start
+# Where a run's process wall time goes beyond its transcript's run.wall_seconds (device opened to
+# claims judged): the plots (`labrun plot` of the run's transcript, copied, timed alone) and the start
 # and exit of a labrun process that opens no device (`labrun --version`); the rest is writing the files
-# and the CUDA driver's teardown at exit. Into OUTDIR/others/day20-time.txt and runs.txt.
-day20_time_outside_the_run() {
-  local transcript copy begin end
-  transcript=$(ls "$out"/others/day20/run-1/*.json 2>/dev/null | grep -v '\.trace\.json$' | head -1)
+# and the CUDA driver's teardown at exit. time_outside_the_run STAGE RUN_FOLDER NAME appends one line
+# to OUTDIR/runs.txt and OUTDIR/STAGE/NAME-time.txt (RUN_FOLDER relative to OUTDIR).
+time_outside_the_run() {
+  local stage=$1 run=$2 name=$3 transcript copy begin end
+  transcript=$(ls "$out/$run"/*.json 2>/dev/null | grep -v '\.trace\.json$' | head -1)
   [ -n "$transcript" ] || return 0
-  copy="$out/day20-plot"  # outside others/: verdict-stability.py reads every transcript there
+  copy="$out/$name-plot"  # outside the stage's folder: verdict-stability.py reads every transcript there
   rm -rf "$copy"; mkdir -p "$copy"; cp "$transcript" "$copy/"
   begin=$(date +%s.%N)
-  "$labrun" plot "$copy/$(basename "$transcript")" >/dev/null 2>>"$out/others/day20-time.log" || status=1
+  "$labrun" plot "$copy/$(basename "$transcript")" >/dev/null 2>>"$out/$stage/$name-time.log" || status=1
   end=$(date +%s.%N)
   local plot; plot=$(awk "BEGIN{printf \"%.3f\", $end - $begin}")
   begin=$(date +%s.%N)
@@ -138,8 +141,8 @@ day20_time_outside_the_run() {
   end=$(date +%s.%N)
   local start; start=$(awk "BEGIN{printf \"%.3f\", $end - $begin}")
   local wall; wall=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['run']['wall_seconds'])" "$transcript")
-  echo "others/day20 run-1: process $(cat "$out/others/day20/run-1/process_wall_seconds") s; run.wall_seconds $wall s; its plots drawn again $plot s; labrun --version $start s" \
-    | tee -a "$out/runs.txt" "$out/others/day20-time.txt"
+  echo "$run: process $(cat "$out/$run/process_wall_seconds") s; run.wall_seconds $wall s; its plots drawn again $plot s; labrun --version $start s" \
+    | tee -a "$out/runs.txt" "$out/$stage/$name-time.txt"
 }
 
 stage_continuity() {
@@ -244,14 +247,15 @@ stage_report() {
   done
   [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
   $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
-  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt others/day20-time.txt; do
+  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt others/day20-time.txt \
+    others/fusion-verdicts-time.txt day48/day48-hot-gated-time.txt; do
     [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
   done
   if [ -n "${COPY_TO:-}" ]; then
     mkdir -p "$COPY_TO" && cp "$out/report.md" "$out/report.json" "$COPY_TO"/
   fi
   [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
-  [ -f "$out/others/day20-time.txt" ] && cat "$out/others/day20-time.txt"
+  cat "$out"/others/*-time.txt "$out"/day48/*-time.txt 2>/dev/null || true
   echo
   # The targets' table last: per claim (coverage, stability), per group (flips, small-n range, wall
   # against its limit), then the side-by-side check against the previous code at n >= 2^24.

@@ -357,8 +357,13 @@ def draw_in_workers(pyplot, plots, fmt, workers):
     here). Returns (index, status, line) of every plot that could not be drawn, in plot order."""
     read_end, write_end = os.pipe()
     children = []
+    drawn_here = []  # the workers that could not be forked (a process limit): this process draws theirs
     for k in range(workers):
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            drawn_here.append(k)
+            continue
         if pid == 0:  # a worker: reports "index<TAB>status<TAB>line" per failure, never returns
             os.close(read_end)
             status = 0
@@ -374,9 +379,14 @@ def draw_in_workers(pyplot, plots, fmt, workers):
             os._exit(status)
         children.append(pid)
     os.close(write_end)
+    failures = []
+    for k in drawn_here:
+        for index in range(k, len(plots), workers):
+            failure = draw_one(pyplot, plots[index], fmt)
+            if failure:
+                failures.append((index,) + failure)
     with os.fdopen(read_end, encoding="utf-8") as reports:
         lines = reports.read().splitlines()
-    failures = []
     for pid in children:
         _, wait_status = os.waitpid(pid, 0)
         if not os.WIFEXITED(wait_status) or os.WEXITSTATUS(wait_status) != 0:

@@ -185,7 +185,7 @@ labrun::Lab make_lab() {
   // context by 3.8-7.3% in hot timing (6 runs at 9489ea1), so at 5 contexts that size's interval
   // reached the band in 1 run of 6 and the claim was inconclusive there. 10 contexts, the lab's
   // sampling budget shared between them, narrow it to where that happens in well under 1 run in 100
-  // (a replay of those runs' contexts; docs/measurement.md, "Ten contexts for fusion-verdicts").
+  // (a replay of those runs' contexts; docs/measurement.md, "... ten for fusion-verdicts").
   lab.default_rounds = 10;
   return lab;
 }

@@ -63,6 +63,10 @@ from transcript_reading import number, read_transcripts  # noqa: E402 (beside th
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
 SMALL_N_MAX = 1 << 16
+# The expected range of N runs' figures is about RANGE_OF_10_RUNS standard deviations of one (for 10
+# normal draws: 3.08); the model's range at C contexts is that times sqrt(T2_process + T2_context / C).
+RANGE_OF_10_RUNS = 3.08
+MODEL_CONTEXTS = (5, 10, 15, 20)
 SMALL_N_RANGE_TARGET = {"hot-gated": 0.03, "cold": 0.03}  # hot mode's is reported, not held to one
 WALL_FACTOR = 1.5
 # Issue 31's process wall seconds per run before contexts (H200, 2026-12-02), by (lab, mode).
@@ -231,7 +235,9 @@ def contexts_per_case(runs):
 def process_component(runs):
     """Per case at n <= 2^16 timed in 3 runs or more of 2 contexts or more: T_context (the contexts'
     standard deviation within a run, pooled over the runs), T_process (what the runs' means vary by
-    beyond T2_context / C, at least 0) and k = T_process / T_context; and their medians over the cases."""
+    beyond T2_context / C, at least 0) and k = T_process / T_context; and their medians over the cases,
+    with the median over the cases of the model's range of 10 runs' figures at each of MODEL_CONTEXTS
+    contexts (RANGE_OF_10_RUNS x sqrt(T2_process + T2_context / C))."""
     per_case = {}
     for run in runs:
         for c in run["transcript"]["cases"]:
@@ -253,7 +259,10 @@ def process_component(runs):
         return None
     ks = [c["k"] for c in cases if c["k"] is not None]
     allowances = {number((r["transcript"].get("timing") or {}).get("process_allowance")) or 0.0 for r in runs}
-    return {"cases": cases, "t_context_median": statistics.median(c["t_context"] for c in cases),
+    model = {str(count): statistics.median(RANGE_OF_10_RUNS * math.sqrt(c["t_process"] ** 2 + c["t_context"] ** 2 / count)
+                                           for c in cases) for count in MODEL_CONTEXTS}
+    return {"cases": cases, "model_range_by_contexts": model,
+            "t_context_median": statistics.median(c["t_context"] for c in cases),
             "t_process_median": statistics.median(c["t_process"] for c in cases),
             "k_median": statistics.median(ks) if ks else None, "k_largest": max(ks) if ks else None,
             "recorded_allowances": sorted(allowances)}
@@ -397,7 +406,11 @@ def markdown(results):
             out.append(f"Process component at n <= 2^16, median over {len(pc['cases'])} cases: T_context "
                        f"{percent(pc['t_context_median'])}, T_process {percent(pc['t_process_median'])}, "
                        f"k = T_process / T_context {k}; the runs' recorded process allowance: "
-                       f"{', '.join(format(a, 'g') for a in pc['recorded_allowances'])}.")
+                       f"{', '.join(format(a, 'g') for a in pc['recorded_allowances'])}. "
+                       f"The model's range of 10 runs' figures, {RANGE_OF_10_RUNS} x sqrt(T2_process + "
+                       f"T2_context / C), median over the cases: "
+                       + ", ".join(f"{percent(v)} at C = {c}" for c, v in pc["model_range_by_contexts"].items())
+                       + ".")
         contexts = r["contexts_per_case"]
         if contexts["small"] is not None or contexts["large"] is not None:
             count = {side: "-" if v is None else format(v, "g") for side, v in contexts.items()}

@@ -68,7 +68,7 @@ inline constexpr int kSmallCaseContextsCold = 10;
 //! The same in hot-gated timing: 15. At 10, three H200 benchmarks measured 2.3%, 3.0% and 3.2% against
 //! the 3% target: there, unlike cold, the process adds a level of its own (T_process 0.5% against
 //! T_context 2.4%, medians over day 48's small cases, 2026-12-04 20:35Z), so the range falls more
-//! slowly with contexts. The model gives 2.8% at 10 and 2.5% at 15; each extra context costs about
+//! slowly with contexts. The model gives 2.9% at 10 and 2.6% at 15; each extra context costs about
 //! 0.25 s (docs/measurement.md, "Fifteen contexts for the small cases in hot-gated timing").
 inline constexpr int kSmallCaseContextsHotGated = 15;
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded

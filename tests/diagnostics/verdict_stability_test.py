@@ -150,6 +150,10 @@ def main():
         with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
             component = json.load(handle)[0]["process_component"]
         process = math.sqrt(4 * big_a ** 2 / 3 - big_b ** 2 / 3)
+        model_at_15 = 3.08 * math.sqrt(process ** 2 + big_b ** 2 / 15)
+        check(abs(component["model_range_by_contexts"]["15"] - model_at_15) < 1e-12
+              and "The model's range of 10 runs' figures" in text and "at C = 15" in text,
+              f"the model's range: {component.get('model_range_by_contexts')}")
         check(code == 0 and abs(component["t_context_median"] - big_b) < 1e-12
               and abs(component["t_process_median"] - process) < 1e-12
               and abs(component["k_median"] - process / big_b) < 1e-12

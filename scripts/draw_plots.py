@@ -345,6 +345,11 @@ def draw_one(pyplot, plot, fmt):
     return None
 
 
+def draw_these(pyplot, plots, fmt, indices):
+    """Draws plots[i] for each i of `indices`; (i, exit status, one line) of each that could not be."""
+    return [(i,) + failure for i in indices for failure in [draw_one(pyplot, plots[i], fmt)] if failure]
+
+
 def usable_cpus():
     try:
         return len(os.sched_getaffinity(0))
@@ -369,11 +374,8 @@ def draw_in_workers(pyplot, plots, fmt, workers):
             status = 0
             try:
                 with os.fdopen(write_end, "w", encoding="utf-8") as report:
-                    for index in range(k, len(plots), workers):
-                        failure = draw_one(pyplot, plots[index], fmt)
-                        if failure:
-                            line = " ".join(failure[1].split())
-                            report.write("%d\t%d\t%s\n" % (index, failure[0], line))
+                    for index, failed, line in draw_these(pyplot, plots, fmt, range(k, len(plots), workers)):
+                        report.write("%d\t%d\t%s\n" % (index, failed, " ".join(line.split())))
             except BaseException:  # noqa: B902 - whatever it was, the parent must hear of it
                 status = EXIT_CANNOT_DRAW
             os._exit(status)
@@ -381,10 +383,7 @@ def draw_in_workers(pyplot, plots, fmt, workers):
     os.close(write_end)
     failures = []
     for k in drawn_here:
-        for index in range(k, len(plots), workers):
-            failure = draw_one(pyplot, plots[index], fmt)
-            if failure:
-                failures.append((index,) + failure)
+        failures += draw_these(pyplot, plots, fmt, range(k, len(plots), workers))
     with os.fdopen(read_end, encoding="utf-8") as reports:
         lines = reports.read().splitlines()
     for pid in children:
@@ -418,8 +417,7 @@ def main(argv):
     # workers. The files are the same bytes either way.
     workers = min(len(plots), usable_cpus(), MAX_WORKERS) if hasattr(os, "fork") else 1
     if workers < 2:
-        failures = [(i,) + failure for i, plot in enumerate(plots) for failure in [draw_one(pyplot, plot, fmt)]
-                    if failure]
+        failures = draw_these(pyplot, plots, fmt, range(len(plots)))
     else:
         sys.stdout.flush()
         sys.stderr.flush()

@@ -17,13 +17,13 @@ not a measurement.
 """
 
 import argparse
-import glob
-import json
 import math
-import os
 import random
 import statistics
 import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import context_logs, read_transcripts  # noqa: E402 (beside this script)
 
 PAIR = "fusion-verdicts/elementwise-pair/"
 BYTE_RATIO = 2.0
@@ -42,31 +42,20 @@ def t975(df):
     return T975[known]
 
 
-def context_medians(case):
-    """Each context's median, in context order (a context's rounds pooled)."""
-    samples, at, by_context = case["samples_ms"], 0, {}
-    for record in case["rounds"]:
-        count = record["samples"]
-        by_context.setdefault(record["context"], []).extend(samples[at:at + count])
-        at += count
-    return [statistics.median(by_context[k]) for k in sorted(by_context)]
-
-
 def launch_bound(case):
     check = case.get("launch_check") or {}
     return bool(check.get("launch_bound"))
 
 
 def read_runs(folders):
+    """(folder, {(version, n): case} of the elementwise pair) for the transcript in each folder."""
     runs = []
     for folder in folders:
-        files = sorted(glob.glob(os.path.join(folder, "*.json")))
-        if not files:
+        transcripts = read_transcripts([folder], "crossover-replay")
+        if not transcripts:
             sys.exit("crossover-replay: no transcript in %s" % folder)
-        with open(files[0], encoding="utf-8") as source:
-            transcript = json.load(source)
         pair = {}
-        for case in transcript["cases"]:
+        for case in transcripts[0][1]["cases"]:
             if case["name"].startswith(PAIR):
                 pair[(case["name"][len(PAIR):], case["elements"])] = case
         runs.append((folder, pair))
@@ -75,9 +64,8 @@ def read_runs(folders):
 
 def log_ratios(pair, elements):
     slower, faster = pair[("two-passes", elements)], pair[("fused", elements)]
-    a, b = context_medians(slower), context_medians(faster)
-    shared = min(len(a), len(b))
-    return [math.log(a[i] / b[i]) for i in range(shared)], launch_bound(slower) or launch_bound(faster)
+    a, b = context_logs(slower), context_logs(faster)
+    return [x - y for x, y in zip(a, b)], launch_bound(slower) or launch_bound(faster)
 
 
 def interval(logs, k):

@@ -1,10 +1,11 @@
 """What the diagnostics scripts share for reading labrun transcripts (imported, not run): the JSON
-files among paths given on a command line, the transcripts among them, and a transcript number that
-may be written as a string."""
+files among paths given on a command line, the transcripts among them, a transcript number that may
+be written as a string, and a case's figure in each of its CUDA contexts."""
 
 import json
 import math
 import os
+import statistics
 
 
 def number(value):
@@ -12,6 +13,18 @@ def number(value):
     if isinstance(value, str):
         return {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}.get(value)
     return value
+
+
+def context_logs(case):
+    """The mean log round median of each CUDA context a case's rounds ran in, in context order;
+    [] before schema 1.8.0."""
+    contexts = {}
+    for r in case.get("rounds") or []:
+        median = number(r.get("median_ms"))
+        if r.get("context") is None or median is None or median <= 0:
+            return []
+        contexts.setdefault(r["context"], []).append(math.log(median))
+    return [statistics.fmean(v) for v in contexts.values()]
 
 
 def transcript_files(paths):

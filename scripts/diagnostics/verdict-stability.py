@@ -58,7 +58,7 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import number, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import context_logs, number, read_transcripts  # noqa: E402 (beside this script)
 
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
@@ -205,17 +205,6 @@ def small_n_ranges(runs, figure=case_figure):
             if c["elements"] <= SMALL_N_MAX and value is not None and value > 0:
                 medians.setdefault((c["name"], c["elements"]), []).append(value)
     return {key: (max(v) - min(v)) / statistics.median(v) for key, v in medians.items() if len(v) >= 2}
-
-
-def context_logs(case):
-    """The mean log round median of each CUDA context a case's rounds ran in; [] before schema 1.8.0."""
-    contexts = {}
-    for r in case.get("rounds") or []:
-        median = number(r.get("median_ms"))
-        if r.get("context") is None or median is None or median <= 0:
-            return []
-        contexts.setdefault(r["context"], []).append(math.log(median))
-    return [statistics.fmean(v) for v in contexts.values()]
 
 
 def contexts_per_case(runs):

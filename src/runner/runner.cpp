@@ -736,12 +736,23 @@ class HostThreadPin {
       pin_this_thread(*cpu_);
     }
   }
-  //! Gives the thread back every CPU it had, before a new context is created.
+  //! Gives the thread back every CPU it had: before a new context is created, and once the run's
+  //! launches are done, so that the processes it starts after them (Nsight, the plots) are not
+  //! confined to the one CPU.
   void unpin() const {
     if (cpu_ && sched_setaffinity(0, sizeof allowed_, &allowed_) != 0) {
-      throw std::runtime_error("--pin-cpu: could not give the thread its CPUs back for a new CUDA context");
+      throw std::runtime_error("--pin-cpu: could not give the thread its CPUs back");
     }
   }
+  //! A run that ends early (an exception) gives the thread its CPUs back too; a refusal here is
+  //! ignored, as nothing is timed after it.
+  ~HostThreadPin() {
+    if (cpu_) {
+      sched_setaffinity(0, sizeof allowed_, &allowed_);
+    }
+  }
+  HostThreadPin(const HostThreadPin&) = delete;
+  HostThreadPin& operator=(const HostThreadPin&) = delete;
 
  private:
   std::optional<int> cpu_;
@@ -1142,6 +1153,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
   if (options.timeline) {
     timeline = record_timeline(lab, *session, stem, t, progress);
   }
+  pin.unpin();  // the last launch from this thread is done
   session.reset();
   sampling.release();
   if (t.timeline && t.timeline->status == "measured" && options.nsys) {

@@ -68,8 +68,9 @@ struct RunOptions {
   //! kSmallCaseMaxElements elements are timed this many at a time between one pair of events, each
   //! recorded as their time over this count. 1: off.
   int small_case_batch = 1;
-  //! `--pin-cpu`: the CPU the host thread is pinned to (sched_setaffinity) before the device is
-  //! opened; nullopt: not pinned.
+  //! `--pin-cpu`: the CPU the host thread is pinned to (sched_setaffinity) once each CUDA context is
+  //! open, from correctness checks to the timeline pass; the thread gets its CPUs back before the
+  //! run starts Nsight or draws its plots. nullopt: not pinned.
   std::optional<int> pin_cpu;
   //! `--device-warmup`: seconds the GPU is kept busy (one thread spinning) before the first sample.
   double device_warmup_s = 0.0;

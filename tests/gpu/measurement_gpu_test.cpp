@@ -2,6 +2,7 @@
 // profiling pass under Nsight Compute. Each test skips without a usable device (and the profile
 // test without ncu).
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -179,6 +180,44 @@ TEST_CASE("a hot-gated run gates the cases with few launches per sample and samp
     CHECK(c.timing_mode ==
           (c.launches_per_sample > labrun::kMaxGatedLaunchesPerSample ? "hot" : "hot-gated"));
     CHECK(c.gate_timeout_samples.empty());
+  }
+  fs::remove_all(out);
+}
+
+TEST_CASE("a run pinned with --pin-cpu samples on that CPU and gives the thread its CPUs back") {
+  require_gpu();
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  REQUIRE(sched_getaffinity(0, sizeof before, &before) == 0);
+  int cpu = 0;
+  while (cpu < CPU_SETSIZE && !CPU_ISSET(static_cast<std::size_t>(cpu), &before)) {
+    ++cpu;
+  }
+  REQUIRE(cpu < CPU_SETSIZE);
+  const fs::path out = temporary_directory();
+  const labrun::Lab lab = day48::make_lab();
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = {"part2/fused-chain"};
+  options.out_dir = out;
+  options.smoke = true;
+  options.pin_cpu = cpu;
+  const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
+  cpu_set_t after;
+  CPU_ZERO(&after);
+  REQUIRE(sched_getaffinity(0, sizeof after, &after) == 0);
+  CHECK(CPU_EQUAL(&before, &after));
+  const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
+  REQUIRE(back.timing.has_value());
+  REQUIRE(back.timing->host_cpu.has_value());
+  CHECK(*back.timing->host_cpu == cpu);
+  const labrun::FactGroup* run = back.group("run");
+  REQUIRE(run != nullptr);
+  for (const char* key : {"host_cpu_start", "host_cpu_end"}) {
+    const labrun::Fact* fact = run->find(key);
+    REQUIRE(fact != nullptr);
+    REQUIRE(fact->value.has_value());
+    CHECK(std::get<std::int64_t>(*fact->value) == cpu);  // sampled on the pinned CPU
   }
   fs::remove_all(out);
 }

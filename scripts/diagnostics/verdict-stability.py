@@ -221,6 +221,35 @@ def contexts_per_case(runs):
             "large": statistics.median(large) if large else None}
 
 
+def shared_context_offset(runs):
+    """The part of a context's offset that every small case (n <= 2^16) run in it shares: per run, each
+    small case's context log medians less their mean, averaged over the cases per context (matched by
+    the rounds' context number); the standard deviation of those averages, pooled over the runs with 2
+    contexts or more. None without such a run. (Each average also carries the cases' own deviations over
+    their count, a small part when many cases share the contexts.)"""
+    variances = []
+    for run in runs:
+        per_context = {}
+        for c in run["transcript"]["cases"]:
+            if c["elements"] > SMALL_N_MAX:
+                continue
+            logs = {}
+            for r in c.get("rounds") or []:
+                median = number(r.get("median_ms"))
+                if r.get("context") is not None and median is not None and median > 0:
+                    logs.setdefault(r["context"], []).append(math.log(median))
+            if len(logs) < 2:
+                continue
+            means = {k: statistics.fmean(v) for k, v in logs.items()}
+            centre = statistics.fmean(means.values())
+            for k, m in means.items():
+                per_context.setdefault(k, []).append(m - centre)
+        common = [statistics.fmean(v) for v in per_context.values()]
+        if len(common) >= 2:
+            variances.append(statistics.variance(common))
+    return math.sqrt(statistics.fmean(variances)) if variances else None
+
+
 def process_component(runs):
     """Per case at n <= 2^16 timed in 3 runs or more of 2 contexts or more: T_context (the contexts'
     standard deviation within a run, pooled over the runs), T_process (what the runs' means vary by
@@ -250,7 +279,7 @@ def process_component(runs):
     allowances = {number((r["transcript"].get("timing") or {}).get("process_allowance")) or 0.0 for r in runs}
     model = {str(count): statistics.median(RANGE_OF_10_RUNS * math.sqrt(c["t_process"] ** 2 + c["t_context"] ** 2 / count)
                                            for c in cases) for count in MODEL_CONTEXTS}
-    return {"cases": cases, "model_range_by_contexts": model,
+    return {"cases": cases, "model_range_by_contexts": model, "t_shared_context": shared_context_offset(runs),
             "t_context_median": statistics.median(c["t_context"] for c in cases),
             "t_process_median": statistics.median(c["t_process"] for c in cases),
             "k_median": statistics.median(ks) if ks else None, "k_largest": max(ks) if ks else None,
@@ -399,7 +428,11 @@ def markdown(results):
                        f"The model's range of 10 runs' figures, {RANGE_OF_10_RUNS} x sqrt(T2_process + "
                        f"T2_context / C), median over the cases: "
                        + ", ".join(f"{percent(v)} at C = {c}" for c, v in pc["model_range_by_contexts"].items())
-                       + ".")
+                       + "."
+                       + ("" if pc["t_shared_context"] is None else
+                          f" The part of a context's offset its small cases share (the mean of their "
+                          f"deviations in it): {percent(pc['t_shared_context'])}, against T_context "
+                          f"{percent(pc['t_context_median'])}."))
         contexts = r["contexts_per_case"]
         if contexts["small"] is not None or contexts["large"] is not None:
             count = {side: "-" if v is None else format(v, "g") for side, v in contexts.items()}

@@ -163,6 +163,28 @@ def main():
               f"process component: {code} {component} {text[:400]}")
 
     with tempfile.TemporaryDirectory() as folder:
+        # The part of a context's offset the small cases share: two cases in the same 3 contexts of each
+        # of 3 runs, one at (B, -B, 0) from its mean, the other at (B + E, -B - E, 0); the contexts'
+        # mean deviations are (B + E/2, -B - E/2, 0), whose variance is (B + E/2)^2. A large case's
+        # contexts are left out.
+        big_b, big_e = 0.02, 0.01
+        for r in range(3):
+            one = case("day48-fusion/part3/fused-chain", 1024, 0.01)
+            one["rounds"] = [{"median_ms": 0.01 * math.exp(d), "context": c} for c, d in enumerate((big_b, -big_b, 0.0))]
+            two = case("day48-fusion/part3/staged-chain", 4096, 0.02)
+            two["rounds"] = [{"median_ms": 0.02 * math.exp(d), "context": c}
+                             for c, d in enumerate((big_b + big_e, -big_b - big_e, 0.0))]
+            large = case("day48-fusion/part3/staged-chain", 1 << 24, 1.0)
+            large["rounds"] = [{"median_ms": math.exp(d), "context": c} for c, d in enumerate((0.3, -0.3, 0.0))]
+            write(folder, f"run-{r}.json", transcript("cold", [("a", "held", 1.0, (0.9, 1.1))], cases=[one, two, large]))
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            shared = json.load(handle)[0]["process_component"]["t_shared_context"]
+        check(code == 0 and abs(shared - (big_b + big_e / 2)) < 1e-12
+              and "The part of a context's offset its small cases share (the mean of their deviations in it): "
+                  "2.5%" in text, f"shared context offset: {shared}")
+
+    with tempfile.TemporaryDirectory() as folder:
         # A case's figure (schema 1.10.0, figure_ms) is what its small-n range is taken over, not its
         # samples' median; the line beside it takes every case's geometric mean of its contexts' medians.
         # Two cold runs: medians 1.00 and 1.10 (10% apart), recorded figures 1.00 and 1.02 (2%), and

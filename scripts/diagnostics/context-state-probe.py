@@ -13,6 +13,9 @@ For each workload, standard deviations of the log round median, in percent, as v
                 against round inside a context
   fresh         a stream created for each round: round against round inside a context (a round that
                 lands on another hardware queue moves this as much as the stream level)
+  new memory    the default stream on buffers allocated for each round (none reused): round against
+                round inside a context (a round whose buffers lie elsewhere moves this as much as the
+                context level, if that is where the offset lives)
 Then, for each context, each fixed stream's offset from the context's mean (the chain workload), so
 that states shared by streams can be seen. Exit status: 0; 1 an unreadable or malformed file; 2 usage.
 """
@@ -73,8 +76,8 @@ def main():
     rounds = max(len(v) for v in logs.values())
     print(f"{len(contexts)} contexts, {rounds} rounds, {len(streams)} fixed streams\n")
     print("| workload | median (us) | round | stream | context | default: context | default: round "
-          "| fresh: round |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| fresh: round | new memory: round |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for w in workloads:
         fixed = [logs[(w, s, c)] for c in contexts for s in streams if (w, s, c) in logs]
         round_var = pooled_variance(fixed)
@@ -89,10 +92,12 @@ def main():
         default_round = pooled_variance(default)
         default_context = variance_component(default, default_round, rounds)
         fresh = [logs[(w, "fresh", c)] for c in contexts if (w, "fresh", c) in logs]
+        new_memory = [logs[(w, "new-memory", c)] for c in contexts if (w, "new-memory", c) in logs]
         median_us = math.exp(statistics.median(
             x for (wk, _, _), v in logs.items() if wk == w for x in v))
         print(f"| {w} | {median_us:.2f} | {percent(round_var)} | {percent(stream_var)} | {percent(context_var)} "
-              f"| {percent(default_context)} | {percent(default_round)} | {percent(pooled_variance(fresh))} |")
+              f"| {percent(default_context)} | {percent(default_round)} | {percent(pooled_variance(fresh))} "
+              f"| {percent(pooled_variance(new_memory))} |")
     if streams:
         w = "chain" if "chain" in workloads else workloads[0]
         print(f"\n{w}: each fixed stream's offset from its context's mean over them, and the default "

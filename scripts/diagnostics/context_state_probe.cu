@@ -11,6 +11,9 @@
 //   default       the legacy default stream (where labs launch)
 //   stream-K      STREAMS non-blocking streams created when the context is, kept for its rounds
 //   fresh         a non-blocking stream created for the round and destroyed after it
+//   new-memory    the default stream, on buffers allocated for the round and kept until the context
+//                 ends (so that no round's allocation can reuse another's memory): whether the offset
+//                 is where the buffers lie, and the page tables that map them
 // Workloads, each sample queued behind a gate kernel that spins on a host-mapped flag until the host
 // has enqueued the sample's launches and its stop event, so that a sample is GPU time alone:
 //   chain         four dependent elementwise kernels over 16,384 floats (day 48's staged chain)
@@ -24,6 +27,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -166,17 +170,26 @@ int main(int argc, char** argv) {
       cudaEvent_t stop;
       check(cudaEventCreate(&start), "cudaEventCreate");
       check(cudaEventCreate(&stop), "cudaEventCreate");
+      std::vector<std::unique_ptr<Buffers>> round_buffers;  // new-memory's, one set a round
       for (int r = 0; r < rounds; ++r) {
         cudaStream_t fresh;
         check(cudaStreamCreateWithFlags(&fresh, cudaStreamNonBlocking), "cudaStreamCreate");
-        std::vector<std::pair<std::string, cudaStream_t>> variants{{"default", nullptr}, {"fresh", fresh}};
+        round_buffers.push_back(std::make_unique<Buffers>());
+        struct Variant {
+          std::string name;
+          cudaStream_t stream;
+          const Buffers* buffers;
+        };
+        std::vector<Variant> variants{{"default", nullptr, &buffers},
+                                      {"fresh", fresh, &buffers},
+                                      {"new-memory", nullptr, round_buffers.back().get()}};
         for (int k = 0; k < stream_count; ++k) {
-          variants.emplace_back("stream-" + std::to_string(k), streams[static_cast<std::size_t>(k)]);
+          variants.push_back({"stream-" + std::to_string(k), streams[static_cast<std::size_t>(k)], &buffers});
         }
         for (const char* workload : {"chain", "empty"}) {
-          for (const auto& [name, stream] : variants) {
-            const double median = round_median_us(workload, buffers, gate, stream, start, stop, samples);
-            std::printf("%d,%d,%s,%s,%.4f\n", c, r, name.c_str(), workload, median);
+          for (const Variant& v : variants) {
+            const double median = round_median_us(workload, *v.buffers, gate, v.stream, start, stop, samples);
+            std::printf("%d,%d,%s,%s,%.4f\n", c, r, v.name.c_str(), workload, median);
           }
         }
         check(cudaStreamDestroy(fresh), "cudaStreamDestroy");

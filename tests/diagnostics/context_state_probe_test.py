@@ -2,7 +2,8 @@
 """Checks scripts/diagnostics/context-state-probe.py on a synthetic probe CSV (built here, never
 measured) whose levels are drawn from a seeded generator: log round median = log base + k_c + s_cj +
 e_cjr for the fixed streams (context c, stream j, round r); the default stream takes stream 0's offset
-and its own round noise; a fresh stream takes a new stream offset each round. The script's components
+and its own round noise; a fresh stream takes a new stream offset each round, and new memory a new
+offset of its own each round. The script's components
 are held against the balanced nested ANOVA's, computed here from mean squares.
 
   context_state_probe_test.py SCRIPT
@@ -36,6 +37,7 @@ def main():
             cells[(f"stream-{j}", c)] = [k + offsets[j] + draw.gauss(0.0, 0.003) for _ in range(R)]
         cells[("default", c)] = [k + offsets[0] + draw.gauss(0.0, 0.003) for _ in range(R)]
         cells[("fresh", c)] = [k + draw.gauss(0.0, 0.02) for _ in range(R)]
+        cells[("new-memory", c)] = [k + offsets[0] + draw.gauss(0.0, 0.015) for _ in range(R)]
     rows = ["context,round,variant,workload,median_us"]
     for (variant, c), logs in cells.items():
         for r, x in enumerate(logs):
@@ -58,8 +60,10 @@ def main():
     ms_default_context = R * sum((m - mean(default_means)) ** 2 for m in default_means) / (C - 1)
     fresh = [cells[("fresh", c)] for c in range(C)]
     ms_fresh = sum((x - mean(v)) ** 2 for v in fresh for x in v) / (C * (R - 1))
+    new_memory = [cells[("new-memory", c)] for c in range(C)]
+    ms_new_memory = sum((x - mean(v)) ** 2 for v in new_memory for x in v) / (C * (R - 1))
     expected = [ms_round, (ms_stream - ms_round) / R, (ms_context - ms_stream) / (S * R),
-                (ms_default_context - ms_default_round) / R, ms_default_round, ms_fresh]
+                (ms_default_context - ms_default_round) / R, ms_default_round, ms_fresh, ms_new_memory]
     expected = [100 * math.sqrt(max(0.0, v)) for v in expected]
 
     with tempfile.TemporaryDirectory() as folder:
@@ -71,9 +75,9 @@ def main():
         check(result.stdout.startswith(f"{C} contexts, {R} rounds, {S} fixed streams"), result.stdout[:80])
         row = next((line for line in result.stdout.splitlines() if line.startswith("| chain |")), "")
         figures = [float(x) for x in re.findall(r"(-?[0-9.]+)%", row)]
-        check(len(figures) == 6, f"six components in the row: {row!r}")
+        check(len(figures) == 7, f"seven components in the row: {row!r}")
         for name, got, want in zip(["round", "stream", "context", "default: context", "default: round",
-                                    "fresh: round"], figures, expected):
+                                    "fresh: round", "new memory: round"], figures, expected):
             check(abs(got - want) < 0.006, f"{name}: {got}% against {want:.4f}%")
         # The stream table: a row per context, the offsets of each context's streams summing to 0.
         table = [line for line in result.stdout.splitlines() if re.match(r"\| [0-9]+ \| ", line)]

@@ -16,8 +16,8 @@ For each workload, standard deviations of the log round median, in percent, as v
   new memory    the default stream on buffers allocated for each round (none reused): round against
                 round inside a context (a round whose buffers lie elsewhere moves this as much as the
                 context level, if that is where the offset lives)
-Then, for each context, each fixed stream's offset from the context's mean (the chain workload), so
-that states shared by streams can be seen. Exit status: 0; 1 an unreadable or malformed file; 2 usage.
+Then, per workload and context, each fixed stream's offset from the context's mean, so that states
+shared by streams can be seen. Exit status: 0; 1 an unreadable or malformed file; 2 usage.
 """
 
 import csv
@@ -98,8 +98,7 @@ def main():
         print(f"| {w} | {median_us:.2f} | {percent(round_var)} | {percent(stream_var)} | {percent(context_var)} "
               f"| {percent(default_context)} | {percent(default_round)} | {percent(pooled_variance(fresh))} "
               f"| {percent(pooled_variance(new_memory))} |")
-    if streams:
-        w = "chain" if "chain" in workloads else workloads[0]
+    for w in workloads if streams else []:
         print(f"\n{w}: each fixed stream's offset from its context's mean over them, and the default "
               "stream's, in percent")
         print("| context | mean (us) | " + " | ".join(streams) + " | default |")

@@ -18,6 +18,9 @@
 // has enqueued the sample's launches and its stop event, so that a sample is GPU time alone:
 //   chain         four dependent elementwise kernels over 16,384 floats (day 48's staged chain)
 //   empty         32 launches of an empty kernel
+//   pass-1M       one elementwise kernel from 2^20 floats to 2^20 others (8 MiB, inside the L2): where
+//                 fusion-verdicts' fused pair at 2^20 (timed hot there) sits at one of two levels,
+//                 context by context
 // A round's figure is the median of SAMPLES samples after 3 warm-ups. Every round is one CSV row on
 // stdout: context,round,variant,workload,median_us.
 //
@@ -36,6 +39,7 @@
 namespace {
 
 constexpr int kChainElements = 1 << 14;
+constexpr int kPassElements = 1 << 20;
 constexpr int kChainStages = 4;
 constexpr int kEmptyLaunches = 32;
 constexpr int kWarmups = 3;
@@ -89,28 +93,40 @@ struct Gate {
 };
 
 struct Buffers {
-  std::vector<float*> stages;
+  std::vector<float*> stages;  // the chain's
+  float* pass_in = nullptr;
+  float* pass_out = nullptr;
   Buffers() {
     stages.resize(kChainStages + 1);
     for (float*& b : stages) {
-      check(cudaMalloc(&b, kChainElements * sizeof(float)), "cudaMalloc");
-      check(cudaMemset(b, 0, kChainElements * sizeof(float)), "cudaMemset");
+      allocate(&b, kChainElements);
     }
+    allocate(&pass_in, kPassElements);
+    allocate(&pass_out, kPassElements);
   }
   ~Buffers() {
     for (float* b : stages) {
       cudaFree(b);
     }
+    cudaFree(pass_in);
+    cudaFree(pass_out);
+  }
+  static void allocate(float** buffer, int elements) {
+    check(cudaMalloc(buffer, static_cast<std::size_t>(elements) * sizeof(float)), "cudaMalloc");
+    check(cudaMemset(*buffer, 0, static_cast<std::size_t>(elements) * sizeof(float)), "cudaMemset");
   }
 };
 
 void enqueue(const std::string& workload, const Buffers& buffers, cudaStream_t stream) {
+  const int threads = 256;
   if (workload == "chain") {
-    const int threads = 256;
     const int blocks = (kChainElements + threads - 1) / threads;
     for (int s = 0; s < kChainStages; ++s) {
       stage_kernel<<<blocks, threads, 0, stream>>>(buffers.stages[s], buffers.stages[s + 1], kChainElements);
     }
+  } else if (workload == "pass-1M") {
+    stage_kernel<<<(kPassElements + threads - 1) / threads, threads, 0, stream>>>(
+        buffers.pass_in, buffers.pass_out, kPassElements);
   } else {
     for (int l = 0; l < kEmptyLaunches; ++l) {
       empty_kernel<<<1, 1, 0, stream>>>();
@@ -186,7 +202,7 @@ int main(int argc, char** argv) {
         for (int k = 0; k < stream_count; ++k) {
           variants.push_back({"stream-" + std::to_string(k), streams[static_cast<std::size_t>(k)], &buffers});
         }
-        for (const char* workload : {"chain", "empty"}) {
+        for (const char* workload : {"chain", "empty", "pass-1M"}) {
           for (const Variant& v : variants) {
             const double median = round_median_us(workload, *v.buffers, gate, v.stream, start, stop, samples);
             std::printf("%d,%d,%s,%s,%.4f\n", c, r, v.name.c_str(), workload, median);

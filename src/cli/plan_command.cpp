@@ -1,5 +1,6 @@
 #include "cli/plan_command.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "base/format.hpp"
@@ -144,6 +145,17 @@ std::string render_plan(const Lab& lab) {
               ? " (the lab's own; labrun's default is " + std::to_string(kDefaultRounds) + ")"
               : std::string())
       << ".\n";
+  const bool has_small_case = std::any_of(lab.cases.begin(), lab.cases.end(), [](const CaseSpec& spec) {
+    return std::any_of(spec.sizes.begin(), spec.sizes.end(), [](const SizeRequest& size) {
+      return !size.is_card_scaled() && size.elements <= kSmallCaseRoundsMaxElements;
+    });
+  });
+  if (has_small_case) {
+    out << "small cases (at most " << kSmallCaseRoundsMaxElements << " elements): at least "
+        << kSmallCaseContextsCold << " CUDA contexts in cold timing and " << kSmallCaseContextsHotGated
+        << " in hot-gated unless --small-case-rounds is given; their extra rounds come after the "
+           "others'.\n";
+  }
   out << render_table_section(models_table(lab));
   if (const Table figures = figures_table(lab); !figures.rows.empty()) {
     out << render_table_section(figures);

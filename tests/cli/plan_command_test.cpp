@@ -57,4 +57,15 @@ TEST_CASE("plan says how many rounds a run takes by default: the lab's own where
   CHECK_THAT(labrun::render_plan(*verdicts),
              ContainsSubstring("rounds: 10 unless --rounds is given, each in a CUDA context of its own (the "
                                "lab's own; labrun's default is 5).\n"));
+  // Every registered lab times an empty launch at one element: a small case.
+  CHECK_THAT(
+      labrun::render_plan(*day48),
+      ContainsSubstring("small cases (at most 65536 elements): at least 10 CUDA contexts in cold timing "
+                        "and 15 in hot-gated unless --small-case-rounds is given; their extra rounds "
+                        "come after the others'.\n"));
+  labrun::Lab large_only = *day48;  // every case at the lesson's 2^24 alone: no small case to speak of
+  for (labrun::CaseSpec& spec : large_only.cases) {
+    spec.sizes = {labrun::SizeRequest{"lesson", std::uint64_t{1} << 24}};
+  }
+  CHECK_THAT(labrun::render_plan(large_only), !ContainsSubstring("small cases"));
 }

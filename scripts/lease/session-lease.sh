@@ -17,6 +17,11 @@
 #                                                  exercises.sh's day-48 reports OLD against NEW (on
 #                                                  the pace part's corpus reports); every other GPU
 #                                                  test (~7 min)
+#   scripts/lease/session-lease.sh OUTDIR checks   the GPU tests the timing stages do not cover (as
+#                                                  rest's last step), grading-pace.sh's fault
+#                                                  injection and corpora (PACE_STEPS="3 4") and
+#                                                  scripts/diagnostics/context-state-probe.sh;
+#                                                  a table last (~7 min)
 #
 # The previous code, carried beside .deps (from the repository root on the carrying machine):
 #   git archive --prefix=labrun-pre-session/ COMMIT -- src labs cmake CMakeLists.txt \
@@ -26,7 +31,7 @@
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
 # Exit status: 0; 1 a step failed; 2 usage.
 set -uo pipefail
-usage="usage: session-lease.sh OUTDIR build|pace|timing|rest"
+usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks"
 out=${1:?$usage}
 part=${2:?$usage}
 mkdir -p "$out" || exit 2
@@ -93,6 +98,24 @@ case "$part" in
     grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -20
     cp "$out/ctest-gpu.log" "$copy_to/"
     tar -czf "$copy_to/exercises.tar.gz" -C "$out" exercises --dereference --exclude='*.svg' 2>/dev/null
+    ;;
+  checks)
+    step "the GPU tests"
+    timeout 200 ctest --preset dev -L gpu -E 'corpus|skeleton a student|beside hostile ones' \
+      --output-on-failure >"$out/ctest-gpu.log" 2>&1 || status=1
+    cp "$out/ctest-gpu.log" "$copy_to/"
+    step "grading-pace.sh: fault injection and every corpus"
+    PACE_STEPS="3 4" PACE_SWEEP=0 scripts/lease/grading-pace.sh "$out/pace" >"$out/pace.log" 2>&1 || status=1
+    cp "$out/pace.log" "$copy_to/"
+    cp "$out/pace/grading-pace.tar.gz" "$copy_to/" 2>/dev/null
+    step "context-state probe"
+    scripts/diagnostics/context-state-probe.sh "$out/state-probe" >"$out/state-probe.log" 2>&1 || status=1
+    mkdir -p "$copy_to/state-probe"
+    cp "$out/state-probe.log" "$out"/state-probe/*.csv "$out"/state-probe/*.md "$copy_to/state-probe/" 2>/dev/null
+    step "summary"
+    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -12
+    tail -n 12 "$out/pace.log"
+    grep -A6 "^| workload" "$out"/state-probe/queues-*.md
     ;;
   *)
     echo "unknown part '$part' ($usage)" >&2

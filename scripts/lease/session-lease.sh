@@ -18,10 +18,15 @@
 #                                                  the pace part's corpus reports); every other GPU
 #                                                  test (~7 min)
 #   scripts/lease/session-lease.sh OUTDIR checks   the GPU tests the timing stages do not cover (as
-#                                                  rest's last step), grading-pace.sh's fault
-#                                                  injection and corpora (PACE_STEPS="3 4") and
-#                                                  scripts/diagnostics/context-state-probe.sh;
-#                                                  a table last (~7 min)
+#                                                  rest's last step) and grading-pace.sh's fault
+#                                                  injection and corpora (PACE_STEPS="3 4"); a
+#                                                  table last (~7 min)
+#   scripts/lease/session-lease.sh OUTDIR state    where a context's offset lives
+#                                                  (docs/measurement.md): context-state-probe.sh,
+#                                                  and 4 runs of day 48 in hot-gated timing with
+#                                                  one hardware queue (CUDA_DEVICE_MAX_CONNECTIONS=1)
+#                                                  read by verdict-stability.py, to set beside the
+#                                                  day48 stage's runs (~1.5 min)
 #
 # The previous code, carried beside .deps (from the repository root on the carrying machine):
 #   git archive --prefix=labrun-pre-session/ COMMIT -- src labs cmake CMakeLists.txt \
@@ -31,7 +36,7 @@
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
 # Exit status: 0; 1 a step failed; 2 usage.
 set -uo pipefail
-usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks"
+usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks|state"
 out=${1:?$usage}
 part=${2:?$usage}
 mkdir -p "$out" || exit 2
@@ -108,14 +113,28 @@ case "$part" in
     PACE_STEPS="3 4" PACE_SWEEP=0 scripts/lease/grading-pace.sh "$out/pace" >"$out/pace.log" 2>&1 || status=1
     cp "$out/pace.log" "$copy_to/"
     cp "$out/pace/grading-pace.tar.gz" "$copy_to/" 2>/dev/null
-    step "context-state probe"
-    scripts/diagnostics/context-state-probe.sh "$out/state-probe" >"$out/state-probe.log" 2>&1 || status=1
-    mkdir -p "$copy_to/state-probe"
-    cp "$out/state-probe.log" "$out"/state-probe/*.csv "$out"/state-probe/*.md "$copy_to/state-probe/" 2>/dev/null
     step "summary"
     grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -12
     tail -n 12 "$out/pace.log"
-    grep -A6 "^| workload" "$out"/state-probe/queues-*.md
+    ;;
+  state)
+    step "context-state probe"
+    scripts/diagnostics/context-state-probe.sh "$out/state-probe" >"$out/state-probe.log" 2>&1 || status=1
+    mkdir -p "$copy_to/state"
+    cp "$out/state-probe.log" "$out"/state-probe/*.csv "$out"/state-probe/*.md "$copy_to/state/" 2>/dev/null
+    step "day 48, hot-gated, one hardware queue: 4 runs"
+    for i in 1 2 3 4; do
+      dir=$out/one-queue/run-$i
+      mkdir -p "$dir"
+      CUDA_DEVICE_MAX_CONNECTIONS=1 build/dev/labrun run day48-fusion --timing hot-gated --out "$dir" --quiet \
+        >/dev/null 2>"$dir.log" || { echo "one-queue run $i: exit $?"; status=1; }
+    done
+    python3 scripts/diagnostics/verdict-stability.py "$out/one-queue" >"$out/one-queue.md" || status=1
+    cp "$out/one-queue.md" "$copy_to/state/"
+    tar -czf "$copy_to/state/one-queue.tar.gz" -C "$out" one-queue --exclude='*.svg'
+    step "summary"
+    grep -A8 "^| workload" "$out"/state-probe/queues-*.md
+    grep -o "Process component.*" "$out/one-queue.md"
     ;;
   *)
     echo "unknown part '$part' ($usage)" >&2

@@ -143,6 +143,7 @@ double round_median_us(const std::string& workload, const Buffers& buffers, Gate
     gate_kernel<<<1, 1, 0, stream>>>(gate.host, gate.device + 1);
     check(cudaEventRecord(start, stream), "cudaEventRecord");
     enqueue(workload, buffers, stream);
+    check(cudaGetLastError(), "a launch");
     check(cudaEventRecord(stop, stream), "cudaEventRecord");
     gate.host[0] = 1;
     check(cudaEventSynchronize(stop), "cudaEventSynchronize");

@@ -15,16 +15,22 @@ def number(value):
     return value
 
 
-def context_logs(case):
-    """The mean log round median of each CUDA context a case's rounds ran in, in context order;
-    [] before schema 1.8.0."""
+def context_log_means(case):
+    """{context number: the mean log round median of a case's rounds in that CUDA context}, in context
+    order; {} before schema 1.8.0, or where a round lacks its context or a positive median."""
     contexts = {}
     for r in case.get("rounds") or []:
         median = number(r.get("median_ms"))
         if r.get("context") is None or median is None or median <= 0:
-            return []
+            return {}
         contexts.setdefault(r["context"], []).append(math.log(median))
-    return [statistics.fmean(v) for v in contexts.values()]
+    return {k: statistics.fmean(v) for k, v in contexts.items()}
+
+
+def context_logs(case):
+    """The mean log round median of each CUDA context a case's rounds ran in, in context order;
+    [] before schema 1.8.0."""
+    return list(context_log_means(case).values())
 
 
 def transcript_files(paths):

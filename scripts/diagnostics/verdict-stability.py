@@ -58,7 +58,7 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_logs, number, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import context_log_means, context_logs, number, read_transcripts  # noqa: E402 (beside this script)
 
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
@@ -221,33 +221,65 @@ def contexts_per_case(runs):
             "large": statistics.median(large) if large else None}
 
 
+def context_deviations(case):
+    """{context number: the case's log figure in that context less its mean over its contexts}; {}
+    with fewer than 2 contexts."""
+    means = context_log_means(case)
+    if len(means) < 2:
+        return {}
+    centre = statistics.fmean(means.values())
+    return {k: m - centre for k, m in means.items()}
+
+
+def shared_offsets(run):
+    """The part of each context's offset that the run's small cases (n <= 2^16) share: {context number:
+    the mean over the small cases run in it of their deviations there (context_deviations)}."""
+    per_context = {}
+    for c in run["transcript"]["cases"]:
+        if c["elements"] <= SMALL_N_MAX:
+            for k, d in context_deviations(c).items():
+                per_context.setdefault(k, []).append(d)
+    return {k: statistics.fmean(v) for k, v in per_context.items()}
+
+
 def shared_context_offset(runs):
-    """The part of a context's offset that every small case (n <= 2^16) run in it shares: per run, each
-    small case's context log medians less their mean, averaged over the cases per context (matched by
-    the rounds' context number); the standard deviation of those averages, pooled over the runs with 2
-    contexts or more. None without such a run. (Each average also carries the cases' own deviations over
-    their count, a small part when many cases share the contexts.)"""
+    """The standard deviation of shared_offsets, pooled over the runs with 2 contexts or more; None
+    without such a run. (Each shared offset also carries the cases' own deviations over their count, a
+    small part when many cases share the contexts.)"""
     variances = []
     for run in runs:
-        per_context = {}
-        for c in run["transcript"]["cases"]:
-            if c["elements"] > SMALL_N_MAX:
-                continue
-            logs = {}
-            for r in c.get("rounds") or []:
-                median = number(r.get("median_ms"))
-                if r.get("context") is not None and median is not None and median > 0:
-                    logs.setdefault(r["context"], []).append(math.log(median))
-            if len(logs) < 2:
-                continue
-            means = {k: statistics.fmean(v) for k, v in logs.items()}
-            centre = statistics.fmean(means.values())
-            for k, m in means.items():
-                per_context.setdefault(k, []).append(m - centre)
-        common = [statistics.fmean(v) for v in per_context.values()]
+        common = list(shared_offsets(run).values())
         if len(common) >= 2:
             variances.append(statistics.variance(common))
     return math.sqrt(statistics.fmean(variances)) if variances else None
+
+
+def shared_offset_followers(runs, most=3):
+    """How far the cases above 2^16 follow the small cases' shared offset, context by context: per case
+    with 6 (run, context) pairs or more, the correlation of its deviation in a context with the shared
+    offset there, the slope of one on the other, and the standard deviation of its deviations; the
+    median correlation over the cases and the `most` that follow it most closely. None without such a
+    case."""
+    pairs = {}
+    for run in runs:
+        shared = shared_offsets(run)
+        for c in run["transcript"]["cases"]:
+            if c["elements"] > SMALL_N_MAX:
+                for k, d in context_deviations(c).items():
+                    if k in shared:
+                        pairs.setdefault((c["name"], c["elements"]), []).append((shared[k], d))
+    cases = []
+    for (name, elements), p in sorted(pairs.items()):
+        xs, ys = [x for x, _ in p], [y for _, y in p]
+        if len(p) < 6 or statistics.pvariance(xs) == 0 or statistics.pvariance(ys) == 0:
+            continue
+        cases.append({"case": name, "elements": elements, "correlation": statistics.correlation(xs, ys),
+                      "slope": statistics.linear_regression(xs, ys).slope, "sd": statistics.pstdev(ys)})
+    if not cases:
+        return None
+    ranked = sorted(cases, key=lambda c: -c["correlation"])
+    return {"cases": len(cases), "median_correlation": statistics.median(c["correlation"] for c in cases),
+            "most": ranked[:most]}
 
 
 def process_component(runs):
@@ -280,6 +312,7 @@ def process_component(runs):
     model = {str(count): statistics.median(RANGE_OF_10_RUNS * math.sqrt(c["t_process"] ** 2 + c["t_context"] ** 2 / count)
                                            for c in cases) for count in MODEL_CONTEXTS}
     return {"cases": cases, "model_range_by_contexts": model, "t_shared_context": shared_context_offset(runs),
+            "shared_offset_followers": shared_offset_followers(runs),
             "t_context_median": statistics.median(c["t_context"] for c in cases),
             "t_process_median": statistics.median(c["t_process"] for c in cases),
             "k_median": statistics.median(ks) if ks else None, "k_largest": max(ks) if ks else None,
@@ -432,7 +465,14 @@ def markdown(results):
                        + ("" if pc["t_shared_context"] is None else
                           f" The part of a context's offset its small cases share (the mean of their "
                           f"deviations in it): {percent(pc['t_shared_context'])}, against T_context "
-                          f"{percent(pc['t_context_median'])}."))
+                          f"{percent(pc['t_context_median'])}.")
+                       + ("" if pc["shared_offset_followers"] is None else
+                          f" Cases above 2^16 follow it context by context with a median correlation of "
+                          f"{pc['shared_offset_followers']['median_correlation']:.2f} over "
+                          f"{pc['shared_offset_followers']['cases']} cases; most closely "
+                          + "; ".join(f"{f['case']} at {f['elements']} (r {f['correlation']:.2f}, slope "
+                                      f"{f['slope']:.2f}, its contexts' sd {percent(f['sd'])})"
+                                      for f in pc["shared_offset_followers"]["most"]) + "."))
         contexts = r["contexts_per_case"]
         if contexts["small"] is not None or contexts["large"] is not None:
             count = {side: "-" if v is None else format(v, "g") for side, v in contexts.items()}

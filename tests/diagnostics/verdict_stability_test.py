@@ -179,10 +179,20 @@ def main():
             write(folder, f"run-{r}.json", transcript("cold", [("a", "held", 1.0, (0.9, 1.1))], cases=[one, two, large]))
         code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
         with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
-            shared = json.load(handle)[0]["process_component"]["t_shared_context"]
+            component = json.load(handle)[0]["process_component"]
+        shared = component["t_shared_context"]
         check(code == 0 and abs(shared - (big_b + big_e / 2)) < 1e-12
               and "The part of a context's offset its small cases share (the mean of their deviations in it): "
                   "2.5%" in text, f"shared context offset: {shared}")
+        # The large case's deviations (0.3, -0.3, 0) follow the shared (0.025, -0.025, 0) exactly: over 9
+        # (run, context) pairs, correlation 1 and slope 12; its contexts' sd is sqrt(0.06).
+        followers = component["shared_offset_followers"]
+        top = followers["most"][0]
+        check(followers["cases"] == 1 and abs(followers["median_correlation"] - 1.0) < 1e-9
+              and top["case"] == "day48-fusion/part3/staged-chain" and top["elements"] == 1 << 24
+              and abs(top["slope"] - 0.3 / (big_b + big_e / 2)) < 1e-9 and abs(top["sd"] - math.sqrt(0.06)) < 1e-12
+              and "follow it context by context with a median correlation of 1.00 over 1 cases" in text,
+              f"followers: {followers}")
 
     with tempfile.TemporaryDirectory() as folder:
         # A case's figure (schema 1.10.0, figure_ms) is what its small-n range is taken over, not its

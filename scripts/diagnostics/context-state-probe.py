@@ -16,8 +16,11 @@ For each workload, standard deviations of the log round median, in percent, as v
   new memory    the default stream on buffers allocated for each round (none reused): round against
                 round inside a context (a round whose buffers lie elsewhere moves this as much as the
                 context level, if that is where the offset lives)
-Then, per workload and context, each fixed stream's offset from the context's mean, so that states
-shared by streams can be seen. Exit status: 0; 1 an unreadable or malformed file; 2 usage.
+Then, per context, the default stream's offset from its mean over the contexts in each workload,
+with the CPUs the host thread ended its rounds on (the cpu column, where the file has it), so that
+an offset shared by the workloads, or one that follows a CPU, can be seen; and per workload and
+context, each fixed stream's offset from the context's mean, so that states shared by streams can be
+seen. Exit status: 0; 1 an unreadable or malformed file; 2 usage.
 """
 
 import csv
@@ -56,6 +59,7 @@ def main():
         print("usage: context-state-probe.py PROBE.csv", file=sys.stderr)
         return 2
     logs = {}  # (workload, variant, context) -> [log median per round]
+    cpus = {}  # context -> {CPU a round ended on}
     try:
         with open(sys.argv[1], encoding="utf-8") as handle:
             for row in csv.DictReader(handle):
@@ -64,6 +68,8 @@ def main():
                     raise ValueError(f"median_us {median} is not positive")
                 key = (row["workload"], row["variant"], int(row["context"]))
                 logs.setdefault(key, []).append(math.log(median))
+                if row.get("cpu") not in (None, ""):
+                    cpus.setdefault(int(row["context"]), set()).add(int(row["cpu"]))
     except (OSError, ValueError, KeyError) as error:
         print(f"context-state-probe: {sys.argv[1]}: {error}", file=sys.stderr)
         return 1
@@ -98,6 +104,20 @@ def main():
         print(f"| {w} | {median_us:.2f} | {percent(round_var)} | {percent(stream_var)} | {percent(context_var)} "
               f"| {percent(default_context)} | {percent(default_round)} | {percent(pooled_variance(fresh))} "
               f"| {percent(pooled_variance(new_memory))} |")
+    defaults = {w: {c: statistics.fmean(logs[(w, "default", c)]) for c in contexts if (w, "default", c) in logs}
+                for w in workloads}
+    print("\nthe default stream: each context's offset from its mean over the contexts, in percent")
+    print("| context | CPUs | " + " | ".join(workloads) + " |")
+    print("| ---: | --- | " + " | ".join("---:" for _ in workloads) + " |")
+    for c in contexts:
+        cells = []
+        for w in workloads:
+            if c in defaults[w] and len(defaults[w]) >= 2:
+                cells.append(f"{100 * (defaults[w][c] - statistics.fmean(defaults[w].values())):+.1f}")
+            else:
+                cells.append("")
+        cpu_list = ",".join(str(x) for x in sorted(cpus.get(c, ()))) or "-"
+        print(f"| {c} | {cpu_list} | " + " | ".join(cells) + " |")
     for w in workloads if streams else []:
         print(f"\n{w}: each fixed stream's offset from its context's mean over them, and the default "
               "stream's, in percent")

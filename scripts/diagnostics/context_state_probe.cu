@@ -14,19 +14,25 @@
 //   new-memory    the default stream, on buffers allocated for the round and kept until the context
 //                 ends (so that no round's allocation can reuse another's memory): whether the offset
 //                 is where the buffers lie, and the page tables that map them
-// Workloads, each sample queued behind a gate kernel that spins on a host-mapped flag until the host
-// has enqueued the sample's launches and its stop event, so that a sample is GPU time alone:
+// Workloads, each sample but chain-hot's queued behind a gate kernel that spins on a host-mapped flag
+// until the host has enqueued the sample's launches and its stop event, so that a sample is GPU time
+// alone:
 //   chain         four dependent elementwise kernels over 16,384 floats (day 48's staged chain)
 //   empty         32 launches of an empty kernel
 //   pass-1M       one elementwise kernel from 2^20 floats to 2^20 others (8 MiB, inside the L2): where
 //                 fusion-verdicts' fused pair at 2^20 (timed hot there) sits at one of two levels,
 //                 context by context
+//   chain-hot     the chain with no gate: the host's launch latency inside the sample, as hot timing
+//                 has it (where the shared offset is two to three times the gated one)
 // A round's figure is the median of SAMPLES samples after 3 warm-ups. Every round is one CSV row on
-// stdout: context,round,variant,workload,median_us.
+// stdout: context,round,variant,workload,median_us,cpu (the CPU the host thread was on when the round
+// ended: in hot timing the host paces the launches).
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 -o /tmp/state-probe scripts/diagnostics/context_state_probe.cu
 //   /tmp/state-probe [CONTEXTS] [ROUNDS] [STREAMS] [SAMPLES] > probe.csv
 //   python3 scripts/diagnostics/context-state-probe.py probe.csv
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -137,12 +143,15 @@ void enqueue(const std::string& workload, const Buffers& buffers, cudaStream_t s
 // The median, in microseconds, of `samples` gated samples of `workload` on `stream`.
 double round_median_us(const std::string& workload, const Buffers& buffers, Gate& gate, cudaStream_t stream,
                        cudaEvent_t start, cudaEvent_t stop, int samples) {
+  const bool gated = workload != "chain-hot";
   std::vector<double> us;
   for (int s = 0; s < kWarmups + samples; ++s) {
     gate.host[0] = 0;
-    gate_kernel<<<1, 1, 0, stream>>>(gate.host, gate.device + 1);
+    if (gated) {
+      gate_kernel<<<1, 1, 0, stream>>>(gate.host, gate.device + 1);
+    }
     check(cudaEventRecord(start, stream), "cudaEventRecord");
-    enqueue(workload, buffers, stream);
+    enqueue(gated ? workload : "chain", buffers, stream);
     check(cudaGetLastError(), "a launch");
     check(cudaEventRecord(stop, stream), "cudaEventRecord");
     gate.host[0] = 1;
@@ -173,7 +182,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: state-probe [CONTEXTS>=2] [ROUNDS>=1] [STREAMS>=1] [SAMPLES>=1]\n");
     return 2;
   }
-  std::printf("context,round,variant,workload,median_us\n");
+  std::printf("context,round,variant,workload,median_us,cpu\n");
   for (int c = 0; c < contexts; ++c) {
     check(cudaFree(nullptr), "context");
     {
@@ -203,10 +212,10 @@ int main(int argc, char** argv) {
         for (int k = 0; k < stream_count; ++k) {
           variants.push_back({"stream-" + std::to_string(k), streams[static_cast<std::size_t>(k)], &buffers});
         }
-        for (const char* workload : {"chain", "empty", "pass-1M"}) {
+        for (const char* workload : {"chain", "empty", "pass-1M", "chain-hot"}) {
           for (const Variant& v : variants) {
             const double median = round_median_us(workload, *v.buffers, gate, v.stream, start, stop, samples);
-            std::printf("%d,%d,%s,%s,%.4f\n", c, r, v.name.c_str(), workload, median);
+            std::printf("%d,%d,%s,%s,%.4f,%d\n", c, r, v.name.c_str(), workload, median, sched_getcpu());
           }
         }
         check(cudaStreamDestroy(fresh), "cudaStreamDestroy");

@@ -38,10 +38,10 @@ def main():
         cells[("default", c)] = [k + offsets[0] + draw.gauss(0.0, 0.003) for _ in range(R)]
         cells[("fresh", c)] = [k + draw.gauss(0.0, 0.02) for _ in range(R)]
         cells[("new-memory", c)] = [k + offsets[0] + draw.gauss(0.0, 0.015) for _ in range(R)]
-    rows = ["context,round,variant,workload,median_us"]
+    rows = ["context,round,variant,workload,median_us,cpu"]
     for (variant, c), logs in cells.items():
         for r, x in enumerate(logs):
-            rows.append(f"{c},{r},{variant},chain,{10.0 * math.exp(x)!r}")
+            rows.append(f"{c},{r},{variant},chain,{10.0 * math.exp(x)!r},{c % 3}")
 
     def mean(v):
         return sum(v) / len(v)
@@ -79,8 +79,16 @@ def main():
         for name, got, want in zip(["round", "stream", "context", "default: context", "default: round",
                                     "fresh: round", "new memory: round"], figures, expected):
             check(abs(got - want) < 0.006, f"{name}: {got}% against {want:.4f}%")
+        # The default stream's table: a row per context, its CPUs and its offset from the contexts' mean.
+        default_rows = [line for line in result.stdout.splitlines() if re.match(r"\| [0-9]+ \| [0-9,]+ \| [-+]", line)]
+        check(len(default_rows) == C, f"the default stream: a row per context: {len(default_rows)}")
+        centre = mean(default_means)
+        for c, line in enumerate(default_rows):
+            fields = [f.strip() for f in line.strip("|").split("|")]
+            check(fields[1] == str(c % 3), f"context {c}'s CPU: {line}")
+            check(abs(float(fields[2]) - 100 * (default_means[c] - centre)) < 0.051, f"context {c}'s offset: {line}")
         # The stream table: a row per context, the offsets of each context's streams summing to 0.
-        table = [line for line in result.stdout.splitlines() if re.match(r"\| [0-9]+ \| ", line)]
+        table = [line for line in result.stdout.splitlines() if re.match(r"\| [0-9]+ \| [0-9]+\.[0-9]+ \| ", line)]
         check(len(table) == C, f"a row per context: {len(table)}")
         for line in table:
             offsets = [float(x) for x in line.strip("|").split("|")[2:2 + S]]

@@ -4,10 +4,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "core/byte_model.hpp"
 #include "core/environment_contract.hpp"
@@ -256,6 +260,43 @@ Fact read_sm_clock_fact(const std::string& key, const std::string& pci_bus_id) {
   return Fact::known(key, static_cast<std::int64_t>(clock.value));
 }
 
+namespace {
+
+// CUDA_* variables that only say where the toolkit or a cache lies: they change no measurement.
+constexpr std::array<std::string_view, 5> kCudaLocationVariables{"CUDA_HOME", "CUDA_PATH", "CUDA_ROOT",
+                                                                 "CUDA_TOOLKIT_ROOT_DIR", "CUDA_CACHE_PATH"};
+
+}  // namespace
+
+Fact cuda_environment_fact(const std::vector<std::string>& environment) {
+  std::vector<std::string> set;
+  for (const std::string& entry : environment) {
+    const std::size_t equals = entry.find('=');
+    if (entry.rfind("CUDA_", 0) != 0 || equals == std::string::npos) {
+      continue;
+    }
+    const std::string_view name(entry.data(), equals);
+    if (std::find(kCudaLocationVariables.begin(), kCudaLocationVariables.end(), name) ==
+        kCudaLocationVariables.end()) {
+      set.push_back(entry);
+    }
+  }
+  std::sort(set.begin(), set.end());
+  std::string joined;
+  for (const std::string& entry : set) {
+    joined += (joined.empty() ? "" : "; ") + entry;
+  }
+  return Fact::known("cuda_environment", set.empty() ? std::string("none") : joined);
+}
+
+Fact cuda_environment_fact() {
+  std::vector<std::string> environment;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    environment.emplace_back(*entry);
+  }
+  return cuda_environment_fact(environment);
+}
+
 std::vector<FactGroup> collect_build_and_host() {
   return {build_group(), host_group()};
 }
@@ -319,6 +360,7 @@ std::vector<FactGroup> collect_environment() {
     static_cast<void>(cudaGetLastError());
     driver.facts.push_back(Fact::unknown("cuda_runtime_version", "cudaRuntimeGetVersion failed"));
   }
+  driver.facts.push_back(cuda_environment_fact());
   return {device, driver, build_group(), host_group()};
 }
 

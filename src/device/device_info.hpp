@@ -60,6 +60,16 @@ struct CudaCapability {
 //! the host ("host"). Any fact that cannot be read is recorded as unknown with the reason.
 [[nodiscard]] std::vector<FactGroup> collect_environment();
 
+//! The `driver` group's fact `cuda_environment`: the CUDA environment variables this process was
+//! given, which can change how the driver and runtime queue, launch, load and place work
+//! (CUDA_LAUNCH_BLOCKING, CUDA_DEVICE_MAX_CONNECTIONS, CUDA_MODULE_LOADING, CUDA_VISIBLE_DEVICES as
+//! labrun narrowed it, ...): every variable named CUDA_* but those that only locate the toolkit or a
+//! cache (kCudaLocationVariables), as "NAME=value" sorted by name and joined by "; ", or "none".
+//! `environment`: "NAME=value" entries, as `environ` holds them.
+[[nodiscard]] Fact cuda_environment_fact(const std::vector<std::string>& environment);
+//! The same, of this process's environment now.
+[[nodiscard]] Fact cuda_environment_fact();
+
 //! Facts for a build with no usable device (for `labrun plan`/tests): build and host only.
 [[nodiscard]] std::vector<FactGroup> collect_build_and_host();
 

@@ -1,7 +1,12 @@
 #include "device/device_info.hpp"
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
+#include <cstdlib>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include "core/environment_contract.hpp"
 
@@ -40,4 +45,27 @@ TEST_CASE("the environment a run collects meets the 1.4.0 contract, with or with
   const labrun::FactGroup& host = environment.at(3);
   REQUIRE(host.name == "host");
   CHECK(host.find("hostname")->is_known());
+}
+
+TEST_CASE("a run records the CUDA environment variables it was given, not where the toolkit lies") {
+  const labrun::Fact fact =
+      labrun::cuda_environment_fact({"PATH=/usr/bin", "CUDA_LAUNCH_BLOCKING=1", "CUDA_HOME=/usr/local/cuda",
+                                     "CUDA_DEVICE_MAX_CONNECTIONS=1", "CUDA_VISIBLE_DEVICES=0",
+                                     "NOT_CUDA_X=1", "CUDA_CACHE_PATH=/tmp/cache", "CUDA_NO_EQUALS"});
+  CHECK(fact.key == "cuda_environment");
+  REQUIRE(fact.value.has_value());
+  CHECK(std::get<std::string>(*fact.value) ==
+        "CUDA_DEVICE_MAX_CONNECTIONS=1; CUDA_LAUNCH_BLOCKING=1; CUDA_VISIBLE_DEVICES=0");
+  CHECK(std::get<std::string>(
+            *labrun::cuda_environment_fact(std::vector<std::string>{"PATH=/usr/bin"}).value) == "none");
+  // A run's collected environment reads the process's own.
+  REQUIRE(setenv("CUDA_DEVICE_MAX_CONNECTIONS", "3", 1) == 0);
+  const std::vector<labrun::FactGroup> environment = labrun::collect_environment();
+  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  const auto driver = std::find_if(environment.begin(), environment.end(),
+                                   [](const labrun::FactGroup& g) { return g.name == "driver"; });
+  REQUIRE(driver != environment.end());
+  const labrun::Fact* recorded = driver->find("cuda_environment");
+  REQUIRE(recorded != nullptr);
+  CHECK_THAT(std::get<std::string>(*recorded->value), ContainsSubstring("CUDA_DEVICE_MAX_CONNECTIONS=3"));
 }

@@ -37,6 +37,11 @@ Table summary_table(const Transcript& t) {
   add("driver / CUDA driver API / runtime", fact_text(t, "driver", "driver_version") + " / " +
                                                 fact_text(t, "driver", "cuda_driver_api_version") + " / " +
                                                 fact_text(t, "driver", "cuda_runtime_version"));
+  // Only where the run was given CUDA variables (a run under CUDA_LAUNCH_BLOCKING times something else).
+  if (const std::string cuda_environment = fact_text(t, "driver", "cuda_environment");
+      cuda_environment != "not recorded" && cuda_environment != "none") {
+    add("CUDA environment variables", cuda_environment);
+  }
   add("nvcc, architectures, build type", fact_text(t, "build", "nvcc_version") + ", " +
                                              fact_text(t, "build", "cuda_architectures") + ", " +
                                              fact_text(t, "build", "build_type"));

@@ -211,3 +211,20 @@ TEST_CASE(
   }
   CHECK(render(plain).find("## Every case") == std::string::npos);
 }
+
+TEST_CASE("the report names the CUDA environment variables a run was given, and only where it had some") {
+  labrun::Transcript sample = labrun::testing::sample_day48_transcript();
+  labrun::FactGroup* driver = nullptr;
+  for (labrun::FactGroup& group : sample.environment) {
+    if (group.name == "driver") {
+      driver = &group;
+    }
+  }
+  REQUIRE(driver != nullptr);
+  CHECK_THAT(render(sample), !ContainsSubstring("CUDA environment variables"));  // before it was recorded
+  driver->facts.push_back(labrun::Fact::known("cuda_environment", std::string("none")));
+  CHECK_THAT(render(sample), !ContainsSubstring("CUDA environment variables"));
+  driver->facts.back() = labrun::Fact::known("cuda_environment", std::string("CUDA_LAUNCH_BLOCKING=1"));
+  CHECK_THAT(render(sample),
+             ContainsSubstring("| CUDA environment variables         | CUDA_LAUNCH_BLOCKING=1"));
+}

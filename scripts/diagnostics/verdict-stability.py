@@ -242,27 +242,27 @@ def shared_offsets(run):
     return {k: statistics.fmean(v) for k, v in per_context.items()}
 
 
-def shared_context_offset(runs):
-    """The standard deviation of shared_offsets, pooled over the runs with 2 contexts or more; None
-    without such a run. (Each shared offset also carries the cases' own deviations over their count, a
-    small part when many cases share the contexts.)"""
+def shared_context_offset(shared_by_run):
+    """The standard deviation of the runs' shared offsets (shared_offsets of each run), pooled over the
+    runs with 2 contexts or more; None without such a run. (Each shared offset also carries the cases'
+    own deviations over their count, a small part when many cases share the contexts.)"""
     variances = []
-    for run in runs:
-        common = list(shared_offsets(run).values())
+    for shared in shared_by_run:
+        common = list(shared.values())
         if len(common) >= 2:
             variances.append(statistics.variance(common))
     return math.sqrt(statistics.fmean(variances)) if variances else None
 
 
-def shared_offset_followers(runs, most=3):
-    """How far the cases above 2^16 follow the small cases' shared offset, context by context: per case
+def shared_offset_followers(runs, shared_by_run, most=3):
+    """How far the cases above 2^16 follow the small cases' shared offset (shared_by_run: shared_offsets
+    of each of `runs`), context by context: per case
     with 6 (run, context) pairs or more, the correlation of its deviation in a context with the shared
     offset there, the slope of one on the other, and the standard deviation of its deviations; the
     median correlation over the cases and the `most` that follow it most closely. None without such a
     case."""
     pairs = {}
-    for run in runs:
-        shared = shared_offsets(run)
+    for run, shared in zip(runs, shared_by_run):
         for c in run["transcript"]["cases"]:
             if c["elements"] > SMALL_N_MAX:
                 for k, d in context_deviations(c).items():
@@ -311,8 +311,10 @@ def process_component(runs):
     allowances = {number((r["transcript"].get("timing") or {}).get("process_allowance")) or 0.0 for r in runs}
     model = {str(count): statistics.median(RANGE_OF_10_RUNS * math.sqrt(c["t_process"] ** 2 + c["t_context"] ** 2 / count)
                                            for c in cases) for count in MODEL_CONTEXTS}
-    return {"cases": cases, "model_range_by_contexts": model, "t_shared_context": shared_context_offset(runs),
-            "shared_offset_followers": shared_offset_followers(runs),
+    shared_by_run = [shared_offsets(run) for run in runs]
+    return {"cases": cases, "model_range_by_contexts": model,
+            "t_shared_context": shared_context_offset(shared_by_run),
+            "shared_offset_followers": shared_offset_followers(runs, shared_by_run),
             "t_context_median": statistics.median(c["t_context"] for c in cases),
             "t_process_median": statistics.median(c["t_process"] for c in cases),
             "k_median": statistics.median(ks) if ks else None, "k_largest": max(ks) if ks else None,

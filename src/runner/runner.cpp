@@ -740,21 +740,22 @@ class HostThreadPin {
   //! launches are done, so that the processes it starts after them (Nsight, the plots) are not
   //! confined to the one CPU.
   void unpin() const {
-    if (cpu_ && sched_setaffinity(0, sizeof allowed_, &allowed_) != 0) {
+    if (!give_cpus_back()) {
       throw std::runtime_error("--pin-cpu: could not give the thread its CPUs back");
     }
   }
   //! A run that ends early (an exception) gives the thread its CPUs back too; a refusal here is
   //! ignored, as nothing is timed after it.
-  ~HostThreadPin() {
-    if (cpu_) {
-      sched_setaffinity(0, sizeof allowed_, &allowed_);
-    }
-  }
+  ~HostThreadPin() { static_cast<void>(give_cpus_back()); }
   HostThreadPin(const HostThreadPin&) = delete;
   HostThreadPin& operator=(const HostThreadPin&) = delete;
 
  private:
+  // Whether the thread has every CPU it had when made (true without --pin-cpu).
+  [[nodiscard]] bool give_cpus_back() const noexcept {
+    return !cpu_ || sched_setaffinity(0, sizeof allowed_, &allowed_) == 0;
+  }
+
   std::optional<int> cpu_;
   cpu_set_t allowed_{};
 };

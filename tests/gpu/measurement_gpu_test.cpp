@@ -9,6 +9,9 @@
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/atomic_file.hpp"
 #include "device/device_info.hpp"
@@ -30,6 +33,18 @@ using labrun::testing::require_gpu;
 fs::path temporary_directory() {
   std::string pattern = (fs::temp_directory_path() / "labrun-measure-test-XXXXXX").string();
   return mkdtemp(pattern.data());
+}
+
+//! A smoke run of day 48's cases that match `patterns`, written under `out`; each test sets its mode
+//! and anything else it checks.
+labrun::RunOptions day48_smoke_options(const labrun::Lab& lab, std::vector<std::string> patterns,
+                                       const fs::path& out) {
+  labrun::RunOptions options;
+  options.lab_name = lab.name;
+  options.case_patterns = std::move(patterns);
+  options.out_dir = out;
+  options.smoke = true;
+  return options;
 }
 
 }  // namespace
@@ -73,11 +88,7 @@ TEST_CASE("cold, interleaved sampling records its mode, order and flush in the t
   require_gpu();
   const fs::path out = temporary_directory();
   const labrun::Lab lab = day48::make_lab();
-  labrun::RunOptions options;
-  options.lab_name = lab.name;
-  options.case_patterns = {"part2/*"};
-  options.out_dir = out;
-  options.smoke = true;
+  labrun::RunOptions options = day48_smoke_options(lab, {"part2/*"}, out);
   options.mode = labrun::TimingMode::kCold;
   options.order = labrun::CaseOrder::kInterleave;
   const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
@@ -107,11 +118,7 @@ TEST_CASE("labrun profile records each case's DRAM bytes from Nsight Compute") {
   }
   const fs::path out = temporary_directory();
   const labrun::Lab lab = day48::make_lab();
-  labrun::RunOptions options;
-  options.lab_name = lab.name;
-  options.case_patterns = {"part2/fused-chain", "part2/copy-memcpy"};
-  options.out_dir = out;
-  options.smoke = true;
+  labrun::RunOptions options = day48_smoke_options(lab, {"part2/fused-chain", "part2/copy-memcpy"}, out);
   labrun::ProfileRecord record;
   options.profiler = [&](const std::vector<labrun::ProfileItem>& items, const std::string& stem) {
     labrun::ProfileRequest request;
@@ -164,11 +171,7 @@ TEST_CASE("a hot-gated run gates the cases with few launches per sample and samp
   require_gpu();
   const fs::path out = temporary_directory();
   const labrun::Lab lab = day48::make_lab();
-  labrun::RunOptions options;
-  options.lab_name = lab.name;
-  options.case_patterns = {"part1/*", "part2/fused-chain"};
-  options.out_dir = out;
-  options.smoke = true;
+  labrun::RunOptions options = day48_smoke_options(lab, {"part1/*", "part2/fused-chain"}, out);
   options.mode = labrun::TimingMode::kHotGated;
   const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
   const labrun::Transcript back = labrun::transcript_from_text(labrun::read_file(report.json_path));
@@ -196,11 +199,7 @@ TEST_CASE("a run pinned with --pin-cpu samples on that CPU and gives the thread 
   REQUIRE(cpu < CPU_SETSIZE);
   const fs::path out = temporary_directory();
   const labrun::Lab lab = day48::make_lab();
-  labrun::RunOptions options;
-  options.lab_name = lab.name;
-  options.case_patterns = {"part2/fused-chain"};
-  options.out_dir = out;
-  options.smoke = true;
+  labrun::RunOptions options = day48_smoke_options(lab, {"part2/fused-chain"}, out);
   options.pin_cpu = cpu;
   const labrun::RunReport report = labrun::run_lab(lab, options, [](const std::string&) {});
   cpu_set_t after;

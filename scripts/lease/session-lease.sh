@@ -102,7 +102,7 @@ case "$part" in
       --output-on-failure >"$out/ctest-gpu.log" 2>&1 || status=1
     grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -20
     cp "$out/ctest-gpu.log" "$copy_to/"
-    tar -czf "$copy_to/exercises.tar.gz" -C "$out" exercises --dereference --exclude='*.svg' 2>/dev/null
+    tar -czf "$copy_to/exercises.tar.gz" --dereference --exclude='*.svg' -C "$out" exercises 2>/dev/null
     ;;
   checks)
     step "the GPU tests"
@@ -131,7 +131,7 @@ case "$part" in
     done
     python3 scripts/diagnostics/verdict-stability.py "$out/one-queue" >"$out/one-queue.md" || status=1
     cp "$out/one-queue.md" "$copy_to/state/"
-    tar -czf "$copy_to/state/one-queue.tar.gz" -C "$out" one-queue --exclude='*.svg'
+    tar -czf "$copy_to/state/one-queue.tar.gz" --exclude='*.svg' -C "$out" one-queue
     step "summary"
     grep -A8 "^| workload" "$out"/state-probe/queues-*.md
     grep -o "Process component.*" "$out/one-queue.md"

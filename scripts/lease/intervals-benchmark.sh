@@ -7,7 +7,8 @@
 #   scripts/lease/intervals-benchmark.sh OUTDIR STAGE...
 #
 # Stages, in the order to run them (expected H200 time in brackets; about 9.5 minutes in all):
-#   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode, at the
+#   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode (DAY48_MODES,
+#                the modes to run, for a lease that splits them between commands), at the
 #                defaults (the cases at n <= 2^16 take 10 contexts in cold and 15 in hot-gated mode),
 #                plots drawn as a student's run draws them, and where hot-gated run 1's time outside
 #                its transcript's wall seconds goes (about 5 min: 30 runs of 7 to 11 s)
@@ -15,9 +16,13 @@
 #                defaults, and where run 1's time of each outside its transcript's wall seconds goes
 #                (its plots drawn again, timed, and a labrun start without the device) (about 1.5 min)
 #   continuity   the previous code ($OLD_BUILD/labrun) against this one, side by side, cold, turn
-#                about: day 48 3 runs each, fusion-verdicts 2 each; every case at n >= 2^24 within 1%
-#                (scripts/diagnostics/timing-side-by-side.sh; about 1.5 min); cases above 2^16 keep
-#                their rounds, rule and contexts, the small cases' extra rounds coming after theirs
+#                about: day 48 3 runs each, fusion-verdicts 6 each (CONTINUITY_VERDICTS_RUNS; 2 a side
+#                could not resolve 1% for its 24 us folded reduction, whose contexts sit on two levels);
+#                every case at n >= 2^24 within 1% (scripts/diagnostics/timing-side-by-side.sh; about
+#                3 min); cases above 2^16 keep their rounds, rule and contexts, the small cases' extra
+#                rounds coming after theirs
+#   continuity-hot  day 48 side by side as continuity does, in hot timing, 3 runs each: for a change
+#                to hot timing alone (its launch check of the claims' cases, 2026-12-05; about 1 min)
 #   evidence     issue 31's item 3: one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
 #                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
@@ -39,13 +44,13 @@
 # Environment: LABRUN (default build/dev/labrun); OLD_BUILD (default build/old-dev); COPY_TO.
 # Exit status: 0; 1 a run or check failed (the others still run); 2 usage or a missing build.
 set -uo pipefail
-usage="usage: intervals-benchmark.sh OUTDIR day48|others|continuity|evidence|report..."
+usage="usage: intervals-benchmark.sh OUTDIR day48|others|continuity|continuity-hot|evidence|report..."
 out=${1:?$usage}
 shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 for stage in "$@"; do
   case "$stage" in
-    day48|others|continuity|evidence|report) ;;
+    day48|others|continuity|continuity-hot|evidence|report) ;;
     *) echo "unknown stage '$stage' ($usage)" >&2; exit 2 ;;
   esac
 done
@@ -99,7 +104,7 @@ summarise() {
 stage_day48() {
   need_labrun
   nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv || true
-  for mode in hot cold hot-gated; do
+  for mode in ${DAY48_MODES:-hot cold hot-gated}; do
     for i in $(seq 1 10); do
       run_into "day48/$mode/run-$i" "$labrun" run day48-fusion --timing "$mode"
     done
@@ -151,10 +156,19 @@ stage_continuity() {
   "$old_build/labrun" --version
   scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/day48" 3 0.01 \
     day48-fusion >"$out/continuity-day48.txt" || status=1
-  scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" 2 0.01 \
-    fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
+  scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/verdicts" \
+    "${CONTINUITY_VERDICTS_RUNS:-6}" 0.01 fusion-verdicts >"$out/continuity-verdicts.txt" || status=1
   tail -q -n 1 "$out/continuity-day48.txt" "$out/continuity-verdicts.txt"
-  pack continuity continuity-day48.txt continuity-verdicts.txt
+  pack continuity continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt
+}
+
+stage_continuity_hot() {
+  need_labrun
+  [ -x "$old_build/labrun" ] || { echo "continuity-hot needs the previous code's labrun in $old_build (OLD_BUILD)" >&2; exit 2; }
+  TIMING=hot scripts/diagnostics/timing-side-by-side.sh "$old_build/labrun" "$labrun" "$out/continuity/day48-hot" 3 \
+    0.01 day48-fusion >"$out/continuity-day48-hot.txt" || status=1
+  tail -n 1 "$out/continuity-day48-hot.txt"
+  pack continuity continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt
 }
 
 # The transcript `labrun run` wrote into FOLDER since the listing BEFORE (a file of names).
@@ -247,7 +261,7 @@ stage_report() {
   done
   [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
   $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
-  for file in continuity-day48.txt continuity-verdicts.txt evidence.txt others/day20-time.txt \
+  for file in continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt evidence.txt others/day20-time.txt \
     others/fusion-verdicts-time.txt day48/day48-hot-gated-time.txt; do
     [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
   done
@@ -263,13 +277,13 @@ stage_report() {
   echo
   echo "| side by side at n >= 2^24 (limit 1%) | result |"
   echo "| --- | --- |"
-  for file in continuity-day48.txt continuity-verdicts.txt; do
+  for file in continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt; do
     [ -f "$out/$file" ] && echo "| ${file%.txt} | $(tail -n 1 "$out/$file") |"
   done
 }
 
 for stage in "$@"; do
   echo "== $stage ($(date -u +%H:%M:%S))"
-  "stage_$stage"
+  "stage_${stage//-/_}"
 done
 exit "$status"

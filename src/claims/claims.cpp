@@ -422,10 +422,90 @@ std::vector<ClaimResult> per_round(const ClaimSpec& spec, const std::vector<Tran
   return results;
 }
 
-// One claim over the run and, with 2 or more views, over each interval unit alone (judge_with_rounds);
-// with `noise_rule` (1.8.0) a claim judged by its interval then meets claims/noise_rule.hpp's rule.
+// One claim at `at` over the run and, with 2 or more views, over each interval unit alone
+// (judge_with_rounds); with `noise_rule` (1.8.0) a claim judged by its interval then meets
+// claims/noise_rule.hpp's rule.
+ClaimResult judge_at(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views,
+                     bool noise_rule, const SizeKey& at) {
+  const bool pick_on_the_run = claims_pick_on_the_run(t);
+  ClaimResult result = evaluate_at(spec, t, at);
+  // A claim that picks the fastest of several cases picks on the run: each context's figure is that
+  // case's, so the interval is the picked figure's, not the spread of each context's own pick.
+  ClaimSpec picked;
+  const ClaimSpec* unit_spec = &spec;
+  if (pick_on_the_run && spec.kind == ClaimKind::kNotFaster) {
+    if (const CaseResult* fastest = fastest_other(spec, t, at)) {
+      picked = spec;
+      picked.cases = {spec.cases.front(), fastest->name};
+      unit_spec = &picked;
+    }
+  }
+  const std::vector<const CaseResult*> read = cases_read(*unit_spec, t, at);
+  // The units every case it reads has (1.11.0: a claim that reads a small case and a larger one is
+  // paired over the contexts both ran in); a claim that reads no timed case, the run's fewest.
+  const std::size_t units = std::min(views.size(), shared_units(read).value_or(unit_count(t)));
+  if (units >= 2) {
+    const std::vector<ClaimResult> per_unit = per_round(*unit_spec, views, units, at);
+    const ProcessTerm process = claims_allow_by_figure_kind(t)
+                                    ? claim_process_term(read, process_allowance_of(t))
+                                    : ProcessTerm{process_allowance_of(t), 0.0};
+    judge_with_rounds(result, per_unit, process);
+    if (noise_rule && result.verdict_basis == "interval") {
+      std::vector<double> figures;
+      figures.reserve(per_unit.size());
+      for (const ClaimResult& unit : per_unit) {
+        figures.push_back(unit.measured.value_or(0.0));
+      }
+      apply_noise_rule(result, figures);
+    }
+  }
+  return result;
+}
+
+// The claim kinds that set one figure against a bound from the cases they read: judged on GPU time
+// alone too in hot timing (claims_read_gpu_alone). A per-launch claim reads the host's launch rate in
+// hot timing on purpose, and a lab's own rule says what it reads itself.
+bool sets_figures_against_a_bound(ClaimKind kind) {
+  return kind == ClaimKind::kTimeRatio || kind == ClaimKind::kBandwidthBand || kind == ClaimKind::kNotFaster;
+}
+
+// The transcript as GPU time alone reads it (core/rounds.hpp: gated_reading) and its unit views.
+struct GpuAloneReading {
+  Transcript transcript;
+  std::vector<Transcript> views;
+};
+
+// `hot`, judged by its interval on a hot run's samples, judged again with `gpu_alone`, the same claim
+// on its cases' gated samples: its interval becomes the span of both intervals and its verdict that
+// span's against the bound (an inconclusive verdict stays so: the noise rule's), so it is held or failed
+// only where both readings are; the detail gives the gated reading and says when the host decides it.
+void span_gpu_alone(ClaimResult& hot, const ClaimResult& gpu_alone) {
+  if (hot.verdict_basis != "interval" || !hot.measured_interval || !gpu_alone.measured ||
+      !gpu_alone.measured_interval || gpu_alone.verdict_basis != "interval") {
+    return;
+  }
+  const Interval span{std::min(hot.measured_interval->low, gpu_alone.measured_interval->low),
+                      std::max(hot.measured_interval->high, gpu_alone.measured_interval->high)};
+  const Verdict spanned = hot.verdict == Verdict::kInconclusive
+                              ? Verdict::kInconclusive
+                              : verdict_from_interval(span, hot.bound_low, hot.bound_high);
+  hot.detail += "; on GPU time alone (its cases' gated samples): " + fixed(*gpu_alone.measured, 3) + " (" +
+                fixed(gpu_alone.measured_interval->low, 3) + " to " +
+                fixed(gpu_alone.measured_interval->high, 3) + "), " + verdict_name(gpu_alone.verdict);
+  if (spanned != hot.verdict) {
+    hot.detail +=
+        std::string(": the host's launch latency in the hot samples decides the verdict, so it is ") +
+        verdict_name(spanned);
+  }
+  hot.measured_interval = span;
+  hot.verdict = spanned;
+}
+
+// One claim over the run and, with 2 or more views, over each interval unit alone (judge_at); in a hot
+// run judged on GPU time alone too (`gpu_alone`, non-null: claims_read_gpu_alone), a claim that sets a
+// figure against a bound spans both readings at each size where a case it reads has gated samples.
 ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views,
-                  bool noise_rule) {
+                  bool noise_rule, const GpuAloneReading* gpu_alone) {
   const bool pick_on_the_run = claims_pick_on_the_run(t);
   if (pick_on_the_run && spec.kind == ClaimKind::kCustom && spec.interval && views.size() >= 2) {
     // A position in a sweep: its interval comes from the sweep's figures' intervals, never from the
@@ -442,35 +522,11 @@ ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<
     return result;
   }
   const auto judged_at = [&](const SizeKey& at) {
-    ClaimResult result = evaluate_at(spec, t, at);
-    // A claim that picks the fastest of several cases picks on the run: each context's figure is that
-    // case's, so the interval is the picked figure's, not the spread of each context's own pick.
-    ClaimSpec picked;
-    const ClaimSpec* unit_spec = &spec;
-    if (pick_on_the_run && spec.kind == ClaimKind::kNotFaster) {
-      if (const CaseResult* fastest = fastest_other(spec, t, at)) {
-        picked = spec;
-        picked.cases = {spec.cases.front(), fastest->name};
-        unit_spec = &picked;
-      }
-    }
-    const std::vector<const CaseResult*> read = cases_read(*unit_spec, t, at);
-    // The units every case it reads has (1.11.0: a claim that reads a small case and a larger one is
-    // paired over the contexts both ran in); a claim that reads no timed case, the run's fewest.
-    const std::size_t units = std::min(views.size(), shared_units(read).value_or(unit_count(t)));
-    if (units >= 2) {
-      const std::vector<ClaimResult> per_unit = per_round(*unit_spec, views, units, at);
-      const ProcessTerm process = claims_allow_by_figure_kind(t)
-                                      ? claim_process_term(read, process_allowance_of(t))
-                                      : ProcessTerm{process_allowance_of(t), 0.0};
-      judge_with_rounds(result, per_unit, process);
-      if (noise_rule && result.verdict_basis == "interval") {
-        std::vector<double> figures;
-        figures.reserve(per_unit.size());
-        for (const ClaimResult& unit : per_unit) {
-          figures.push_back(unit.measured.value_or(0.0));
-        }
-        apply_noise_rule(result, figures);
+    ClaimResult result = judge_at(spec, t, views, noise_rule, at);
+    if (gpu_alone != nullptr && sets_figures_against_a_bound(spec.kind)) {
+      const std::vector<const CaseResult*> read = cases_read(spec, t, at);
+      if (std::any_of(read.begin(), read.end(), [](const CaseResult* c) { return has_gated_reading(*c); })) {
+        span_gpu_alone(result, judge_at(spec, gpu_alone->transcript, gpu_alone->views, noise_rule, at));
       }
     }
     return result;
@@ -548,7 +604,7 @@ ClaimDescription describe_claim(const ClaimSpec& spec) {
 }
 
 ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) {
-  return judge(as_judged_in(spec, transcript), transcript, {}, false);
+  return judge(as_judged_in(spec, transcript), transcript, {}, false, nullptr);
 }
 
 std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
@@ -563,12 +619,24 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
       views.push_back(unit_view(transcript, u));
     }
   }
+  // A hot run that says so (claims_read_gpu_alone) judges its claims on its cases' gated samples too.
+  std::optional<GpuAloneReading> gpu_alone;
+  if (claims_read_gpu_alone(transcript)) {
+    gpu_alone.emplace();
+    gpu_alone->transcript = gated_reading(transcript);
+    if (units >= 2) {
+      gpu_alone->views.reserve(units);
+      for (std::size_t u = 0; u < units; ++u) {
+        gpu_alone->views.push_back(unit_view(gpu_alone->transcript, u));
+      }
+    }
+  }
   const bool noise_rule = schema_version_at_least(transcript.schema_version, 1, 8);
   std::vector<ClaimResult> results;
   results.reserve(specs.size());
   for (const ClaimSpec& declared : specs) {
     const ClaimSpec spec = as_judged_in(declared, transcript);
-    results.push_back(judge(spec, transcript, views, noise_rule));
+    results.push_back(judge(spec, transcript, views, noise_rule, gpu_alone ? &*gpu_alone : nullptr));
     if (noise_rule) {
       note_launch_bound_figures(results.back(), spec, transcript);
     }
@@ -630,6 +698,15 @@ void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_r
   claim.detail += "; rounds: " + tally;
   claim.verdict = agreeing == per_round.size() ? claim.verdict : Verdict::kInconclusive;
   claim.verdict_basis = "rounds";
+}
+
+bool reads_against_a_bound(const std::vector<ClaimSpec>& claims, const std::string& case_name,
+                           const std::string& size_label) {
+  return std::any_of(claims.begin(), claims.end(), [&](const ClaimSpec& spec) {
+    return sets_figures_against_a_bound(spec.kind) &&
+           (spec.at_every_size() || spec.size_label == size_label) &&
+           std::find(spec.cases.begin(), spec.cases.end(), case_name) != spec.cases.end();
+  });
 }
 
 std::vector<ClaimResult> claims_for(const Transcript& transcript, const std::vector<ClaimSpec>* specs) {

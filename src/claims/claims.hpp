@@ -194,7 +194,11 @@ struct ClaimDescription {
 //! its CUDA contexts from 1.8.0, its rounds before), each claim is also evaluated on every unit alone
 //! (unit_view) and judged with judge_with_rounds (a claim at every size: at each size, then the
 //! sizes' verdicts combined); from 1.8.0 a claim judged by its interval then meets
-//! claims/noise_rule.hpp's rule.
+//! claims/noise_rule.hpp's rule. In a hot run that says so (claims_read_gpu_alone, core/rounds.hpp), a
+//! time-ratio, bandwidth-band or not-faster claim is judged again on its cases' gated samples
+//! (gated_reading) wherever a case it reads has them: its interval becomes the span of both readings'
+//! intervals and its verdict that span's, so the host's launch latency in the hot samples never
+//! decides it (docs/measurement.md, "Hot timing at the lesson's size").
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 
@@ -216,6 +220,13 @@ struct ClaimDescription {
 //! A claim not measured on the run stays not measured. Fewer than 2 rounds change nothing.
 void judge_with_rounds(ClaimResult& claim, const std::vector<ClaimResult>& per_round,
                        const ProcessTerm& process = {});
+
+//! Whether a claim of `claims` that sets a figure against a bound from the cases it reads (a time ratio,
+//! a bandwidth band, not-faster: the kinds a hot run also judges on GPU time alone) reads `case_name` at
+//! the size labelled `size_label` (its size, or every size). The runner gives such a case hot timing's
+//! launch check up to kClaimLaunchCheckMaxElements (core/sampling.hpp).
+[[nodiscard]] bool reads_against_a_bound(const std::vector<ClaimSpec>& claims, const std::string& case_name,
+                                         const std::string& size_label);
 
 //! A transcript's claims: those it records, or, for one that records none (schema 1.0.0, a
 //! transcribed reference), `specs` evaluated on its figures (none when `specs` is null).

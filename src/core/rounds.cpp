@@ -217,6 +217,52 @@ bool claims_pick_on_the_run(const Transcript& transcript) {
          transcript.timing->interval_method.find(kPickOnTheRunWords) != std::string::npos;
 }
 
+bool claims_read_gpu_alone(const Transcript& transcript) {
+  return transcript.timing && transcript.timing->mode == timing_mode_name(TimingMode::kHot) &&
+         transcript.timing->interval_method.find(kGpuAloneWords) != std::string::npos;
+}
+
+bool has_gated_reading(const CaseResult& c) {
+  if (!c.launch_check || c.rounds.empty() || c.launch_check->gated_samples_ms.empty()) {
+    return false;
+  }
+  const std::size_t gated = c.launch_check->gated_samples_ms.size();
+  return gated % c.rounds.size() == 0;
+}
+
+Transcript gated_reading(const Transcript& transcript) {
+  Transcript reading = transcript;
+  const double allowance = process_allowance_of(transcript);
+  for (CaseResult& c : reading.cases) {
+    if (!has_gated_reading(c)) {
+      continue;
+    }
+    const std::vector<double> gated = c.launch_check->gated_samples_ms;
+    const std::size_t per_round = gated.size() / c.rounds.size();
+    const std::vector<RoundRecord> hot_rounds = c.rounds;
+    const CasePoint figure = c.figure_ms ? CasePoint::kUnitGeometricMean : CasePoint::kPooledMedian;
+    c.samples_ms.clear();
+    c.sample_sm_clock_mhz.clear();
+    c.throttled_samples.clear();
+    c.gate_timeout_samples.clear();
+    c.rounds.clear();
+    c.sampling_seconds = 0.0;
+    c.figure_ms.reset();
+    c.median_interval_ms.reset();
+    c.launch_check.reset();
+    c.timing_mode = timing_mode_name(TimingMode::kHotGated);
+    for (std::size_t r = 0; r < hot_rounds.size(); ++r) {
+      RoundSamples round;
+      round.samples_ms.assign(gated.begin() + static_cast<std::ptrdiff_t>(r * per_round),
+                              gated.begin() + static_cast<std::ptrdiff_t>((r + 1) * per_round));
+      round.sm_clock_mhz.assign(per_round, std::nullopt);
+      round.context = hot_rounds[r].context;
+      append_round(c, round, allowance, figure);
+    }
+  }
+  return reading;
+}
+
 ProcessTerm claim_process_term(const std::vector<const CaseResult*>& cases, double recorded) {
   if (!(recorded > 0.0)) {
     return {};
@@ -424,7 +470,11 @@ std::string interval_method_text(double process_allowance) {
   text += std::string("; ") + kPickOnTheRunWords +
           " (the lowest per-launch time over a sweep, the fastest of several cases) and takes its interval "
           "from that figure's contexts, and a figure that is a position in a sweep (where a speedup settles) "
-          "takes its interval from the intervals of the sweep's figures";
+          "takes its interval from the intervals of the sweep's figures; " +
+          kGpuAloneWords +
+          " (the gated samples hot timing's launch check takes after each round: GPU time alone), and its "
+          "interval spans both readings' intervals, so that it is held or failed only where the host's "
+          "launch latency in the hot samples does not decide the verdict";
   return text;
 }
 

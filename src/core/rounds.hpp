@@ -207,6 +207,26 @@ inline constexpr const char* kPickOnTheRunWords =
 //! that context, and is judged so again.
 [[nodiscard]] bool claims_pick_on_the_run(const Transcript& transcript);
 
+//! The words interval_method_text adds for a run whose claims that set figures against a bound are
+//! also judged on GPU time alone in hot timing (claims/claims.hpp: evaluate_claims; 2026-12-05). A hot
+//! sample carries the host's launch latency; where a claim's cases have gated samples beside their hot
+//! ones (the launch check), the claim is judged on those too, and its interval spans both readings.
+//! Recorded in timing.interval_method like kFigureKindAllowanceWords, since the schema has no field for it.
+inline constexpr const char* kGpuAloneWords =
+    "in hot timing, a claim that sets figures against a bound is judged on its cases' gated samples too";
+//! Whether `transcript`'s claims were judged on GPU time alone as well: a hot run whose recorded
+//! interval_method says so (kGpuAloneWords). Every other run, and a hot run written before, is judged
+//! on its hot samples alone, as it was.
+[[nodiscard]] bool claims_read_gpu_alone(const Transcript& transcript);
+//! Whether `c` has a reading on GPU time alone: a launch check whose gated samples fall evenly over its
+//! rounds (the same count after each, as the runner takes them).
+[[nodiscard]] bool has_gated_reading(const CaseResult& c);
+//! The transcript as GPU time alone reads it: each case that has_gated_reading takes its launch check's
+//! gated samples as its samples, round by round in the contexts its rounds ran in (summary, figure and
+//! interval computed from them as a run computes them; no launch check); every other case, and
+//! everything else, as it is. Claims evaluated on it give the figures the gate leaves: the GPU's time.
+[[nodiscard]] Transcript gated_reading(const Transcript& transcript);
+
 //! The process term of a claim's figure that reads `cases`, in a run that records process allowance
 //! `recorded` (timing.process_allowance): none when it is 0 (a run of one context, or before 1.9.0);
 //! `recorded` and kLaunchRateProcessFloor when a case times the host's launch rate; `recorded` when a

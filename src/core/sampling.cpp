@@ -30,6 +30,13 @@ TimingMode timing_mode_from_name(const std::string& name) {
   throw std::invalid_argument("unknown timing mode '" + name + "' (hot, cold or hot-gated)");
 }
 
+bool launch_check_applies(TimingMode mode, std::uint64_t elements, int launches_per_event_pair,
+                          bool read_against_a_bound) {
+  const std::uint64_t most = read_against_a_bound ? kClaimLaunchCheckMaxElements : kLaunchCheckMaxElements;
+  return mode == TimingMode::kHot && launches_per_event_pair <= kMaxGatedLaunchesPerSample &&
+         elements <= most;
+}
+
 const char* case_order_name(CaseOrder order) {
   switch (order) {
     case CaseOrder::kDeclared: return "declared";

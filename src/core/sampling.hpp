@@ -50,6 +50,25 @@ inline constexpr unsigned long long kGateTimeoutNs = 100'000'000;
 //! lessons call small (docs/measurement.md).
 inline constexpr std::uint64_t kLaunchCheckMaxElements = std::uint64_t{1} << 18;
 inline constexpr int kLaunchCheckSamplesPerRound = 5;
+//! The launch check also covers, up to this many elements, every case that a claim of the lab sets
+//! against a bound reads (claims/claims.hpp: reads_against_a_bound), so that such a claim can be judged
+//! on GPU time alone too (core/rounds.hpp: gated_reading). 2^24: at day 48's lesson size the H200's
+//! kernels take 40-230 us, and every hot sample there carries about 5 us of the host's launch latency
+//! (hot minus hot-gated figure of each of part 2's ten cases, 4.9 us; 2026-12-05 benchmark), 2% to 12%
+//! of it. The claims' cases at 2^27 take 0.13-1.8 ms, and checking them would add its gated samples to
+//! day 20's run, which has no wall time to spare (docs/measurement.md, "Hot timing at the lesson's size").
+inline constexpr std::uint64_t kClaimLaunchCheckMaxElements = std::uint64_t{1} << 24;
+//! The words timing.launch_check gives that rule, followed by kClaimLaunchCheckMaxElements: what says a
+//! run checked its claims' cases (the Markdown's launch-check table reads it).
+inline constexpr const char* kClaimLaunchCheckWords =
+    "the same after each round of every case a claim sets against a bound reads, up to";
+//! Whether a case gets hot timing's launch check: in hot `mode` only, at most
+//! kMaxGatedLaunchesPerSample launches between one pair of events (`launches_per_event_pair`: its
+//! launches per sample times the samples timed together), and at most kLaunchCheckMaxElements
+//! `elements`, or at most kClaimLaunchCheckMaxElements for a case a claim sets against a bound reads
+//! (`read_against_a_bound`).
+[[nodiscard]] bool launch_check_applies(TimingMode mode, std::uint64_t elements, int launches_per_event_pair,
+                                        bool read_against_a_bound);
 //! A hot figure whose gated median is below half of it (host launch latency at least this share of
 //! it) is launch-bound: it times the host's launches more than the GPU's work.
 inline constexpr double kLaunchBoundShare = 0.5;

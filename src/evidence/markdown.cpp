@@ -505,6 +505,17 @@ Table launch_check_table(const Transcript& t) {
       "times the host's launches, which move by several percent between runs at every level, more than a "
       "narrow tolerance allows. A claim that needs such a figure's precision is judged from a cold or "
       "hot-gated run; here its interval, or its noise, leaves it inconclusive."};
+  if (t.timing && t.timing->launch_check.find(kClaimLaunchCheckWords) != std::string::npos) {
+    // A run that also checked its claims' cases (2026-12-05): they are listed here too.
+    table.title = "Hot timing: the host's launch latency";
+    table.notes.push_back(
+        "The same check ran beside every case a claim sets against a bound reads, up to " +
+        std::to_string(kClaimLaunchCheckMaxElements) +
+        " elements: there a hot sample still carries the host's few microseconds of launch latency, a few "
+        "percent of a short kernel. Each such claim is judged on the gated samples too, and its interval "
+        "spans both readings: where the host's latency decides the verdict, the claim is inconclusive and "
+        "says so.");
+  }
   table.headers = {"case", "size", "n", "hot median us", "gated median us", "host share", "launch-bound"};
   table.right_aligned = {false, false, true, true, true, true, false};
   for (const CaseResult& c : t.cases) {

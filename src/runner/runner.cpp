@@ -161,7 +161,9 @@ TimingRecord timing_record(const SamplingRule& rule, const RunPlan& plan, const 
         " samples of its region queued behind a launch gate (GPU time alone, outside its hot samples); a "
         "case whose gated median is below " +
         fixed((1.0 - kLaunchBoundShare) * 100.0, 0) +
-        "% of its hot median is launch-bound: its hot figure times the host's launches";
+        "% of its hot median is launch-bound: its hot figure times the host's launches; " +
+        kClaimLaunchCheckWords + " " + std::to_string(kClaimLaunchCheckMaxElements) +
+        " elements, so that those claims are judged on GPU time alone too";
   }
   timing.small_case_batch = options.small_case_batch;
   timing.small_case_max_elements = kSmallCaseMaxElements;
@@ -469,13 +471,15 @@ class CaseSampling {
  public:
   //! `round_rule` for one round of a case, `small_case_round_rule` for one of a case of at most
   //! kSmallCaseRoundsMaxElements elements (1.11.0: their budget is split between more rounds).
+  //! `claims`, the lab's: the cases they set against a bound get the launch check at larger sizes.
   CaseSampling(const SamplingRule& round_rule, const SamplingRule& small_case_round_rule, TimingMode mode,
-               const DeviceSizing& sizing, const RunOptions& options)
+               const DeviceSizing& sizing, const RunOptions& options, const std::vector<ClaimSpec>& claims)
       : round_rule_(round_rule),
         small_case_round_rule_(small_case_round_rule),
         mode_(mode),
         sizing_(sizing),
-        options_(options) {
+        options_(options),
+        claims_(claims) {
     open();
   }
 
@@ -546,12 +550,14 @@ class CaseSampling {
     }
   }
 
-  //! Hot mode's launch check: whether `item`'s hot samples get gated ones beside them (a case of at
-  //! most kLaunchCheckMaxElements elements and kMaxGatedLaunchesPerSample launches per sample).
+  //! Hot mode's launch check: whether `item`'s hot samples get gated ones beside them
+  //! (launch_check_applies: a case of at most kMaxGatedLaunchesPerSample launches per sample and
+  //! kLaunchCheckMaxElements elements, or kClaimLaunchCheckMaxElements where a claim of the lab sets it
+  //! against a bound).
   [[nodiscard]] bool launch_checked(const PlannedCase& item) const {
     const int batch = event_pair_batch_for(*item.spec, item.size.elements, options_);
-    return mode_ == TimingMode::kHot && item.size.elements <= kLaunchCheckMaxElements &&
-           item.spec->launches_per_sample * batch <= kMaxGatedLaunchesPerSample;
+    return launch_check_applies(mode_, item.size.elements, item.spec->launches_per_sample * batch,
+                                reads_against_a_bound(claims_, item.spec->name, item.size.label));
   }
 
   //! Once a round of `active` is sampled: kLaunchCheckSamplesPerRound samples of its region queued
@@ -596,6 +602,7 @@ class CaseSampling {
   TimingMode mode_;
   DeviceSizing sizing_;
   const RunOptions& options_;
+  const std::vector<ClaimSpec>& claims_;
   std::optional<L2Flusher> flusher_;
   std::optional<ClockProbe> probe_;
   std::optional<LaunchGate> gate_;
@@ -1129,7 +1136,7 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       check_correctness(lab, *session, checked.selected, options.seed, t, progress);
 
   setup = Clock::now();
-  CaseSampling sampling(checked.round, checked.small_case_round, options.mode, sizing, options);
+  CaseSampling sampling(checked.round, checked.small_case_round, options.mode, sizing, options, lab.claims);
   first_context.setup_seconds += seconds_since(setup);  // the session's and the tools', not the check's
   t.timing->contexts.push_back(first_context);
   t.timing->l2_flush_bytes = sampling.l2_flush_bytes();

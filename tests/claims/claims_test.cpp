@@ -723,3 +723,95 @@ TEST_CASE("a lab's rule with an interval of its own is judged by it on a run tha
   REQUIRE(before.measured_interval.has_value());
   CHECK(before.measured_interval->high == Catch::Approx(2.0));
 }
+
+namespace {
+
+// Synthetic: a hot run of 3 rounds (each its own unit), staged and fused at the lesson size, each
+// with 5 gated samples a round beside its hot ones (hot timing's launch check), whose interval
+// method says its claims are judged on GPU time alone too.
+labrun::Transcript hot_run_with_gated(double staged_hot, double staged_gated, double fused_hot,
+                                      double fused_gated) {
+  labrun::Transcript t = rounds_transcript({staged_hot, staged_hot * 1.002, staged_hot * 0.998},
+                                           {fused_hot, fused_hot, fused_hot});
+  const auto check = [](labrun::CaseResult& c, double gated) {
+    std::vector<double> samples;
+    for (const double drift : {1.0, 1.002, 0.998}) {
+      samples.insert(samples.end(), 5, gated * drift);
+    }
+    c.launch_check = labrun::launch_latency_check(samples, c.summary.median);
+  };
+  check(t.cases[0], staged_gated);
+  check(t.cases[1], fused_gated);
+  t.timing = labrun::TimingRecord{};
+  t.timing->mode = "hot";
+  t.timing->interval_method = labrun::interval_method_text(0.0);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "in hot timing a claim whose verdict the host's launch latency decides is inconclusive, and says so") {
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.10)};  // bound 2.70 to 3.30
+  // Hot: 0.2305 / 0.0702 = 3.28, held by its interval alone; the gate takes the host's 4.9 us out of
+  // both: 0.2256 / 0.0653 = 3.45, failed (day 48's lesson size on the H200, 2026-12-05).
+  const labrun::Transcript t = hot_run_with_gated(0.2305, 0.2256, 0.0702, 0.0653);
+  labrun::Transcript hot_alone = t;
+  hot_alone.timing->interval_method = "95% intervals from between-context variation (an older run)";
+  const labrun::ClaimResult as_written = labrun::evaluate_claims(specs, hot_alone)[0];
+  CHECK(as_written.verdict == Verdict::kHeld);
+  CHECK_THAT(as_written.detail, !ContainsSubstring("GPU time alone"));
+
+  const labrun::ClaimResult judged = labrun::evaluate_claims(specs, t)[0];
+  CHECK(judged.verdict == Verdict::kInconclusive);
+  CHECK(judged.verdict_basis == "interval");
+  CHECK(*judged.measured == *as_written.measured);  // the figure is the hot one, as the lesson times it
+  REQUIRE(judged.measured_interval.has_value());
+  // The interval spans both readings: the hot one's low end and the gated one's high end.
+  CHECK(judged.measured_interval->low == as_written.measured_interval->low);
+  CHECK(judged.measured_interval->high > 3.45);
+  CHECK_THAT(
+      judged.detail,
+      ContainsSubstring("on GPU time alone (its cases' gated samples): 3.455 (3.455 to 3.455), failed"));
+  CHECK_THAT(judged.detail, ContainsSubstring("failed: the host's launch latency in the hot samples decides "
+                                              "the verdict, so it is inconclusive"));
+
+  // Where GPU time alone agrees, the verdict stands, and the detail gives the gated reading.
+  const labrun::ClaimResult agreeing =
+      labrun::evaluate_claims(specs, hot_run_with_gated(0.2305, 0.2256, 0.0702, 0.0720))[0];
+  CHECK(agreeing.verdict == Verdict::kHeld);
+  CHECK_THAT(agreeing.detail, ContainsSubstring("on GPU time alone"));
+  CHECK_THAT(agreeing.detail, !ContainsSubstring("decides the verdict"));
+
+  // Cold and hot-gated runs have no host latency in their samples to read around.
+  labrun::Transcript cold = t;
+  cold.timing->mode = "cold";
+  CHECK(labrun::evaluate_claims(specs, cold)[0].verdict == Verdict::kHeld);
+
+  // A claim that reads the host's launch cost on purpose (per-launch) or a lab's own rule is not.
+  labrun::Transcript launches = t;
+  labrun::CaseResult empty = labrun::testing::make_rounds_case("lab/p1/empty", "p1", "single", 1,
+                                                               floats(0, 0, 1), {{0.5}, {0.5}, {0.5}});
+  empty.launches_per_sample = 100;
+  launches.cases.push_back(empty);
+  const ClaimSpec per_launch = labrun::per_launch_converges_claim("per-launch", "staged per launch",
+                                                                  "lab/p2/staged", "lab/p1/empty", 0.20);
+  CHECK_THAT(labrun::evaluate_claims({per_launch}, launches)[0].detail, !ContainsSubstring("GPU time alone"));
+}
+
+TEST_CASE("the cases a claim sets against a bound, by name and size") {
+  const std::vector<ClaimSpec> claims{
+      ratio_claim(3.0, 0.10),
+      labrun::time_ratio_claim("every", "a over b", "lab/p/a", "lab/p/b", labrun::kEverySize,
+                               labrun::at_most(2.0)),
+      labrun::per_launch_converges_claim("per-launch", "per launch", "lab/p3/staged", "lab/p1/empty", 0.2),
+      labrun::bitwise_equal_claim("bitwise", "agree", "fused", "staged", false),
+  };
+  CHECK(labrun::reads_against_a_bound(claims, "lab/p2/staged", "lesson"));
+  CHECK(labrun::reads_against_a_bound(claims, "lab/p2/fused", "lesson"));
+  CHECK_FALSE(labrun::reads_against_a_bound(claims, "lab/p2/staged", "card-scaled"));
+  CHECK(labrun::reads_against_a_bound(claims, "lab/p/b", "sweep"));              // at every size
+  CHECK_FALSE(labrun::reads_against_a_bound(claims, "lab/p3/staged", "sweep"));  // the host's launch cost
+  CHECK_FALSE(labrun::reads_against_a_bound(claims, "lab/p1/empty", "single"));
+  CHECK_FALSE(labrun::reads_against_a_bound(claims, "staged", "lesson"));
+}

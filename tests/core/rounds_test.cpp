@@ -416,3 +416,59 @@ TEST_CASE(
   // Either order: the same shared contexts.
   REQUIRE(labrun::measured_ratio(t.cases[1], t.cases[0]).interval.has_value());
 }
+
+TEST_CASE("GPU time alone: a case's gated samples read round by round as its samples, in its contexts") {
+  // Synthetic: a hot case of 3 rounds, each in a context of its own, with 2 gated samples a round.
+  labrun::CaseResult hot = make_rounds_case("lab/p/a", "p", "lesson", 1 << 24, floats(1, 1, 1),
+                                            {{0.070, 0.071}, {0.072, 0.073}, {0.071, 0.070}});
+  for (std::size_t r = 0; r < hot.rounds.size(); ++r) {
+    hot.rounds[r].context = static_cast<int>(r);
+  }
+  hot.figure_ms = labrun::unit_geometric_mean(hot);
+  hot.timing_mode = "hot";
+  hot.launch_check =
+      labrun::launch_latency_check({0.065, 0.066, 0.067, 0.066, 0.064, 0.065}, hot.summary.median);
+  labrun::CaseResult unchecked =
+      make_rounds_case("lab/p/b", "p", "lesson", 1 << 24, floats(1, 1, 1), {{0.2}, {0.2}, {0.2}});
+  labrun::CaseResult uneven = hot;  // 5 gated samples over 3 rounds: not as the runner takes them
+  uneven.name = "lab/p/c";
+  uneven.launch_check->gated_samples_ms.pop_back();
+  labrun::Transcript t;
+  t.cases = {hot, unchecked, uneven};
+  CHECK(labrun::has_gated_reading(hot));
+  CHECK_FALSE(labrun::has_gated_reading(unchecked));
+  CHECK_FALSE(labrun::has_gated_reading(uneven));
+
+  const labrun::Transcript gated = labrun::gated_reading(t);
+  const labrun::CaseResult& a = gated.cases[0];
+  CHECK(a.samples_ms == std::vector<double>{0.065, 0.066, 0.067, 0.066, 0.064, 0.065});
+  REQUIRE(a.rounds.size() == 3);
+  CHECK(a.rounds[1].samples == 2);
+  CHECK(a.rounds[1].median_ms == Catch::Approx(0.0665));
+  CHECK(a.rounds[2].context == 2);
+  CHECK(a.timing_mode == "hot-gated");
+  CHECK_FALSE(a.launch_check.has_value());
+  REQUIRE(a.figure_ms.has_value());  // the figure as the run computed its own: the contexts' geometric mean
+  CHECK(*a.figure_ms == Catch::Approx(std::cbrt(0.0655 * 0.0665 * 0.0645)));
+  REQUIRE(a.median_interval_ms.has_value());
+  CHECK(a.median_interval_ms->contains(*a.figure_ms));
+  // The others are read as they are.
+  CHECK(gated.cases[1].samples_ms == unchecked.samples_ms);
+  CHECK(gated.cases[2].samples_ms == uneven.samples_ms);
+  CHECK(gated.cases[2].launch_check.has_value());
+}
+
+TEST_CASE("only a hot run that says so judges its claims on GPU time alone too") {
+  labrun::Transcript t;
+  t.timing = labrun::TimingRecord{};
+  t.timing->mode = "hot";
+  t.timing->interval_method = labrun::interval_method_text(1.0);
+  CHECK(labrun::claims_read_gpu_alone(t));
+  t.timing->mode = "cold";
+  CHECK_FALSE(labrun::claims_read_gpu_alone(t));
+  t.timing->mode = "hot";
+  t.timing->interval_method = "95% intervals from between-context variation (an older run)";
+  CHECK_FALSE(labrun::claims_read_gpu_alone(t));
+  t.timing.reset();
+  CHECK_FALSE(labrun::claims_read_gpu_alone(t));
+}

@@ -112,3 +112,21 @@ TEST_CASE("a sample is kept at the precision of the float a CUDA event gives") {
   CHECK(std::isinf(labrun::event_precision_ms(std::numeric_limits<double>::infinity())));
   CHECK(std::isnan(labrun::event_precision_ms(std::nan(""))));
 }
+
+TEST_CASE("hot timing's launch check: small cases, and the cases a claim sets against a bound up to 2^24") {
+  using labrun::launch_check_applies;
+  using labrun::TimingMode;
+  constexpr std::uint64_t kSmall = std::uint64_t{1} << 18;
+  constexpr std::uint64_t kLesson = std::uint64_t{1} << 24;
+  CHECK(launch_check_applies(TimingMode::kHot, kSmall, 4, false));
+  CHECK_FALSE(launch_check_applies(TimingMode::kHot, kSmall + 1, 4, false));
+  // A case a claim sets against a bound: checked up to the lesson's size, not beyond.
+  CHECK(launch_check_applies(TimingMode::kHot, kLesson, 4, true));
+  CHECK_FALSE(launch_check_applies(TimingMode::kHot, kLesson + 1, 4, true));
+  // More launches between one pair of events than the gate can hold: never, at any size.
+  CHECK_FALSE(launch_check_applies(TimingMode::kHot, 1, 1000, true));
+  CHECK(launch_check_applies(TimingMode::kHot, 1, labrun::kMaxGatedLaunchesPerSample, false));
+  // Only hot timing has a launch latency in its samples to check.
+  CHECK_FALSE(launch_check_applies(TimingMode::kCold, kSmall, 4, true));
+  CHECK_FALSE(launch_check_applies(TimingMode::kHotGated, kSmall, 4, true));
+}

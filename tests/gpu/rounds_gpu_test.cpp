@@ -12,6 +12,7 @@
 
 #include "base/atomic_file.hpp"
 #include "cases/declared_lab.hpp"
+#include "core/sampling.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "runner/runner.hpp"
@@ -168,6 +169,38 @@ TEST_CASE("hot timing checks small cases for the host's launch latency (1.8.0)",
     CHECK(c.launch_check->host_share < 1.0);
     CHECK(c.launch_check->launch_bound == (c.launch_check->host_share >= labrun::kLaunchBoundShare));
   }
+}
+
+TEST_CASE("hot timing checks the cases a claim sets against a bound up to 2^24, and judges it on them too",
+          "[rounds]") {
+  require_gpu();
+  // Part 2's staged and fused chains at the lesson's size (2^24, read by the byte-ratio claims) and the
+  // card-scaled size (2^27: not checked, whatever reads them).
+  const labrun::Transcript back =
+      run_rounds_test({"part2/staged-chain", "part2/fused-chain"}, [](labrun::RunOptions& options) {
+        options.rounds = 3;
+        options.repetitions = 6;
+        options.max_samples = 30;
+      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->launch_check.find(labrun::kClaimLaunchCheckWords) != std::string::npos);
+  int checked = 0;
+  for (const labrun::CaseResult& c : back.cases) {
+    INFO(c.name << " at " << c.elements);
+    CHECK(c.launch_check.has_value() == (c.elements <= labrun::kClaimLaunchCheckMaxElements));
+    if (c.launch_check) {
+      ++checked;
+      CHECK(c.launch_check->gated_samples_ms.size() ==
+            static_cast<std::size_t>(3 * labrun::kLaunchCheckSamplesPerRound));
+      CHECK(c.launch_check->gated_median_ms > 0.0);
+    }
+  }
+  CHECK(checked == 2);
+  const auto lesson_ratio = std::find_if(
+      back.claims.begin(), back.claims.end(),
+      [](const labrun::ClaimResult& c) { return c.id == "staged-over-fused-is-the-byte-ratio"; });
+  REQUIRE(lesson_ratio != back.claims.end());
+  CHECK(lesson_ratio->detail.find("on GPU time alone") != std::string::npos);
 }
 
 TEST_CASE("small cases take more rounds in contexts of their own, large ones keep theirs (1.11.0)",

@@ -53,10 +53,11 @@ inline constexpr int kLaunchCheckSamplesPerRound = 5;
 //! The launch check also covers, up to this many elements, every case that a claim of the lab sets
 //! against a bound reads (claims/claims.hpp: reads_against_a_bound), so that such a claim can be judged
 //! on GPU time alone too (core/rounds.hpp: gated_reading). 2^24: at day 48's lesson size the H200's
-//! kernels take 40-230 us, and every hot sample there carries about 5 us of the host's launch latency
-//! (hot minus hot-gated figure of each of part 2's ten cases, 4.9 us; 2026-12-05 benchmark), 2% to 12%
-//! of it. The claims' cases at 2^27 take 0.13-1.8 ms, and checking them would add its gated samples to
-//! day 20's run, which has no wall time to spare (docs/measurement.md, "Hot timing at the lesson's size").
+//! kernels take 35-230 us, and every hot sample there carries 5.1-6.6 us of the host's launch latency
+//! (hot less hot-gated figure of each of part 2's ten cases, the 2026-12-05 evidence runs), 2.5% to 16%
+//! of it. The claims' cases at 2^27 take 0.13-1.8 ms, and checking them would add their gated samples
+//! to day 20's run, which has no wall time to spare (docs/measurement.md, "Hot timing at the lesson's
+//! size").
 inline constexpr std::uint64_t kClaimLaunchCheckMaxElements = std::uint64_t{1} << 24;
 //! The words timing.launch_check gives that rule, followed by kClaimLaunchCheckMaxElements: what says a
 //! run checked its claims' cases (the Markdown's launch-check table reads it).

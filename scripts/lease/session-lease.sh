@@ -28,9 +28,11 @@
 #                                                  read by verdict-stability.py, to set beside the
 #                                                  day48 stage's runs (~1.5 min)
 #
-# The previous code, carried beside .deps (from the repository root on the carrying machine):
+# The previous code, carried beside .deps (from the repository root on the carrying machine): what
+# its labrun build needs and no more, since the tree that travels (tracked files and what is carried)
+# may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on 2026-12-05:
 #   git archive --prefix=labrun-pre-session/ COMMIT -- src labs cmake CMakeLists.txt \
-#     CMakePresets.json scripts evidence/schema tests | tar -x -C build
+#     CMakePresets.json scripts/draw_plots.py evidence/schema | tar -x -C build
 #
 # COPY_TO (the device tool's $OUT) receives each part's logs and tables and its packed outputs; the
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.

@@ -6,9 +6,10 @@ A hot run written before the rule has no gated samples of its claims' larger cas
 them from a hot-gated run of the same lab instead: hot run i is paired with hot-gated run i (each
 folder's transcripts in name order), and each claim the rule judges (CLAIM, repeatable; default the
 day-48 claims it applies to at the lesson's size) gets as its interval the span of the hot run's
-interval and the hot-gated run's, and that span's verdict against its bound; a hot verdict of
-inconclusive stays so. The gated reading then comes from another process, so this is an estimate of
-what the rule does, not a measurement of it.
+interval and the hot-gated run's, and that span's verdict against its bound (a hot claim its noise
+left inconclusive rests on the hot-gated reading so, where that one was judged by its interval). The
+gated reading then comes from another process, so this is an estimate of what the rule does, not a
+measurement of it.
 
   gpu-alone-replay.py HOT_FOLDER GATED_FOLDER [--claim ID]...
 
@@ -54,12 +55,12 @@ def verdict(low, high, bound):
 
 
 def spanned(hot, gated):
-    """The hot claim's verdict with its interval spanned by the gated claim's (as the rule judges)."""
-    if hot.get("verdict_basis") != "interval" or not hot.get("measured_interval") or not gated or \
-            gated.get("verdict_basis") != "interval" or not gated.get("measured_interval"):
+    """The hot claim's verdict with its interval spanned by the gated claim's, as the rule judges: a hot
+    claim judged by its interval, or one its noise left inconclusive (basis "noise": it rests on the
+    gated reading), against a gated claim judged by its interval; any other claim as it was judged."""
+    if hot.get("verdict_basis") not in ("interval", "noise") or not hot.get("measured_interval") or \
+            not gated or gated.get("verdict_basis") != "interval" or not gated.get("measured_interval"):
         return hot["verdict"]
-    if hot["verdict"] == "inconclusive":
-        return "inconclusive"
     low = min(hot["measured_interval"]["low"], gated["measured_interval"]["low"])
     high = max(hot["measured_interval"]["high"], gated["measured_interval"]["high"])
     return verdict(low, high, hot["bound"])

@@ -475,24 +475,33 @@ struct GpuAloneReading {
   std::vector<Transcript> views;
 };
 
-// `hot`, judged by its interval on a hot run's samples, judged again with `gpu_alone`, the same claim
-// on its cases' gated samples: its interval becomes the span of both intervals and its verdict that
-// span's against the bound (an inconclusive verdict stays so: the noise rule's), so it is held or failed
-// only where both readings are; the detail gives the gated reading and says when the host decides it.
+// `hot`, a claim judged on a hot run's samples, judged again with `gpu_alone`, the same claim on its
+// cases' gated samples: its interval becomes the span of both intervals and its verdict that span's
+// against the bound, so it is held or failed only where both readings are; the detail gives the gated
+// reading and says when the host decides it. A hot figure too noisy for the claim's tolerance (basis
+// "noise", claims/noise_rule.hpp) rests on the gated reading where that one is not (basis "interval"):
+// item 2 of issue 31, a claim that needs precision the hot samples lack reads the gated figure, the hot
+// interval still spanned in. Nothing changes where either reading has no interval, where the hot one
+// was judged otherwise (rounds, point), or where the gated one is too noisy as well.
 void span_gpu_alone(ClaimResult& hot, const ClaimResult& gpu_alone) {
-  if (hot.verdict_basis != "interval" || !hot.measured_interval || !gpu_alone.measured ||
+  const bool hot_too_noisy = hot.verdict_basis == "noise";
+  if ((hot.verdict_basis != "interval" && !hot_too_noisy) || !hot.measured_interval || !gpu_alone.measured ||
       !gpu_alone.measured_interval || gpu_alone.verdict_basis != "interval") {
     return;
   }
   const Interval span{std::min(hot.measured_interval->low, gpu_alone.measured_interval->low),
                       std::max(hot.measured_interval->high, gpu_alone.measured_interval->high)};
-  const Verdict spanned = hot.verdict == Verdict::kInconclusive
-                              ? Verdict::kInconclusive
-                              : verdict_from_interval(span, hot.bound_low, hot.bound_high);
+  const Verdict spanned = verdict_from_interval(span, hot.bound_low, hot.bound_high);
   hot.detail += "; on GPU time alone (its cases' gated samples): " + fixed(*gpu_alone.measured, 3) + " (" +
                 fixed(gpu_alone.measured_interval->low, 3) + " to " +
                 fixed(gpu_alone.measured_interval->high, 3) + "), " + verdict_name(gpu_alone.verdict);
-  if (spanned != hot.verdict) {
+  if (hot_too_noisy) {
+    hot.detail += std::string(
+                      ", which moves less than its tolerance, so the claim rests on it, the hot interval "
+                      "spanned in: ") +
+                  verdict_name(spanned);
+    hot.verdict_basis = "interval";
+  } else if (spanned != hot.verdict) {
     hot.detail +=
         std::string(": the host's launch latency in the hot samples decides the verdict, so it is ") +
         verdict_name(spanned);

@@ -198,7 +198,8 @@ struct ClaimDescription {
 //! time-ratio, bandwidth-band or not-faster claim is judged again on its cases' gated samples
 //! (gated_reading) wherever a case it reads has them: its interval becomes the span of both readings'
 //! intervals and its verdict that span's, so the host's launch latency in the hot samples never
-//! decides it (docs/measurement.md, "Hot timing at the lesson's size").
+//! decides it, and a hot figure too noisy for its tolerance rests on a gated one that is not
+//! (docs/measurement.md, "Hot timing at the lesson's size").
 [[nodiscard]] std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs,
                                                        const Transcript& transcript);
 

@@ -474,7 +474,9 @@ std::string interval_method_text(double process_allowance) {
           kGpuAloneWords +
           " (the gated samples hot timing's launch check takes after each round: GPU time alone), and its "
           "interval spans both readings' intervals, so that it is held or failed only where the host's "
-          "launch latency in the hot samples does not decide the verdict";
+          "launch latency in the hot samples does not decide the verdict; where its hot figure moves between "
+          "contexts by more than its tolerance and the gated one does not, it rests on the gated reading, "
+          "the hot interval spanned in";
   return text;
 }
 

@@ -201,6 +201,14 @@ Table claims_table(const Transcript& t) {
           "whose figure moves between the contexts by more than its tolerance is inconclusive however its "
           "interval falls (from: noise).");
     }
+    if (claims_read_gpu_alone(t)) {
+      table.notes.push_back(
+          "In this hot run a claim that sets a figure against a bound is also judged on the gated samples "
+          "of the cases it reads, where they have them (GPU time alone, without the host's launch latency): "
+          "its interval spans both readings, so it is held or failed only where both are, and a hot figure "
+          "that moves more than its tolerance rests on the gated one where that one does not. Its figures "
+          "give both readings.");
+    }
     table.headers = {"claim",     "measured", "95% interval", "expected", "bound",
                      "tolerance", "verdict",  "from",         "figures"};
     table.right_aligned = {false, true, true, true, true, false, false, false, false};

@@ -815,3 +815,46 @@ TEST_CASE("the cases a claim sets against a bound, by name and size") {
   CHECK_FALSE(labrun::reads_against_a_bound(claims, "lab/p1/empty", "single"));
   CHECK_FALSE(labrun::reads_against_a_bound(claims, "staged", "lesson"));
 }
+
+TEST_CASE(
+    "in hot timing a claim whose hot figure is too noisy for its tolerance rests on its gated reading") {
+  // Synthetic: within 2% of 3.00 (bound 2.94 to 3.06). The hot ratio moves by 4% between the three
+  // contexts (3.60, 3.74, 3.46): more than the tolerance, so the hot samples alone cannot judge it.
+  const std::vector<ClaimSpec> specs{ratio_claim(3.0, 0.02)};
+  labrun::Transcript t = rounds_transcript({0.360, 0.3744, 0.3456}, {0.1, 0.1, 0.1});
+  const auto check = [](labrun::CaseResult& c, const std::vector<double>& per_round) {
+    std::vector<double> samples;
+    for (const double gated : per_round) {
+      samples.insert(samples.end(), 5, gated);
+    }
+    c.launch_check = labrun::launch_latency_check(samples, c.summary.median);
+  };
+  t.timing = labrun::TimingRecord{};
+  t.timing->mode = "hot";
+  t.timing->interval_method = labrun::interval_method_text(0.0);
+  labrun::Transcript hot_alone = t;
+  hot_alone.timing->interval_method = "95% intervals from between-context variation (an older run)";
+  const labrun::ClaimResult noisy = labrun::evaluate_claims(specs, hot_alone)[0];
+  CHECK(noisy.verdict == Verdict::kInconclusive);
+  CHECK(noisy.verdict_basis == "noise");
+
+  // On GPU time alone the ratio moves by 0.2% (3.50, 3.507, 3.493): it fails, and both intervals lie
+  // above the bound, so the claim fails on the gated reading with the hot interval spanned in.
+  check(t.cases[0], {0.3500, 0.3507, 0.3493});
+  check(t.cases[1], {0.1, 0.1, 0.1});
+  const labrun::ClaimResult rests = labrun::evaluate_claims(specs, t)[0];
+  CHECK(rests.verdict == Verdict::kFailed);
+  CHECK(rests.verdict_basis == "interval");
+  REQUIRE(rests.measured_interval.has_value());
+  CHECK(rests.measured_interval->low == noisy.measured_interval->low);
+  CHECK_THAT(rests.detail, ContainsSubstring("this run cannot judge it; on GPU time alone"));
+  CHECK_THAT(rests.detail,
+             ContainsSubstring("which moves less than its tolerance, so the claim rests on it, the hot "
+                               "interval spanned in: failed"));
+
+  // A gated reading as noisy as the hot one leaves the claim inconclusive by its noise.
+  check(t.cases[0], {0.360, 0.3744, 0.3456});
+  const labrun::ClaimResult still_noisy = labrun::evaluate_claims(specs, t)[0];
+  CHECK(still_noisy.verdict == Verdict::kInconclusive);
+  CHECK(still_noisy.verdict_basis == "noise");
+}

@@ -104,7 +104,9 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
   command
       ->add_option(
           "--timing", arguments.timing_mode,
-          "hot: samples back to back, as the lesson times (the host's launch latency included); cold: the L2 "
+          "hot: samples back to back, as the lesson times (the host's launch latency included; small cases "
+          "and those a claim sets against a bound are also sampled behind a gate, and those claims judged "
+          "on both); cold: the L2 "
           "is flushed (2 x its size read, persisting lines reset) before every sample; hot-gated: hot, each "
           "sample queued behind a gate kernel released once its launches are queued, so it is GPU time alone")
       ->check(CLI::IsMember({"hot", "cold", "hot-gated"}))

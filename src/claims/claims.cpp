@@ -619,26 +619,25 @@ ClaimResult evaluate_claim(const ClaimSpec& spec, const Transcript& transcript) 
 std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, const Transcript& transcript) {
   // The interval units are the run's CUDA contexts (1.8.0), or its rounds before 1.8.0
   // (core/rounds.hpp); one view per unit of the case with the most (1.11.0: the small cases'), each
-  // claim judged over the units of the cases it reads (judge).
-  std::vector<Transcript> views;
+  // claim judged over the units of the cases it reads (judge). None below 2 units.
   const std::size_t units = most_units(transcript);
-  if (units >= 2) {
-    views.reserve(units);
-    for (std::size_t u = 0; u < units; ++u) {
-      views.push_back(unit_view(transcript, u));
+  const auto views_of = [units](const Transcript& t) {
+    std::vector<Transcript> views;
+    if (units >= 2) {
+      views.reserve(units);
+      for (std::size_t u = 0; u < units; ++u) {
+        views.push_back(unit_view(t, u));
+      }
     }
-  }
+    return views;
+  };
+  const std::vector<Transcript> views = views_of(transcript);
   // A hot run that says so (claims_read_gpu_alone) judges its claims on its cases' gated samples too.
   std::optional<GpuAloneReading> gpu_alone;
   if (claims_read_gpu_alone(transcript)) {
-    gpu_alone.emplace();
-    gpu_alone->transcript = gated_reading(transcript);
-    if (units >= 2) {
-      gpu_alone->views.reserve(units);
-      for (std::size_t u = 0; u < units; ++u) {
-        gpu_alone->views.push_back(unit_view(gpu_alone->transcript, u));
-      }
-    }
+    Transcript gated = gated_reading(transcript);
+    std::vector<Transcript> gated_views = views_of(gated);
+    gpu_alone.emplace(GpuAloneReading{std::move(gated), std::move(gated_views)});
   }
   const bool noise_rule = schema_version_at_least(transcript.schema_version, 1, 8);
   std::vector<ClaimResult> results;

@@ -28,11 +28,12 @@
 #                                                  read by verdict-stability.py, to set beside the
 #                                                  day48 stage's runs (~1.5 min)
 #
-# The previous code, carried beside .deps (from the repository root on the carrying machine): what
-# its labrun build needs and no more, since the tree that travels (tracked files and what is carried)
-# may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on 2026-12-05:
-#   git archive --prefix=labrun-pre-session/ COMMIT -- src labs cmake CMakeLists.txt \
-#     CMakePresets.json scripts/draw_plots.py evidence/schema | tar -x -C build
+# The previous code, carried beside .deps as a patch (about 60 KB; the tree that travels, tracked files
+# and what is carried, may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on
+# 2026-12-05): on the carrying machine, at the commit that travels,
+#   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch
+# and carry build/labrun-pre-session.patch. The build part unpacks it into OLD_SRC when that folder
+# does not exist (a folder of the previous code's sources carried as OLD_SRC is used as it is).
 #
 # COPY_TO (the device tool's $OUT) receives each part's logs and tables and its packed outputs; the
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
@@ -57,6 +58,9 @@ case "$part" in
   build)
     step "build dev and the previous code's labrun, side by side"
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
+    if [ ! -d "$old_src" ]; then
+      scripts/lease/previous-code.sh unpack "$old_src" || { echo "NO PREVIOUS CODE"; exit 1; }
+    fi
     begin=$(date +%s)
     # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
     { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The previous code's sources for a side-by-side timing check on the device, carried as a patch
+# instead of a tree: the tree that travels (tracked files and what is carried) may not exceed 64 MiB,
+# the tracked files alone were 57.7 MiB on 2026-12-05, and the sources themselves are 3.2 MB.
+#
+#   scripts/lease/previous-code.sh pack COMMIT [PATCH]   on the carrying machine, at the commit
+#       that will travel: writes PATCH (default build/labrun-pre-session.patch), the difference
+#       from COMMIT to HEAD over what the previous labrun's build needs (about 60 KB), and checks
+#       that HEAD's files with the patch reversed are COMMIT's, byte for byte. Carry its folder.
+#   scripts/lease/previous-code.sh unpack DEST [PATCH]   on the device: DEST (absent or empty)
+#       becomes the previous code's sources: this tree's files with the patch reversed.
+#
+# The paths: src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evidence/schema.
+# The patch's first lines name COMMIT and the HEAD it was made from; unpack refuses a tree whose
+# files the patch does not fit (git apply --check), so a patch made at another HEAD cannot give a
+# silently different previous code.
+# Exit status: 0 done; 1 the patch does not fit or git failed; 2 usage.
+set -euo pipefail
+usage="usage: previous-code.sh pack COMMIT [PATCH] | unpack DEST [PATCH]"
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+verb=${1:-}
+cd "$(dirname "$0")/../.."
+# git apply in the current folder as outside any repository: inside one (DEST under build/), it would
+# take the patch's paths from the repository's root and skip, silently, those outside the folder.
+outside_git() { GIT_CEILING_DIRECTORIES=$(dirname "$PWD") git "$@"; }
+paths=(src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evidence/schema)
+
+case "$verb" in
+  pack)
+    commit=${2:?$usage}
+    patch=${3:-build/labrun-pre-session.patch}
+    mkdir -p "$(dirname "$patch")"
+    patch=$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")
+    full=$(git rev-parse --verify "$commit^{commit}") || { echo "previous-code: no commit $commit" >&2; exit 2; }
+    if [ -n "$(git status --porcelain --untracked-files=no -- "${paths[@]}")" ]; then
+      echo "previous-code: ${paths[*]} differ from HEAD here; commit first (what travels is HEAD's files)" >&2
+      exit 1
+    fi
+    {
+      echo "labrun previous code: the reverse of this patch turns HEAD $(git rev-parse HEAD) into $full"
+      echo
+      git diff --binary "$full" HEAD -- "${paths[@]}"
+    } >"$patch.tmp"
+    # The check the device will make, here: HEAD's files, reversed, are the commit's.
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' EXIT
+    mkdir "$scratch/reversed" "$scratch/commit"
+    git archive HEAD -- "${paths[@]}" | tar -x -C "$scratch/reversed"
+    (cd "$scratch/reversed" && outside_git apply -R "$patch.tmp")
+    git archive "$full" -- "${paths[@]}" | tar -x -C "$scratch/commit"
+    diff -r -q "$scratch/reversed" "$scratch/commit" >&2 || {
+      echo "previous-code: the reversed patch does not give $full's files" >&2
+      rm -f "$patch.tmp"
+      exit 1
+    }
+    mv "$patch.tmp" "$patch"
+    echo "previous-code: wrote $patch ($(wc -c <"$patch") bytes): HEAD $(git rev-parse --short HEAD) back to ${full:0:7}"
+    ;;
+  unpack)
+    dest=${2:?$usage}
+    patch=${3:-build/labrun-pre-session.patch}
+    [ -f "$patch" ] || { echo "previous-code: no patch $patch (pack it on the carrying machine and carry it)" >&2; exit 2; }
+    patch=$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")
+    if [ -e "$dest" ] && [ -n "$(ls -A "$dest")" ]; then
+      echo "previous-code: $dest exists and is not empty; it is left as it is" >&2
+      exit 2
+    fi
+    mkdir -p "$dest"
+    # This tree's files as they are (the copy need not hold .git), then the patch reversed.
+    tar -cf - "${paths[@]}" | tar -x -C "$dest"
+    (cd "$dest" && outside_git apply --check -R "$patch" && outside_git apply -R "$patch") || {
+      echo "previous-code: $patch does not fit this tree's files ($(head -1 "$patch")); $dest removed" >&2
+      rm -rf "$dest"
+      exit 1
+    }
+    echo "previous-code: $dest holds the previous code ($(head -1 "$patch" | sed 's/.* into //'))"
+    ;;
+  *)
+    echo "previous-code: $usage" >&2
+    exit 2
+    ;;
+esac

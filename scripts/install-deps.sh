@@ -10,6 +10,7 @@
 #   - CMake >= 3.25 and Ninja; a C++20 compiler (g++ >= 12) that nvcc accepts as its host compiler
 #   - the CUDA Toolkit 12.x or 13.x (nvcc), from NVIDIA's own packages: not installed here
 #   - nlohmann/json >= 3.10, spdlog >= 1.10 (with its fmt), CLI11 >= 2.1
+#   - zlib's headers, to read transcripts stored gzip-compressed (NAME.json.gz, as committed)
 #   - valijson 1.0's headers, unpacked into .deps/valijson (its Debian package would pull in Qt and
 #     Poco) or put on the include path by hand
 #   - python3 with matplotlib, to draw plots (without it labrun skips them and says why)
@@ -38,7 +39,7 @@ for arg in "$@"; do
   case "$arg" in
     --tests) want_tests=1 ;;
     --dry-run) dry_run=1 ;;
-    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "install-deps: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -65,7 +66,7 @@ manual_help() {
   exit 2
 }
 
-base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev python3-matplotlib bubblewrap)
+base_packages=(cmake ninja-build g++ git nlohmann-json3-dev libspdlog-dev libcli11-dev zlib1g-dev python3-matplotlib bubblewrap)
 repo_root=$(cd "$(dirname "$0")/.." && pwd)
 
 # valijson (the JSON Schema validator) is header-only, but its package depends on Qt, Poco and

@@ -26,9 +26,11 @@ the summary table last. Exit status 0 when nothing was found, 1 otherwise.
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import copy
 import functools
+import gzip
 import json
 import os
 import random
@@ -37,6 +39,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -50,11 +53,20 @@ SEEDS = {
     "t4": EVIDENCE / "day48-fusion/tesla-t4-lesson/cuda-13.0-reverification.json",
     "t4-original": EVIDENCE / "day48-fusion/tesla-t4-lesson/cuda-12.6-original.json",
     "day20-t4": EVIDENCE / "day20-sobel-threshold/tesla-t4-lesson/day20-as-quoted-by-day48.json",
-    "day20-h200": EVIDENCE / "day20-sobel-threshold/nvidia-h200/2026-12-02T02-48-10Z.json",
-    "day48-1.5.0": EVIDENCE / "day48-fusion/nvidia-h200/2026-12-01T05-42-33Z.json",
+    "day20-h200": EVIDENCE / "day20-sobel-threshold/nvidia-h200/2026-12-02T02-48-10Z.json.gz",
+    "day48-1.5.0": EVIDENCE / "day48-fusion/nvidia-h200/2026-12-01T05-42-33Z.json.gz",
     # A small synthetic measured transcript with every field of a run (tests/evidence/valid/).
     "small-measured": ROOT / "tests/evidence/valid/measured-1.1.0.json",
 }
+# Committed runs are stored gzip-compressed (NAME.json.gz): the attacks start from their plain text,
+# written once into a scratch folder removed at exit (a gzip seed is read by labrun as well, through
+# the readers' own decompression, in the fuzz run and the host tests).
+_SEED_COPIES = Path(tempfile.mkdtemp(prefix="attack-run-seeds-"))
+atexit.register(shutil.rmtree, _SEED_COPIES, True)
+for _name, _path in list(SEEDS.items()):
+    if _path.suffix == ".gz":
+        SEEDS[_name] = _SEED_COPIES / (_name + ".json")
+        SEEDS[_name].write_bytes(gzip.decompress(_path.read_bytes()))
 
 STAND_IN_RENDERER = """import json, sys, time, random
 time.sleep(random.random() * 0.2)

@@ -5,7 +5,8 @@ timing, ten for fusion-verdicts").
 
   crossover-replay.py RUN_FOLDER... [--contexts 5,10,15] [--draws 20000] [--seed 31]
 
-Each RUN_FOLDER holds one fusion-verdicts transcript (*.json), as intervals-benchmark.sh leaves them.
+Each RUN_FOLDER holds one fusion-verdicts transcript (*.json, or gzip-compressed *.json.gz), as
+intervals-benchmark.sh leaves them.
 For each size of the elementwise pair, the script prints each run's speedup and the 95% interval a
 run builds for it (paired context log ratios, t(C - 1), process allowance k = 0.6, or 1.0 where a
 case was found launch-bound: claims/claims.cpp claim_ratio_interval). Then, for the sizes given by

@@ -4,25 +4,28 @@
 
 A hot run written before the rule has no gated samples of its claims' larger cases. The replay takes
 them from a hot-gated run of the same lab instead: hot run i is paired with hot-gated run i (each
-folder's transcripts in name order), and each claim the rule judges (CLAIM, repeatable; default the
-day-48 claims it applies to at the lesson's size) gets as its interval the span of the hot run's
-interval and the hot-gated run's, and that span's verdict against its bound (a hot claim its noise
-left inconclusive rests on the hot-gated reading so, where that one was judged by its interval). The
-gated reading then comes from another process, so this is an estimate of what the rule does, not a
-measurement of it.
+folder's transcripts in name order: *.json and gzip-compressed *.json.gz, Chrome traces left out),
+and each claim the rule judges (CLAIM, repeatable; default the day-48 claims it applies to at the
+lesson's size) gets as its interval the span of the hot run's interval and the hot-gated run's, and
+that span's verdict against its bound (a hot claim its noise left inconclusive rests on the hot-gated
+reading so, where that one was judged by its interval). The gated reading then comes from another
+process, so this is an estimate of what the rule does, not a measurement of it.
 
   gpu-alone-replay.py HOT_FOLDER GATED_FOLDER [--claim ID]...
 
 Prints, per claim, the hot runs' verdicts as they were judged and as the rule would judge them.
-Exit status: 0; 2 usage, or folders without transcripts or with different numbers of them.
+Exit status: 0; 1 a transcript could not be read (its gzip data damaged, or more than 64 MiB
+decompressed, included); 2 usage, or folders without transcripts or with different numbers of them.
 """
 
 import argparse
 import collections
 import glob
-import json
 import os
 import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import TranscriptReadError, is_transcript_name, load_transcript  # noqa: E402 (beside this script)
 
 DAY48_CLAIMS = [
     "staged-over-fused-is-the-byte-ratio",
@@ -34,15 +37,24 @@ DAY48_CLAIMS = [
 
 
 def transcripts(folder):
-    """Each run's transcript under FOLDER (one level of run folders or files), in name order."""
-    found = [f for f in glob.glob(os.path.join(folder, "**", "*.json"), recursive=True)
-             if not f.endswith(".trace.json")]
+    """Each run's transcript under FOLDER (one level of run folders or files; .json or .json.gz, Chrome
+    traces left out), in name order."""
+    found = [f for pattern in ("*.json", "*.json.gz")
+             for f in glob.glob(os.path.join(folder, "**", pattern), recursive=True)
+             if is_transcript_name(os.path.basename(f))]
     return sorted(found)
 
 
 def claims_of(path):
-    with open(path, encoding="utf-8") as f:
-        return {c["id"]: c for c in json.load(f).get("claims", [])}
+    """{claim id: claim} of a transcript, plain or gzip-compressed; a file that cannot be read ends the
+    program, named, with exit status 1."""
+    try:
+        document = load_transcript(path)
+    except TranscriptReadError as error:
+        raise SystemExit(f"gpu-alone-replay: {error}") from None
+    except OSError as error:
+        raise SystemExit(f"gpu-alone-replay: {path}: {error}") from None
+    return {c["id"]: c for c in document.get("claims", [])}
 
 
 def verdict(low, high, bound):

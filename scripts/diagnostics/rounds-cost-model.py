@@ -10,13 +10,17 @@ time only: a later round's renewal of the buffers is not in it (to be measured).
 
   rounds-cost-model.py TRANSCRIPT... [--rounds 1,3,4,5,8,10]
 
-Prints, per transcript, the modelled sampling time at each R over the transcript's own.
+Each TRANSCRIPT is a .json file, or a gzip-compressed .json.gz one. Prints, per transcript, the
+modelled sampling time at each R over the transcript's own. Exit status: 0; 1 a transcript could not
+be read (its gzip data damaged, or more than 64 MiB decompressed, included); 2 usage.
 """
 
 import argparse
-import json
 import math
 import sys
+
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import TranscriptReadError, load_transcript  # noqa: E402 (beside this script)
 
 MIN_SAMPLES_PER_ADAPTIVE_ROUND = 6
 
@@ -46,13 +50,19 @@ def modelled_seconds(transcript, rounds):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("transcripts", nargs="+")
+    parser.add_argument("transcripts", nargs="+", help="transcripts (.json, or gzip-compressed .json.gz)")
     parser.add_argument("--rounds", default="1,3,4,5,8,10")
     args = parser.parse_args(argv)
     counts = [int(r) for r in args.rounds.split(",")]
     for path in args.transcripts:
-        with open(path, encoding="utf-8") as handle:
-            t = json.load(handle)
+        try:
+            t = load_transcript(path)
+        except TranscriptReadError as error:
+            print(f"rounds-cost-model: {error}", file=sys.stderr)
+            return 1
+        except OSError as error:
+            print(f"rounds-cost-model: {path}: {error}", file=sys.stderr)
+            return 1
         if not t.get("timing") or "sampling_seconds" not in t["cases"][0]:
             print(f"{path}: no sampling record (schema 1.2.0 on is needed)", file=sys.stderr)
             continue

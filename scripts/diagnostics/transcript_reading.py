@@ -1,11 +1,95 @@
-"""What the diagnostics scripts share for reading labrun transcripts (imported, not run): the JSON
-files among paths given on a command line, the transcripts among them, a transcript number that may
-be written as a string, and a case's figure in each of its CUDA contexts."""
+"""What the diagnostics scripts share for reading labrun transcripts (imported, not run): one
+transcript file read, plain JSON or gzip-compressed (NAME.json.gz, told by its first bytes, not its
+name), the transcript files among paths given on a command line and the transcripts among them, a
+transcript number that may be written as a string, and a case's figure in each of its CUDA contexts."""
 
 import json
 import math
 import os
 import statistics
+import zlib
+
+GZIP_MAGIC = b"\x1f\x8b"
+# The most a gzip-compressed transcript may decompress to; more is refused, and no more than this
+# (plus one byte) is ever held decompressed. Read at each call, so a test may lower it.
+MAX_DECOMPRESSED_BYTES = 64 << 20
+TRANSCRIPT_SUFFIXES = (".json", ".json.gz")
+TRACE_SUFFIXES = (".trace.json", ".trace.json.gz")
+
+
+class TranscriptReadError(ValueError):
+    """A transcript file that is not what it should be: damaged gzip data, more decompressed than the
+    limit, text that is not UTF-8, or text that is not JSON. `path` is the file, `reason` what is wrong
+    with it; the message is "PATH: REASON"."""
+
+    def __init__(self, path, reason):
+        super().__init__(f"{path}: {reason}")
+        self.path, self.reason = path, reason
+
+
+def _gunzip(path, data, limit):
+    """The decompressed bytes of gzip `data`, one member and nothing after it (as labrun reads it,
+    src/base/gzip.hpp), refused (TranscriptReadError) where damaged, followed by anything, or more
+    than `limit` bytes, without holding more than that."""
+    out = bytearray()
+    stream = zlib.decompressobj(wbits=31)  # a gzip header and trailer (its CRC and length checked)
+    tail = data
+    while True:
+        try:
+            piece = stream.decompress(tail, limit + 1 - len(out))  # at least 1: never 0 (no limit)
+        except zlib.error as error:
+            raise TranscriptReadError(path, f"damaged gzip data ({error})") from None
+        out += piece
+        if len(out) > limit:
+            raise TranscriptReadError(path, f"gzip data decompresses to more than {limit} bytes (the limit)")
+        if stream.eof:
+            break
+        if not piece and len(stream.unconsumed_tail) == len(tail):
+            raise TranscriptReadError(path, "damaged gzip data: it ends before the compressed data does")
+        tail = stream.unconsumed_tail
+    if stream.unused_data:
+        raise TranscriptReadError(path, f"{len(stream.unused_data)} bytes after the gzip data "
+                                  "(one compressed file is read, nothing after it)")
+    return bytes(out)
+
+
+def read_transcript_bytes(path, limit=None):
+    """A transcript file's bytes, decompressed where they begin with gzip's magic bytes (1f 8b) whatever
+    the file's name. `limit`: the most the decompressed data may be (default MAX_DECOMPRESSED_BYTES).
+    Raises OSError where the file cannot be read, TranscriptReadError where its gzip data is damaged or
+    decompresses to more than the limit."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data.startswith(GZIP_MAGIC):
+        return _gunzip(path, data, MAX_DECOMPRESSED_BYTES if limit is None else limit)
+    return data
+
+
+def read_transcript_text(path, limit=None):
+    """A transcript file's text (UTF-8), plain or gzip-compressed: read_transcript_bytes, decoded.
+    Raises OSError, or TranscriptReadError (also for text that is not UTF-8)."""
+    data = read_transcript_bytes(path, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise TranscriptReadError(path, f"not UTF-8 text ({error})") from None
+
+
+def load_transcript(path, limit=None):
+    """A transcript file's JSON document, plain or gzip-compressed. Raises OSError, or
+    TranscriptReadError (a ValueError naming the file) for damaged or too large gzip data, text that is
+    not UTF-8, or text that is not JSON."""
+    text = read_transcript_text(path, limit)
+    try:
+        return json.loads(text)
+    except ValueError as error:
+        raise TranscriptReadError(path, f"not JSON ({error})") from None
+
+
+def is_transcript_name(name):
+    """Whether a file name found in a folder search may be a transcript: NAME.json or NAME.json.gz, not
+    a Chrome trace (NAME.trace.json, NAME.trace.json.gz)."""
+    return name.endswith(TRANSCRIPT_SUFFIXES) and not name.endswith(TRACE_SUFFIXES)
 
 
 def number(value):
@@ -34,26 +118,29 @@ def context_logs(case):
 
 
 def transcript_files(paths):
-    """Every .json file among `paths` (files, or folders searched), Chrome traces left out, sorted."""
+    """Every .json and .json.gz file among `paths` (files, or folders searched), Chrome traces
+    (.trace.json, .trace.json.gz) left out, sorted."""
     files = []
     for path in paths:
         if os.path.isdir(path):
             for root, _, names in os.walk(path):
-                files += [os.path.join(root, n) for n in names if n.endswith(".json")]
+                files += [os.path.join(root, n) for n in names if is_transcript_name(n)]
         else:
             files.append(path)
-    return sorted(f for f in files if not f.endswith(".trace.json"))
+    return sorted(f for f in files if not f.endswith(TRACE_SUFFIXES))
 
 
 def read_transcripts(paths, program):
-    """(file, document) for every transcript among `paths` (a JSON object with a schema version and
-    cases; comparisons, grade reports and aggregates are passed by). A file that cannot be read or
-    parsed ends the program, named, with exit status 1."""
+    """(file, document) for every transcript among `paths`, plain or gzip-compressed (a JSON object with
+    a schema version and cases; comparisons, grade reports and aggregates are passed by). A file that
+    cannot be read or parsed, or whose gzip data is damaged or too large, ends the program, named, with
+    exit status 1."""
     found = []
     for f in transcript_files(paths):
         try:
-            with open(f, encoding="utf-8") as handle:
-                document = json.load(handle)
+            document = load_transcript(f)
+        except TranscriptReadError as error:
+            raise SystemExit(f"{program}: {error}") from None
         except (OSError, ValueError) as error:
             raise SystemExit(f"{program}: {f}: {error}") from None
         if isinstance(document, dict) and "schema_version" in document and "cases" in document:

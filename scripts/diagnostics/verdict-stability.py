@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Verdict stability and interval coverage over N back-to-back runs of a lab (issues 22 and 31).
 
-Given the transcripts of N runs (files, or folders searched for *.json; traces, comparisons and
-other JSON that is not a transcript are passed by), grouped by lab and timing mode, it reports the
-figures issue 31 sets targets on:
+Given the transcripts of N runs (files, or folders searched for *.json and gzip-compressed *.json.gz;
+traces, comparisons and other JSON that is not a transcript are passed by), grouped by lab and timing
+mode, it reports the figures issue 31 sets targets on:
 
 - verdict changes: the claims whose verdict is not the same in every run (of the claims measured).
   A claim held in one run and failed in another is a flip (target: none).
@@ -47,7 +47,8 @@ range against its target, wall seconds against 1.5 x today's).
   verdict-stability.py [--json FILE] [--check] TRANSCRIPT_OR_DIR...
 
 Prints a Markdown report. Exit status: 0 (with --check: every target met); 1 a file could not be
-read, or none was a transcript; 2 usage; 3 with --check, a target missed (the report says which).
+read (its gzip data damaged, or more than 64 MiB decompressed, included), or none was a transcript;
+2 usage; 3 with --check, a target missed (the report says which).
 """
 
 import argparse
@@ -555,7 +556,8 @@ def targets_table(results):
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("paths", nargs="+", help="transcripts, or folders of them")
+    parser.add_argument("paths", nargs="+",
+                        help="transcripts (.json, or gzip-compressed .json.gz), or folders of them")
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--check", action="store_true", help="exit 3 when a target is missed")
     args = parser.parse_args(argv)

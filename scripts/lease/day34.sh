@@ -85,8 +85,8 @@ took=$(seconds_since "$begin")
 new=$(ls "$out"/day20-port/*.json 2>/dev/null | grep -v trace | head -1)
 same="no transcript"
 if [ -n "$new" ]; then
-  same=$(python3 - evidence/day20-sobel-threshold/nvidia-h200/2026-12-02T02-48-06Z.json "$new" <<'PY'
-import json, sys
+  same=$(python3 - evidence/day20-sobel-threshold/nvidia-h200/2026-12-02T02-48-06Z.json.gz "$new" <<'PY'
+import gzip, json, sys
 # Everything a declaration decides, compared; timing, the environment, claims' words and 1.8.0's
 # declared_figures and launch_check (issue 31's hot launch check) left out (src/claims and
 # docs/transcript-fields.md say why they may differ).
@@ -102,7 +102,8 @@ def strip(node, claims=False):
     if isinstance(node, list):
         return [strip(v, claims) for v in node]
     return node
-old, new = (json.load(open(p)) for p in sys.argv[1:3])
+# The committed run is stored gzip-compressed (NAME.json.gz); the new one is plain.
+old, new = (json.load(gzip.open(p, "rt") if p.endswith(".gz") else open(p)) for p in sys.argv[1:3])
 diffs = [k for k in ("lab", "sizes", "predictions", "correctness", "cases", "claims", "roofline", "stability")
          if strip(old.get(k), k == "claims") != strip(new.get(k), k == "claims")]
 keys = lambda t: [sorted(c.get("attributes", {})) for c in t["cases"]]

@@ -26,7 +26,8 @@
 #   evidence     issue 31's item 3: one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
 #                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
-#                rule; the lesson comparisons rewritten against the new runs (the day-48 and day-20
+#                rule, then stored gzip-compressed as committed evidence is (scripts/compress-transcripts.py:
+#                NAME.json.gz, the same bytes); the lesson comparisons rewritten against the new runs (the day-48 and day-20
 #                comparisons/MANIFEST.tsv, scripts/regenerate-comparisons.sh) and `labrun aggregate
 #                evidence/` for the figures docs/aggregating.md quotes (about 1.5 min)
 #   report       scripts/diagnostics/verdict-stability.py over day48 and others (OUTDIR/report.md and
@@ -202,6 +203,15 @@ stage_evidence() {
     local plots; plots=$(ls "$stem".*.svg 2>/dev/null | wc -l)
     if [ "$plots" -gt 0 ]; then checks+=("$plots plots"); else checks+=("NO PLOTS"); status=1; fi
     if grep -q '^## Roofline' "$stem.md"; then checks+=("roofline"); else checks+=("NO ROOFLINE"); status=1; fi
+    # Committed compressed (docs/transcript-fields.md, "Compressed transcripts"): the same bytes as
+    # NAME.json.gz, read back as valid before NAME.json goes.
+    if python3 scripts/compress-transcripts.py "$file" >>"$out/evidence.log" 2>&1 &&
+       "$labrun" validate "$file.gz" >>"$out/evidence.log" 2>&1; then
+      file=$file.gz; written["$lab $mode"]=$file
+      checks+=("stored as $(basename "$file"), $(stat -c %s "$file") bytes")
+    else
+      checks+=("NOT COMPRESSED"); status=1
+    fi
     local joined; joined=$(printf '%s, ' "${checks[@]}")
     echo "$lab $mode: $file: ${joined%, }" | tee -a "$out/evidence.txt"
   done
@@ -232,7 +242,7 @@ PY
       "# run from the repository root. scripts/regenerate-comparisons.sh rewrites them all." \
       "# output	format	baseline	candidate" >"$day20/MANIFEST.tsv"
     local lesson; lesson=$(ls evidence/day20-sobel-threshold/tesla-t4-lesson/*.json | head -1)
-    local stem; stem=$(basename "${written[day20-sobel-threshold hot]}" .json)
+    local stem; stem=$(basename "${written[day20-sobel-threshold hot]}" .gz); stem=${stem%.json}
     printf 'tesla-t4-lesson-vs-nvidia-h200-%s.md\tmd\t%s\t%s\n' "$stem" "$lesson" \
       "${written[day20-sobel-threshold hot]}" >>"$day20/MANIFEST.tsv"
   fi

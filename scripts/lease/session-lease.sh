@@ -32,8 +32,10 @@
 # and what is carried, may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on
 # 2026-12-05): on the carrying machine, at the commit that travels,
 #   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch
-# and carry build/labrun-pre-session.patch. The build part unpacks it into OLD_SRC when that folder
-# does not exist (a folder of the previous code's sources carried as OLD_SRC is used as it is).
+# and carry build/labrun-pre-session.patch, beside .deps (valijson, the bubblewrap package and zlib's
+# headers and static library in .deps/zlib: docs/installing.md). The build part unpacks it into
+# OLD_SRC when that folder does not exist (a folder of the previous code's sources carried as OLD_SRC
+# is used as it is).
 #
 # COPY_TO (the device tool's $OUT) receives each part's logs and tables and its packed outputs; the
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
@@ -63,7 +65,9 @@ case "$part" in
     fi
     begin=$(date +%s)
     # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
-    { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
+    # LABRUN_REQUIRE_ZLIB: the committed transcripts the evidence stage reads are gzip-compressed; where
+    # the machine has no zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
+    { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
     dev=$!
     { cmake -S "$old_src" -B "$OLD_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
         -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \

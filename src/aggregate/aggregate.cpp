@@ -354,7 +354,7 @@ std::vector<AggregateFile> aggregate_files(const std::vector<fs::path>& paths) {
     std::vector<fs::path> found;
     for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
          !error && it != end; it.increment(error)) {
-      if (it->path().extension() == ".json" && !is_trace_file(it->path().filename().string()) &&
+      if (named_as_transcript(it->path()) && !is_trace_file(it->path().filename().string()) &&
           it->is_regular_file(error)) {
         found.push_back(it->path());
       }

@@ -139,7 +139,7 @@ struct AggregateFile {
   bool in_folder = false;
 };
 
-//! The files to read: each file as named, each folder's *.json files (recursively, sorted by
+//! The files to read: each file as named, each folder's *.json and *.json.gz files (recursively, sorted by
 //! path). A path that does not exist is kept, to be refused by name.
 [[nodiscard]] std::vector<AggregateFile> aggregate_files(const std::vector<std::filesystem::path>& paths);
 

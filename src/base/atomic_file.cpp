@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "base/bounded_read.hpp"
+#include "base/gzip.hpp"
 
 namespace labrun {
 namespace {
@@ -318,6 +319,14 @@ void write_file_whole_unsynced(const std::filesystem::path& path, const std::str
 
 std::string read_file(const std::filesystem::path& path) {
   return read_regular_file(path, kEvidenceFileMaxBytes, Links::kFollow);
+}
+
+std::string read_evidence_text(const std::filesystem::path& path) {
+  std::string bytes = read_file(path);
+  if (!looks_gzip(bytes)) {
+    return bytes;
+  }
+  return gunzip(bytes, kEvidenceFileMaxBytes, path.string());
 }
 
 }  // namespace labrun

@@ -106,4 +106,10 @@ inline constexpr std::size_t kEvidenceFileMaxBytes = std::size_t{64} << 20;
 //! std::runtime_error naming the path when it cannot, and at once for a FIFO, a device or a folder.
 [[nodiscard]] std::string read_file(const std::filesystem::path& path);
 
+//! read_file, then decompressed when the file is gzip (base/gzip.hpp; by its first bytes, not its
+//! name): the text of a transcript stored as NAME.json or NAME.json.gz. At most kEvidenceFileMaxBytes
+//! read and, decompressed, at most kEvidenceFileMaxBytes of text; throws std::runtime_error naming
+//! the path when it cannot.
+[[nodiscard]] std::string read_evidence_text(const std::filesystem::path& path);
+
 }  // namespace labrun

@@ -62,7 +62,9 @@ CLI::App* add_aggregate_command(CLI::App& app, AggregateRequest& request) {
       "launch cost and where a swept pair settles at its byte ratio; writes Markdown, JSON, CSV and two "
       "plots "
       "(no GPU needed). Invalid, smoke and duplicate runs are left out, one line each.");
-  command->add_option("paths", request.paths, "Transcript files, and folders searched for *.json")
+  command
+      ->add_option("paths", request.paths,
+                   "Transcript files, and folders searched for *.json and *.json.gz (Chrome traces aside)")
       ->required();
   command->add_option("--out", request.out_dir, "Folder for aggregate.md, aggregate.json, the CSVs and plots")
       ->required();

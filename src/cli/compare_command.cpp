@@ -16,8 +16,14 @@ CLI::App* add_compare_command(CLI::App& app, CompareRequest& request) {
       "compare",
       "Compare two transcripts of one lab: shared cases, a verdict per case from the raw samples and "
       "their spread, predicted ratios, and the claims whose verdict differs (no GPU needed).");
-  command->add_option("baseline", request.baseline, "The transcript to compare against (.json)")->required();
-  command->add_option("candidate", request.candidate, "The transcript being judged (.json)")->required();
+  command
+      ->add_option("baseline", request.baseline,
+                   "The transcript to compare against (.json, or .json.gz compressed)")
+      ->required();
+  command
+      ->add_option("candidate", request.candidate,
+                   "The transcript being judged (.json, or .json.gz compressed)")
+      ->required();
   command->add_option("--format", request.format, "md or json")
       ->check(CLI::IsMember({"md", "json"}))
       ->capture_default_str();

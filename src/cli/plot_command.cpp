@@ -21,7 +21,10 @@ CLI::App* add_plot_command(CLI::App& app, PlotRequest& request) {
       "plot",
       "Draw a transcript's plots (matplotlib, no GPU needed) beside it as <stem>.<plot>.svg (or .png); with "
       "--force, also render the Markdown beside it again so that it links them.");
-  command->add_option("file", request.file, "A transcript written by `labrun run` (.json)")->required();
+  command
+      ->add_option("file", request.file,
+                   "A transcript written by `labrun run` (.json, or .json.gz compressed)")
+      ->required();
   command->add_option("--format", request.format, "svg or png (the Markdown links svg plots only)")
       ->check(CLI::IsMember({"svg", "png"}))
       ->capture_default_str();
@@ -34,10 +37,11 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
                      const std::function<void(const std::string&)>& info,
                      const std::function<void(const std::string&)>& warn) {
   // The plots and the Markdown go beside the transcript as <stem>.<plot>.svg and <stem>.md: a
-  // transcript not named .json could be one of them, and be overwritten by its own rendering.
-  if (std::filesystem::path(request.file).extension() != ".json") {
+  // transcript not named .json or .json.gz could be one of them, and be overwritten by its own
+  // rendering.
+  if (!named_as_transcript(request.file)) {
     throw UsageError(request.file +
-                     ": a transcript to plot must be named .json (its plots and Markdown are "
+                     ": a transcript to plot must be named .json or .json.gz (its plots and Markdown are "
                      "written beside it as <name>.<plot>.svg and <name>.md)");
   }
   const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
@@ -50,7 +54,7 @@ int run_plot_command(const PlotRequest& request, std::ostream& out, std::ostream
   }
   const std::filesystem::path json_path(request.file);
   const std::filesystem::path dir = json_path.parent_path().empty() ? "." : json_path.parent_path();
-  const std::string stem = json_path.stem().string();
+  const std::string stem = transcript_file_stem(json_path);
   if (!request.overwrite) {
     if (const std::optional<std::filesystem::path> existing =
             first_existing(plot_files(specs, dir, stem, request.format))) {

@@ -16,7 +16,10 @@ CLI::App* add_report_command(CLI::App& app, ReportRequest& request) {
       "report",
       "Render a transcript to standard output (no GPU needed): its Markdown, exactly as the run wrote it, or "
       "with --format another rendering of it.");
-  command->add_option("file", request.file, "A transcript written by `labrun run` (.json)")->required();
+  command
+      ->add_option("file", request.file,
+                   "A transcript written by `labrun run` (.json, or .json.gz compressed)")
+      ->required();
   command
       ->add_option("--format", request.format,
                    "What to print: " + describe_formats(report_format_names()) +
@@ -31,7 +34,7 @@ int run_report_command(const ReportRequest& request, std::ostream& out) {
     throw UsageError(unknown_format_message(request.format, report_format_names()));
   }
   const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
-  const std::string json_text = read_file(request.file);
+  const std::string json_text = read_evidence_text(request.file);
   const Lab* lab = registered_labs().find(transcript.lab_name);
   const WriterInput input{json_text, transcript, lab,
                           writer->links_plots ? plots_section_beside(transcript, lab, request.file) : ""};

@@ -10,7 +10,7 @@ namespace labrun {
 CLI::App* add_validate_command(CLI::App& app, ValidateRequest& request) {
   CLI::App* command = app.add_subcommand(
       "validate", "Check transcripts against the JSON Schema of their schema_version (no GPU needed).");
-  command->add_option("files", request.files, "Transcript files (.json)")->required();
+  command->add_option("files", request.files, "Transcript files (.json, or .json.gz compressed)")->required();
   return command;
 }
 

@@ -10,6 +10,7 @@
 #include "core/rounds.hpp"
 #include "core/statistics.hpp"
 #include "evidence/roofline.hpp"
+#include "evidence/transcript_file.hpp"
 #include "plots/draw_plots.hpp"
 
 namespace labrun {
@@ -813,7 +814,8 @@ std::string plots_section_beside(const Transcript& transcript, const Lab* lab,
     return "";
   }
   const std::filesystem::path dir = json_file.parent_path().empty() ? "." : json_file.parent_path();
-  return plot_links_markdown(existing_plots(specs, dir, json_file.stem().string(), kPlotsBesideFormat), dir);
+  return plot_links_markdown(existing_plots(specs, dir, transcript_file_stem(json_file), kPlotsBesideFormat),
+                             dir);
 }
 
 std::string render_markdown_beside(const Transcript& transcript, const Lab* lab,

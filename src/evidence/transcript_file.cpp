@@ -9,6 +9,25 @@
 
 namespace labrun {
 
+namespace {
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+}  // namespace
+
+bool named_as_transcript(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  return ends_with(name, ".json") || ends_with(name, kCompressedTranscriptSuffix);
+}
+
+std::string transcript_file_stem(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  if (ends_with(name, kCompressedTranscriptSuffix)) {
+    return name.substr(0, name.size() - std::string_view(kCompressedTranscriptSuffix).size());
+  }
+  return file.stem().string();
+}
+
 std::string non_transcript_kind(const nlohmann::json& document) {
   if (document.is_array()) {
     const bool grade_summary = !document.empty() && document.front().is_object() &&
@@ -44,12 +63,13 @@ TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& l
   std::error_code error;
   if (std::filesystem::is_directory(file, error)) {
     check.problem =
-        name + " is a folder, not a transcript (give its .json files; `labrun aggregate` reads folders)";
+        name +
+        " is a folder, not a transcript (give its .json or .json.gz files; `labrun aggregate` reads folders)";
     return check;
   }
   std::string text;
   try {
-    text = read_file(file);
+    text = read_evidence_text(file);
   } catch (const std::exception& failure) {
     check.problem = failure.what();  // names the file
     return check;

@@ -15,6 +15,18 @@
 
 namespace labrun {
 
+//! The suffix of a transcript stored gzip-compressed (committed evidence is): NAME.json.gz reads as
+//! NAME.json does (base/atomic_file.hpp's read_evidence_text), and its plots and Markdown are NAME's.
+inline constexpr const char* kCompressedTranscriptSuffix = ".json.gz";
+
+//! Whether a file's name is a transcript's: NAME.json or NAME.json.gz (what `aggregate` takes from a
+//! folder, Chrome traces aside, and what `plot` writes beside).
+[[nodiscard]] bool named_as_transcript(const std::filesystem::path& file);
+
+//! `file`'s name without ".json.gz", or else without its last extension (path::stem): the NAME its
+//! plots (NAME.PLOT.svg) and Markdown (NAME.md) beside it are named from.
+[[nodiscard]] std::string transcript_file_stem(const std::filesystem::path& file);
+
 //! A file that is not a readable, valid transcript; what() is the one-line problem, file first.
 class InvalidTranscript : public std::runtime_error {
  public:

@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "base/atomic_file.hpp"
+#include "base/gzip.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "registry/registry.hpp"
@@ -50,13 +52,15 @@ const labrun::LabAggregate* lab_named(const labrun::Aggregate& aggregate, const 
   return nullptr;
 }
 
-// JSON files under a folder, less the Chrome traces `run --timeline` writes (never transcripts).
+// JSON files under a folder, plain or gzip-compressed (NAME.json.gz), less the Chrome traces `run
+// --timeline` writes (never transcripts).
 std::size_t count_json_files(const fs::path& folder) {
   std::size_t count = 0;
   for (const auto& entry : fs::recursive_directory_iterator(folder)) {
-    count += entry.path().extension() == ".json" && !labrun::is_trace_file(entry.path().filename().string())
-                 ? 1
-                 : 0;
+    count +=
+        labrun::named_as_transcript(entry.path()) && !labrun::is_trace_file(entry.path().filename().string())
+            ? 1
+            : 0;
   }
   return count;
 }
@@ -279,6 +283,33 @@ TEST_CASE("invalid, smoke and duplicate runs are left out one line each, and the
   for (const labrun::AggregateInput& input : aggregate.inputs) {
     CHECK(input.refused.find('\n') == std::string::npos);
   }
+}
+
+TEST_CASE(
+    "a folder's transcripts are found stored plain or gzip-compressed, Chrome traces and other files aside") {
+  if (!labrun::gzip_supported()) {
+    SKIP("this build has no zlib");
+  }
+  TemporaryDirectory dir;
+  labrun::testing::SyntheticCard card;
+  const fs::path plain =
+      write_transcript(dir.path, "b-plain.json", labrun::testing::synthetic_day48_transcript(card));
+  card.started_utc = "2026-12-01T11:00:00Z";
+  const fs::path packed = dir.path / "a-packed.json.gz";
+  labrun::write_file_atomically(
+      packed,
+      labrun::gzip_compress(labrun::transcript_to_text(labrun::testing::synthetic_day48_transcript(card))),
+      true);
+  labrun::write_file_atomically(dir.path / "run.trace.json", "{\"traceEvents\": []}\n", true);
+  labrun::write_file_atomically(dir.path / "run.md", "# not a transcript\n", true);
+  labrun::write_file_atomically(dir.path / "notes.gz", labrun::gzip_compress("not a transcript"), true);
+
+  const std::vector<labrun::AggregateFile> files = labrun::aggregate_files({dir.path});
+  REQUIRE(files.size() == 2);
+  CHECK(files[0].path == packed);  // sorted by name
+  CHECK(files[1].path == plain);
+  const labrun::Aggregate aggregate = labrun::aggregate_transcripts(files, {}, registered);
+  CHECK(aggregate.used() == 2);
 }
 
 TEST_CASE("the --timing option keeps the runs of one timing mode and every transcribed reference") {

@@ -11,6 +11,7 @@
 #include "aggregate/aggregate.hpp"
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
+#include "evidence/transcript_file.hpp"
 #include "registry/registry.hpp"
 #include "support/test_data.hpp"
 #include "timeline/timeline.hpp"
@@ -134,13 +135,13 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
     // The string and nesting limits are a transcript's: not the schemas, comparisons, grade reports,
     // verdict-stability summaries or traces.
     const std::string relative = fs::relative(entry.path(), labrun::testing::evidence_folder()).string();
-    const bool transcript = entry.path().extension() == ".json" && relative.rfind("schema/", 0) != 0 &&
+    const bool transcript = labrun::named_as_transcript(entry.path()) && relative.rfind("schema/", 0) != 0 &&
                             relative.find("/comparisons/") == std::string::npos &&
                             relative.find("/grading/") == std::string::npos &&
                             relative.find("/verdict-stability/") == std::string::npos &&
                             !labrun::is_trace_file(entry.path().filename().string());
     if (transcript) {
-      measure(nlohmann::json::parse(labrun::read_file(entry.path())), 0, deepest, longest);
+      measure(nlohmann::json::parse(labrun::read_evidence_text(entry.path())), 0, deepest, longest);
     }
   }
   CHECK(reliability.find("the largest committed file under `evidence/` is under 2 MB") != std::string::npos);

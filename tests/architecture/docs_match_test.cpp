@@ -19,6 +19,7 @@
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
 #include "evidence/declaration_check.hpp"
+#include "evidence/transcript_file.hpp"
 #include "registry/registry.hpp"
 #include "support/test_data.hpp"
 
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string repository_file(const std::string& relative) {
-  return labrun::read_file(labrun::testing::repository_root() / relative);
+  return labrun::read_evidence_text(labrun::testing::repository_root() / relative);
 }
 
 // The paragraph of `text` (between blank lines) that starts with `opening`.
@@ -83,7 +84,7 @@ struct SerialRun {
   std::string per_minute;
 };
 SerialRun serial_run(const fs::path& scale_txt) {
-  const std::string text = labrun::read_file(scale_txt);
+  const std::string text = labrun::read_evidence_text(scale_txt);
   std::smatch match;
   REQUIRE(std::regex_search(text, match,
                             std::regex("serial: ([0-9]+) submissions in ([0-9.]+) s, ([0-9.]+) per minute")));
@@ -137,12 +138,13 @@ TEST_CASE("README's evidence paragraph names every folder of evidence/, and the 
     }
     for (const auto& entry : fs::directory_iterator(runs)) {
       const std::string name = entry.path().filename().string();
-      if (entry.path().extension() != ".json" || name.find(".trace.json") != std::string::npos) {
+      if (!labrun::named_as_transcript(entry.path()) || name.find(".trace.json") != std::string::npos) {
         continue;
       }
-      const std::string version =
-          nlohmann::json::parse(labrun::read_file(entry.path())).at("schema_version").get<std::string>();
-      const std::string stem = entry.path().stem().string();
+      const std::string version = nlohmann::json::parse(labrun::read_evidence_text(entry.path()))
+                                      .at("schema_version")
+                                      .get<std::string>();
+      const std::string stem = labrun::transcript_file_stem(entry.path());
       bool plotted = false;
       for (const auto& other : fs::directory_iterator(runs)) {
         const std::string other_name = other.path().filename().string();
@@ -220,8 +222,8 @@ TEST_CASE(
 
 TEST_CASE("docs/timeline.md's two clocks are the traced transcript's") {
   const fs::path file =
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T05-42-33Z.json";
-  const auto transcript = nlohmann::json::parse(labrun::read_file(file));
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T05-42-33Z.json.gz";
+  const auto transcript = nlohmann::json::parse(labrun::read_evidence_text(file));
   const auto& cases = transcript.at("timeline").at("cases");
   const auto empty = std::find_if(cases.begin(), cases.end(), [](const nlohmann::json& c) {
     return c.at("name") == "day48-fusion/part1/empty-single-thread";
@@ -252,7 +254,7 @@ TEST_CASE(
   const fs::path day20 = labrun::testing::evidence_folder() / "day20-sobel-threshold" / "tesla-t4-lesson";
   std::size_t not_stated = 0;
   for (const auto& entry : fs::directory_iterator(day20)) {
-    const nlohmann::json transcribed = nlohmann::json::parse(labrun::read_file(entry.path()));
+    const nlohmann::json transcribed = nlohmann::json::parse(labrun::read_evidence_text(entry.path()));
     for (const auto& c : transcribed.at("cases")) {
       const auto& published = c.at("published");
       CHECK(published.at("runs") == 0);
@@ -276,7 +278,7 @@ TEST_CASE("every host test a doc names by its full name exists") {
     if (entry.path().extension() != ".cpp") {
       continue;
     }
-    const std::string source = labrun::read_file(entry.path());
+    const std::string source = labrun::read_evidence_text(entry.path());
     for (auto it = std::sregex_iterator(source.begin(), source.end(), test_case);
          it != std::sregex_iterator(); ++it) {
       const std::string literals = (*it)[1].str();
@@ -296,7 +298,7 @@ TEST_CASE("every host test a doc names by its full name exists") {
   const std::regex quoted("`host\\.([^`]+)`");
   std::size_t checked = 0;
   for (const fs::path& doc : docs) {
-    const std::string text = flowing(labrun::read_file(doc));
+    const std::string text = flowing(labrun::read_evidence_text(doc));
     for (auto it = std::sregex_iterator(text.begin(), text.end(), quoted); it != std::sregex_iterator();
          ++it) {
       const std::string name = (*it)[1].str();

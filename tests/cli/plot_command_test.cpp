@@ -29,8 +29,8 @@ namespace {
 // A committed day-48 H200 run, copied into `dir` without the Markdown and plots beside it.
 fs::path copied_day48_run(const fs::path& dir) {
   const fs::path source =
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-11-30T04-52-52Z.json";
-  const fs::path copy = dir / "run.json";
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-11-30T04-52-52Z.json.gz";
+  const fs::path copy = dir / "run.json.gz";
   fs::copy_file(source, copy);
   return copy;
 }

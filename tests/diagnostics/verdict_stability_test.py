@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Checks scripts/diagnostics/verdict-stability.py on synthetic transcripts (provenance "synthetic",
-built here, never measured; only the fields the script reads), and on committed evidence; and that
-scripts/diagnostics/rounds-cost-model.py still gives the figures docs/measurement.md quotes.
+built here, never measured; only the fields the script reads), and on committed evidence; that
+scripts/diagnostics/rounds-cost-model.py still gives the figures docs/measurement.md quotes; and that
+both, and scripts/diagnostics/transcript_reading.py beside them, read gzip-compressed transcripts
+(NAME.json.gz) as they read plain ones, leave out Chrome traces in either form, and refuse, naming
+the file, gzip data that is damaged or decompresses to more than the limit.
 
   verdict_stability_test.py SCRIPT EVIDENCE_DIR COST_MODEL_SCRIPT
 """
 
+import gzip
 import json
 import math
 import os
@@ -46,6 +50,154 @@ def write(folder, name, document, process_seconds=None):
     if process_seconds is not None:
         with open(os.path.join(folder, os.path.dirname(name), "process_wall_seconds"), "w", encoding="utf-8") as handle:
             handle.write(f"{process_seconds}\n")
+
+
+def gzip_bytes(data):
+    """`data` (bytes) as a transcript is committed compressed: one gzip member, level 9, mtime 0."""
+    return gzip.compress(data, compresslevel=9, mtime=0)
+
+
+def write_gz(folder, name, document):
+    os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
+    with open(os.path.join(folder, name), "wb") as handle:
+        handle.write(gzip_bytes(json.dumps(document).encode("utf-8")))
+
+
+def write_bytes(path, data):
+    with open(path, "wb") as handle:
+        handle.write(data)
+
+
+def check_gzip(script, evidence, cost_model, check):
+    """Gzip-compressed transcripts read as the plain ones do, in transcript_reading.py, in a folder scan
+    of verdict-stability.py and in rounds-cost-model.py; damaged or too large ones are refused, named."""
+    sys.dont_write_bytecode = True  # nothing written beside the scripts
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    import transcript_reading as reading
+
+    def refusal(function, path):
+        try:
+            function(path)
+        except reading.TranscriptReadError as error:
+            return str(error)
+        return None
+
+    with tempfile.TemporaryDirectory() as root:
+        plain, packed = os.path.join(root, "plain"), os.path.join(root, "packed")
+        documents = []
+        for r, figure in enumerate([1.00, 1.02, 0.98]):
+            document = transcript("cold", [("x", "failed", figure, (figure / 1.03, figure * 1.03))],
+                                  cases=[case("day48-fusion/part3/fused-chain", 1024, 0.01 * figure)])
+            document["claims"][0]["bound"] = {"low": 1.1, "high": None}
+            documents.append(document)
+            write(plain, f"run-{r}/t.json", document, process_seconds=5.0 + r)
+            write_gz(packed, f"run-{r}/t.json.gz", document)
+            with open(os.path.join(packed, f"run-{r}", "process_wall_seconds"), "w", encoding="utf-8") as handle:
+                handle.write(f"{5.0 + r}\n")
+        # Chrome traces in either form are left out of a folder scan: damaged, they would end it.
+        write_bytes(os.path.join(packed, "run-0", "t.trace.json.gz"), b"\x1f\x8bnot gzip")
+        write_bytes(os.path.join(packed, "run-0", "t.trace.json"), b"{not json")
+        write_gz(packed, "comparison.json.gz", {"baseline": "x", "cases": []})  # not a transcript: passed by
+
+        # transcript_reading.py: the same document from either form, told by content, not by name.
+        same = all(reading.load_transcript(os.path.join(packed, f"run-{r}", "t.json.gz")) == documents[r]
+                   == reading.load_transcript(os.path.join(plain, f"run-{r}", "t.json")) for r in range(3))
+        text = reading.read_transcript_text(os.path.join(packed, "run-1", "t.json.gz"))
+        check(same and text == json.dumps(documents[1]), "a .json.gz transcript reads as the plain one")
+        misnamed = os.path.join(root, "misnamed.json")
+        write_bytes(misnamed, gzip_bytes(json.dumps(documents[0]).encode("utf-8")))
+        check(reading.load_transcript(misnamed) == documents[0], "gzip data is told by its magic bytes, not its name")
+        two_members = os.path.join(root, "two-members.json.gz")
+        write_bytes(two_members, gzip_bytes(b'{"a": ') + gzip_bytes(b'1}'))
+        check("two-members.json.gz: " in refusal(reading.load_transcript, two_members)
+              and "bytes after the gzip data" in refusal(reading.load_transcript, two_members),
+              "a second gzip member is refused, as labrun refuses it")
+        found = reading.transcript_files([packed])
+        expected = sorted([os.path.join(packed, "comparison.json.gz")]
+                          + [os.path.join(packed, f"run-{r}", "t.json.gz") for r in range(3)])
+        check(found == expected, f"a folder scan finds .json.gz, not traces, sorted: {found}")
+        check(reading.transcript_files([os.path.join(packed, "run-0", "t.trace.json.gz")]) == [],
+              "a .trace.json.gz given by name is left out too")
+        try:
+            read = [f for f, _ in reading.read_transcripts([packed], "test")]
+        except SystemExit as error:
+            read = str(error)
+        check(read == expected[1:], f"read_transcripts passes the comparison by: {read}")
+
+        # verdict-stability.py: the same report and figures from the compressed runs as from the plain ones.
+        reports = {}
+        for name, folder in (("plain", plain), ("packed", packed)):
+            figures_file = os.path.join(root, f"{name}.json")
+            code, text = run(script, folder, "--json", figures_file)
+            figures = []
+            if os.path.exists(figures_file):
+                with open(figures_file, encoding="utf-8") as handle:
+                    figures = json.load(handle)
+            for group in figures:
+                group.pop("files")
+            reports[name] = (code, text.replace(folder, "FOLDER"), figures)
+        check(reports["packed"] == reports["plain"] and reports["plain"][0] == 0 and len(reports["plain"][2]) == 1
+              and reports["plain"][2][0]["runs"] == 3 and reports["plain"][2][0]["wall_seconds"]["median"] == 6.0,
+              f"verdict-stability reads .json.gz runs as plain ones: {reports['packed'][1][:400]}")
+
+        # Damaged gzip data: cut short, or its CRC changed; each refused, named, exit status 1.
+        whole = gzip_bytes(json.dumps(documents[0]).encode("utf-8"))
+        crc_changed = bytearray(whole)
+        crc_changed[-8] ^= 0xFF
+        for what, data in (("cut short", whole[:-12]), ("its CRC changed", bytes(crc_changed)),
+                           ("its header only", whole[:10]), ("garbage after it", whole + b"junk")):
+            damaged = os.path.join(packed, "run-9", "t.json.gz")
+            os.makedirs(os.path.dirname(damaged), exist_ok=True)
+            write_bytes(damaged, data)
+            message = refusal(reading.load_transcript, damaged)
+            wanted = ": 4 bytes after the gzip data" if what == "garbage after it" else ": damaged gzip data"
+            check(message is not None and message.startswith(damaged + wanted),
+                  f"gzip data {what} is refused, named: {message}")
+            if what == "cut short":
+                code, text = run(script, packed)
+                check(code == 1 and f"verdict-stability: {damaged}: damaged gzip data" in text,
+                      f"verdict-stability refuses gzip data {what}, named: {code} {text[:300]}")
+        os.remove(damaged)
+        not_utf8 = os.path.join(root, "not-utf8.json.gz")
+        write_bytes(not_utf8, gzip_bytes(b'{"a": "\xff"}'))
+        message = refusal(reading.load_transcript, not_utf8)
+        check(message is not None and message.startswith(not_utf8 + ": not UTF-8"), f"not UTF-8: {message}")
+
+        # The limit: lowered here, a document of exactly the limit reads, one byte more is refused.
+        limited = os.path.join(root, "limited.json.gz")
+        body = json.dumps(documents[0]).encode("utf-8")
+        write_bytes(limited, gzip_bytes(body))
+        saved = reading.MAX_DECOMPRESSED_BYTES
+        try:
+            reading.MAX_DECOMPRESSED_BYTES = len(body)
+            at_limit = reading.load_transcript(limited) == documents[0]
+            reading.MAX_DECOMPRESSED_BYTES = len(body) - 1
+            message = refusal(reading.load_transcript, limited)
+        finally:
+            reading.MAX_DECOMPRESSED_BYTES = saved
+        check(at_limit and message == f"{limited}: gzip data decompresses to more than {len(body) - 1} bytes (the limit)",
+              f"the limit, lowered: {at_limit} {message}")
+        check(refusal(lambda path: reading.read_transcript_bytes(path, limit=100), limited) is not None,
+              "a limit given to the call is held to")
+        check(saved == 64 << 20, f"the limit is 64 MiB: {saved}")
+        # The scripts' own 64 MiB is held to in tests/diagnostics/gpu_alone_replay_test.py.
+
+        # rounds-cost-model.py: a compressed copy of a committed transcript gives the same figures.
+        source = os.path.join(evidence, "2026-12-01T12-20-33Z.json.gz")
+        source = source if os.path.exists(source) else source + ".gz"
+        copies = {}
+        for name, packer in (("copy.json", lambda data: data), ("copy.json.gz", gzip_bytes)):
+            write_bytes(os.path.join(root, name), packer(reading.read_transcript_bytes(source)))
+            model = subprocess.run([sys.executable, cost_model, os.path.join(root, name)],
+                                   capture_output=True, text=True, check=False)
+            copies[name] = (model.returncode, model.stdout.replace(os.path.join(root, name), "COPY"))
+        check(copies["copy.json.gz"] == copies["copy.json"] and "R=5: 1.19 x" in copies["copy.json"][1],
+              f"rounds-cost-model reads .json.gz: {copies}")
+        cut = os.path.join(root, "cut.json.gz")
+        write_bytes(cut, whole[:-12])
+        model = subprocess.run([sys.executable, cost_model, cut], capture_output=True, text=True, check=False)
+        check(model.returncode == 1 and f"rounds-cost-model: {cut}: damaged gzip data" in model.stderr,
+              f"rounds-cost-model refuses damaged gzip data, named: {model.returncode} {model.stderr}")
 
 
 def main():
@@ -253,11 +405,15 @@ def main():
     code, text = run(script, "/nonexistent/transcript.json")
     check(code == 1, "an unreadable file exits 1")
 
-    # The cost model behind the default of --rounds: the hot day-48 row of docs/measurement.md's table.
-    model = subprocess.run([sys.executable, cost_model, os.path.join(evidence, "2026-12-01T12-20-33Z.json")],
-                           capture_output=True, text=True, check=False)
+    # The cost model behind the default of --rounds: the hot day-48 row of docs/measurement.md's table
+    # (the transcript committed plain, or gzip-compressed).
+    hot_day48 = os.path.join(evidence, "2026-12-01T12-20-33Z.json.gz")
+    hot_day48 = hot_day48 if os.path.exists(hot_day48) else hot_day48 + ".gz"
+    model = subprocess.run([sys.executable, cost_model, hot_day48], capture_output=True, text=True, check=False)
     check(model.returncode == 0 and "R=1: 0.97 x" in model.stdout and "R=5: 1.19 x" in model.stdout
           and "R=8: 1.58 x" in model.stdout, f"cost model: {model.stdout} {model.stderr}")
+
+    check_gzip(script, evidence, cost_model, check)
 
     for failure in failures:
         print("FAILED:", failure)

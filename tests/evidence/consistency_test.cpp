@@ -23,17 +23,17 @@ namespace {
 // A committed day-48 H200 run of schema 1.5.0, the newest committed (its claims are judged again),
 // with its claims recorded.
 fs::path committed_run_file() {
-  return labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T12-20-33Z.json";
+  return labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T12-20-33Z.json.gz";
 }
 
 const labrun::Transcript& committed_run() {
   static const labrun::Transcript transcript =
-      labrun::transcript_from_text(labrun::read_file(committed_run_file()));
+      labrun::transcript_from_text(labrun::read_evidence_text(committed_run_file()));
   return transcript;
 }
 
 const labrun::Transcript& committed_transcription() {
-  static const labrun::Transcript transcript = labrun::transcript_from_text(labrun::read_file(
+  static const labrun::Transcript transcript = labrun::transcript_from_text(labrun::read_evidence_text(
       labrun::testing::evidence_folder() / "day48-fusion" / "tesla-t4-lesson" / "cuda-12.6-original.json"));
   return transcript;
 }

@@ -61,14 +61,15 @@ Document as_current(Document document) {
 // with image shapes, claims judged over its CUDA contexts, a roofline and a prediction measured at two
 // sizes.
 Document current_day20_run() {
-  return Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day20-sobel-threshold" /
-                                           "nvidia-h200" / "2026-12-04T17-09-48Z.json"));
+  return Document::parse(labrun::read_evidence_text(labrun::testing::evidence_folder() /
+                                                    "day20-sobel-threshold" / "nvidia-h200" /
+                                                    "2026-12-04T17-09-48Z.json.gz"));
 }
 
 // A day-48 H200 run of schema 1.5.0 whose claims include failed ones.
 Document day48_run_of_1_5_0() {
-  return Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
-                                           "nvidia-h200" / "2026-12-01T05-42-33Z.json"));
+  return Document::parse(labrun::read_evidence_text(labrun::testing::evidence_folder() / "day48-fusion" /
+                                                    "nvidia-h200" / "2026-12-01T05-42-33Z.json.gz"));
 }
 
 labrun::TranscriptCheck declaration_check_of(const fs::path& dir, const std::string& name,
@@ -151,8 +152,8 @@ TEST_CASE(
   // A bound's words from before 1.8.0 are accepted only in a transcript older than 1.8.0: in the
   // day-48 H200 run of 2026-12-04 17:09Z (cold, 1.11.0), "no case faster by more than 2%" for "at
   // least 0.98" is forged.
-  Document day48 = Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
-                                                     "nvidia-h200" / "2026-12-04T17-09-29Z.json"));
+  Document day48 = Document::parse(labrun::read_evidence_text(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-04T17-09-29Z.json.gz"));
   REQUIRE(day48["schema_version"] == labrun::kTranscriptSchemaVersion);
   REQUIRE(day48["claims"][4]["id"] == "widening-does-not-make-it-faster");
   REQUIRE(declaration_check_of(dir.path, "day48.json", day48).problem == "");
@@ -171,9 +172,9 @@ TEST_CASE(
 
   // A lab's own figures (1.8.0), on the day-34 H200 run (as the current version): a count of loads,
   // and a formula's value.
-  const Document day34 =
-      as_current(Document::parse(labrun::read_file(labrun::testing::evidence_folder() / "day34-stencil-tile" /
-                                                   "nvidia-h200" / "2026-12-03T11-22-31Z.json")));
+  const Document day34 = as_current(
+      Document::parse(labrun::read_evidence_text(labrun::testing::evidence_folder() / "day34-stencil-tile" /
+                                                 "nvidia-h200" / "2026-12-03T11-22-31Z.json.gz")));
   REQUIRE(declaration_check_of(dir.path, "day34.json", day34).problem == "");
   const std::vector<Forgery> figure_forgeries{
       {"the naive stencil's loads counted as the tile's",

@@ -6,6 +6,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "support/sample_transcript.hpp"
@@ -167,19 +168,18 @@ TEST_CASE("every committed measured transcript renders to the Markdown committed
   int checked = 0;
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(evidence)) {
     const fs::path& path = entry.path();
-    fs::path markdown = path;
-    markdown.replace_extension(".md");
+    const fs::path markdown = path.parent_path() / (labrun::transcript_file_stem(path) + ".md");
     // Transcripts only: `compare` and `grade` write JSON of their own beside their Markdown, and so does
     // scripts/diagnostics/verdict-stability.py (evidence/<lab>/verdict-stability/).
     const std::string where = path.generic_string();
-    if (path.extension() != ".json" || !fs::exists(markdown) ||
+    if (!labrun::named_as_transcript(path) || !fs::exists(markdown) ||
         labrun::is_trace_file(path.filename().string()) || where.find("/comparisons/") != std::string::npos ||
         where.find("/grading/") != std::string::npos ||
         where.find("/verdict-stability/") != std::string::npos) {
       continue;
     }
     INFO(path.string());
-    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_file(path));
+    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_evidence_text(path));
     CHECK(labrun::render_markdown_beside(t, labrun::registered_labs().find(t.lab_name), path) ==
           labrun::read_file(markdown));
     ++checked;

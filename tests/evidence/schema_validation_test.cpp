@@ -34,7 +34,7 @@ TEST_CASE("every committed transcript under evidence/ validates against its own 
                                    relative.find("/comparisons/") == std::string::npos &&
                                    relative.find("/grading/") == std::string::npos &&
                                    relative.find("/verdict-stability/") == std::string::npos;
-    if (entry.path().extension() != ".json" || !transcript_folder ||
+    if (!labrun::named_as_transcript(entry.path()) || !transcript_folder ||
         labrun::is_trace_file(entry.path().filename().string())) {
       continue;
     }
@@ -53,7 +53,8 @@ TEST_CASE("every committed transcript under evidence/ validates against its own 
 TEST_CASE("the valid corpus validates - each under the schema it names") {
   for (const char* name : {"measured-1.1.0.json", "h200-run-1.0.0.json"}) {
     INFO(name);
-    CHECK(labrun::validate_transcript_text(labrun::read_file(kTests / "evidence" / "valid" / name)).empty());
+    CHECK(labrun::validate_transcript_text(labrun::read_evidence_text(kTests / "evidence" / "valid" / name))
+              .empty());
   }
 }
 
@@ -74,7 +75,7 @@ TEST_CASE("each invalid transcript is refused with the JSON pointer of its probl
     std::getline(fields, word, '\t');
     INFO(file);
     const fs::path path = kTests / "evidence" / "invalid" / file;
-    const std::string before = labrun::read_file(path);
+    const std::string before = labrun::read_evidence_text(path);
     const auto problems = labrun::validate_transcript_text(before);
     REQUIRE_FALSE(problems.empty());
     if (pointer.empty()) {
@@ -83,7 +84,7 @@ TEST_CASE("each invalid transcript is refused with the JSON pointer of its probl
       CHECK_THAT(problems.front().pointer, StartsWith(pointer));
     }
     CHECK_THAT(problems.front().message, ContainsSubstring(word));
-    CHECK(labrun::read_file(path) == before);  // validation changes nothing on disk
+    CHECK(labrun::read_evidence_text(path) == before);  // validation changes nothing on disk
     ++checked;
   }
   CHECK(checked >= 14);
@@ -111,7 +112,7 @@ TEST_CASE("the writer's output shape is pinned to its schema version") {
     WARN("wrote " << pinned.string() << ": review it and commit it with the version bump");
   }
   REQUIRE(fs::exists(pinned));
-  CHECK(shape == labrun::read_file(pinned));
+  CHECK(shape == labrun::read_evidence_text(pinned));
 }
 
 TEST_CASE("schemas of every readable version are among labrun's data files") {
@@ -133,8 +134,8 @@ TEST_CASE("valijson contexts become JSON pointers") {
 }
 
 TEST_CASE("a 1.0.0 transcript is read through the migration - measured and with no claims recorded") {
-  const labrun::Transcript t =
-      labrun::transcript_from_text(labrun::read_file(kTests / "evidence" / "valid" / "h200-run-1.0.0.json"));
+  const labrun::Transcript t = labrun::transcript_from_text(
+      labrun::read_evidence_text(kTests / "evidence" / "valid" / "h200-run-1.0.0.json"));
   CHECK(t.schema_version == "1.0.0");
   CHECK(t.provenance == "measured");
   CHECK_FALSE(t.claims_recorded);
@@ -186,7 +187,7 @@ TEST_CASE("1.4.0: a measured transcript records every metadata group and fact, u
 TEST_CASE("reading an older transcript records what 1.4.0 requires and it lacks as not recorded") {
   // 1.1.0 runs predate the memory_peak_gb_per_s fact.
   const labrun::Transcript old = labrun::transcript_from_text(
-      labrun::read_file(kTests / "evidence" / "golden" / "day48-fusion-nvidia-h200-1.1.0.json"));
+      labrun::read_evidence_text(kTests / "evidence" / "golden" / "day48-fusion-nvidia-h200-1.1.0.json"));
   CHECK(old.not_recorded == std::vector<std::string>{"device/memory_peak_gb_per_s"});
   const labrun::Fact* peak = old.group("device")->find("memory_peak_gb_per_s");
   REQUIRE(peak != nullptr);
@@ -197,15 +198,16 @@ TEST_CASE("reading an older transcript records what 1.4.0 requires and it lacks 
 
   // A 1.3.0 transcript with its whole device group deleted is valid under 1.3.0, and is read with
   // the group not recorded: renderings say so instead of guessing.
-  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(labrun::read_file(
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json"));
+  nlohmann::ordered_json edited = nlohmann::ordered_json::parse(labrun::read_evidence_text(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-11-30T07-30-51Z.json.gz"));
   REQUIRE(edited["schema_version"] == "1.3.0");
   edited["environment"].erase("device");
   const labrun::Transcript without_device = labrun::transcript_from_json(edited);
   CHECK(without_device.not_recorded.front() == "device");
   CHECK(labrun::validate_transcript(labrun::transcript_to_json(without_device)).empty());
   // Measured 1.3.0 transcripts under evidence/ lack nothing.
-  CHECK(labrun::transcript_from_text(labrun::read_file(labrun::testing::evidence_folder() / "day48-fusion" /
-                                                       "nvidia-h200" / "2026-11-30T07-30-51Z.json"))
+  CHECK(labrun::transcript_from_text(
+            labrun::read_evidence_text(labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" /
+                                       "2026-11-30T07-30-51Z.json.gz"))
             .not_recorded.empty());
 }

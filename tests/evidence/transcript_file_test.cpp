@@ -3,6 +3,11 @@
 #include <catch2/catch_test_macros.hpp>
 #include <catch2/matchers/catch_matchers_string.hpp>
 #include <filesystem>
+#include <fstream>
+
+#include "base/atomic_file.hpp"
+#include "base/gzip.hpp"
+#include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
@@ -60,4 +65,43 @@ TEST_CASE("an invalid transcript's problem names the file and the JSON pointer, 
   const labrun::TranscriptCheck missing = labrun::check_transcript_file(
       labrun::testing::repository_root() / "no-such.json", labrun::testing::registered_lab);
   CHECK_THAT(missing.problem, ContainsSubstring("no-such.json"));
+}
+
+TEST_CASE("a transcript stored gzip-compressed reads as the plain file does") {
+  if (!labrun::gzip_supported()) {
+    SKIP("this build has no zlib");
+  }
+  const fs::path plain =
+      labrun::testing::repository_root() / "evidence/day48-fusion/tesla-t4-lesson/cuda-12.6-original.json";
+  const labrun::testing::TemporaryDirectory dir;
+  const fs::path packed = dir.path / "cuda-12.6-original.json.gz";
+  std::ofstream(packed, std::ios::binary) << labrun::gzip_compress(labrun::read_file(plain));
+  const labrun::TranscriptCheck check =
+      labrun::check_transcript_file(packed, labrun::testing::registered_lab);
+  REQUIRE(check.transcript.has_value());
+  CHECK(check.problem.empty());
+  CHECK(check.transcript->lab_name == "day48-fusion");
+  CHECK(check.transcript->started_utc ==
+        labrun::read_transcript_file(plain, labrun::testing::registered_lab).started_utc);
+
+  // Damaged: one line naming the file, as any unreadable transcript's problem is.
+  std::string bytes = labrun::read_file(packed);
+  const fs::path cut = dir.path / "cut.json.gz";
+  std::ofstream(cut, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  const labrun::TranscriptCheck damaged = labrun::check_transcript_file(cut, labrun::testing::registered_lab);
+  CHECK_FALSE(damaged.transcript.has_value());
+  CHECK_THAT(damaged.problem, ContainsSubstring("cut.json.gz: damaged gzip data"));
+}
+
+TEST_CASE("a transcript's file name: NAME.json or NAME.json.gz, and the NAME its plots and Markdown take") {
+  CHECK(labrun::named_as_transcript("runs/2026-12-05T03-16-35Z.json.gz"));
+  CHECK(labrun::named_as_transcript("runs/2026-12-05T03-16-35Z.json.gz"));
+  CHECK_FALSE(labrun::named_as_transcript("runs/2026-12-05T03-16-35Z.md"));
+  CHECK_FALSE(labrun::named_as_transcript("runs/2026-12-05T03-16-35Z.gz"));
+  CHECK_FALSE(labrun::named_as_transcript("runs/.json"));
+  CHECK_FALSE(labrun::named_as_transcript("runs/.json.gz"));
+  CHECK(labrun::transcript_file_stem("runs/2026-12-05T03-16-35Z.json.gz") == "2026-12-05T03-16-35Z");
+  CHECK(labrun::transcript_file_stem("runs/2026-12-05T03-16-35Z.json.gz") == "2026-12-05T03-16-35Z");
+  CHECK(labrun::transcript_file_stem("a.b.json.gz") == "a.b");
+  CHECK(labrun::transcript_file_stem("other.txt") == "other");
 }

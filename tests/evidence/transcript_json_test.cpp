@@ -179,8 +179,8 @@ TEST_CASE("rounds that do not add up to the samples, and a round order beyond th
 
 TEST_CASE("a transcript older than 1.6.0 reads as one round, its verdicts as recorded") {
   const labrun::Transcript t = labrun::transcript_from_text(
-      labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" /
-                        "day48-fusion-nvidia-h200-1.1.0.json"));
+      labrun::read_evidence_text(std::filesystem::path(LABRUN_TEST_DATA_DIR) / "evidence" / "golden" /
+                                 "day48-fusion-nvidia-h200-1.1.0.json"));
   CHECK_FALSE(t.rounds_recorded);
   CHECK(t.timing->rounds == 1);
   REQUIRE(t.timing->round_orders.size() == 1);
@@ -222,8 +222,8 @@ TEST_CASE("a case's declared figures survive a round trip, an unknown one with i
   CHECK_THROWS_WITH(labrun::transcript_from_json(document),
                     ContainsSubstring("declared_figures/1/unknown_reason"));
   const labrun::Transcript older = labrun::transcript_from_text(
-      labrun::read_file(std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence" /
-                        "day20-sobel-threshold" / "nvidia-h200" / "2026-12-02T02-48-10Z.json"));
+      labrun::read_evidence_text(std::filesystem::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence" /
+                                 "day20-sobel-threshold" / "nvidia-h200" / "2026-12-02T02-48-10Z.json.gz"));
   CHECK(older.schema_version == "1.7.0");
   for (const labrun::CaseResult& c : older.cases) {
     CHECK(c.declared_figures.empty());

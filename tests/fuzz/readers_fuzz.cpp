@@ -1,15 +1,17 @@
 // libFuzzer target over what labrun reads from anywhere (docs/reliability.md): the bytes are read as
-// a transcript (validated, parsed, cross-checked, its figures checked against its samples, rendered to
-// Markdown and to the samples CSV, turned into plot specs and compared with itself), as a grading
-// manifest and as a submission's report.json that `grade --merge` and a `grade --batch` rerun read. Every
-// failure must be a C++ exception, which labrun turns into a one-line error and an exit status; a crash, a
-// sanitizer finding or a hang is what the fuzzer reports. Built by the fuzz preset (clang,
+// a transcript, decompressed first where it is gzip (validated, parsed, cross-checked, its figures checked
+// against its samples, rendered to Markdown and to the samples CSV, turned into plot specs and compared with
+// itself), as a grading manifest and as a submission's report.json that `grade --merge` and a `grade --batch`
+// rerun read. Every failure must be a C++ exception, which labrun turns into a one-line error and an exit
+// status; a crash, a sanitizer finding or a hang is what the fuzzer reports. Built by the fuzz preset (clang,
 // -fsanitize=fuzzer,address,undefined).
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <string>
 
+#include "base/atomic_file.hpp"
+#include "base/gzip.hpp"
 #include "compare/compare.hpp"
 #include "evidence/consistency.hpp"
 #include "evidence/cross_references.hpp"
@@ -52,7 +54,10 @@ void read_as_transcript(const std::string& text) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    read_as_transcript(text);
+    // A transcript stored gzip-compressed (NAME.json.gz, as committed) is decompressed first, as
+    // read_evidence_text does: the committed runs are seeds in that form.
+    read_as_transcript(labrun::looks_gzip(text) ? labrun::gunzip(text, labrun::kEvidenceFileMaxBytes, "fuzz")
+                                                : text);
   } catch (const std::exception&) {
     // every reader's documented failure: labrun prints what() on one line and exits 1
   }

@@ -7,7 +7,7 @@ set(crashes "${WORK_DIR}/fuzz-crashes")
 set(summary_file "${WORK_DIR}/fuzz-summary.txt")
 file(MAKE_DIRECTORY "${corpus}" "${crashes}")
 file(REMOVE "${summary_file}")
-file(GLOB_RECURSE seeds "${SOURCE_DIR}/evidence/*.json" "${SOURCE_DIR}/tests/evidence/*.json"
+file(GLOB_RECURSE seeds "${SOURCE_DIR}/evidence/*.json" "${SOURCE_DIR}/evidence/*.json.gz" "${SOURCE_DIR}/tests/evidence/*.json"
      "${SOURCE_DIR}/labs/*/grading/corpus/*.json")
 foreach(seed IN LISTS seeds)
   string(SHA1 name "${seed}")

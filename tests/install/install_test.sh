@@ -103,14 +103,14 @@ transcripts=()
 while IFS= read -r -d '' file; do
   transcripts+=("$file")
 done < <(find "$source_dir/evidence/day48-fusion/nvidia-h200" "$source_dir/evidence/day48-fusion/tesla-t4-lesson" \
-              -name '*.json' ! -name '*.trace.json' -print0 | sort -z)  # not the Chrome traces of run --timeline
+              \( -name '*.json' -o -name '*.json.gz' \) ! -name '*.trace.json' -print0 | sort -z)  # not the Chrome traces of run --timeline
 run validate "${transcripts[@]}" >"$scratch/validate" || fail "labrun validate failed: $(cat "$scratch/validate")"
 [ "$(grep -c ': valid (schema ' "$scratch/validate")" -eq "${#transcripts[@]}" ] ||
   fail "labrun validate did not find every transcript valid"
 
 reported=0
 for transcript in "${transcripts[@]}"; do
-  markdown="${transcript%.json}.md"
+  markdown="${transcript%.gz}"; markdown="${markdown%.json}.md"  # committed runs are stored NAME.json.gz
   [ -f "$markdown" ] || continue
   run report "$transcript" >"$scratch/report.md" || fail "labrun report $transcript failed"
   cmp -s "$scratch/report.md" "$markdown" || fail "labrun report $transcript differs from $markdown"

@@ -14,6 +14,7 @@
 #include "base/atomic_file.hpp"
 #include "core/install_layout.hpp"
 #include "core/transcript.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "process/process.hpp"
@@ -90,13 +91,14 @@ labrun::Transcript newest_h200_transcript() {
   const fs::path folder = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence/day48-fusion/nvidia-h200";
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(folder)) {
-    if (entry.path().extension() == ".json" && !labrun::is_trace_file(entry.path().filename().string())) {
+    if (labrun::named_as_transcript(entry.path()) &&
+        !labrun::is_trace_file(entry.path().filename().string())) {
       files.push_back(entry.path());
     }
   }
   std::sort(files.rbegin(), files.rend());  // names are UTC timestamps: newest first
   for (const fs::path& file : files) {
-    labrun::Transcript transcript = labrun::transcript_from_text(labrun::read_file(file));
+    labrun::Transcript transcript = labrun::transcript_from_text(labrun::read_evidence_text(file));
     if (transcript.schema_version == "1.1.0") {
       return transcript;
     }

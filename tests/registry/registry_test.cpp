@@ -9,6 +9,7 @@
 
 #include "base/atomic_file.hpp"
 #include "core/statistics.hpp"
+#include "evidence/transcript_file.hpp"
 #include "evidence/transcript_json.hpp"
 
 namespace {
@@ -408,13 +409,13 @@ TEST_CASE("every lab judges its committed transcripts of 1.6.0 on as their runs 
   int judged = 0;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(evidence)) {
     const std::string where = entry.path().generic_string();
-    if (entry.path().extension() != ".json" || where.find("/schema/") != std::string::npos ||
+    if (!labrun::named_as_transcript(entry.path()) || where.find("/schema/") != std::string::npos ||
         where.find(".trace.") != std::string::npos || where.find("/comparisons/") != std::string::npos ||
         where.find("/grading/") != std::string::npos ||
         where.find("/verdict-stability/") != std::string::npos) {
       continue;
     }
-    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_file(entry.path()));
+    const labrun::Transcript t = labrun::transcript_from_text(labrun::read_evidence_text(entry.path()));
     const labrun::Lab* lab = labrun::registered_labs().find(t.lab_name);
     if (lab == nullptr || !t.claims_recorded || !t.rounds_recorded) {
       continue;

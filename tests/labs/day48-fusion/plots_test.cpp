@@ -205,8 +205,8 @@ TEST_CASE("plots whose cases the transcript lacks are left out", "[plots]") {
 
 TEST_CASE("the plots of a committed H200 run are that run's figures", "[plots]") {
   const fs::path file = fs::path(LABRUN_TEST_DATA_DIR).parent_path() /
-                        "evidence/day48-fusion/nvidia-h200/2026-11-30T06-03-39Z.json";
-  const Transcript t = labrun::transcript_from_text(labrun::read_file(file));
+                        "evidence/day48-fusion/nvidia-h200/2026-11-30T06-03-39Z.json.gz";
+  const Transcript t = labrun::transcript_from_text(labrun::read_evidence_text(file));
   const std::vector<PlotSpec> specs = day48::plots(t);
   CHECK(ids_of(specs) == std::vector<std::string>{"bandwidth-lesson", "bandwidth-card-scaled", "sweep",
                                                   "width-lesson", "width-card-scaled"});

@@ -54,7 +54,7 @@ TEST_CASE(
 TEST_CASE("run --submission: what the host can check is refused with exit 7 before any GPU") {
   const labrun::testing::TemporaryDirectory folder("labrun-submission");
   const fs::path correct = labrun::testing::grading_corpus() / "correct";
-  const std::string source = labrun::read_file(correct / "halfway.cu");
+  const std::string source = labrun::read_evidence_text(correct / "halfway.cu");
 
   const labrun::testing::CliOutcome empty = run_with(folder.path);
   CHECK(empty.status == 7);
@@ -98,8 +98,8 @@ TEST_CASE("run --submission: what the host can check is refused with exit 7 befo
 TEST_CASE("a submission's row and predictions and worked answer render from the transcript (synthetic)") {
   // A committed H200 run, with the lab's own half-way pair copied as a submission's row declaring 24
   // bytes per element: synthetic, built here, never measured as such.
-  labrun::Transcript t = labrun::transcript_from_text(labrun::read_file(
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T09-56-48Z.json"));
+  labrun::Transcript t = labrun::transcript_from_text(labrun::read_evidence_text(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-01T09-56-48Z.json.gz"));
   t.provenance = "synthetic";
   t.provenance_note =
       "tests/labs/day48-fusion/submission_case_test.cpp: the half-way pair's row copied as a submission";

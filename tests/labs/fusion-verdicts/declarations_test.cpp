@@ -28,7 +28,7 @@ using labrun::LabDeclaration;
 
 labrun::Transcript committed_run() {
   return labrun::read_transcript_file(
-      labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200" / "2026-11-30T07-12-10Z.json",
+      labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200" / "2026-11-30T07-12-10Z.json.gz",
       labrun::testing::registered_lab);
 }
 

@@ -184,7 +184,6 @@ def check_gzip(script, evidence, cost_model, check):
 
         # rounds-cost-model.py: a compressed copy of a committed transcript gives the same figures.
         source = os.path.join(evidence, "2026-12-01T12-20-33Z.json.gz")
-        source = source if os.path.exists(source) else source + ".gz"
         copies = {}
         for name, packer in (("copy.json", lambda data: data), ("copy.json.gz", gzip_bytes)):
             write_bytes(os.path.join(root, name), packer(reading.read_transcript_bytes(source)))
@@ -406,9 +405,8 @@ def main():
     check(code == 1, "an unreadable file exits 1")
 
     # The cost model behind the default of --rounds: the hot day-48 row of docs/measurement.md's table
-    # (the transcript committed plain, or gzip-compressed).
+    # (the transcript as committed, gzip-compressed).
     hot_day48 = os.path.join(evidence, "2026-12-01T12-20-33Z.json.gz")
-    hot_day48 = hot_day48 if os.path.exists(hot_day48) else hot_day48 + ".gz"
     model = subprocess.run([sys.executable, cost_model, hot_day48], capture_output=True, text=True, check=False)
     check(model.returncode == 0 and "R=1: 0.97 x" in model.stdout and "R=5: 1.19 x" in model.stdout
           and "R=8: 1.58 x" in model.stdout, f"cost model: {model.stdout} {model.stderr}")

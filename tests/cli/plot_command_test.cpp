@@ -18,6 +18,7 @@
 #include "process/process.hpp"
 #include "support/child_labrun.hpp"
 #include "support/cli_run.hpp"
+#include "support/scoped_environment.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
 
@@ -34,29 +35,6 @@ fs::path copied_day48_run(const fs::path& dir) {
   fs::copy_file(source, copy);
   return copy;
 }
-
-class ScopedVariable {
- public:
-  ScopedVariable(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) {
-      old_ = old;
-    }
-    ::setenv(name, value.c_str(), 1);
-  }
-  ~ScopedVariable() {
-    if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedVariable(const ScopedVariable&) = delete;
-  ScopedVariable& operator=(const ScopedVariable&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 bool python3_exists() {
   return !labrun::find_on_path("python3").empty() || fs::exists("/usr/bin/python3");
@@ -130,7 +108,7 @@ TEST_CASE("plot never writes the Markdown without --force, even when it is missi
   }
   const labrun::testing::TemporaryDirectory dir;
   labrun::testing::write_stand_in_renderer(dir.path / "scripts", 16);
-  const ScopedVariable scripts("LABRUN_SCRIPTS_DIR", (dir.path / "scripts").string());
+  const labrun::testing::ScopedEnvironment scripts("LABRUN_SCRIPTS_DIR", (dir.path / "scripts").string());
   const fs::path transcript = copied_day48_run(dir.path);
   const fs::path markdown = dir.path / "run.md";
   const labrun::testing::CliOutcome plotted = labrun::testing::run_labrun({"plot", transcript.string()});

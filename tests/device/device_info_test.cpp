@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/environment_contract.hpp"
+#include "support/scoped_environment.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 using Catch::Matchers::StartsWith;
@@ -59,9 +60,10 @@ TEST_CASE("a run records the CUDA environment variables it was given, not where 
   CHECK(std::get<std::string>(
             *labrun::cuda_environment_fact(std::vector<std::string>{"PATH=/usr/bin"}).value) == "none");
   // A run's collected environment reads the process's own.
-  REQUIRE(setenv("CUDA_DEVICE_MAX_CONNECTIONS", "3", 1) == 0);
-  const std::vector<labrun::FactGroup> environment = labrun::collect_environment();
-  unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  const std::vector<labrun::FactGroup> environment = [] {
+    const labrun::testing::ScopedEnvironment connections("CUDA_DEVICE_MAX_CONNECTIONS", "3");
+    return labrun::collect_environment();
+  }();
   const auto driver = std::find_if(environment.begin(), environment.end(),
                                    [](const labrun::FactGroup& g) { return g.name == "driver"; });
   REQUIRE(driver != environment.end());

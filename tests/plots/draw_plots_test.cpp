@@ -18,42 +18,16 @@
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "process/process.hpp"
+#include "support/scoped_environment.hpp"
 #include "support/temporary_directory.hpp"
 #include "timeline/timeline.hpp"
 
 namespace fs = std::filesystem;
 using Catch::Matchers::ContainsSubstring;
+using labrun::testing::ScopedEnvironment;
 using labrun::testing::TemporaryDirectory;
 
 namespace {
-
-// Sets (or unsets, with nullopt) an environment variable for one scope, then restores it.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(std::string name, const std::optional<std::string>& value) : name_(std::move(name)) {
-    if (const char* old = std::getenv(name_.c_str())) {
-      old_value_ = old;
-    }
-    if (value) {
-      ::setenv(name_.c_str(), value->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-  ~ScopedEnvironment() {
-    if (old_value_) {
-      ::setenv(name_.c_str(), old_value_->c_str(), 1);
-    } else {
-      ::unsetenv(name_.c_str());
-    }
-  }
-  ScopedEnvironment(const ScopedEnvironment&) = delete;
-  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
-
- private:
-  std::string name_;
-  std::optional<std::string> old_value_;
-};
 
 labrun::PlotSpec line_plot(const std::string& id) {
   labrun::PlotPanel panel;

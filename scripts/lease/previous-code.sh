@@ -5,7 +5,7 @@
 #
 #   scripts/lease/previous-code.sh pack COMMIT [PATCH]   on the carrying machine, at the commit
 #       that will travel: writes PATCH (default build/labrun-pre-session.patch), the difference
-#       from COMMIT to HEAD over what the previous labrun's build needs (about 60 KB), and checks
+#       from COMMIT to HEAD over what the previous labrun's build needs (under 100 KB), and checks
 #       that HEAD's files with the patch reversed are COMMIT's, byte for byte. Carry its folder.
 #   scripts/lease/previous-code.sh unpack DEST [PATCH]   on the device: DEST (absent or empty)
 #       becomes the previous code's sources: this tree's files with the patch reversed.

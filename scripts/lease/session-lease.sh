@@ -28,7 +28,7 @@
 #                                                  read by verdict-stability.py, to set beside the
 #                                                  day48 stage's runs (~1.5 min)
 #
-# The previous code, carried beside .deps as a patch (about 60 KB; the tree that travels, tracked files
+# The previous code, carried beside .deps as a patch (under 100 KB; the tree that travels, tracked files
 # and what is carried, may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on
 # 2026-12-05): on the carrying machine, at the commit that travels,
 #   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch

@@ -1,28 +1,33 @@
 #!/usr/bin/env bash
 # The previous code's sources for a side-by-side timing check on the device, carried as a patch
 # instead of a tree: the tree that travels (tracked files and what is carried) may not exceed 64 MiB,
-# the tracked files alone were 57.7 MiB on 2026-12-05, and the sources themselves are 3.2 MB.
+# the tracked files alone were 57.7 MiB on 2026-12-05 (32.2 MiB once the committed transcripts were
+# stored compressed), and the sources themselves are 3.2 MB.
 #
 #   scripts/lease/previous-code.sh pack COMMIT [PATCH]   on the carrying machine, at the commit
 #       that will travel: writes PATCH (default build/labrun-pre-session.patch), the difference
 #       from COMMIT to HEAD over what the previous labrun's build needs (under 100 KB), and checks
-#       that HEAD's files with the patch reversed are COMMIT's, byte for byte. Carry its folder.
+#       that HEAD's files with the patch reversed are COMMIT's, byte for byte. Carry PATCH (the run
+#       tool's carry takes the file's path).
 #   scripts/lease/previous-code.sh unpack DEST [PATCH]   on the device: DEST (absent or empty)
 #       becomes the previous code's sources: this tree's files with the patch reversed.
 #
 # The paths: src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evidence/schema.
-# The patch's first lines name COMMIT and the HEAD it was made from; unpack refuses a tree whose
-# files the patch does not fit (git apply --check), so a patch made at another HEAD cannot give a
-# silently different previous code.
+# The patch's first lines name COMMIT and the HEAD it was made from, and hold a digest of COMMIT's
+# files (their paths and SHA-256s). unpack refuses a tree the patch does not fit (git apply --check),
+# and, after reversing it, a result whose digest is not COMMIT's: a patch made at another HEAD (a
+# file changed since that the patch does not touch) cannot give a silently different previous code.
 # Exit status: 0 done; 1 the patch does not fit or git failed; 2 usage.
 set -euo pipefail
 usage="usage: previous-code.sh pack COMMIT [PATCH] | unpack DEST [PATCH]"
-if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
 verb=${1:-}
 cd "$(dirname "$0")/../.."
 # git apply in the current folder as outside any repository: inside one (DEST under build/), it would
 # take the patch's paths from the repository's root and skip, silently, those outside the folder.
 outside_git() { GIT_CEILING_DIRECTORIES=$(dirname "$PWD") git "$@"; }
+# One SHA-256 over every file under a folder: its path and its content's SHA-256, in byte order.
+tree_digest() { (cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64); }
 paths=(src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evidence/schema)
 
 case "$verb" in
@@ -36,18 +41,19 @@ case "$verb" in
       echo "previous-code: ${paths[*]} differ from HEAD here; commit first (what travels is HEAD's files)" >&2
       exit 1
     fi
+    scratch=$(mktemp -d)
+    trap 'rm -rf "$scratch"' EXIT
+    mkdir "$scratch/reversed" "$scratch/commit"
+    git archive "$full" -- "${paths[@]}" | tar -x -C "$scratch/commit"
     {
       echo "labrun previous code: the reverse of this patch turns HEAD $(git rev-parse HEAD) into $full"
+      echo "labrun previous code digest: $(tree_digest "$scratch/commit")"
       echo
       git diff --binary "$full" HEAD -- "${paths[@]}"
     } >"$patch.tmp"
     # The check the device will make, here: HEAD's files, reversed, are the commit's.
-    scratch=$(mktemp -d)
-    trap 'rm -rf "$scratch"' EXIT
-    mkdir "$scratch/reversed" "$scratch/commit"
     git archive HEAD -- "${paths[@]}" | tar -x -C "$scratch/reversed"
     (cd "$scratch/reversed" && outside_git apply -R "$patch.tmp")
-    git archive "$full" -- "${paths[@]}" | tar -x -C "$scratch/commit"
     diff -r -q "$scratch/reversed" "$scratch/commit" >&2 || {
       echo "previous-code: the reversed patch does not give $full's files" >&2
       rm -f "$patch.tmp"
@@ -73,6 +79,14 @@ case "$verb" in
       rm -rf "$dest"
       exit 1
     }
+    want=$(sed -n 's/^labrun previous code digest: //p' "$patch" | head -1)
+    got=$(tree_digest "$dest")
+    if [ -z "$want" ] || [ "$got" != "$want" ]; then
+      echo "previous-code: $dest is not the previous code's files (digest ${got:0:12}, the patch's ${want:0:12}:" \
+        "the tree has changed since $(head -1 "$patch" | sed 's/.*turns HEAD \([0-9a-f]\{7\}\).*/\1/'); pack again); $dest removed" >&2
+      rm -rf "$dest"
+      exit 1
+    fi
     echo "previous-code: $dest holds the previous code ($(head -1 "$patch" | sed 's/.* into //'))"
     ;;
   *)

@@ -2,7 +2,8 @@
 # scripts/lease/previous-code.sh in a scratch repository of two commits: pack writes a patch whose
 # reverse turns the later commit's files into the earlier one's (a changed, an added, a removed and a
 # binary file), unpack rebuilds them from the working tree, refuses a folder that is not empty, and
-# refuses (and removes what it began) a patch that does not fit the tree.
+# refuses (and removes what it began) a patch that does not fit the tree or, made at another HEAD,
+# would give other files than the old commit's.
 # usage: previous_code_test.sh SCRIPTS_DIR
 set -euo pipefail
 script=${1:?usage: previous_code_test.sh SCRIPTS_DIR}/lease/previous-code.sh
@@ -15,6 +16,7 @@ cd "$repo"
 git init -q . && git config user.email t@example.com && git config user.name test
 printf 'int old_code = 1;\n' >src/a.cpp
 printf 'removed later\n' >src/gone.hpp
+printf 'int same_in_both = 0;\n' >src/untouched.cpp
 printf 'lab\n' >labs/x/README.md
 printf 'cmake_minimum_required(VERSION 3.25)\n' >CMakeLists.txt
 printf '{}\n' >CMakePresets.json
@@ -52,6 +54,17 @@ if bash scripts/lease/previous-code.sh unpack "$scratch/old" "$scratch/p/prev.pa
 fi
 grep -q "not empty" "$scratch/err" || fail "no reason for the non-empty folder: $(cat "$scratch/err")"
 
+# A tree changed since the patch was made, in a file the patch does not touch (the same in both
+# commits), is refused by the digest: git apply alone would take it, and give a different old tree.
+cp src/untouched.cpp "$scratch/untouched.orig"
+printf 'int changed_later = 4;\n' >src/untouched.cpp
+if bash scripts/lease/previous-code.sh unpack "$scratch/stale" "$scratch/p/prev.patch" 2>"$scratch/err"; then
+  fail "a patch made at another HEAD gave a previous code: $(diff -r "$scratch/stale" "$scratch/want")"
+fi
+grep -q "is not the previous code's files" "$scratch/err" || fail "no reason for the stale patch: $(cat "$scratch/err")"
+[ ! -e "$scratch/stale" ] || fail "the stale patch's folder was left"
+cp "$scratch/untouched.orig" src/untouched.cpp
+
 # A tree the patch does not fit (a file changed since the patch was made) is refused.
 printf 'int newer_code = 3;\n' >src/a.cpp
 if bash scripts/lease/previous-code.sh unpack "$scratch/misfit" "$scratch/p/prev.patch" 2>"$scratch/err"; then
@@ -64,4 +77,4 @@ grep -q "does not fit" "$scratch/err" || fail "no reason for the misfit: $(cat "
 if bash scripts/lease/previous-code.sh pack "$old" "$scratch/p/again.patch" 2>"$scratch/err"; then
   fail "pack with uncommitted changes succeeded"
 fi
-echo "previous-code.sh: pack and unpack round-trip; misfits and non-empty folders refused"
+echo "previous-code.sh: pack and unpack round-trip; misfits, stale patches and non-empty folders refused"

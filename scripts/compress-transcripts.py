@@ -29,10 +29,13 @@ import json
 import os
 import sys
 import tempfile
-import zlib
 
-# The largest transcript labrun reads (kEvidenceFileMaxBytes, src/base/atomic_file.hpp).
-MAX_BYTES = 64 << 20
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "diagnostics"))
+# How every diagnostic reads a transcript: gzip told by its magic bytes, one member, bounded.
+from transcript_reading import (GZIP_MAGIC, MAX_DECOMPRESSED_BYTES as MAX_BYTES,  # noqa: E402
+                                TranscriptReadError, read_transcript_bytes)
+
 SUFFIX = ".json"
 COMPRESSED_SUFFIX = ".json.gz"
 
@@ -49,18 +52,16 @@ def is_transcript_text(data):
     return isinstance(document, dict) and "schema_version" in document
 
 
-def decompressed(data, name):
-    """The text of gzip `data`, one member, at most MAX_BYTES; Refused otherwise."""
-    inflater = zlib.decompressobj(wbits=31)
+def compressed_text(path):
+    """The text the gzip file `path` holds (read as the diagnostics read a transcript); Refused where
+    it is not gzip, is damaged, or holds more than MAX_BYTES."""
+    with open(path, "rb") as handle:
+        if handle.read(2) != GZIP_MAGIC:
+            raise Refused("%s: not gzip data" % path)
     try:
-        text = inflater.decompress(data, MAX_BYTES + 1)
-    except zlib.error as error:
-        raise Refused("%s: damaged gzip data (%s)" % (name, error)) from None
-    if len(text) > MAX_BYTES:
-        raise Refused("%s: decompresses to more than %d bytes" % (name, MAX_BYTES))
-    if not inflater.eof or inflater.unused_data:
-        raise Refused("%s: not one whole gzip member" % name)
-    return text
+        return read_transcript_bytes(path)
+    except TranscriptReadError as error:
+        raise Refused(str(error)) from None
 
 
 def compress_one(path, dry_run):
@@ -74,13 +75,11 @@ def compress_one(path, dry_run):
         raise Refused("%s: not a transcript (no schema_version)" % path)
     target = path[: -len(SUFFIX)] + COMPRESSED_SUFFIX
     if os.path.lexists(target):
-        with open(target, "rb") as existing:
-            held = existing.read(MAX_BYTES + 1)
-        if decompressed(held, target) != data:
+        if compressed_text(target) != data:
             raise Refused("%s exists and holds other text; %s is left as it is" % (target, path))
         if not dry_run:
             os.unlink(path)
-        return len(data), len(held), True
+        return len(data), os.path.getsize(target), True
     packed = gzip.compress(data, compresslevel=9, mtime=0)
     if dry_run:
         return len(data), len(packed), False
@@ -92,9 +91,8 @@ def compress_one(path, dry_run):
             out.flush()
             os.fsync(out.fileno())
         os.chmod(scratch, 0o644)
-        with open(scratch, "rb") as back:
-            if decompressed(back.read(), scratch) != data:
-                raise Refused("%s: the compressed file does not read back as the transcript" % path)
+        if compressed_text(scratch) != data:
+            raise Refused("%s: the compressed file does not read back as the transcript" % path)
         # link() rather than rename(): it fails where the target appeared meanwhile.
         try:
             os.link(scratch, target)

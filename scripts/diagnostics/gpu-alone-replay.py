@@ -20,12 +20,10 @@ decompressed, included); 2 usage, or folders without transcripts or with differe
 
 import argparse
 import collections
-import glob
-import os
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import TranscriptReadError, is_transcript_name, load_transcript  # noqa: E402 (beside this script)
+from transcript_reading import TranscriptReadError, load_transcript, transcript_files  # noqa: E402 (beside this script)
 
 DAY48_CLAIMS = [
     "staged-over-fused-is-the-byte-ratio",
@@ -39,10 +37,7 @@ DAY48_CLAIMS = [
 def transcripts(folder):
     """Each run's transcript under FOLDER (one level of run folders or files; .json or .json.gz, Chrome
     traces left out), in name order."""
-    found = [f for pattern in ("*.json", "*.json.gz")
-             for f in glob.glob(os.path.join(folder, "**", pattern), recursive=True)
-             if is_transcript_name(os.path.basename(f))]
-    return sorted(found)
+    return transcript_files([folder])
 
 
 def claims_of(path):

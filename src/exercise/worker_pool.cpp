@@ -226,7 +226,7 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
   budget.pause();  // waiting for a turn is not the submission's time
   CheckTurn shared(turns_, scratch, budget);
   budget.resume();
-  std::optional<ExclusiveTurn> exclusive;
+  ExclusiveTurn exclusive;  // taken when the child is ready to time
   if (turns_ != nullptr) {
     phases.emplace_back("waiting to check", seconds_since(since));
   }
@@ -243,12 +243,12 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
   // are recorded. Also where the child's answer is seen in the same look, so that a grading that
   // finishes at once after "timed" is accounted as one that takes longer is.
   const auto take_timed_word = [&] {
-    if (exclusive && fs::exists(scratch / kTimedFile, missing)) {
+    if (exclusive.held() && fs::exists(scratch / kTimedFile, missing)) {
       add_timing_phases(phases, seconds_since(since), turn_spent(scratch / kTimedFile));
       since = std::chrono::steady_clock::now();
       // The budget goes on, still capped at timing_turn_limit from the turn's start: a worker that
       // does not say the grading is over within it is ended, as before.
-      exclusive.reset();
+      exclusive.release();
       timed = true;
     }
   };
@@ -272,9 +272,10 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       run.child.limit_seconds_spent = budget.spent();
       break;
     }
-    if (turns_ != nullptr && !exclusive && !timed && !fs::exists(scratch / kReadyToTimeFile, missing)) {
+    if (turns_ != nullptr && !exclusive.held() && !timed &&
+        !fs::exists(scratch / kReadyToTimeFile, missing)) {
       shared.poll();
-    } else if (turns_ != nullptr && !exclusive && !timed) {
+    } else if (turns_ != nullptr && !exclusive.held() && !timed) {
       add_check_phases(phases, seconds_since(since), shared.yielded_seconds());
       since = std::chrono::steady_clock::now();
       budget.pause();  // waiting for the GPU is not the submission's time
@@ -282,7 +283,7 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
       if (checked) {
         checked();
       }
-      exclusive.emplace(turns_);
+      exclusive.acquire(turns_);
       phases.emplace_back("waiting to time", seconds_since(since));
       since = std::chrono::steady_clock::now();
       budget.resume();
@@ -299,7 +300,7 @@ WorkerRun GradingWorkers::run(GradingWorker& worker, const fs::path& scratch, do
   run.child.wall_seconds = seconds_since(since);
   if (timed) {
     phases.emplace_back("finishing after timing", seconds_since(since));
-  } else if (exclusive) {
+  } else if (exclusive.held()) {
     phases.emplace_back("timing", seconds_since(since));
   } else if (turns_ != nullptr) {
     add_check_phases(phases, seconds_since(since), shared.yielded_seconds());

@@ -94,19 +94,27 @@ class GpuTurns {
   mutable std::chrono::steady_clock::time_point since_ = std::chrono::steady_clock::now();
 };
 
-//! A turn of one kind held for a scope: acquired when made (nothing without turns), given back when
-//! it goes, or earlier with release() (idempotent).
+//! A turn of one kind held for a scope: acquired when made (nothing without turns), or later with
+//! acquire(); given back when it goes, or earlier with release() (idempotent).
 template <void (GpuTurns::*Acquire)(), void (GpuTurns::*Release)()>
 class ScopedTurn {
  public:
-  explicit ScopedTurn(GpuTurns* turns) : turns_(turns) {
-    if (turns_ != nullptr) {
-      (turns_->*Acquire)();
-    }
-  }
+  //! Holds nothing until acquire().
+  ScopedTurn() : turns_(nullptr) {}
+  explicit ScopedTurn(GpuTurns* turns) : turns_(nullptr) { acquire(turns); }
   ~ScopedTurn() { release(); }
   ScopedTurn(const ScopedTurn&) = delete;
   ScopedTurn& operator=(const ScopedTurn&) = delete;
+  //! Takes the turn from `turns` (nothing when null), giving back first any turn already held.
+  void acquire(GpuTurns* turns) {
+    release();
+    if (turns != nullptr) {
+      (turns->*Acquire)();
+      turns_ = turns;
+    }
+  }
+  //! Whether a turn is held now (never without turns).
+  [[nodiscard]] bool held() const { return turns_ != nullptr; }
   void release() {
     if (turns_ != nullptr) {
       (turns_->*Release)();

@@ -208,3 +208,32 @@ TEST_CASE("the GPU's time is told by what held it: a timer, shared turns, a drai
   CHECK(turns.describe_time().rfind("timing ", 0) == 0);
   CHECK(turns.describe_time().find("(1 drain; 0 checks gave way)") != std::string::npos);
 }
+
+TEST_CASE("a scoped turn made empty holds nothing until acquired, and gives back once however it ends") {
+  labrun::GpuTurns turns(2);
+  {
+    labrun::ExclusiveTurn later;
+    CHECK_FALSE(later.held());
+    CHECK_FALSE(turns.exclusive_held());
+    later.acquire(&turns);
+    CHECK(later.held());
+    CHECK(turns.exclusive_held());
+    later.release();
+    CHECK_FALSE(later.held());
+    CHECK_FALSE(turns.exclusive_held());
+    later.release();  // idempotent: nothing is given back twice
+    later.acquire(&turns);
+    CHECK(turns.exclusive_held());
+  }
+  CHECK_FALSE(turns.exclusive_held());  // the scope's end gave it back
+  {
+    labrun::SharedTurn none;
+    none.acquire(nullptr);  // without turns, nothing is taken
+    CHECK_FALSE(none.held());
+    CHECK(turns.sharers() == 0);
+    none.acquire(&turns);
+    none.acquire(&turns);  // the one held is given back before the next is taken
+    CHECK(turns.sharers() == 1);
+  }
+  CHECK(turns.sharers() == 0);
+}

@@ -1,6 +1,5 @@
 #include "cli/report_command.hpp"
 
-#include "base/atomic_file.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
 #include "evidence/markdown.hpp"
@@ -33,8 +32,10 @@ int run_report_command(const ReportRequest& request, std::ostream& out) {
   if (writer == nullptr || !writer->rendering) {
     throw UsageError(unknown_format_message(request.format, report_format_names()));
   }
-  const Transcript transcript = read_transcript_file(request.file, registered_lab_lookup());
-  const std::string json_text = read_evidence_text(request.file);
+  // Read once: the text a writer shows is the text that was checked.
+  const TranscriptWithText read = read_transcript_file_with_text(request.file, registered_lab_lookup());
+  const Transcript& transcript = read.transcript;
+  const std::string& json_text = read.text;
   const Lab* lab = registered_labs().find(transcript.lab_name);
   const WriterInput input{json_text, transcript, lab,
                           writer->links_plots ? plots_section_beside(transcript, lab, request.file) : ""};

@@ -108,6 +108,7 @@ TranscriptCheck check_file(const std::filesystem::path& file, const LabLookup& l
     }
     check.declaration = std::move(figures.declaration);
     check.transcript = std::move(transcript);
+    check.text = std::move(text);
   } catch (const TranscriptFormatError& failure) {
     check.problem = name + ": " + failure.what();
   }
@@ -128,6 +129,14 @@ Transcript read_transcript_file(const std::filesystem::path& file, const LabLook
     throw InvalidTranscript(check.problem);
   }
   return std::move(*check.transcript);
+}
+
+TranscriptWithText read_transcript_file_with_text(const std::filesystem::path& file, const LabLookup& labs) {
+  TranscriptCheck check = check_transcript_file(file, labs);
+  if (!check.transcript) {
+    throw InvalidTranscript(check.problem);
+  }
+  return TranscriptWithText{std::move(*check.transcript), std::move(check.text)};
 }
 
 }  // namespace labrun

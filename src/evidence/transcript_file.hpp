@@ -36,6 +36,9 @@ class InvalidTranscript : public std::runtime_error {
 //! What reading a file as a transcript found.
 struct TranscriptCheck {
   std::optional<Transcript> transcript;  //!< set exactly when the file is a valid transcript
+  //! The JSON the transcript was read from (decompressed where the file is gzip), set with it: what
+  //! a writer that shows the file's text shows, from the one read that was checked.
+  std::string text;
   //! "FILE: /run/seed: missing", "FILE is a folder, not a transcript ...", "FILE: not a transcript
   //! (it looks like a comparison ...)"; empty when valid.
   std::string problem;
@@ -57,6 +60,15 @@ struct TranscriptCheck {
 
 //! check_transcript_file, throwing InvalidTranscript with its problem when there is one.
 [[nodiscard]] Transcript read_transcript_file(const std::filesystem::path& file, const LabLookup& labs);
+
+//! A valid transcript with the JSON text it was read from.
+struct TranscriptWithText {
+  Transcript transcript;
+  std::string text;
+};
+//! read_transcript_file, also giving the checked text (read once).
+[[nodiscard]] TranscriptWithText read_transcript_file_with_text(const std::filesystem::path& file,
+                                                                const LabLookup& labs);
 
 //! What another labrun (or JSON Schema) document is, for a document without a schema_version:
 //! "a comparison (`labrun compare --format json`)", "a grade report (`labrun grade`)", ...; empty

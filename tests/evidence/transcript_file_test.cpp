@@ -83,6 +83,10 @@ TEST_CASE("a transcript stored gzip-compressed reads as the plain file does") {
   CHECK(check.transcript->lab_name == "day48-fusion");
   CHECK(check.transcript->started_utc ==
         labrun::read_transcript_file(plain, labrun::testing::registered_lab).started_utc);
+  // The text kept with it is the JSON, decompressed: what `labrun report --format json` shows.
+  CHECK(check.text == labrun::read_file(plain));
+  CHECK(labrun::read_transcript_file_with_text(packed, labrun::testing::registered_lab).text ==
+        labrun::read_file(plain));
 
   // Damaged: one line naming the file, as any unreadable transcript's problem is.
   std::string bytes = labrun::read_file(packed);

@@ -23,7 +23,8 @@
 #                rounds coming after theirs
 #   continuity-hot  day 48 side by side as continuity does, in hot timing, 3 runs each: for a change
 #                to hot timing alone (its launch check of the claims' cases, 2026-12-05; about 1 min)
-#   evidence     issue 31's item 3: one run of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
+#   evidence     issue 31's item 3, on an H200 only (elsewhere it writes nothing and fails): one run
+#                of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
 #                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
 #                rule, then stored gzip-compressed as committed evidence is (scripts/compress-transcripts.py:
@@ -180,6 +181,14 @@ new_transcript() {
 stage_evidence() {
   need_labrun
   : >"$out/evidence.txt"
+  # The evidence it rewrites, and the comparisons against it, are the H200's (evidence/<lab>/nvidia-h200):
+  # on another card it writes nothing, rather than file that card's runs under the H200's name.
+  local card; card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+  if [[ "$card" != *H200* ]]; then
+    echo "evidence: this GPU is '${card:-unknown}', not an H200; nothing written" | tee -a "$out/evidence.txt"
+    status=1
+    return
+  fi
   local marker; marker=$(mktemp)
   declare -A written=()
   for spec in "day48-fusion hot" "day48-fusion hot-gated" "day48-fusion cold" "fusion-verdicts hot" \

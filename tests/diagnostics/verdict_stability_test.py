@@ -243,6 +243,12 @@ def main():
         check(per_claim["a"]["covered"] == 3 and per_claim["a"]["runs"] == 3 and per_claim["a"]["median"] == 3.0,
               f"claim a: 3 of 3 hold the median 3.00: {per_claim['a']}")
         check(per_claim["c"]["covered"] == 2 and not per_claim["c"]["met"], f"claim c: 2 of 3: {per_claim['c']}")
+        # The run that missed is named, and the runs are grouped by the claims they missed.
+        check(per_claim["c"]["missed_by"] == ["run-1/t.json"] and per_claim["a"]["missed_by"] == [],
+              f"claim c missed by run 1 alone: {per_claim['c']}")
+        check(group["coverage_misses_by_run"] == {"run-1/t.json": ["c"]}, f"misses by run: {group['coverage_misses_by_run']}")
+        check("Runs whose interval misses the runs' median, with the claims: run-1/t.json (c)." in text,
+              f"the runs that missed are listed: {text[:800]}")
         check(group["claim_coverage"]["covered"] == 8 and group["claim_coverage"]["runs"] == 9, "8 of 9 in all")
         # Issue 22's pairwise figure is still there: claim a's +- 0.05 covers the other two figures in each run.
         check(per_claim["a"]["pairwise"] == 1.0, "claim a pairwise 100%")
@@ -260,7 +266,7 @@ def main():
               and abs(group["wall_seconds"]["target"] - 9.45) < 1e-9, f"wall: {group['wall_seconds']}")
         missed = " ".join(group["targets_missed"])
         for expected in ("b: 1 of 3 runs off its most common verdict (held)",
-                         "c: interval holds the runs' median in 2 of 3 runs",
+                         "c: interval holds the runs' median in 2 of 3 runs (not in run-1/t.json)",
                          "small-n range of case figures 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
             check(expected in missed, f"missed target '{expected}' not reported: {missed}")
         check(code == 3, f"--check exits 3: {code}")

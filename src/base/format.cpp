@@ -181,6 +181,10 @@ std::string name_text(const std::string& bytes) {
   return text;
 }
 
+bool ends_with(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
 std::string one_line(const std::string& text) {
   const std::string valid = name_text(text);
   std::string line;

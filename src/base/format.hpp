@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace labrun {
@@ -35,6 +36,9 @@ namespace labrun {
 //! written as its C escape (\n, \r, \t, \x1b), so that a file name or a JSON key holding one cannot
 //! break a one-line error in two, or send a terminal a control sequence.
 [[nodiscard]] std::string one_line(const std::string& text);
+
+//! Whether `text` ends with `suffix` (every text ends with the empty one).
+[[nodiscard]] bool ends_with(std::string_view text, std::string_view suffix);
 
 //! Text labrun did not write (a transcript's or a submission's), made inert in Markdown: a < that
 //! would open a tag, comment or autolink becomes &lt;; an & that would start a character reference

@@ -20,10 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool ends_with(const std::string& text, const std::string& end) {
-  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
-}
-
 }  // namespace
 
 std::vector<fs::path> existing_aggregate_outputs(const fs::path& dir) {

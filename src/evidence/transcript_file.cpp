@@ -10,19 +10,20 @@
 namespace labrun {
 
 namespace {
-bool ends_with(const std::string& text, std::string_view suffix) {
-  return text.size() > suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+//! `name` is NAME + suffix with NAME not empty.
+bool named_with_suffix(const std::string& name, std::string_view suffix) {
+  return name.size() > suffix.size() && ends_with(name, suffix);
 }
 }  // namespace
 
 bool named_as_transcript(const std::filesystem::path& file) {
   const std::string name = file.filename().string();
-  return ends_with(name, ".json") || ends_with(name, kCompressedTranscriptSuffix);
+  return named_with_suffix(name, ".json") || named_with_suffix(name, kCompressedTranscriptSuffix);
 }
 
 std::string transcript_file_stem(const std::filesystem::path& file) {
   const std::string name = file.filename().string();
-  if (ends_with(name, kCompressedTranscriptSuffix)) {
+  if (named_with_suffix(name, kCompressedTranscriptSuffix)) {
     return name.substr(0, name.size() - std::string_view(kCompressedTranscriptSuffix).size());
   }
   return file.stem().string();
@@ -124,11 +125,7 @@ TranscriptCheck check_transcript_file(const std::filesystem::path& file, const L
 }
 
 Transcript read_transcript_file(const std::filesystem::path& file, const LabLookup& labs) {
-  TranscriptCheck check = check_transcript_file(file, labs);
-  if (!check.transcript) {
-    throw InvalidTranscript(check.problem);
-  }
-  return std::move(*check.transcript);
+  return std::move(read_transcript_file_with_text(file, labs).transcript);
 }
 
 TranscriptWithText read_transcript_file_with_text(const std::filesystem::path& file, const LabLookup& labs) {

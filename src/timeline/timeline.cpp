@@ -13,9 +13,8 @@
 namespace labrun {
 
 bool is_trace_file(const std::string& file_name) {
-  const std::string suffix = kTraceFileSuffix;
-  return file_name.size() > suffix.size() &&
-         file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  const std::string_view suffix = kTraceFileSuffix;
+  return file_name.size() > suffix.size() && ends_with(file_name, suffix);
 }
 
 const char* trace_kind_name(TraceKind kind) {

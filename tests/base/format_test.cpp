@@ -38,3 +38,11 @@ TEST_CASE("a name that is not UTF-8 becomes text: each stray byte as \\xNN, vali
   CHECK(labrun::name_text("a\xe2\x82") == "a\\xe2\\x82");
   CHECK(labrun::one_line("bad\xff\nname") == "bad\\xff\\nname");
 }
+
+TEST_CASE("ends_with: the text's last characters, every text ending with the empty suffix") {
+  CHECK(labrun::ends_with("run.json.gz", ".json.gz"));
+  CHECK(labrun::ends_with(".json", ".json"));
+  CHECK_FALSE(labrun::ends_with("run.json.gz", ".json"));
+  CHECK_FALSE(labrun::ends_with("gz", ".json.gz"));
+  CHECK(labrun::ends_with("anything", ""));
+}

@@ -29,24 +29,9 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_log_means, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import context_interval, context_log_means, read_transcripts  # noqa: E402 (beside this script)
 
-# Student's t, 0.975 quantile, by degrees of freedom.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-        18: 2.101, 19: 2.093, 20: 2.086, 24: 2.064, 29: 2.045, 39: 2.023}
 RELATIVE_MATCH = 1e-9  # a pair's ratio of figures is the claim's figure to this relative difference
-
-
-def t975(df):
-    return T975[max(d for d in T975 if d <= df)]
-
-
-def interval(logs, k):
-    contexts = len(logs)
-    centre = statistics.mean(logs)
-    half = t975(contexts - 1) * statistics.stdev(logs) * math.sqrt(1.0 / contexts + k * k)
-    return centre - half, centre + half
 
 
 def paired_log_ratios(top, bottom):
@@ -108,7 +93,7 @@ def main():
     print("run | figure | verdict | recorded interval | rebuilt (k = %.2f) | contexts" % options.k)
     for folder, run_claim, _, logs in runs:
         recorded = run_claim.get("measured_interval") or {}
-        low, high = interval(logs, options.k)
+        low, high = context_interval(logs, options.k)
         print("%s | %.4f | %s | %s | %.4f to %.4f | %d"
               % (folder, run_claim["measured"], run_claim["verdict"],
                  "%.4f to %.4f" % (recorded["low"], recorded["high"]) if recorded else "-",
@@ -132,7 +117,7 @@ def main():
         for _ in range(options.draws):
             offset = generator.gauss(0.0, t_process)
             logs = [centre + offset + generator.gauss(0.0, t_context) for _ in range(contexts)]
-            low, high = interval(logs, options.k)
+            low, high = context_interval(logs, options.k)
             across += low <= nearer <= high
             held += low <= centre <= high
         print("  C = %2d: the interval reaches across the bound in %.1f%% of %d draws; holds the runs' mean in %.1f%%"

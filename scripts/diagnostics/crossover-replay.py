@@ -24,23 +24,13 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_logs, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import context_interval, context_logs, read_transcripts  # noqa: E402 (beside this script)
 
 PAIR = "fusion-verdicts/elementwise-pair/"
 BYTE_RATIO = 2.0
 TOLERANCE = 0.10
 GPU_BOUND_K = 0.6
 HOST_BOUND_K = 1.0
-
-# Student's t, 0.975 quantile, by degrees of freedom.
-T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-        18: 2.101, 19: 2.093, 20: 2.086, 24: 2.064, 29: 2.045, 39: 2.023}
-
-
-def t975(df):
-    known = max(d for d in T975 if d <= df)
-    return T975[known]
 
 
 def launch_bound(case):
@@ -69,13 +59,6 @@ def log_ratios(pair, elements):
     return [x - y for x, y in zip(a, b)], launch_bound(slower) or launch_bound(faster)
 
 
-def interval(logs, k):
-    contexts = len(logs)
-    centre = statistics.mean(logs)  # the ratio of the cases' figures, each its contexts' geometric mean
-    half = t975(contexts - 1) * statistics.stdev(logs) * math.sqrt(1.0 / contexts + k * k)
-    return centre - half, centre + half
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folders", nargs="+")
@@ -96,7 +79,7 @@ def main():
             logs, bound = log_ratios(pair, n)
             if len(logs) < 2:
                 continue
-            low, high = interval(logs, HOST_BOUND_K if bound else GPU_BOUND_K)
+            low, high = context_interval(logs, HOST_BOUND_K if bound else GPU_BOUND_K)
             mark = "*" if high >= band_low and low <= math.log((1.0 + TOLERANCE) * BYTE_RATIO) else " "
             cells.append("%.2f [%.2f,%.2f]%s" % (math.exp(statistics.mean(logs)), math.exp(low), math.exp(high), mark))
         print("%10d  %s" % (n, "  ".join(cells)))
@@ -117,7 +100,7 @@ def main():
             for _ in range(options.draws):
                 offset = generator.gauss(0.0, 0.5 * spread)
                 logs = [centre + offset + generator.choice(deviations) for _ in range(contexts)]
-                reached += interval(logs, GPU_BOUND_K)[1] >= band_low
+                reached += context_interval(logs, GPU_BOUND_K)[1] >= band_low
             print("  C = %2d: the interval reaches the band in %.1f%% of %d draws"
                   % (contexts, 100.0 * reached / options.draws, options.draws))
 

@@ -1,7 +1,8 @@
 """What the diagnostics scripts share for reading labrun transcripts (imported, not run): one
 transcript file read, plain JSON or gzip-compressed (NAME.json.gz, told by its first bytes, not its
 name), the transcript files among paths given on a command line and the transcripts among them, a
-transcript number that may be written as a string, and a case's figure in each of its CUDA contexts."""
+transcript number that may be written as a string, a case's figure in each of its CUDA contexts, and the
+95% interval a run builds from such per-context figures."""
 
 import json
 import math
@@ -146,3 +147,25 @@ def read_transcripts(paths, program):
         if isinstance(document, dict) and "schema_version" in document and "cases" in document:
             found.append((f, document))
     return found
+
+
+# Student's t, 0.975 quantile, by degrees of freedom (a degree of freedom between two listed ones takes
+# the lower one's quantile, the wider).
+T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
+        18: 2.101, 19: 2.093, 20: 2.086, 24: 2.064, 29: 2.045, 39: 2.023}
+
+
+def t975(df):
+    """Student's t, 0.975 quantile, for `df` degrees of freedom (at least 1)."""
+    return T975[max(d for d in T975 if d <= df)]
+
+
+def context_interval(logs, k):
+    """(low, high), logarithms: the 95% interval a run builds from a figure's log in each of its C CUDA
+    contexts (C >= 2), centred on their mean, half width t(C - 1) s sqrt(1 / C + k^2), with k the
+    process allowance (core/statistics.hpp: between_round_interval)."""
+    contexts = len(logs)
+    centre = statistics.mean(logs)
+    half = t975(contexts - 1) * statistics.stdev(logs) * math.sqrt(1.0 / contexts + k * k)
+    return centre - half, centre + half

@@ -33,7 +33,8 @@
 # 2026-12-05): on the carrying machine, at the commit that travels,
 #   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch
 # and carry build/labrun-pre-session.patch, beside .deps (valijson, the bubblewrap package and zlib's
-# headers and static library in .deps/zlib: docs/installing.md). The build part unpacks it into
+# headers and static library in .deps/zlib: docs/installing.md). scripts/lease/prepare-carry.sh COMMIT
+# makes and checks all of it, and prints the carry argument. The build part unpacks it into
 # OLD_SRC when that folder does not exist (a folder of the previous code's sources carried as OLD_SRC
 # is used as it is).
 #

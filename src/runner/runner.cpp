@@ -142,14 +142,14 @@ TimingRecord timing_record(const SamplingRule& rule, const RunPlan& plan, const 
   timing.round_context = round_context_text(rounds, rounds_per_context);
   // 1.11.0: the small cases' rounds, their rule and their size limit.
   timing.small_case_rounds = plan.small_case_rounds;
-  timing.small_case_rounds_max_elements = kSmallCaseRoundsMaxElements;
+  timing.small_case_rounds_max_elements = plan.small_case_rounds_max_elements;
   const SamplingRule small_round = round_rule(rule, plan.small_case_rounds);
   timing.small_case_round_min_samples = small_round.min_samples;
   timing.small_case_round_max_samples = small_round.max_samples;
   timing.small_case_round_target_relative_median_ci = small_round.target_relative_median_ci;
   timing.small_case_round_case_time_limit_s = small_round.case_time_limit_s;
-  const std::string small_rounds =
-      small_case_rounds_text(rounds, plan.small_case_rounds, rounds_per_context, kSmallCaseRoundsMaxElements);
+  const std::string small_rounds = small_case_rounds_text(rounds, plan.small_case_rounds, rounds_per_context,
+                                                          plan.small_case_rounds_max_elements);
   if (!small_rounds.empty()) {
     timing.round_context += "; " + small_rounds;
   }
@@ -310,6 +310,12 @@ RunPlan check_run_request(const Lab& lab, const RunOptions& options) {
   plan.rounds_per_context = std::min(options.rounds_per_context, plan.rounds);
   plan.small_case_rounds = small_case_rounds_for(options, plan.rounds);
   plan.small_case_round = round_rule(plan.rule, plan.small_case_rounds);
+  if (options.small_case_rounds_max_elements < 1 ||
+      options.small_case_rounds_max_elements > kTranscriptIntegerMax) {
+    throw UsageError("--small-case-rounds-max-elements must be from 1 to " +
+                     std::to_string(kTranscriptIntegerMax) + " (2^63 - 1), the largest a transcript records");
+  }
+  plan.small_case_rounds_max_elements = options.small_case_rounds_max_elements;
   if (options.pin_cpu) {
     cpu_set_t allowed;
     CPU_ZERO(&allowed);
@@ -470,12 +476,14 @@ Fact host_cpu_fact(const std::string& key) {
 class CaseSampling {
  public:
   //! `round_rule` for one round of a case, `small_case_round_rule` for one of a case of at most
-  //! kSmallCaseRoundsMaxElements elements (1.11.0: their budget is split between more rounds).
+  //! `small_case_rounds_max_elements` elements (1.11.0: their budget is split between more rounds).
   //! `claims`, the lab's: the cases they set against a bound get the launch check at larger sizes.
-  CaseSampling(const SamplingRule& round_rule, const SamplingRule& small_case_round_rule, TimingMode mode,
-               const DeviceSizing& sizing, const RunOptions& options, const std::vector<ClaimSpec>& claims)
+  CaseSampling(const SamplingRule& round_rule, const SamplingRule& small_case_round_rule,
+               std::uint64_t small_case_rounds_max_elements, TimingMode mode, const DeviceSizing& sizing,
+               const RunOptions& options, const std::vector<ClaimSpec>& claims)
       : round_rule_(round_rule),
         small_case_round_rule_(small_case_round_rule),
+        small_case_rounds_max_elements_(small_case_rounds_max_elements),
         mode_(mode),
         sizing_(sizing),
         options_(options),
@@ -485,7 +493,7 @@ class CaseSampling {
 
   //! The stop rule of one round of `item`.
   [[nodiscard]] const SamplingRule& rule_for(const PlannedCase& item) const {
-    return item.size.elements <= kSmallCaseRoundsMaxElements ? small_case_round_rule_ : round_rule_;
+    return item.size.elements <= small_case_rounds_max_elements_ ? small_case_round_rule_ : round_rule_;
   }
 
   //! Creates the tools in the current context (after release(), or in a new context).
@@ -599,6 +607,7 @@ class CaseSampling {
  private:
   SamplingRule round_rule_;
   SamplingRule small_case_round_rule_;
+  std::uint64_t small_case_rounds_max_elements_;
   TimingMode mode_;
   DeviceSizing sizing_;
   const RunOptions& options_;
@@ -794,15 +803,17 @@ ContextRecord renew_context(DeviceState& device) {
 }
 
 // The order of round `round` (from 0): every runnable case's in the first `rounds` (round_order over
-// all of them); after those (1.11.0), only the small cases', a seeded permutation of their indices.
+// all of them); after those (1.11.0), only the small cases' (at most `small_max_elements` elements),
+// a seeded permutation of their indices.
 std::vector<std::size_t> order_of_round(const std::vector<const PlannedCase*>& runnable, int round,
-                                        int rounds, int small_case_rounds, std::uint64_t seed) {
+                                        int rounds, int small_case_rounds, std::uint64_t small_max_elements,
+                                        std::uint64_t seed) {
   if (round < rounds) {
     return round_order(runnable.size(), round, rounds, seed);
   }
   std::vector<std::size_t> small;
   for (std::size_t i = 0; i < runnable.size(); ++i) {
-    if (runnable[i]->size.elements <= kSmallCaseRoundsMaxElements) {
+    if (runnable[i]->size.elements <= small_max_elements) {
       small.push_back(i);
     }
   }
@@ -814,12 +825,12 @@ std::vector<std::size_t> order_of_round(const std::vector<const PlannedCase*>& r
 }
 
 // Sample. Times every planned case whose version passed its check in `checked.rounds` rounds, and
-// (1.11.0) each of at most kSmallCaseRoundsMaxElements elements in `checked.small_case_rounds`, the
-// extra ones after the others, with those cases alone; `rounds_per_context` rounds to a CUDA context:
-// round 1 on the buffers the session opened with; a round that starts a context (core/rounds.hpp) in a
-// new one (renew_context, recorded in t.timing->contexts after the first's); every other on the
-// session's buffers allocated again. Each round runs in its own order (recorded in
-// t.timing->round_orders), and each case is recorded in t.cases in plan order, its rounds' samples one
+// (1.11.0) each of at most `checked.small_case_rounds_max_elements` elements in
+// `checked.small_case_rounds`, the extra ones after the others, with those cases alone;
+// `rounds_per_context` rounds to a CUDA context: round 1 on the buffers the session opened with; a round that
+// starts a context (core/rounds.hpp) in a new one (renew_context, recorded in t.timing->contexts after the
+// first's); every other on the session's buffers allocated again. Each round runs in its own order (recorded
+// in t.timing->round_orders), and each case is recorded in t.cases in plan order, its rounds' samples one
 // after the other.
 void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
                   const std::set<std::string>& failed_versions, const RunPlan& checked,
@@ -833,8 +844,8 @@ void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
     }
   }
   t.cases.assign(runnable.size(), CaseResult{});
-  const bool any_small = std::any_of(runnable.begin(), runnable.end(), [](const PlannedCase* item) {
-    return item->size.elements <= kSmallCaseRoundsMaxElements;
+  const bool any_small = std::any_of(runnable.begin(), runnable.end(), [&](const PlannedCase* item) {
+    return item->size.elements <= checked.small_case_rounds_max_elements;
   });
   const int rounds = any_small ? std::max(checked.rounds, checked.small_case_rounds) : checked.rounds;
   for (int round = 0; round < rounds; ++round) {
@@ -851,7 +862,8 @@ void sample_cases(DeviceState& device, const std::vector<PlannedCase>& plan,
       device.session->renew_buffers(placement_offset_bytes(round));
     }
     const std::vector<std::size_t> order =
-        order_of_round(runnable, round, checked.rounds, checked.small_case_rounds, options.seed);
+        order_of_round(runnable, round, checked.rounds, checked.small_case_rounds,
+                       checked.small_case_rounds_max_elements, options.seed);
     t.timing->round_orders.push_back(order);
     sample_round(*device.session, device.sampling, runnable, order, round, rounds,
                  context_of_round(round, rounds_per_context), options, checked.round, start, t, progress);
@@ -1136,7 +1148,8 @@ RunReport run_lab(const Lab& lab, const RunOptions& options, const ProgressSink&
       check_correctness(lab, *session, checked.selected, options.seed, t, progress);
 
   setup = Clock::now();
-  CaseSampling sampling(checked.round, checked.small_case_round, options.mode, sizing, options, lab.claims);
+  CaseSampling sampling(checked.round, checked.small_case_round, checked.small_case_rounds_max_elements,
+                        options.mode, sizing, options, lab.claims);
   first_context.setup_seconds += seconds_since(setup);  // the session's and the tools', not the check's
   t.timing->contexts.push_back(first_context);
   t.timing->l2_flush_bytes = sampling.l2_flush_bytes();

@@ -57,10 +57,15 @@ struct RunOptions {
   //! the next (core/rounds.hpp); the contexts are the units every interval is made of. At least
   //! `rounds`: every round in one context, as before schema 1.8.0.
   int rounds_per_context = kDefaultRoundsPerContext;
-  //! `--small-case-rounds` (1.11.0): rounds each case of at most kSmallCaseRoundsMaxElements elements
+  //! `--small-case-rounds` (1.11.0): rounds each case of at most small_case_rounds_max_elements elements
   //! takes, at least `rounds`; the extra rounds time those cases alone, each in a context as any round
   //! is. 0: the default (small_case_rounds_for).
   int small_case_rounds = 0;
+  //! `--small-case-rounds-max-elements`, a precision experiment: the most elements a case may have to
+  //! take `small_case_rounds` (recorded as timing.small_case_rounds_max_elements, which every reader
+  //! judges the transcript by). Default kSmallCaseRoundsMaxElements; a larger value gives larger cases
+  //! (the lesson's size, which claims set against bounds read) the small cases' CUDA contexts too.
+  std::uint64_t small_case_rounds_max_elements = kSmallCaseRoundsMaxElements;
   std::uint64_t seed = 48;
   // Small-n precision candidates (docs/measurement.md), each off by default: the hot path is then
   // exactly the one the committed evidence was measured with.
@@ -101,10 +106,10 @@ inline constexpr std::uint64_t kSmokeMaxElements = 1u << 16;
 inline constexpr int kSmokeMaxRounds = 3;
 //! The rounds a run takes: options.rounds, at most kSmokeMaxRounds in the smoke configuration.
 [[nodiscard]] int rounds_for(const RunOptions& options);
-//! The rounds a small case (at most kSmallCaseRoundsMaxElements elements) takes in a run of `rounds`
-//! rounds (rounds_for): options.small_case_rounds when given; else, in cold and hot-gated timing with
-//! 2 CUDA contexts or more, enough for kSmallCaseContextsCold or kSmallCaseContextsHotGated contexts
-//! (x options.rounds_per_context), or `rounds` where that is more (their level moves with the context:
+//! The rounds a small case (at most options.small_case_rounds_max_elements elements) takes in a run of
+//! `rounds` rounds (rounds_for): options.small_case_rounds when given; else, in cold and hot-gated timing
+//! with 2 CUDA contexts or more, enough for kSmallCaseContextsCold or kSmallCaseContextsHotGated contexts (x
+//! options.rounds_per_context), or `rounds` where that is more (their level moves with the context:
 //! docs/measurement.md); else `rounds` (hot timing keeps its behaviour: there the process varies as
 //! much as the context); `rounds` in the smoke configuration. Throws UsageError for an
 //! options.small_case_rounds below `rounds`.
@@ -174,6 +179,8 @@ struct RunPlan {
   int rounds_per_context = 1;             //!< options.rounds_per_context, at most `rounds`
   int small_case_rounds = 1;              //!< small_case_rounds_for(options, rounds)
   SamplingRule small_case_round;          //!< for one round of a small case
+  //! The most elements a case takes small_case_rounds at (options.small_case_rounds_max_elements).
+  std::uint64_t small_case_rounds_max_elements = kSmallCaseRoundsMaxElements;
 };
 //! Checks everything about a request that needs no GPU: every --case pattern matches a case (a
 //! pattern that matches nothing is refused by name, even when another matches), the sampling

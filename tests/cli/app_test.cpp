@@ -249,6 +249,14 @@ TEST_CASE("run takes the lab's own rounds without --rounds, and --rounds over th
   const Outcome day48 = labrun::testing::run_labrun({"run", "day48-fusion", "--small-case-rounds", "4"});
   CHECK(day48.status == labrun::exit_code::kUsage);
   CHECK_THAT(day48.err, Catch::Matchers::ContainsSubstring("every case takes (5)"));
+  // The small cases' size limit (a precision experiment) is a count of elements, at least 1.
+  const Outcome none =
+      labrun::testing::run_labrun({"run", "day48-fusion", "--small-case-rounds-max-elements", "0"});
+  CHECK(none.status == labrun::exit_code::kUsage);
+  CHECK_THAT(none.err, Catch::Matchers::ContainsSubstring("--small-case-rounds-max-elements"));
+  const Outcome words =
+      labrun::testing::run_labrun({"run", "day48-fusion", "--small-case-rounds-max-elements", "2^24"});
+  CHECK(words.status == labrun::exit_code::kUsage);
 }
 
 TEST_CASE("run without a usable GPU exits 3 with one line naming the CUDA error") {

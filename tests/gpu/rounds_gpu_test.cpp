@@ -13,6 +13,7 @@
 #include "base/atomic_file.hpp"
 #include "cases/declared_lab.hpp"
 #include "core/sampling.hpp"
+#include "evidence/consistency.hpp"
 #include "evidence/transcript_json.hpp"
 #include "lab.hpp"
 #include "runner/runner.hpp"
@@ -232,4 +233,39 @@ TEST_CASE("small cases take more rounds in contexts of their own, large ones kee
     CHECK(c.rounds.back().context == (small ? 3 : 1));
     CHECK(c.median_interval_ms.has_value());
   }
+}
+
+TEST_CASE("the small cases' size limit moved to the lesson's size gives those cases the extra rounds too",
+          "[rounds]") {
+  require_gpu();
+  // Hot-gated, 2 rounds, the small cases' 4 (as above), with --small-case-rounds-max-elements 2^24:
+  // part 2's fused chain at the lesson's size (2^24) takes 4 rounds, at the card-scaled size (2^27 on
+  // an H200) it keeps 2, and the transcript records the limit its readers judge it by.
+  constexpr std::uint64_t kLesson = std::uint64_t{1} << 24;
+  const labrun::Transcript back =
+      run_rounds_test({"part2/fused-chain", "part1/empty-single-launch"}, [](labrun::RunOptions& options) {
+        options.rounds = 2;
+        options.small_case_rounds = 4;
+        options.small_case_rounds_max_elements = kLesson;
+        options.repetitions = 8;
+        options.max_samples = 40;
+        options.mode = labrun::TimingMode::kHotGated;
+      });
+  REQUIRE(back.timing.has_value());
+  CHECK(back.timing->small_case_rounds_max_elements == kLesson);
+  REQUIRE(back.timing->contexts.size() == 4);
+  int lesson_cases = 0;
+  for (const labrun::CaseResult& c : back.cases) {
+    INFO(c.name << " n=" << c.elements);
+    const bool extra = c.elements <= kLesson;
+    lesson_cases += c.elements == kLesson ? 1 : 0;
+    REQUIRE(c.rounds.size() == (extra ? 4u : 2u));
+    REQUIRE(c.units.has_value());
+    CHECK(*c.units == (extra ? 4 : 2));
+    CHECK(c.median_interval_ms.has_value());
+  }
+  CHECK(lesson_cases == 1);
+  // The readers' own check (labrun validate's) finds each case's rounds as the recorded limit gives.
+  const labrun::FigureCheck check = labrun::check_figures(back, nullptr);
+  CHECK_FALSE(check.forged.has_value());
 }

@@ -8,6 +8,7 @@
 
 #include "base/atomic_file.hpp"
 #include "evidence/samples_csv.hpp"
+#include "evidence/schema_validation.hpp"
 #include "evidence/transcript_json.hpp"
 #include "registry/registry.hpp"
 #include "support/cli_run.hpp"
@@ -168,6 +169,23 @@ TEST_CASE("small cases take 10 contexts in cold timing, 15 in hot-gated, the run
   CHECK(labrun::small_case_rounds_for(options, 5) == 7);
   options.small_case_rounds = 4;
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--small-case-rounds (4)"));
+}
+
+TEST_CASE("the small cases' size limit is 2^16 unless the precision experiment moves it") {
+  using Catch::Matchers::ContainsSubstring;
+  const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
+  labrun::RunOptions options;
+  options.mode = labrun::TimingMode::kCold;
+  CHECK(labrun::check_run_request(lab, options).small_case_rounds_max_elements == std::uint64_t{65536});
+  options.small_case_rounds_max_elements = std::uint64_t{1} << 24;  // the lesson's size
+  const labrun::RunPlan lesson = labrun::check_run_request(lab, options);
+  CHECK(lesson.small_case_rounds_max_elements == std::uint64_t{1} << 24);
+  CHECK(lesson.small_case_rounds == labrun::kSmallCaseContextsCold);  // the count is the same
+  options.small_case_rounds_max_elements = 0;
+  CHECK_THROWS_WITH(labrun::check_run_request(lab, options),
+                    ContainsSubstring("--small-case-rounds-max-elements must be from 1"));
+  options.small_case_rounds_max_elements = labrun::kTranscriptIntegerMax + 1;
+  CHECK_THROWS_AS(labrun::check_run_request(lab, options), labrun::UsageError);
 }
 
 TEST_CASE("the small-case batch applies to small cases of one execution per sample only") {

@@ -10,7 +10,8 @@
 # Writes OUTDIR/probe, OUTDIR/queues-default.csv and .md, OUTDIR/queues-1.csv and .md; prints both
 # tables. Exit status: 0; 1 the build or a run failed; 2 usage.
 set -uo pipefail
-out=${1:?usage: context-state-probe.sh OUTDIR [CONTEXTS ROUNDS STREAMS SAMPLES]}
+[ -n "${1:-}" ] || { echo "usage: context-state-probe.sh OUTDIR [CONTEXTS ROUNDS STREAMS SAMPLES]" >&2; exit 2; }
+out=$1
 shift
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)

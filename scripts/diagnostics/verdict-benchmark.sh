@@ -31,8 +31,10 @@
 # $OUT).
 # Exit status: 0; 1 a run or build failed; 2 usage.
 set -uo pipefail
-out=${1:?usage: verdict-benchmark.sh OUTDIR STAGE [ARG]}
-stage=${2:?usage: verdict-benchmark.sh OUTDIR STAGE [ARG]}
+[ -n "${1:-}" ] || { echo "usage: verdict-benchmark.sh OUTDIR STAGE [ARG]" >&2; exit 2; }
+out=$1
+[ -n "${2:-}" ] || { echo "usage: verdict-benchmark.sh OUTDIR STAGE [ARG]" >&2; exit 2; }
+stage=$2
 arg=${3:-}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)

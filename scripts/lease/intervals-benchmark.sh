@@ -54,7 +54,8 @@
 # shellcheck disable=SC2317
 set -uo pipefail
 usage="usage: intervals-benchmark.sh OUTDIR day48|others|continuity|continuity-hot|day48-lesson-contexts|evidence|report..."
-out=${1:?$usage}
+[ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
+out=$1
 shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 for stage in "$@"; do

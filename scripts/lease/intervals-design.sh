@@ -27,7 +27,8 @@
 # OUTDIR/full-MODE/, OUTDIR/process-cost/, OUTDIR/levels-MODE.md and .json, OUTDIR/design.log, and
 # prints a short table last. Exit status: 0; 1 a run or the analysis failed; 2 usage.
 set -uo pipefail
-out=${1:?usage: intervals-design.sh OUTDIR}
+[ -n "${1:-}" ] || { echo "usage: intervals-design.sh OUTDIR" >&2; exit 2; }
+out=$1
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2

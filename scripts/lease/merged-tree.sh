@@ -17,8 +17,10 @@
 # Exit status: 0; 1 a step failed; 2 usage.
 set -uo pipefail
 usage="usage: merged-tree.sh OUTDIR build|timing|rest"
-out=${1:?$usage}
-part=${2:?$usage}
+[ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
+out=$1
+[ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+part=$2
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2

@@ -32,7 +32,8 @@ paths=(src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evi
 
 case "$verb" in
   pack)
-    commit=${2:?$usage}
+    [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+    commit=$2
     patch=${3:-build/labrun-pre-session.patch}
     mkdir -p "$(dirname "$patch")"
     patch=$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")
@@ -63,7 +64,8 @@ case "$verb" in
     echo "previous-code: wrote $patch ($(wc -c <"$patch") bytes): HEAD $(git rev-parse --short HEAD) back to ${full:0:7}"
     ;;
   unpack)
-    dest=${2:?$usage}
+    [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+    dest=$2
     patch=${3:-build/labrun-pre-session.patch}
     [ -f "$patch" ] || { echo "previous-code: no patch $patch (pack it on the carrying machine and carry it)" >&2; exit 2; }
     patch=$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")

@@ -21,6 +21,11 @@
 #                                                  rest's last step) and grading-pace.sh's fault
 #                                                  injection and corpora (PACE_STEPS="3 4"); a
 #                                                  table last (~7 min)
+#   scripts/lease/session-lease.sh OUTDIR all-gpu-tests
+#                                                  every GPU test, the grading corpus, the skeleton
+#                                                  and the batch beside hostile ones among them (the
+#                                                  other parts leave those three to grading-pace.sh);
+#                                                  its log comes back as ctest-gpu-all.log (~5 min)
 #   scripts/lease/session-lease.sh OUTDIR state    where a context's offset lives
 #                                                  (docs/measurement.md): context-state-probe.sh,
 #                                                  and 4 runs of day 48 in hot-gated timing with
@@ -42,9 +47,11 @@
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
 # Exit status: 0; 1 a step failed; 2 usage.
 set -uo pipefail
-usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks|state"
-out=${1:?$usage}
-part=${2:?$usage}
+usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks|all-gpu-tests|state"
+[ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
+out=$1
+[ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+part=$2
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
@@ -127,6 +134,12 @@ case "$part" in
     step "summary"
     grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -12
     tail -n 12 "$out/pace.log"
+    ;;
+  all-gpu-tests)
+    step "every GPU test"
+    ctest --preset dev -L gpu --output-on-failure >"$out/ctest-gpu-all.log" 2>&1 || status=1
+    cp "$out/ctest-gpu-all.log" "$copy_to/"
+    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu-all.log" | tail -20
     ;;
   state)
     step "context-state probe"

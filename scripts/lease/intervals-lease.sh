@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Issue 31's lease in three device commands, each under the device tool's 10 minutes, run back to back
+# on one warm machine (it is given back 30 s after a command), with what each does chosen by the card
+# it finds. Prepare the carry first, on the machine that sends the tree:
+#
+#   scripts/lease/prepare-carry.sh 73018ed     # prints the carry: .deps and the previous code's patch
+#
+# then, on the device, with COPY_TO=$OUT:
+#
+#   scripts/lease/intervals-lease.sh OUTDIR 1     build this tree (dev) and the previous code
+#   scripts/lease/intervals-lease.sh OUTDIR 2
+#   scripts/lease/intervals-lease.sh OUTDIR 3
+#   scripts/lease/intervals-lease.sh OUTDIR PART --dry-run   say what PART would run on this card
+#
+# On an H200 (the card the issue's targets and the committed evidence name):
+#   1  build; day 48 hot x10, fusion-verdicts x6, day 20 x6, hot side by side, the evidence (~7.5 min)
+#   2  day 48 cold and hot-gated x10 each, the lesson-size contexts experiment, report (~7 min)
+#   3  the cold side by side against the previous code, report again, every GPU test (the grading
+#      corpus among them) (~8 min)
+# On any other card (nothing is written under evidence/, which is the H200's):
+#   1  build; every GPU test, the grading corpus among them (~6 min)
+#   2  as on an H200 (~7 min)
+#   3  day 48 hot x10, fusion-verdicts x6, day 20 x6, both side by sides, report (~7.5 min)
+# OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
+# report reads every earlier part's runs. LEASE_CARD overrides the card's name (nvidia-smi's), for
+# --dry-run on a machine without one. The table each part prints last is what to read first.
+# Exit status: 0; 1 a step failed (the later steps still run); 2 usage.
+set -uo pipefail
+usage="usage: intervals-lease.sh OUTDIR 1|2|3 [--dry-run]"
+[ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
+out=$1
+[ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
+part=$2
+dry_run=0
+case "${3:-}" in
+  "") ;;
+  --dry-run) dry_run=1 ;;
+  *) echo "intervals-lease: unknown argument '$3' ($usage)" >&2; exit 2 ;;
+esac
+case "$part" in
+  1|2|3) ;;
+  *) echo "intervals-lease: unknown part '$part' ($usage)" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/../.." || exit 2
+card=${LEASE_CARD:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)}
+[ -n "$card" ] || card="no GPU"
+if [[ "$card" == *H200* ]]; then on_h200=1; else on_h200=0; fi
+status=0
+begin=$(date +%s)
+steps=()
+
+# The part's own limit (s): under the device command's 600 s, so that the table last is printed and
+# what is under COPY_TO comes back even when a step runs long.
+part_limit=${LEASE_PART_LIMIT:-570}
+
+# run STEP_NAME TIMEOUT_S COMMAND...: one step, stopped after TIMEOUT_S or when the part's limit is
+# reached (exit 124), its time and exit status kept for the table last.
+run() {
+  local name=$1 limit=$2
+  shift 2
+  if [ "$dry_run" -eq 1 ]; then
+    echo "would run ($name, at most ${limit} s): $(printf '%q ' "$@")"
+    return 0
+  fi
+  local left=$((part_limit - ($(date +%s) - begin)))
+  [ "$left" -lt "$limit" ] && limit=$left
+  if [ "$limit" -le 0 ]; then
+    echo "== $name: not run, the part's ${part_limit} s are spent"
+    status=1
+    steps+=("| $name | not run | 0 |")
+    return 0
+  fi
+  echo "== [$(date -u +%H:%M:%S)] $name (at most ${limit} s)"
+  local start code=0
+  start=$(date +%s)
+  timeout "$limit" "$@" || code=$?
+  [ "$code" -eq 0 ] || status=1
+  steps+=("| $name | $code | $(($(date +%s) - start)) |")
+}
+
+[ "$dry_run" -eq 1 ] || mkdir -p "$out" || exit 2
+out=$(cd "$out" 2>/dev/null && pwd || echo "$out")
+export COPY_TO=${COPY_TO:-$out/copy}
+intervals=$out/intervals
+benchmark=scripts/lease/intervals-benchmark.sh
+echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: no evidence written"))"
+case "$on_h200:$part" in
+  *:1)
+    run build 330 scripts/lease/session-lease.sh "$out" build
+    if [ "$on_h200" -eq 1 ]; then
+      run "day 48 hot, fusion-verdicts, day 20, hot side by side, evidence" 420 \
+        env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot evidence
+    else
+      run "every GPU test" 420 scripts/lease/session-lease.sh "$out" all-gpu-tests
+    fi
+    ;;
+  *:2)
+    run "day 48 cold and hot-gated, the lesson-size contexts experiment, report" 560 \
+      env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 day48-lesson-contexts report
+    ;;
+  1:3)
+    run "cold side by side, report" 330 "$benchmark" "$intervals" continuity report
+    run "every GPU test" 400 scripts/lease/session-lease.sh "$out" all-gpu-tests
+    ;;
+  0:3)
+    run "day 48 hot, fusion-verdicts, day 20, both side by sides, report" 560 \
+      env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot continuity report
+    ;;
+esac
+[ "$dry_run" -eq 1 ] && exit 0
+echo
+echo "| part $part on $card: step | exit | s |"
+echo "| --- | ---: | ---: |"
+printf '%s\n' "${steps[@]}"
+echo "| all | $status | $(($(date +%s) - begin)) |"
+exit "$status"

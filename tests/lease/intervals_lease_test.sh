@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# scripts/lease/intervals-lease.sh's plan, with no GPU (LEASE_CARD names the card): on an H200 part 1
+# writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
+# every stage the H200 plan runs but the evidence is still run; every part's step limits fit the
+# device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
+# bad arguments are usage errors.
+# usage: intervals_lease_test.sh SCRIPTS_DIR
+set -euo pipefail
+script=${1:?usage: intervals_lease_test.sh SCRIPTS_DIR}/lease/intervals-lease.sh
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+plan() { # plan CARD: the three parts' dry runs, one line a step
+  local part
+  for part in 1 2 3; do LEASE_CARD=$1 bash "$script" "$scratch/out" "$part" --dry-run; done
+}
+plan "NVIDIA H200" >"$scratch/h200"
+plan "NVIDIA H100 80GB HBM3" >"$scratch/h100"
+[ ! -e "$scratch/out" ] || fail "a dry run made its output folder"
+grep -q 'intervals-benchmark.sh .* evidence' "$scratch/h200" || fail "the H200 plan writes no evidence"
+grep -q 'all-gpu-tests' "$scratch/h200" || fail "the H200 plan runs no GPU test"
+grep -q 'evidence' <(grep 'would run' "$scratch/h100") && fail "another card's plan writes evidence"
+for stage in day48 others continuity-hot continuity day48-lesson-contexts report; do
+  grep 'would run' "$scratch/h100" | grep -qw -- "$stage" || fail "another card's plan leaves out $stage"
+  grep 'would run' "$scratch/h200" | grep -qw -- "$stage" || fail "the H200 plan leaves out $stage"
+done
+grep -q 'all-gpu-tests' "$scratch/h100" || fail "another card's plan runs no GPU test"
+# Each part's steps' limits, summed, fit a device command; the H200's modes are all timed.
+for card in h200 h100; do
+  awk '/^intervals-lease: part/ { part = $3 } /at most [0-9]+ s/ { match($0, /at most [0-9]+ s/);
+       split(substr($0, RSTART, RLENGTH), w, " "); sum[part] += w[3] }
+       END { for (p in sum) if (sum[p] > 800) { print "part " p ": " sum[p] " s"; bad = 1 } exit bad }' \
+    "$scratch/$card" || fail "$card: a part's steps ask for more than a device command can give"
+  for mode in hot 'cold\\ hot-gated'; do
+    grep -q "DAY48_MODES=$mode " "$scratch/$card" || fail "$card: day 48 $mode not run"
+  done
+done
+# A part whose time is spent runs nothing, fails, and prints its table last.
+code=0
+LEASE_CARD="NVIDIA H200" LEASE_PART_LIMIT=0 COPY_TO=$scratch/copy bash "$script" "$scratch/out" 2 \
+  >"$scratch/spent" 2>&1 || code=$?
+[ "$code" -eq 1 ] || fail "a part with no time left exited $code, not 1"
+grep -q '| day 48 cold and hot-gated.* | not run | 0 |' "$scratch/spent" || fail "the table does not say the step was not run"
+[ "$(tail -n 1 "$scratch/spent" | cut -d'|' -f2-3)" = " all | 1 " ] || fail "the table's last line: $(tail -n 1 "$scratch/spent")"
+for args in "$scratch/out 4" "$scratch/out 1 --bogus" "$scratch/out"; do
+  code=0
+  # shellcheck disable=SC2086 # the arguments are words
+  bash "$script" $args >/dev/null 2>&1 || code=$?
+  [ "$code" -eq 2 ] || fail "intervals-lease.sh $args: exit $code, not 2"
+done
+echo "intervals-lease.sh: the H200 plan writes evidence and another card's does not; limits fit; a spent part says so"

@@ -27,7 +27,8 @@
 #                each of LESSON_MODES (default cold and hot-gated) with --small-case-rounds-max-elements
 #                16777216, so that the lesson-size cases that the bound claims read take the small
 #                cases' contexts too (docs/measurement.md, "The experiment that measures it"); report
-#                sets its stability, coverage and wall time apart from the day48 stage's (about 3.5 min)
+#                sets its stability, coverage and wall time apart from the day48 stage's, and claim by
+#                claim beside them (scripts/diagnostics/compare-stability.py) (about 3.5 min)
 #   evidence     issue 31's item 3, on an H200 only (elsewhere it writes nothing and fails): one run
 #                of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
@@ -309,6 +310,10 @@ stage_report() {
     experiment="## experiment: day 48 with --small-case-rounds-max-elements $lesson_elements"
     { echo "$experiment"; echo; $analyse "$out/day48-lesson" --json "$out/report-lesson.json" |
       sed 's/^## /### /'; } >>"$out/report.md" || status=1
+    # Claim by claim beside the day48 stage's runs of the same modes.
+    python3 scripts/diagnostics/compare-stability.py "$out/report.json" "$out/report-lesson.json" \
+      --names default,lesson-contexts >"$out/report-lesson-compared.md" || status=1
+    { echo; sed 's/^# /### /' "$out/report-lesson-compared.md"; } >>"$out/report.md"
   fi
   for file in continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt evidence.txt others/day20-time.txt \
     others/fusion-verdicts-time.txt day48/day48-hot-gated-time.txt; do
@@ -316,7 +321,7 @@ stage_report() {
   done
   if [ -n "${COPY_TO:-}" ]; then
     mkdir -p "$COPY_TO" && cp "$out/report.md" "$out/report.json" "$COPY_TO"/
-    [ -f "$out/report-lesson.json" ] && cp "$out/report-lesson.json" "$COPY_TO"/
+    [ -f "$out/report-lesson.json" ] && cp "$out/report-lesson.json" "$out/report-lesson-compared.md" "$COPY_TO"/
   fi
   [ -f "$out/evidence.txt" ] && cat "$out/evidence.txt"
   cat "$out"/others/*-time.txt "$out"/day48/*-time.txt 2>/dev/null || true
@@ -328,6 +333,8 @@ stage_report() {
     echo
     echo "$experiment (beside the default's, not a target)"
     sed -n "/^$experiment/,\$p" "$out/report.md" | sed -n '/^### Targets/,$p' | sed '/^### [^T]/,$d'
+    echo
+    cat "$out/report-lesson-compared.md"
   fi
   echo
   echo "| side by side at n >= 2^24 (limit 1%) | result |"

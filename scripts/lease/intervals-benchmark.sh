@@ -26,7 +26,7 @@
 #   day48-lesson-contexts  an experiment beside the day48 stage, not a target: 10 runs of day 48 in
 #                each of LESSON_MODES (default cold and hot-gated) with --small-case-rounds-max-elements
 #                16777216, so that the lesson-size cases that the bound claims read take the small
-#                cases' contexts too (docs/measurement.md, "The experiment that measures it"); report
+#                cases' contexts too (docs/measurement.md, "More contexts for the lesson-size cases"); report
 #                sets its stability, coverage and wall time apart from the day48 stage's, and claim by
 #                claim beside them (scripts/diagnostics/compare-stability.py) (about 3.5 min)
 #   evidence     issue 31's item 3, on an H200 only (elsewhere it writes nothing and fails): one run

@@ -12,7 +12,7 @@ namespace labrun {
 //! Limits on a transcript's shape, checked before its schema (docs/reliability.md). The schemas'
 //! patterns are matched by std::regex, which recurses once per character: the string limit keeps
 //! that recursion far inside a thread's stack. Every committed transcript's longest string is under
-//! 2 KiB and its deepest nesting under 8 (a host test checks it: docs/reliability.md).
+//! 3 KiB and its deepest nesting under 8 (a host test checks it: docs/reliability.md).
 inline constexpr std::size_t kTranscriptStringMaxBytes = 4096;  //!< every string and object key
 inline constexpr std::size_t kTranscriptMaxDepth = 32;          //!< arrays and objects inside one another
 //! The largest integer a transcript holds, 2^63 - 1: the schema validator reads integers as 64-bit

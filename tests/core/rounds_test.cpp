@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "evidence/schema_validation.hpp"
 #include "support/sample_transcript.hpp"
 
 using labrun::testing::floats;
@@ -471,4 +472,17 @@ TEST_CASE("only a hot run that says so judges its claims on GPU time alone too")
   CHECK_FALSE(labrun::claims_read_gpu_alone(t));
   t.timing.reset();
   CHECK_FALSE(labrun::claims_read_gpu_alone(t));
+}
+
+TEST_CASE("the method texts every run records leave room under a transcript's string limit") {
+  // Every reader refuses a transcript with a string longer than kTranscriptStringMaxBytes, the run's
+  // own among them, so a rule whose words push one of these texts past it would leave every run
+  // unreadable. interval_method grew to 2,098 bytes with the hot GPU-alone rule (2026-12-05): a new
+  // rule must keep each within three quarters of the limit, or say less.
+  constexpr std::size_t kRoom = labrun::kTranscriptStringMaxBytes * 3 / 4;
+  CHECK(labrun::interval_method_text(1.0).size() <= kRoom);
+  CHECK(labrun::interval_method_text(0.0).size() <= kRoom);
+  const std::string contexts = labrun::round_context_text(5, 1) + "; " +
+                               labrun::small_case_rounds_text(5, 15, 1, std::uint64_t{1} << 24);
+  CHECK(contexts.size() <= kRoom);
 }

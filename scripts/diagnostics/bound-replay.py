@@ -48,7 +48,8 @@ def claim_pair(transcript, claim_id):
     if not claims:
         sys.exit("bound-replay: no claim '%s' in the transcript" % claim_id)
     claim = claims[0]
-    if claim.get("bound") is None or claim.get("measured") is None:
+    bound = claim.get("bound")
+    if bound is None or claim.get("measured") is None or (bound.get("low") is None and bound.get("high") is None):
         sys.exit("bound-replay: claim '%s' has no bound or no figure" % claim_id)
     text = claim.get("figures", "")
     named = [c for c in transcript["cases"] if c["name"] in text and c.get("figure_ms")]
@@ -60,6 +61,16 @@ def claim_pair(transcript, claim_id):
             if abs(ratio / claim["measured"] - 1.0) <= RELATIVE_MATCH:
                 return claim, top, bottom
     sys.exit("bound-replay: claim '%s' is not the ratio of two of its cases' figures at one size" % claim_id)
+
+
+def bound_text(bound):
+    """A claim's bound in words: both ends, or the one end of a bound open at the other."""
+    low, high = bound.get("low"), bound.get("high")
+    if low is None:
+        return "at most %.4g" % high
+    if high is None:
+        return "at least %.4g" % low
+    return "%.4g to %.4g" % (low, high)
 
 
 def main():
@@ -88,8 +99,8 @@ def main():
 
     claim, top = runs[0][1], runs[0][2]
     bound = claim["bound"]
-    print("claim %s: %s, n = %d; bound %.4g to %.4g"
-          % (options.claim, claim.get("figures", ""), top["elements"], bound["low"], bound["high"]))
+    print("claim %s: %s, n = %d; bound %s"
+          % (options.claim, claim.get("figures", ""), top["elements"], bound_text(bound)))
     print("run | figure | verdict | recorded interval | rebuilt (k = %.2f) | contexts" % options.k)
     for folder, run_claim, _, logs in runs:
         recorded = run_claim.get("measured_interval") or {}
@@ -105,8 +116,9 @@ def main():
     spread = statistics.stdev(means) if len(means) > 1 else 0.0
     t_process = math.sqrt(max(0.0, spread ** 2 - t_context ** 2 / contexts_run))
     centre = statistics.mean(means)
-    low_end, high_end = math.log(bound["low"]), math.log(bound["high"])
-    nearer = low_end if abs(centre - low_end) < abs(centre - high_end) else high_end
+    # A bound may be open at one end (at least, or at most): the nearer end is then its only one.
+    ends = [math.log(end) for end in (bound.get("low"), bound.get("high")) if end is not None]
+    nearer = min(ends, key=lambda end: abs(centre - end))
     print("runs' mean figure %.4f; T_context %.2f%%, sd of the runs' means %.2f%%, T_process %.2f%%;"
           " the bound's nearer end %.4f, %.1f of the runs' sd away"
           % (math.exp(centre), 100 * t_context, 100 * spread, 100 * t_process, math.exp(nearer),

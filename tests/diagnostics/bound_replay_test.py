@@ -3,7 +3,8 @@
 here, never measured; only the fields the script reads): the interval it rebuilds from two cases'
 context medians is the one computed here by hand, paired over the contexts both cases ran in; a
 figure far from its bound is never drawn across it and one on its bound nearly always is; the pair is
-found among the claim's cases at the size whose ratio is the claim's figure; and a claim that is not
+found among the claim's cases at the size whose ratio is the claim's figure; a bound open at one end
+is read by its one end; and a claim that is not
 such a ratio, or is missing, is refused with exit status 1.
 
   bound_replay_test.py SCRIPT
@@ -93,6 +94,16 @@ def main():
         assert out.returncode == 0, out.stderr
         shares = draw_lines(out.stdout)
         assert shares[5][0] > 80.0 and shares[15][0] > 80.0, shares
+
+        # A bound open at one end ("at least 2.0", the figure on it): its one end is the nearer one.
+        open_end = os.path.join(root, "open")
+        for r in (0, 1):
+            write_run(open_end, r, 2.0, {"low": 2.0, "high": None})
+        out = run(script, "ratio-claim", os.path.join(open_end, "run-1"), os.path.join(open_end, "run-2"),
+                  "--contexts", "5", "--draws", "2000")
+        assert out.returncode == 0, out.stderr
+        assert "bound at least 2" in out.stdout, out.stdout
+        assert draw_lines(out.stdout)[5][0] > 80.0, out.stdout
 
         # Refused: a claim that is not the ratio of its cases, and a missing one.
         odd = os.path.join(root, "odd")

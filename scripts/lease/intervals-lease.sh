@@ -14,7 +14,9 @@
 #
 # On an H200 (the card the issue's targets and the committed evidence name):
 #   1  build; day 48 hot x10, fusion-verdicts x6, day 20 x6, hot side by side, the evidence (~7.5 min)
-#   2  day 48 cold and hot-gated x10 each, the lesson-size contexts experiment, report (~7 min)
+#   2  day 48 cold and hot-gated x10 each, report (~4 min; with LEASE_EXPERIMENT=1 the lesson-size
+#      contexts experiment too, ~7 min: measured on an H100 on 2026-12-05 and not adopted,
+#      docs/measurement.md)
 #   3  the cold side by side against the previous code, report again, every GPU test (the grading
 #      corpus among them) (~8 min)
 # On any other card (nothing is written under evidence/, which is the H200's):
@@ -95,8 +97,13 @@ case "$on_h200:$part" in
     fi
     ;;
   *:2)
-    run "day 48 cold and hot-gated, the lesson-size contexts experiment, report" 560 \
-      env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 day48-lesson-contexts report
+    if [ "${LEASE_EXPERIMENT:-0}" = 1 ]; then
+      run "day 48 cold and hot-gated, the lesson-size contexts experiment, report" 560 \
+        env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 day48-lesson-contexts report
+    else
+      run "day 48 cold and hot-gated, report" 560 \
+        env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 report
+    fi
     ;;
   1:3)
     run "cold side by side, report" 330 "$benchmark" "$intervals" continuity report

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/lease/intervals-lease.sh's plan, with no GPU (LEASE_CARD names the card): on an H200 part 1
 # writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
-# every stage the H200 plan runs but the evidence is still run; every part's step limits fit the
+# every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
+# only when asked (LEASE_EXPERIMENT=1); every part's step limits fit the
 # device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
 # bad arguments are usage errors.
 # usage: intervals_lease_test.sh SCRIPTS_DIR
@@ -20,11 +21,14 @@ plan "NVIDIA H100 80GB HBM3" >"$scratch/h100"
 grep -q 'intervals-benchmark.sh .* evidence' "$scratch/h200" || fail "the H200 plan writes no evidence"
 grep -q 'all-gpu-tests' "$scratch/h200" || fail "the H200 plan runs no GPU test"
 grep -q 'evidence' <(grep 'would run' "$scratch/h100") && fail "another card's plan writes evidence"
-for stage in day48 others continuity-hot continuity day48-lesson-contexts report; do
+for stage in day48 others continuity-hot continuity report; do
   grep 'would run' "$scratch/h100" | grep -qw -- "$stage" || fail "another card's plan leaves out $stage"
   grep 'would run' "$scratch/h200" | grep -qw -- "$stage" || fail "the H200 plan leaves out $stage"
 done
 grep -q 'all-gpu-tests' "$scratch/h100" || fail "another card's plan runs no GPU test"
+grep -q 'day48-lesson-contexts' "$scratch/h200" && fail "the experiment runs without LEASE_EXPERIMENT=1"
+LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run | grep -q 'day48-lesson-contexts' ||
+  fail "LEASE_EXPERIMENT=1 does not run the experiment"
 # Each part's steps' limits, summed, fit a device command; the H200's modes are all timed.
 for card in h200 h100; do
   awk '/^intervals-lease: part/ { part = $3 } /at most [0-9]+ s/ { match($0, /at most [0-9]+ s/);

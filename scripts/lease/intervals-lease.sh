@@ -13,7 +13,8 @@
 #   scripts/lease/intervals-lease.sh OUTDIR PART --dry-run   say what PART would run on this card
 #
 # On an H200 (the card the targets and the committed evidence name):
-#   1  build; day 48 hot x10, fusion-verdicts x6, day 20 x6, hot side by side, the evidence (~7.5 min)
+#   1  build; day 48 hot x10, fusion-verdicts x6, day 20 x6, hot side by side, the evidence (~7.5 min;
+#      LEASE_EVIDENCE=0 leaves the evidence out, for a tree whose code the committed evidence has)
 #   2  day 48 cold and hot-gated x10 each, report (~4 min; with LEASE_EXPERIMENT=1 the lesson-size
 #      contexts experiment too, ~7 min: measured on an H100 on 2026-12-05 and not adopted,
 #      docs/measurement.md)
@@ -89,7 +90,10 @@ echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "th
 case "$on_h200:$part" in
   *:1)
     run build 330 scripts/lease/session-lease.sh "$out" build
-    if [ "$on_h200" -eq 1 ]; then
+    if [ "$on_h200" -eq 1 ] && [ "${LEASE_EVIDENCE:-1}" = 0 ]; then
+      run "day 48 hot, fusion-verdicts, day 20, hot side by side" 420 \
+        env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot
+    elif [ "$on_h200" -eq 1 ]; then
       run "day 48 hot, fusion-verdicts, day 20, hot side by side, evidence" 420 \
         env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot evidence
     else

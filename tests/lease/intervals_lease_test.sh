@@ -27,6 +27,8 @@ for stage in day48 others continuity-hot continuity report; do
 done
 grep -q 'all-gpu-tests' "$scratch/h100" || fail "another card's plan runs no GPU test"
 grep -q 'day48-lesson-contexts' "$scratch/h200" && fail "the experiment runs without LEASE_EXPERIMENT=1"
+LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 1 --dry-run | grep -q 'evidence' &&
+  fail "LEASE_EVIDENCE=0 still writes the evidence"
 LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run | grep -q 'day48-lesson-contexts' ||
   fail "LEASE_EXPERIMENT=1 does not run the experiment"
 # Each part's steps' limits, summed, fit a device command; the H200's modes are all timed.

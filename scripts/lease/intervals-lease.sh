@@ -90,24 +90,20 @@ echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "th
 case "$on_h200:$part" in
   *:1)
     run build 330 scripts/lease/session-lease.sh "$out" build
-    if [ "$on_h200" -eq 1 ] && [ "${LEASE_EVIDENCE:-1}" = 0 ]; then
-      run "day 48 hot, fusion-verdicts, day 20, hot side by side" 420 \
-        env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot
-    elif [ "$on_h200" -eq 1 ]; then
-      run "day 48 hot, fusion-verdicts, day 20, hot side by side, evidence" 420 \
-        env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot evidence
+    if [ "$on_h200" -eq 1 ]; then
+      stages=(day48 others continuity-hot)
+      [ "${LEASE_EVIDENCE:-1}" = 0 ] || stages+=(evidence)
+      run "day 48 hot, fusion-verdicts, day 20, hot side by side${stages[3]:+, evidence}" 420 \
+        env DAY48_MODES=hot "$benchmark" "$intervals" "${stages[@]}"
     else
       run "every GPU test" 420 scripts/lease/session-lease.sh "$out" all-gpu-tests
     fi
     ;;
   *:2)
-    if [ "${LEASE_EXPERIMENT:-0}" = 1 ]; then
-      run "day 48 cold and hot-gated, the lesson-size contexts experiment, report" 560 \
-        env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 day48-lesson-contexts report
-    else
-      run "day 48 cold and hot-gated, report" 560 \
-        env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" day48 report
-    fi
+    stages=(day48)
+    [ "${LEASE_EXPERIMENT:-0}" = 1 ] && stages+=(day48-lesson-contexts)
+    run "day 48 cold and hot-gated${stages[1]:+, the lesson-size contexts experiment}, report" 560 \
+      env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" "${stages[@]}" report
     ;;
   1:3)
     run "cold side by side, report" 330 "$benchmark" "$intervals" continuity report

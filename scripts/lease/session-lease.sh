@@ -61,6 +61,11 @@ old_src=${OLD_SRC:-$PWD/build/labrun-pre-session}
 export OLD_BUILD=$PWD/build/old-dev
 status=0
 step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
+# ctest_summary LOG LINES: the last LINES of a ctest log's verdict lines (passed share, failures,
+# time-outs, tests not run, total time).
+ctest_summary() {
+  grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$1" | tail -n "$2"
+}
 
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 
@@ -118,7 +123,7 @@ case "$part" in
     # did not run), for a lease with less time left.
     timeout 200 ctest --preset dev -L gpu ${REST_TESTS:+-R "$REST_TESTS"} -E 'corpus|skeleton a student|beside hostile ones' \
       --output-on-failure >"$out/ctest-gpu.log" 2>&1 || status=1
-    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -20
+    ctest_summary "$out/ctest-gpu.log" 20
     cp "$out/ctest-gpu.log" "$copy_to/"
     tar -czf "$copy_to/exercises.tar.gz" --dereference --exclude='*.svg' -C "$out" exercises 2>/dev/null
     ;;
@@ -132,14 +137,14 @@ case "$part" in
     cp "$out/pace.log" "$copy_to/"
     cp "$out/pace/grading-pace.tar.gz" "$copy_to/" 2>/dev/null
     step "summary"
-    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu.log" | tail -12
+    ctest_summary "$out/ctest-gpu.log" 12
     tail -n 12 "$out/pace.log"
     ;;
   all-gpu-tests)
     step "every GPU test"
     ctest --preset dev -L gpu --output-on-failure >"$out/ctest-gpu-all.log" 2>&1 || status=1
     cp "$out/ctest-gpu-all.log" "$copy_to/"
-    grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$out/ctest-gpu-all.log" | tail -20
+    ctest_summary "$out/ctest-gpu-all.log" 20
     ;;
   state)
     step "context-state probe"

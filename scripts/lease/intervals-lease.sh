@@ -11,6 +11,7 @@
 #   scripts/lease/intervals-lease.sh OUTDIR 2
 #   scripts/lease/intervals-lease.sh OUTDIR 3
 #   scripts/lease/intervals-lease.sh OUTDIR PART --dry-run   say what PART would run on this card
+#   scripts/lease/intervals-lease.sh --help                  this text
 #
 # On an H200 (the card the targets and the committed evidence name):
 #   1  build; day 48 hot x10, fusion-verdicts x6, day 20 x6, hot side by side, the evidence (~7.5 min;
@@ -27,9 +28,19 @@
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. LEASE_CARD overrides the card's name (nvidia-smi's), for
 # --dry-run on a machine without one. The table each part prints last is what to read first.
-# Exit status: 0; 1 a step failed (the later steps still run); 2 usage.
+# Environment, besides LEASE_EVIDENCE and LEASE_EXPERIMENT above:
+#   LEASE_REQUIRE_H200=1  a part on any other card runs nothing and exits 3, before the build: a call for
+#                         an H200 may get an H100, and a machine given back at once costs seconds of
+#                         device time where the other card's plan costs minutes
+#   LEASE_GPU_TESTS=0     no part runs the GPU tests (part 3 on an H200, part 1 elsewhere), for a tree
+#                         whose code has passed them in an earlier lease (saves about 4 min)
+# Exit status: 0; 1 a step failed (the later steps still run); 2 usage; 3 not an H200, with
+# LEASE_REQUIRE_H200=1.
 set -uo pipefail
-usage="usage: intervals-lease.sh OUTDIR 1|2|3 [--dry-run]"
+usage="usage: intervals-lease.sh OUTDIR 1|2|3 [--dry-run] (--help: what each part runs)"
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+esac
 [ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
 out=$1
 [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
@@ -48,6 +59,11 @@ cd "$(dirname "$0")/../.." || exit 2
 card=${LEASE_CARD:-$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)}
 [ -n "$card" ] || card="no GPU"
 if [[ "$card" == *H200* ]]; then on_h200=1; else on_h200=0; fi
+if [ "${LEASE_REQUIRE_H200:-0}" = 1 ] && [ "$on_h200" -eq 0 ]; then
+  echo "intervals-lease: part $part: the card is '$card', not an H200, and LEASE_REQUIRE_H200=1: nothing run" >&2
+  exit 3
+fi
+gpu_tests=${LEASE_GPU_TESTS:-1}
 status=0
 begin=$(date +%s)
 steps=()
@@ -95,7 +111,7 @@ case "$on_h200:$part" in
       [ "${LEASE_EVIDENCE:-1}" = 0 ] || stages+=(evidence)
       run "day 48 hot, fusion-verdicts, day 20, hot side by side${stages[3]:+, evidence}" 420 \
         env DAY48_MODES=hot "$benchmark" "$intervals" "${stages[@]}"
-    else
+    elif [ "$gpu_tests" != 0 ]; then
       run "every GPU test" 420 scripts/lease/session-lease.sh "$out" all-gpu-tests
     fi
     ;;
@@ -107,7 +123,7 @@ case "$on_h200:$part" in
     ;;
   1:3)
     run "cold side by side, report" 330 "$benchmark" "$intervals" continuity report
-    run "every GPU test" 400 scripts/lease/session-lease.sh "$out" all-gpu-tests
+    [ "$gpu_tests" = 0 ] || run "every GPU test" 400 scripts/lease/session-lease.sh "$out" all-gpu-tests
     ;;
   0:3)
     run "day 48 hot, fusion-verdicts, day 20, both side by sides, report" 560 \

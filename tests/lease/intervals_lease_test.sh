@@ -2,7 +2,8 @@
 # scripts/lease/intervals-lease.sh's plan, with no GPU (LEASE_CARD names the card): on an H200 part 1
 # writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
 # every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
-# only when asked (LEASE_EXPERIMENT=1); every part's step limits fit the
+# only when asked (LEASE_EXPERIMENT=1); LEASE_GPU_TESTS=0 leaves the GPU tests out and
+# LEASE_REQUIRE_H200=1 stops on another card with exit 3; every part's step limits fit the
 # device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
 # bad arguments are usage errors.
 # usage: intervals_lease_test.sh SCRIPTS_DIR
@@ -31,6 +32,24 @@ LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 1 --dry-
   fail "LEASE_EVIDENCE=0 still writes the evidence"
 LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run | grep -q 'day48-lesson-contexts' ||
   fail "LEASE_EXPERIMENT=1 does not run the experiment"
+# LEASE_GPU_TESTS=0 leaves every GPU test out, on either card.
+for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
+  for part in 1 2 3; do
+    LEASE_GPU_TESTS=0 LEASE_CARD=$card bash "$script" "$scratch/out" "$part" --dry-run
+  done | grep -q 'all-gpu-tests' && fail "LEASE_GPU_TESTS=0 still runs the GPU tests on $card"
+done
+# LEASE_REQUIRE_H200=1: another card runs nothing and exits 3; an H200 runs its plan.
+for part in 1 2 3; do
+  code=0
+  LEASE_REQUIRE_H200=1 LEASE_CARD="NVIDIA H100 80GB HBM3" bash "$script" "$scratch/out" "$part" --dry-run \
+    >"$scratch/required" 2>&1 || code=$?
+  [ "$code" -eq 3 ] || fail "LEASE_REQUIRE_H200=1 on an H100, part $part: exit $code, not 3"
+  grep -q 'would run' "$scratch/required" && fail "LEASE_REQUIRE_H200=1 on an H100 still plans part $part"
+  LEASE_REQUIRE_H200=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" "$part" --dry-run >"$scratch/required"
+  grep -q 'would run' "$scratch/required" || fail "LEASE_REQUIRE_H200=1 on an H200 plans nothing for part $part"
+done
+bash "$script" --help >"$scratch/help"
+grep -q 'LEASE_REQUIRE_H200' "$scratch/help" || fail "--help does not document LEASE_REQUIRE_H200"
 # Each part's steps' limits, summed, fit a device command; the H200's modes are all timed.
 for card in h200 h100; do
   awk '/^intervals-lease: part/ { part = $3 } /at most [0-9]+ s/ { match($0, /at most [0-9]+ s/);

@@ -23,20 +23,25 @@ grep -q 'intervals-benchmark.sh .* evidence' "$scratch/h200" || fail "the H200 p
 grep -q 'all-gpu-tests' "$scratch/h200" || fail "the H200 plan runs no GPU test"
 grep -q 'evidence' <(grep 'would run' "$scratch/h100") && fail "another card's plan writes evidence"
 for stage in day48 others continuity-hot continuity report; do
-  grep 'would run' "$scratch/h100" | grep -qw -- "$stage" || fail "another card's plan leaves out $stage"
-  grep 'would run' "$scratch/h200" | grep -qw -- "$stage" || fail "the H200 plan leaves out $stage"
+  grep -qw -- "$stage" <(grep 'would run' "$scratch/h100") || fail "another card's plan leaves out $stage"
+  grep -qw -- "$stage" <(grep 'would run' "$scratch/h200") || fail "the H200 plan leaves out $stage"
 done
 grep -q 'all-gpu-tests' "$scratch/h100" || fail "another card's plan runs no GPU test"
 grep -q 'day48-lesson-contexts' "$scratch/h200" && fail "the experiment runs without LEASE_EXPERIMENT=1"
-LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 1 --dry-run | grep -q 'evidence' &&
+# (Each plan is written to a file before grep reads it: grep -q at the end of a pipe exits at its first
+# match, and with pipefail the writer's SIGPIPE would hide the very failure the check looks for.)
+LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 1 --dry-run >"$scratch/plan"
+grep -q 'evidence' "$scratch/plan" &&
   fail "LEASE_EVIDENCE=0 still writes the evidence"
-LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run | grep -q 'day48-lesson-contexts' ||
+LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run >"$scratch/plan"
+grep -q 'day48-lesson-contexts' "$scratch/plan" ||
   fail "LEASE_EXPERIMENT=1 does not run the experiment"
 # LEASE_GPU_TESTS=0 leaves every GPU test out, on either card.
 for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
   for part in 1 2 3; do
     LEASE_GPU_TESTS=0 LEASE_CARD=$card bash "$script" "$scratch/out" "$part" --dry-run
-  done | grep -q 'all-gpu-tests' && fail "LEASE_GPU_TESTS=0 still runs the GPU tests on $card"
+  done >"$scratch/plan"
+  grep -q 'all-gpu-tests' "$scratch/plan" && fail "LEASE_GPU_TESTS=0 still runs the GPU tests on $card"
 done
 # LEASE_REQUIRE_H200=1: another card runs nothing and exits 3; an H200 runs its plan.
 for part in 1 2 3; do

@@ -29,6 +29,12 @@
 #                cases' contexts too (docs/measurement.md, "More contexts for the lesson-size cases"); report
 #                sets its stability, coverage and wall time apart from the day48 stage's, and claim by
 #                claim beside them (scripts/diagnostics/compare-stability.py) (about 3.5 min)
+#   verdicts-modes  a diagnostic beside the others stage, not a target: fusion-verdicts in each of
+#                VERDICTS_MODES (default hot-gated), VERDICTS_MODE_RUNS runs each (default 6), so that
+#                the L2 crossover's sweep is read on GPU time alone (the others stage times it hot,
+#                where the host's launch latency is a third of a sample at the sizes that decide it;
+#                docs/measurement.md, "fusion-verdicts over the four benchmarks"); its own summary
+#                (OUTDIR/verdicts-modes.md), never pooled into report's targets (about 1 min)
 #   evidence     issue 31's item 3, on an H200 only (elsewhere it writes nothing and fails): one run
 #                of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
 #                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
@@ -43,8 +49,9 @@
 # Every run's process wall time (the whole `labrun run`, plots included) is written beside its
 # transcript as process_wall_seconds, which verdict-stability.py reads for the cost target.
 #
-# What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most six
-# files: day48.tar.gz, others.tar.gz, continuity.tar.gz (each the stage's runs, plots left out, with
+# What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most seven
+# files: day48.tar.gz, others.tar.gz, verdicts-modes.tar.gz, continuity.tar.gz (each the stage's runs,
+# plots left out, with
 # its reports and logs), evidence.tar.gz (the files the evidence stage wrote or changed in the tree,
 # paths from the repository root: unpack it there and commit them as written), report.md and
 # report.json.
@@ -54,14 +61,14 @@
 # The stages are called by name ("stage_$stage"), which shellcheck cannot follow (SC2317).
 # shellcheck disable=SC2317
 set -uo pipefail
-usage="usage: intervals-benchmark.sh OUTDIR day48|others|continuity|continuity-hot|day48-lesson-contexts|evidence|report..."
+usage="usage: intervals-benchmark.sh OUTDIR day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|report..."
 [ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
 out=$1
 shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 for stage in "$@"; do
   case "$stage" in
-    day48|others|continuity|continuity-hot|day48-lesson-contexts|evidence|report) ;;
+    day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|report) ;;
     *) echo "unknown stage '$stage' ($usage)" >&2; exit 2 ;;
   esac
 done
@@ -149,6 +156,16 @@ stage_others() {
   time_outside_the_run others others/day20/run-1 day20
   time_outside_the_run others others/fusion-verdicts/run-1 fusion-verdicts
   summarise others
+}
+
+stage_verdicts_modes() {
+  need_labrun
+  for mode in ${VERDICTS_MODES:-hot-gated}; do
+    for i in $(seq 1 "${VERDICTS_MODE_RUNS:-6}"); do
+      run_into "verdicts-modes/$mode/run-$i" "$labrun" run fusion-verdicts --timing "$mode"
+    done
+  done
+  summarise verdicts-modes
 }
 
 # Where a run's process wall time goes beyond its transcript's run.wall_seconds (device opened to

@@ -18,7 +18,8 @@
 #      LEASE_EVIDENCE=0 leaves the evidence out, for a tree whose code the committed evidence has)
 #   2  day 48 cold and hot-gated x10 each, report (~4 min; with LEASE_EXPERIMENT=1 the lesson-size
 #      contexts experiment too, ~7 min: measured on an H100 on 2026-12-05 and not adopted,
-#      docs/measurement.md)
+#      docs/measurement.md; with LEASE_VERDICTS_MODES=1 fusion-verdicts in hot-gated timing x6 too, a
+#      diagnostic of its L2 crossover on GPU time alone, ~1 min)
 #   3  the cold side by side against the previous code, report again, every GPU test (the grading
 #      corpus among them) (~8 min)
 # On any other card (nothing is written under evidence/, which is the H200's):
@@ -28,7 +29,7 @@
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. LEASE_CARD overrides the card's name (nvidia-smi's), for
 # --dry-run on a machine without one. The table each part prints last is what to read first.
-# Environment, besides LEASE_EVIDENCE and LEASE_EXPERIMENT above:
+# Environment, besides LEASE_EVIDENCE, LEASE_EXPERIMENT and LEASE_VERDICTS_MODES above:
 #   LEASE_REQUIRE_H200=1  a part on any other card runs nothing and exits 3, before the build: a call for
 #                         an H200 may get an H100, and a machine given back at once costs seconds of
 #                         device time where the other card's plan costs minutes
@@ -118,8 +119,11 @@ case "$on_h200:$part" in
   *:2)
     stages=(day48)
     [ "${LEASE_EXPERIMENT:-0}" = 1 ] && stages+=(day48-lesson-contexts)
-    run "day 48 cold and hot-gated${stages[1]:+, the lesson-size contexts experiment}, report" 560 \
-      env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" "${stages[@]}" report
+    [ "${LEASE_VERDICTS_MODES:-0}" = 1 ] && stages+=(verdicts-modes)
+    what="day 48 cold and hot-gated"
+    [[ " ${stages[*]} " == *" day48-lesson-contexts "* ]] && what+=", the lesson-size contexts experiment"
+    [[ " ${stages[*]} " == *" verdicts-modes "* ]] && what+=", fusion-verdicts hot-gated"
+    run "$what, report" 560 env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" "${stages[@]}" report
     ;;
   1:3)
     run "cold side by side, report" 330 "$benchmark" "$intervals" continuity report

@@ -2,7 +2,8 @@
 # scripts/lease/intervals-lease.sh's plan, with no GPU (LEASE_CARD names the card): on an H200 part 1
 # writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
 # every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
-# only when asked (LEASE_EXPERIMENT=1); LEASE_GPU_TESTS=0 leaves the GPU tests out and
+# only when asked (LEASE_EXPERIMENT=1), and so does the crossover diagnostic (LEASE_VERDICTS_MODES=1);
+# LEASE_GPU_TESTS=0 leaves the GPU tests out and
 # LEASE_REQUIRE_H200=1 stops on another card with exit 3; every part's step limits fit the
 # device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
 # bad arguments are usage errors.
@@ -28,6 +29,7 @@ for stage in day48 others continuity-hot continuity report; do
 done
 grep -q 'all-gpu-tests' "$scratch/h100" || fail "another card's plan runs no GPU test"
 grep -q 'day48-lesson-contexts' "$scratch/h200" && fail "the experiment runs without LEASE_EXPERIMENT=1"
+grep -q 'verdicts-modes' "$scratch/h200" && fail "the crossover diagnostic runs without LEASE_VERDICTS_MODES=1"
 # (Each plan is written to a file before grep reads it: grep -q at the end of a pipe exits at its first
 # match, and with pipefail the writer's SIGPIPE would hide the very failure the check looks for.)
 LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 1 --dry-run >"$scratch/plan"
@@ -36,6 +38,9 @@ grep -q 'evidence' "$scratch/plan" &&
 LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run >"$scratch/plan"
 grep -q 'day48-lesson-contexts' "$scratch/plan" ||
   fail "LEASE_EXPERIMENT=1 does not run the experiment"
+LEASE_VERDICTS_MODES=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run >"$scratch/plan"
+grep 'would run' "$scratch/plan" | grep -q 'verdicts-modes report' ||
+  fail "LEASE_VERDICTS_MODES=1 does not run the crossover diagnostic before the report"
 # LEASE_GPU_TESTS=0 leaves every GPU test out, on either card.
 for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
   for part in 1 2 3; do

@@ -84,6 +84,9 @@ def main():
             cells.append("%.2f [%.2f,%.2f]%s" % (math.exp(statistics.mean(logs)), math.exp(low), math.exp(high), mark))
         print("%10d  %s" % (n, "  ".join(cells)))
     print("(* the interval reaches into the band)")
+    if len(runs) < 2:
+        print("(no replay: it draws a process offset from the runs' spread, which needs two runs or more)")
+        return
     generator = random.Random(options.seed)
     for n in [int(x) for x in options.sizes.split(",")]:
         per_run = [log_ratios(pair, n)[0] for _, pair in runs]

@@ -27,8 +27,12 @@
 #   2  as on an H200 (~7 min)
 #   3  day 48 hot x10, fusion-verdicts x6, day 20 x6, both side by sides, report (~7.5 min)
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
-# report reads every earlier part's runs. LEASE_CARD overrides the card's name (nvidia-smi's), for
-# --dry-run on a machine without one. The table each part prints last is what to read first.
+# report reads every earlier part's runs. Part 2 or 3 on a machine without part 1's builds (the device
+# tool gives a machine back 30 s after a command, and a later command gets a bare one) builds first, as
+# part 1 does, and its later steps get what is left of the part's time: with little device time left,
+# part 2 alone is the cheapest lease that measures day 48's cold and hot-gated targets. LEASE_CARD
+# overrides the card's name (nvidia-smi's), for --dry-run on a machine without one. The table each part
+# prints last is what to read first.
 # Environment, besides LEASE_EVIDENCE, LEASE_EXPERIMENT and LEASE_VERDICTS_MODES above:
 #   LEASE_REQUIRE_H200=1  a part on any other card runs nothing and exits 3, before the build: a call for
 #                         an H200 may get an H100, and a machine given back at once costs seconds of
@@ -104,6 +108,11 @@ export COPY_TO=${COPY_TO:-$out/copy}
 intervals=$out/intervals
 benchmark=scripts/lease/intervals-benchmark.sh
 echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: no evidence written"))"
+# Whether part 1's builds are here: this tree's labrun and the previous code's, which parts 2 and 3 run.
+built() { [ -x build/dev/labrun ] && [ -x build/old-dev/labrun ]; }
+if [ "$part" != 1 ] && ! built; then
+  run build 330 scripts/lease/session-lease.sh "$out" build
+fi
 case "$on_h200:$part" in
   *:1)
     run build 330 scripts/lease/session-lease.sh "$out" build

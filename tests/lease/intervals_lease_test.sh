@@ -4,15 +4,27 @@
 # every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
 # only when asked (LEASE_EXPERIMENT=1), and so does the crossover diagnostic (LEASE_VERDICTS_MODES=1);
 # LEASE_GPU_TESTS=0 leaves the GPU tests out and
-# LEASE_REQUIRE_H200=1 stops on another card with exit 3; every part's step limits fit the
+# LEASE_REQUIRE_H200=1 stops on another card with exit 3; parts 2 and 3 build first on a machine
+# without part 1's builds, and only there; every part's step limits fit the
 # device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
 # bad arguments are usage errors.
 # usage: intervals_lease_test.sh SCRIPTS_DIR
 set -euo pipefail
-script=${1:?usage: intervals_lease_test.sh SCRIPTS_DIR}/lease/intervals-lease.sh
+source_script=${1:?usage: intervals_lease_test.sh SCRIPTS_DIR}/lease/intervals-lease.sh
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# The script plans from the tree it sits in (its builds there or not), so it runs from copies: one in a
+# tree with part 1's builds (stand-ins: a dry run executes nothing), one in a bare tree.
+tree() { # tree ROOT: a copy of the script under ROOT, its path printed
+  mkdir -p "$1/scripts/lease" && cp "$source_script" "$1/scripts/lease/" && echo "$1/scripts/lease/intervals-lease.sh"
+}
+script=$(tree "$scratch/built")
+bare_script=$(tree "$scratch/bare")
+mkdir -p "$scratch/built/build/dev" "$scratch/built/build/old-dev"
+for labrun in "$scratch/built/build/dev/labrun" "$scratch/built/build/old-dev/labrun"; do
+  printf '#!/bin/sh\nexit 1\n' >"$labrun" && chmod +x "$labrun"
+done
 plan() { # plan CARD: the three parts' dry runs, one line a step
   local part
   for part in 1 2 3; do LEASE_CARD=$1 bash "$script" "$scratch/out" "$part" --dry-run; done
@@ -47,6 +59,18 @@ for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
     LEASE_GPU_TESTS=0 LEASE_CARD=$card bash "$script" "$scratch/out" "$part" --dry-run
   done >"$scratch/plan"
   grep -q 'all-gpu-tests' "$scratch/plan" && fail "LEASE_GPU_TESTS=0 still runs the GPU tests on $card"
+done
+# Parts 2 and 3 build first only where part 1's builds are missing; part 1 always builds, once.
+builds() { grep -c 'would run (build,' "$1" || true; }
+for part in 1 2 3; do
+  LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" "$part" --dry-run >"$scratch/plan"
+  LEASE_CARD="NVIDIA H200" bash "$bare_script" "$scratch/out" "$part" --dry-run >"$scratch/bare-plan"
+  [ "$(builds "$scratch/bare-plan")" = 1 ] || fail "part $part on a bare machine: $(builds "$scratch/bare-plan") builds, not 1"
+  first=$(grep -m 1 'would run' "$scratch/bare-plan")
+  [[ "$first" == *"session-lease.sh $scratch/out build "* ]] ||
+    fail "part $part on a bare machine does not build before its first step: $first"
+  want=0; [ "$part" = 1 ] && want=1
+  [ "$(builds "$scratch/plan")" = "$want" ] || fail "part $part with the builds there: $(builds "$scratch/plan") builds, not $want"
 done
 # LEASE_REQUIRE_H200=1: another card runs nothing and exits 3; an H200 runs its plan.
 for part in 1 2 3; do

@@ -51,10 +51,9 @@
 #
 # What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most seven
 # files: day48.tar.gz, others.tar.gz, verdicts-modes.tar.gz, continuity.tar.gz (each the stage's runs,
-# plots left out, with
-# its reports and logs), evidence.tar.gz (the files the evidence stage wrote or changed in the tree,
-# paths from the repository root: unpack it there and commit them as written), report.md and
-# report.json.
+# plots left out, with its reports and logs), evidence.tar.gz (the files the evidence stage wrote or
+# changed in the tree, paths from the repository root: unpack it there and commit them as written),
+# report.md and report.json.
 #
 # Environment: LABRUN (default build/dev/labrun); OLD_BUILD (default build/old-dev); COPY_TO.
 # Exit status: 0; 1 a run or check failed (the others still run); 2 usage or a missing build.

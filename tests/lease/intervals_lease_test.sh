@@ -3,11 +3,10 @@
 # writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
 # every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
 # only when asked (LEASE_EXPERIMENT=1), and so does the crossover diagnostic (LEASE_VERDICTS_MODES=1);
-# LEASE_GPU_TESTS=0 leaves the GPU tests out and
-# LEASE_REQUIRE_H200=1 stops on another card with exit 3; parts 2 and 3 build first on a machine
-# without part 1's builds, and only there; every part's step limits fit the
-# device command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table;
-# bad arguments are usage errors.
+# LEASE_GPU_TESTS=0 leaves the GPU tests out and LEASE_REQUIRE_H200=1 stops on another card with exit
+# 3; parts 2 and 3 build first on a machine without part 1's builds, and only there; every part's
+# step limits fit the device command's 600 s; a part whose time is spent runs nothing, fails, and
+# still prints its table; bad arguments are usage errors.
 # usage: intervals_lease_test.sh SCRIPTS_DIR
 set -euo pipefail
 source_script=${1:?usage: intervals_lease_test.sh SCRIPTS_DIR}/lease/intervals-lease.sh
@@ -51,7 +50,7 @@ LEASE_EXPERIMENT=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dr
 grep -q 'day48-lesson-contexts' "$scratch/plan" ||
   fail "LEASE_EXPERIMENT=1 does not run the experiment"
 LEASE_VERDICTS_MODES=1 LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 2 --dry-run >"$scratch/plan"
-grep 'would run' "$scratch/plan" | grep -q 'verdicts-modes report' ||
+grep -q 'would run.* verdicts-modes report' "$scratch/plan" ||
   fail "LEASE_VERDICTS_MODES=1 does not run the crossover diagnostic before the report"
 # LEASE_GPU_TESTS=0 leaves every GPU test out, on either card.
 for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do

@@ -109,13 +109,13 @@ intervals=$out/intervals
 benchmark=scripts/lease/intervals-benchmark.sh
 echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: no evidence written"))"
 # Whether part 1's builds are here: this tree's labrun and the previous code's, which parts 2 and 3 run.
+# Part 1 always builds (an incremental build where they are); parts 2 and 3 only where they are not.
 built() { [ -x build/dev/labrun ] && [ -x build/old-dev/labrun ]; }
-if [ "$part" != 1 ] && ! built; then
+if [ "$part" = 1 ] || ! built; then
   run build 330 scripts/lease/session-lease.sh "$out" build
 fi
 case "$on_h200:$part" in
   *:1)
-    run build 330 scripts/lease/session-lease.sh "$out" build
     if [ "$on_h200" -eq 1 ]; then
       stages=(day48 others continuity-hot)
       [ "${LEASE_EVIDENCE:-1}" = 0 ] || stages+=(evidence)
@@ -127,11 +127,15 @@ case "$on_h200:$part" in
     ;;
   *:2)
     stages=(day48)
-    [ "${LEASE_EXPERIMENT:-0}" = 1 ] && stages+=(day48-lesson-contexts)
-    [ "${LEASE_VERDICTS_MODES:-0}" = 1 ] && stages+=(verdicts-modes)
     what="day 48 cold and hot-gated"
-    [[ " ${stages[*]} " == *" day48-lesson-contexts "* ]] && what+=", the lesson-size contexts experiment"
-    [[ " ${stages[*]} " == *" verdicts-modes "* ]] && what+=", fusion-verdicts hot-gated"
+    if [ "${LEASE_EXPERIMENT:-0}" = 1 ]; then
+      stages+=(day48-lesson-contexts)
+      what+=", the lesson-size contexts experiment"
+    fi
+    if [ "${LEASE_VERDICTS_MODES:-0}" = 1 ]; then
+      stages+=(verdicts-modes)
+      what+=", fusion-verdicts hot-gated"
+    fi
     run "$what, report" 560 env DAY48_MODES="cold hot-gated" "$benchmark" "$intervals" "${stages[@]}" report
     ;;
   1:3)

@@ -193,7 +193,8 @@ struct CaseResult {
   std::string timing_mode;        //!< "hot", "cold" or "hot-gated": the mode this case was sampled in
   std::string stop_reason;        //!< "median-converged", "time-limit", "sample-cap", "fixed-count"
   double sampling_seconds = 0.0;  //!< wall seconds spent sampling the case, warm-ups included
-  //! Per sample, the SM clock just after it (MHz, clock64 over %globaltimer); nullopt: unread.
+  //! Per sample, the SM clock just after it, or in cold timing over the flush just before it (MHz,
+  //! clock64 over %globaltimer; TimingRecord::clock_source says which); nullopt: unread.
   std::vector<std::optional<double>> sample_sm_clock_mhz;
   //! Indices of samples whose SM clock was below the run's throttle threshold.
   std::vector<std::size_t> throttled_samples;

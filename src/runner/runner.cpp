@@ -113,8 +113,12 @@ TimingRecord timing_record(const SamplingRule& rule, const RunPlan& plan, const 
   timing.case_time_limit_s = rule.case_time_limit_s;
   timing.batch = rule.batch;
   timing.clock_source =
-      "after every sample, a one-thread kernel times clock64 against %globaltimer over 20 us: the SM "
-      "clock just after the sample";
+      options.mode == TimingMode::kCold
+          ? "before every sample, one thread of the L2 flush times clock64 against %globaltimer over at "
+            "least 20 us of it: the SM clock just before the sample (no kernel of its own between cold "
+            "samples)"
+          : "after every sample, a one-thread kernel times clock64 against %globaltimer over 20 us: the SM "
+            "clock just after the sample";
   if (options.mode == TimingMode::kHotGated) {
     timing.launch_gate =
         "each sample queued behind a one-thread kernel spinning on a host-mapped flag, released "
@@ -619,7 +623,8 @@ class CaseSampling {
 
 // Record. One round of a sampled case as the transcript keeps it: its raw samples (ms, CUDA events, at
 // the float precision an event gives; a batch's time over its count with --small-case-batch), the SM
-// clock after each sample (MHz), its gate time-outs, and how long and why it stopped.
+// clock of each sample (MHz, read as timing.clock_source says), its gate time-outs, and how long and why
+// it stopped.
 RoundSamples round_samples(const SampledCase& active) {
   RoundSamples round;
   round.samples_ms = active.sampler->samples_ms();

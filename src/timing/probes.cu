@@ -7,7 +7,42 @@ namespace {
 constexpr unsigned kFlushThreads = 512;
 constexpr unsigned kImpossibleSum = 0x5EED1E55u;
 
-__global__ void l2_flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink) {
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+  unsigned long long ns = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+// Cycles the probe may spin in all before it gives up (about a second at 2 GHz): a timer that never
+// ticks must not hang the run.
+constexpr long long kProbeCycleBudget = 1ll << 31;
+
+// Not below this many nanoseconds does the flush's clock reading end: a card whose flush is short
+// still gets a span as long as the clock probe's (ClockProbe's default spin), so the reading is as
+// precise.
+constexpr unsigned long long kFlushClockMinSpanNs = 20000;
+
+// Reads buffer[0..count) with a grid-stride loop (launch_l2_flush_read). With `clock_out`, thread 0 of
+// block 0 also times the SM clock over its share of the reads: it starts on an edge of %globaltimer,
+// and after its share spins to an edge at least kFlushClockMinSpanNs later, so that both ends are
+// edges of the timer; it writes {clock64 cycles, %globaltimer ns} between them to clock_out[0..1], or
+// {0, 0} when the timer did not tick within kProbeCycleBudget cycles.
+__global__ void l2_flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink,
+                              unsigned long long* clock_out) {
+  const bool times_clock = clock_out != nullptr && blockIdx.x == 0 && threadIdx.x == 0;
+  const long long budget_start = clock64();
+  bool timer_ticks = true;
+  unsigned long long start_ns = 0;
+  long long start_cycles = 0;
+  if (times_clock) {
+    const unsigned long long first = global_timer_ns();
+    start_ns = first;
+    while (start_ns == first && timer_ticks) {
+      timer_ticks = clock64() - budget_start <= kProbeCycleBudget;
+      start_ns = global_timer_ns();
+    }
+    start_cycles = clock64();
+  }
   unsigned sum = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -18,17 +53,19 @@ __global__ void l2_flush_read(const uint4* __restrict__ buffer, std::size_t coun
   if (sum == kImpossibleSum) {
     *sink = sum;
   }
+  if (times_clock) {
+    const unsigned long long last = global_timer_ns();
+    unsigned long long now_ns = last;
+    long long now_cycles = clock64();
+    while (timer_ticks && (now_ns == last || now_ns - start_ns < kFlushClockMinSpanNs)) {
+      timer_ticks = clock64() - budget_start <= kProbeCycleBudget;
+      now_ns = global_timer_ns();
+      now_cycles = clock64();
+    }
+    clock_out[0] = timer_ticks ? static_cast<unsigned long long>(now_cycles - start_cycles) : 0;
+    clock_out[1] = timer_ticks ? now_ns - start_ns : 0;
+  }
 }
-
-__device__ __forceinline__ unsigned long long global_timer_ns() {
-  unsigned long long ns = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
-  return ns;
-}
-
-// Cycles the probe may spin in all before it gives up (about a second at 2 GHz): a timer that never
-// ticks must not hang the run.
-constexpr long long kProbeCycleBudget = 1ll << 31;
 
 __global__ void clock_probe(unsigned long long* out, unsigned long long spin_ns) {
   const long long budget_start = clock64();
@@ -76,9 +113,9 @@ __global__ void labrun_profile_marker() {}
 }  // namespace
 
 void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink, int sm_count,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, unsigned long long* clock_out) {
   const unsigned blocks = static_cast<unsigned>(sm_count > 0 ? sm_count * 4 : 512);
-  l2_flush_read<<<blocks, kFlushThreads, 0, stream>>>(buffer, count, sink);
+  l2_flush_read<<<blocks, kFlushThreads, 0, stream>>>(buffer, count, sink, clock_out);
   LABRUN_CHECK_LAUNCH("l2_flush_read");
 }
 

@@ -13,8 +13,14 @@ namespace labrun {
 //! only clean lines of the buffer: a cold sample then reads its own inputs from device memory
 //! without first paying for write-backs of the flush. Writes to `sink` only if the sum is a value
 //! no real input produces, which keeps the compiler from dropping the loads.
+//! With `clock_out` (two words of device memory), one thread also times the SM clock while the flush
+//! runs, as launch_clock_probe does but with no kernel of its own: {clock64 cycles, %globaltimer ns}
+//! from an edge of the timer to an edge at least 20 us later, or {0, 0} when the timer did not tick.
+//! A cold sample's clock is read this way because a kernel of its own between cold samples makes
+//! samples of three or more queued launches alternate between two levels (docs/measurement.md, "The
+//! SM clock of every sample").
 void launch_l2_flush_read(const uint4* buffer, std::size_t count, unsigned* sink, int sm_count,
-                          cudaStream_t stream);
+                          cudaStream_t stream, unsigned long long* clock_out = nullptr);
 
 //! One thread spins from an edge of %globaltimer until at least `spin_ns` nanoseconds of it have
 //! passed and writes {SM clock64 cycles elapsed, globaltimer nanoseconds elapsed} to out[0..1]:

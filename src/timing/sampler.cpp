@@ -39,11 +39,11 @@ L2Flusher::L2Flusher(std::size_t l2_bytes, int multiple, int sm_count)
   resets_persisting_lines_ = persisting_max > 0;
 }
 
-void L2Flusher::flush(cudaStream_t stream) {
+void L2Flusher::flush(cudaStream_t stream, unsigned long long* clock_out) {
   if (resets_persisting_lines_) {
     LABRUN_CUDA_CHECK(cudaCtxResetPersistingL2Cache());
   }
-  launch_l2_flush_read(buffer_.data(), buffer_.size(), sink_.data(), sm_count_, stream);
+  launch_l2_flush_read(buffer_.data(), buffer_.size(), sink_.data(), sm_count_, stream, clock_out);
 }
 
 ClockProbe::ClockProbe(double max_plausible_mhz, unsigned long long spin_ns)
@@ -51,6 +51,14 @@ ClockProbe::ClockProbe(double max_plausible_mhz, unsigned long long spin_ns)
 
 std::optional<double> ClockProbe::sm_clock_mhz(cudaStream_t stream) {
   launch_clock_probe(result_.data(), spin_ns_, stream);
+  return read_back(stream);
+}
+
+std::optional<double> ClockProbe::clock_mhz_from_flush(cudaStream_t stream) {
+  return read_back(stream);
+}
+
+std::optional<double> ClockProbe::read_back(cudaStream_t stream) {
   unsigned long long host[2] = {0, 0};
   LABRUN_CUDA_CHECK(cudaMemcpyAsync(host, result_.data(), sizeof host, cudaMemcpyDeviceToHost, stream));
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -132,8 +140,12 @@ void CaseSampler::take(int count) {
     if (before_sample_) {
       before_sample_();
     }
+    // A cold sample's clock is timed by its flush: a kernel of the probe's own between cold samples
+    // makes samples of three or more queued launches alternate between two levels (docs/measurement.md,
+    // "The SM clock of every sample").
+    const bool clock_from_flush = mode_ == TimingMode::kCold && probe_ != nullptr;
     if (mode_ == TimingMode::kCold) {
-      flusher_->flush(stream_);
+      flusher_->flush(stream_, clock_from_flush ? probe_->flush_clock_words() : nullptr);
     }
     const bool gated = mode_ == TimingMode::kHotGated;
     if (gated) {
@@ -151,7 +163,12 @@ void CaseSampler::take(int count) {
     if (gated && gate_->timed_out()) {
       gate_timeouts_.push_back(samples_ms_.size() - 1);
     }
-    sm_clock_mhz_.push_back(probe_ != nullptr ? probe_->sm_clock_mhz(stream_) : std::nullopt);
+    if (probe_ == nullptr) {
+      sm_clock_mhz_.push_back(std::nullopt);
+    } else {
+      sm_clock_mhz_.push_back(clock_from_flush ? probe_->clock_mhz_from_flush(stream_)
+                                               : probe_->sm_clock_mhz(stream_));
+    }
     if (after_sample_) {
       after_sample_();
     }

@@ -21,7 +21,8 @@ namespace labrun {
 class L2Flusher {
  public:
   L2Flusher(std::size_t l2_bytes, int multiple, int sm_count);
-  void flush(cudaStream_t stream);
+  //! `clock_out`: where the flush times the SM clock (ClockProbe::flush_clock_words); null: it does not.
+  void flush(cudaStream_t stream, unsigned long long* clock_out = nullptr);
   [[nodiscard]] std::size_t bytes() const { return buffer_.bytes(); }
   //! The buffer the flush reads (and never writes).
   [[nodiscard]] const void* data() const { return buffer_.data(); }
@@ -44,8 +45,17 @@ class ClockProbe {
   //! The SM clock in MHz over the probe's spin; synchronises the stream. nullopt when the timer did
   //! not advance (a device whose %globaltimer does not tick) or the reading is implausible.
   [[nodiscard]] std::optional<double> sm_clock_mhz(cudaStream_t stream);
+  //! The probe's two words of device memory, for a flush that times the clock itself
+  //! (L2Flusher::flush's clock_out).
+  [[nodiscard]] unsigned long long* flush_clock_words() { return result_.data(); }
+  //! The SM clock in MHz that the last flush given flush_clock_words() timed, read once that flush is
+  //! done; synchronises the stream. nullopt as for sm_clock_mhz.
+  [[nodiscard]] std::optional<double> clock_mhz_from_flush(cudaStream_t stream);
 
  private:
+  //! Copies the two words back (synchronising the stream) and turns them into MHz.
+  [[nodiscard]] std::optional<double> read_back(cudaStream_t stream);
+
   DeviceBuffer<unsigned long long> result_;
   unsigned long long spin_ns_;
   double max_plausible_mhz_;
@@ -74,7 +84,8 @@ class LaunchGate {
 };
 
 //! A case's samples so far. Each sample times executions_per_sample back-to-back executions of the
-//! region between two CUDA events; in cold mode the flusher runs before the start event.
+//! region between two CUDA events; in cold mode the flusher runs before the start event, and with a
+//! probe it times the sample's SM clock too.
 class CaseSampler {
  public:
   //! flusher: required in cold mode; gate: required in hot-gated mode; probe: may be null (no
@@ -93,7 +104,9 @@ class CaseSampler {
   void take(int count);
 
   [[nodiscard]] const std::vector<double>& samples_ms() const { return samples_ms_; }
-  //! Per sample: the SM clock just after it, MHz; nullopt when it could not be read.
+  //! Per sample: the SM clock, MHz, just after it (hot and hot-gated: the probe's kernel) or over the
+  //! flush just before it (cold: the flush times it, so that no kernel runs between cold samples);
+  //! nullopt when it could not be read.
   [[nodiscard]] const std::vector<std::optional<double>>& sm_clock_mhz() const { return sm_clock_mhz_; }
   //! Wall seconds spent in warm_up and take so far.
   [[nodiscard]] double elapsed_s() const { return elapsed_s_; }

@@ -84,6 +84,32 @@ TEST_CASE("a cold sampler flushes before each sample and keeps every sample and 
   CHECK(sampler.elapsed_s() > 0.0);
 }
 
+TEST_CASE("a cold sample's SM clock comes from its flush, a plausible clock for every sample") {
+  require_gpu();
+  const labrun::DeviceSizing sizing = labrun::read_device_sizing();
+  labrun::L2Flusher flusher(sizing.l2_bytes, labrun::kL2FlushMultiple, sizing.sm_count);
+  // A probe of no spin: its own kernel times a span of 0 ns, which reads as no clock. Every clock
+  // below therefore comes from a flush, never from the probe's kernel.
+  labrun::ClockProbe probe(2.0 * sizing.sm_clock_peak_mhz, 0);
+  CHECK_FALSE(probe.sm_clock_mhz(nullptr).has_value());
+  // Directly: the flush's reading is a plausible clock (an idle card may be far below its peak, so
+  // the floor is the probe test's).
+  flusher.flush(nullptr, probe.flush_clock_words());
+  const auto from_flush = probe.clock_mhz_from_flush(nullptr);
+  REQUIRE(from_flush.has_value());
+  CHECK(*from_flush > 100.0);
+  CHECK(*from_flush < 1.2 * sizing.sm_clock_peak_mhz);
+  // Through a cold sampler: a clock for every sample.
+  labrun::CaseSampler sampler([] {}, 1, labrun::TimingMode::kCold, &flusher, &probe);
+  sampler.take(6);
+  REQUIRE(sampler.sm_clock_mhz().size() == 6);
+  for (const auto& mhz : sampler.sm_clock_mhz()) {
+    REQUIRE(mhz.has_value());
+    CHECK(*mhz > 100.0);
+    CHECK(*mhz < 1.2 * sizing.sm_clock_peak_mhz);
+  }
+}
+
 TEST_CASE("cold, interleaved sampling records its mode, order and flush in the transcript") {
   require_gpu();
   const fs::path out = temporary_directory();

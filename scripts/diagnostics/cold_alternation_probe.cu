@@ -38,7 +38,8 @@ namespace {
 __global__ void flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink) {
   unsigned sum = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count; i += stride) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
     const uint4 word = buffer[i];
     sum ^= word.x ^ word.y ^ word.z ^ word.w;
   }
@@ -60,7 +61,8 @@ __global__ void flush_read_clocked(const uint4* __restrict__ buffer, std::size_t
   }
   unsigned sum = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count; i += stride) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
     const uint4 word = buffer[i];
     sum ^= word.x ^ word.y ^ word.z ^ word.w;
   }
@@ -99,16 +101,16 @@ __global__ void spin(unsigned long long* out, unsigned long long spin_ns) {
 // What follows each sample's stop event, once the host has waited for it.
 enum class After {
   kNothing,
-  kSpinPageableCopy,  // labrun's clock probe: spin, cudaMemcpyAsync to a host stack array, sync
-  kSpinOnly,          // spin, sync: no copy
-  kPageableCopyOnly,  // the copy of two words to the stack and the sync, no spin
-  kSpinPinnedCopy,    // spin, cudaMemcpyAsync to cudaMallocHost memory, sync
-  kSpinMapped,        // spin writing host-mapped memory directly, sync: no copy
-  kShortSpinPageable, // labrun's probe with a 2 us spin
-  kSpinOtherStream,   // labrun's probe on a second stream, that stream synchronised
-  kClockedFlushCopy,  // no kernel: the flush recorded the clock; copy its four words back, sync
-  kSpinSyncSleep,     // labrun's probe, then the host waits 50 us more before the next sample
-  kEmptyKernel,       // one empty kernel, sync
+  kSpinPageableCopy,   // labrun's clock probe: spin, cudaMemcpyAsync to a host stack array, sync
+  kSpinOnly,           // spin, sync: no copy
+  kPageableCopyOnly,   // the copy of two words to the stack and the sync, no spin
+  kSpinPinnedCopy,     // spin, cudaMemcpyAsync to cudaMallocHost memory, sync
+  kSpinMapped,         // spin writing host-mapped memory directly, sync: no copy
+  kShortSpinPageable,  // labrun's probe with a 2 us spin
+  kSpinOtherStream,    // labrun's probe on a second stream, that stream synchronised
+  kClockedFlushCopy,   // no kernel: the flush recorded the clock; copy its four words back, sync
+  kSpinSyncSleep,      // labrun's probe, then the host waits 50 us more before the next sample
+  kEmptyKernel,        // one empty kernel, sync
 };
 
 struct Variant {
@@ -117,8 +119,8 @@ struct Variant {
   int flushes;        // reads of the flush buffer before the start event
   bool memset_flush;  // the flush writes (cudaMemsetAsync) instead of reading
   After after;
-  bool flush_sync;    // wait for the flush before queuing the region (launches not queued behind it)
-  int l2_multiple;    // the flush reads this many times the L2 (labrun: 2)
+  bool flush_sync;  // wait for the flush before queuing the region (launches not queued behind it)
+  int l2_multiple;  // the flush reads this many times the L2 (labrun: 2)
 };
 
 }  // namespace
@@ -192,7 +194,9 @@ int main(int argc, char** argv) {
       {"probe-then-50us", true, 1, false, After::kSpinSyncSleep, false, 2},
       {"empty-kernel-after", true, 1, false, After::kEmptyKernel, false, 2},
   };
-  std::printf("variant,region,launches,samples,median_us,even_mean_us,odd_mean_us,gap_percent,lag1_corr,median_gap_percent\n");
+  std::printf(
+      "variant,region,launches,samples,median_us,even_mean_us,odd_mean_us,gap_percent,lag1_corr,median_gap_"
+      "percent\n");
   for (const int launches : launch_counts) {
     for (const Variant& v : variants) {
       for (int region = 0; region < 2; ++region) {
@@ -228,12 +232,12 @@ int main(int argc, char** argv) {
           CHECK(cudaEventElapsedTime(&ms, start, stop));
           unsigned long long host[4] = {0, 0, 0, 0};
           switch (v.after) {
-            case After::kNothing:
-              break;
+            case After::kNothing: break;
             case After::kSpinPageableCopy:
             case After::kShortSpinPageable:
               spin<<<1, 1, 0, stream>>>(spin_out, v.after == After::kSpinPageableCopy ? 20000 : 2000);
-              CHECK(cudaMemcpyAsync(host, spin_out, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+              CHECK(cudaMemcpyAsync(host, spin_out, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                    stream));
               CHECK(cudaStreamSynchronize(stream));
               break;
             case After::kSpinOnly:
@@ -241,7 +245,8 @@ int main(int argc, char** argv) {
               CHECK(cudaStreamSynchronize(stream));
               break;
             case After::kPageableCopyOnly:
-              CHECK(cudaMemcpyAsync(host, spin_out, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, stream));
+              CHECK(cudaMemcpyAsync(host, spin_out, 2 * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+                                    stream));
               CHECK(cudaStreamSynchronize(stream));
               break;
             case After::kSpinPinnedCopy:
@@ -313,9 +318,10 @@ int main(int argc, char** argv) {
         std::vector<double> sorted = us;
         std::sort(sorted.begin(), sorted.end());
         const double median = sorted[sorted.size() / 2];
-        std::printf("%s,%s,%d,%zu,%.3f,%.3f,%.3f,%.1f,%.2f,%.1f\n", v.name, region == 0 ? "empty" : "small-stage",
-                    launches, us.size(), median, even, odd, 100.0 * (even - odd) / median,
-                    c0 > 0.0 ? c1 / c0 : 0.0, 100.0 * (even_median - odd_median) / median);
+        std::printf("%s,%s,%d,%zu,%.3f,%.3f,%.3f,%.1f,%.2f,%.1f\n", v.name,
+                    region == 0 ? "empty" : "small-stage", launches, us.size(), median, even, odd,
+                    100.0 * (even - odd) / median, c0 > 0.0 ? c1 / c0 : 0.0,
+                    100.0 * (even_median - odd_median) / median);
         std::fflush(stdout);
       }
     }

@@ -29,16 +29,9 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_interval, context_log_means, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import context_interval, paired_log_ratios, read_transcripts  # noqa: E402 (beside this script)
 
 RELATIVE_MATCH = 1e-9  # a pair's ratio of figures is the claim's figure to this relative difference
-
-
-def paired_log_ratios(top, bottom):
-    """The log ratio of the two cases' figures in each CUDA context both ran in, in context order (a
-    run pairs a ratio over the contexts its cases share: core/rounds.hpp)."""
-    top_logs, bottom_logs = context_log_means(top), context_log_means(bottom)
-    return [top_logs[c] - bottom_logs[c] for c in top_logs if c in bottom_logs]
 
 
 def claim_pair(transcript, claim_id):

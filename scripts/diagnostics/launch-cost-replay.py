@@ -28,7 +28,7 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_log_means, read_transcripts, t975  # noqa: E402 (beside this script)
+from transcript_reading import context_interval, paired_log_ratios, read_transcripts  # noqa: E402 (beside this script)
 
 CLAIM = "staged-launch-cost-converges-to-an-empty-launch"
 CHAIN = "day48-fusion/part3/staged-chain"
@@ -65,14 +65,15 @@ def main():
         queued = next(c for c in transcript["cases"] if c["name"] == QUEUED)
         chain = min((c for c in transcript["cases"] if c["name"] == CHAIN and c.get("figure_ms")),
                     key=lambda c: abs(c["figure_ms"] / queued["figure_ms"] - figure))
-        top, bottom = context_log_means(chain), context_log_means(queued)
-        logs = [top[c] - bottom[c] for c in top if c in bottom]
+        logs = paired_log_ratios(chain, queued)
         count = len(logs)
         spread = statistics.stdev(logs)
         between.append(spread)
         cells = []
         for k in ks:
-            low = figure * math.exp(-t975(count - 1) * spread * math.sqrt(1.0 / count + k * k))
+            # The run's interval has context_interval's half width, centred on the run's figure.
+            low_log, high_log = context_interval(logs, k)
+            low = figure * math.exp(-(high_log - low_log) / 2)
             verdict = "failed" if low > BOUND_HIGH else "inconclusive"
             tallies[k][verdict] += 1
             cells.append("%.4f %s" % (low, verdict))

@@ -112,6 +112,13 @@ def context_log_means(case):
     return {k: statistics.fmean(v) for k, v in contexts.items()}
 
 
+def paired_log_ratios(top, bottom):
+    """The log ratio of two cases' figures in each CUDA context both ran in, in context order (a run
+    pairs a ratio over the contexts its cases share: core/rounds.hpp)."""
+    top_logs, bottom_logs = context_log_means(top), context_log_means(bottom)
+    return [top_logs[c] - bottom_logs[c] for c in top_logs if c in bottom_logs]
+
+
 def context_logs(case):
     """The mean log round median of each CUDA context a case's rounds ran in, in context order;
     [] before schema 1.8.0."""

@@ -13,6 +13,10 @@
 // the gap between those means (percent of the median), the lag-1 autocorrelation of the samples (a
 // two-level alternation gives a gap of several percent and a correlation near -1), and the gap between
 // the medians of the even and the odd samples (percent of the median; a few outliers do not move it).
+// With the first L it also times a third region, "reduction-2^24": fusion-verdicts' folded sum of
+// squares over 2^24 floats, two launches (a partial sum per block, then their total), the largest
+// case whose cold figure the branch cold-clock-from-flush moved by more than 1% on an H100.
+// PROBE_VARIANTS=a,b,... runs only the variants named.
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 -o probe scripts/diagnostics/cold_alternation_probe.cu
 //   ./probe [SAMPLES [L...]]        (defaults: 400 samples, L = 4)
@@ -22,6 +26,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #define CHECK(call)                                                                                   \
@@ -77,7 +82,89 @@ __global__ void flush_read_clocked(const uint4* __restrict__ buffer, std::size_t
   }
 }
 
+// flush_read as labrun's cold flush reads the clock since the branch cold-clock-from-flush
+// (src/timing/probes.cu): thread 0 of block 0 starts on an edge of %globaltimer, does its share of the
+// reads, then spins to an edge at least 20 us after the start, and writes {cycles, ns} between them.
+__global__ void flush_read_clocked_spanned(const uint4* __restrict__ buffer, std::size_t count,
+                                           unsigned* sink, unsigned long long* clocks) {
+  const bool recorder = blockIdx.x == 0 && threadIdx.x == 0;
+  unsigned long long start_ns = 0;
+  long long start_cycles = 0;
+  if (recorder) {
+    unsigned long long first = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(first));
+    start_ns = first;
+    while (start_ns == first) {
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+    }
+    start_cycles = clock64();
+  }
+  unsigned sum = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += stride) {
+    const uint4 word = buffer[i];
+    sum ^= word.x ^ word.y ^ word.z ^ word.w;
+  }
+  if (sum == 0x5EED1E55u) {
+    *sink = sum;
+  }
+  if (recorder) {
+    unsigned long long last = 0;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(last));
+    unsigned long long now = last;
+    while (now == last || now - start_ns < 20000) {
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    }
+    clocks[0] = static_cast<unsigned long long>(clock64() - start_cycles);
+    clocks[1] = now - start_ns;
+  }
+}
+
 __global__ void empty_kernel() {}
+
+// The region "reduction": fusion-verdicts' folded sum of squares, two launches: one partial sum per
+// block over a grid-stride loop of in[i] squared, then one block totals the partials.
+constexpr int kReduceThreads = 256;
+
+__global__ void partial_sums_of_squares(const float* __restrict__ in, float* partials, std::size_t n) {
+  __shared__ float scratch[kReduceThreads];
+  float sum = 0.0f;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    sum += in[i] * in[i];
+  }
+  scratch[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = kReduceThreads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      scratch[threadIdx.x] += scratch[threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = scratch[0];
+  }
+}
+
+__global__ void total_of_partials(const float* partials, int count, float* total) {
+  __shared__ float scratch[kReduceThreads];
+  float sum = 0.0f;
+  for (int i = threadIdx.x; i < count; i += kReduceThreads) {
+    sum += partials[i];
+  }
+  scratch[threadIdx.x] = sum;
+  __syncthreads();
+  for (int half = kReduceThreads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) {
+      scratch[threadIdx.x] += scratch[threadIdx.x + half];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    *total = scratch[0];
+  }
+}
 
 __global__ void small_stage(const float* in, float* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -109,6 +196,7 @@ enum class After {
   kShortSpinPageable,  // labrun's probe with a 2 us spin
   kSpinOtherStream,    // labrun's probe on a second stream, that stream synchronised
   kClockedFlushCopy,   // no kernel: the flush recorded the clock; copy its four words back, sync
+  kSpannedFlushCopy,   // no kernel: the flush recorded the clock as labrun's branch does; copy, sync
   kSpinSyncSleep,      // labrun's probe, then the host waits 50 us more before the next sample
   kEmptyKernel,        // one empty kernel, sync
 };
@@ -193,13 +281,39 @@ int main(int argc, char** argv) {
       {"clock-in-flush", true, 1, false, After::kClockedFlushCopy, false, 2},
       {"probe-then-50us", true, 1, false, After::kSpinSyncSleep, false, 2},
       {"empty-kernel-after", true, 1, false, After::kEmptyKernel, false, 2},
+      {"clock-in-flush-spanned", true, 1, false, After::kSpannedFlushCopy, false, 2},
   };
+  // PROBE_VARIANTS (comma-separated names): only those variants; unset: every one.
+  const char* only = std::getenv("PROBE_VARIANTS");
+  const auto chosen = [only](const char* name) {
+    if (only == nullptr || *only == 0) {
+      return true;
+    }
+    const std::string list = std::string(",") + only + ",";
+    return list.find(std::string(",") + name + ",") != std::string::npos;
+  };
+  // The reduction region's input: 2^24 floats, fusion-verdicts' largest folded sum; its grid, 4 blocks
+  // of 256 threads per SM.
+  const std::size_t reduce_n = std::size_t{1} << 24;
+  const int reduce_blocks = sms * 4;
+  float* reduce_in = nullptr;
+  float* partials = nullptr;
+  float* total = nullptr;
+  CHECK(cudaMalloc(&reduce_in, reduce_n * sizeof(float)));
+  CHECK(cudaMemset(reduce_in, 0, reduce_n * sizeof(float)));
+  CHECK(cudaMalloc(&partials, reduce_blocks * sizeof(float)));
+  CHECK(cudaMalloc(&total, sizeof(float)));
   std::printf(
       "variant,region,launches,samples,median_us,even_mean_us,odd_mean_us,gap_percent,lag1_corr,median_gap_"
       "percent\n");
-  for (const int launches : launch_counts) {
+  for (std::size_t l_index = 0; l_index < launch_counts.size(); ++l_index) {
+    const int launches = launch_counts[l_index];
     for (const Variant& v : variants) {
-      for (int region = 0; region < 2; ++region) {
+      if (!chosen(v.name)) {
+        continue;
+      }
+      // The reduction region (always two launches) runs with the first L only.
+      for (int region = 0; region < (l_index == 0 ? 3 : 2); ++region) {
         std::vector<double> us;
         for (int s = 0; s < samples + 4; ++s) {
           if (v.reset_persisting && persisting_max > 0) {
@@ -209,6 +323,9 @@ int main(int argc, char** argv) {
             const std::size_t count = static_cast<std::size_t>(v.l2_multiple) * l2_words;
             if (v.memset_flush) {
               CHECK(cudaMemsetAsync(flush_buffer, s & 0xFF, count * sizeof(uint4), stream));
+            } else if (v.after == After::kSpannedFlushCopy) {
+              flush_read_clocked_spanned<<<sms * 4, 512, 0, stream>>>(flush_buffer, count, sink,
+                                                                      flush_clocks);
             } else if (v.after == After::kClockedFlushCopy) {
               flush_read_clocked<<<sms * 4, 512, 0, stream>>>(flush_buffer, count, sink, flush_clocks);
             } else {
@@ -219,7 +336,12 @@ int main(int argc, char** argv) {
             CHECK(cudaStreamSynchronize(stream));
           }
           CHECK(cudaEventRecord(start, stream));
-          for (int l = 0; l < launches; ++l) {
+          if (region == 2) {
+            partial_sums_of_squares<<<reduce_blocks, kReduceThreads, 0, stream>>>(reduce_in, partials,
+                                                                                  reduce_n);
+            total_of_partials<<<1, kReduceThreads, 0, stream>>>(partials, reduce_blocks, total);
+          }
+          for (int l = 0; l < (region == 2 ? 0 : launches); ++l) {
             if (region == 0) {
               empty_kernel<<<1, 1, 0, stream>>>();
             } else {
@@ -262,6 +384,7 @@ int main(int argc, char** argv) {
               CHECK(cudaStreamSynchronize(other_stream));
               break;
             case After::kClockedFlushCopy:
+            case After::kSpannedFlushCopy:
               CHECK(cudaMemcpyAsync(host, flush_clocks, sizeof host, cudaMemcpyDeviceToHost, stream));
               CHECK(cudaStreamSynchronize(stream));
               break;
@@ -319,9 +442,11 @@ int main(int argc, char** argv) {
         std::sort(sorted.begin(), sorted.end());
         const double median = sorted[sorted.size() / 2];
         std::printf("%s,%s,%d,%zu,%.3f,%.3f,%.3f,%.1f,%.2f,%.1f\n", v.name,
-                    region == 0 ? "empty" : "small-stage", launches, us.size(), median, even, odd,
-                    100.0 * (even - odd) / median, c0 > 0.0 ? c1 / c0 : 0.0,
-                    100.0 * (even_median - odd_median) / median);
+                    region == 0   ? "empty"
+                    : region == 1 ? "small-stage"
+                                  : "reduction-2^24",
+                    region == 2 ? 2 : launches, us.size(), median, even, odd, 100.0 * (even - odd) / median,
+                    c0 > 0.0 ? c1 / c0 : 0.0, 100.0 * (even_median - odd_median) / median);
         std::fflush(stdout);
       }
     }

@@ -15,7 +15,7 @@
 // the medians of the even and the odd samples (percent of the median; a few outliers do not move it).
 // With the first L it also times a third region, "reduction-2^24": fusion-verdicts' folded sum of
 // squares over 2^24 floats, two launches (a partial sum per block, then their total), the largest
-// case whose cold figure the branch cold-clock-from-flush moved by more than 1% on an H100.
+// case whose cold figure moved by more than 1% on an H100 once labrun read the clock in its flush.
 // PROBE_VARIANTS=a,b,... runs only the variants named.
 //
 //   nvcc -O2 -std=c++17 -arch=sm_90 -o probe scripts/diagnostics/cold_alternation_probe.cu
@@ -82,7 +82,7 @@ __global__ void flush_read_clocked(const uint4* __restrict__ buffer, std::size_t
   }
 }
 
-// flush_read as labrun's cold flush reads the clock since the branch cold-clock-from-flush
+// flush_read as labrun's cold flush reads the clock since 2026-12-06 (the branch cold-clock-from-flush)
 // (src/timing/probes.cu): thread 0 of block 0 starts on an edge of %globaltimer, does its share of the
 // reads, then spins to an edge at least 20 us after the start, and writes {cycles, ns} between them.
 __global__ void flush_read_clocked_spanned(const uint4* __restrict__ buffer, std::size_t count,

@@ -24,7 +24,8 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from transcript_reading import read_transcripts  # noqa: E402
+sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
+from transcript_reading import read_transcripts, round_samples  # noqa: E402
 
 WATCHED = ("part1/empty-single-staged-launches", "part3/staged-chain", "part3/fused-chain")
 LARGEST_WATCHED = 1 << 18
@@ -35,13 +36,9 @@ MIN_ROUND_SAMPLES = 10
 def round_gaps(case):
     """Each round's (mean of even samples - mean of odd ones) / its median, for rounds of at least
     MIN_ROUND_SAMPLES samples; a case without rounds is one round of all its samples."""
-    samples = case.get("samples_ms") or []
-    rounds = case.get("rounds") or [{"samples": len(samples)}]
-    gaps, offset = [], 0
-    for each in rounds:
-        count = int(each.get("samples", 0))
-        part = samples[offset:offset + count]
-        offset += count
+    rounds = [part for _, part in round_samples(case)] or [case.get("samples_ms") or []]
+    gaps = []
+    for part in rounds:
         if len(part) >= MIN_ROUND_SAMPLES:
             gaps.append((statistics.fmean(part[0::2]) - statistics.fmean(part[1::2])) / statistics.median(part))
     return gaps

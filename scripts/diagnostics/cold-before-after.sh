@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU machine, from this tree: a change to cold timing, before and after, in one lease (the
 # developers' guide asks this of every change to timing code). The previous code is carried as a
-# patch (scripts/lease/prepare-carry.sh PREVIOUS_COMMIT, at the commit that travels); this tree and
-# the previous code are built as labrun alone (dev preset, no tests) where they are not built yet.
+# patch (scripts/lease/prepare-carry.sh PREVIOUS_COMMIT, at the commit that travels); where either is
+# not built yet, scripts/lease/session-lease.sh's build part builds this tree (dev preset) and the
+# previous code's labrun.
 # Then, turn about (scripts/diagnostics/timing-side-by-side.sh, which also compares every case at
 # n >= 2^24, limit 1%):
 #   - DAY48_RUNS runs each of day 48 in cold timing, read as issue 31's benchmark reads them
@@ -12,13 +13,15 @@
 #
 #   scripts/diagnostics/cold-before-after.sh OUTDIR [DAY48_RUNS [VERDICTS_RUNS]]   (default 10 and 6)
 #
-# About 2.5 min to build, 8 s a day-48 run and 9 s a fusion-verdicts run on an H100 or H200.
+# About 2 min to build (the build part took 118 s on the H200 on 2026-12-06), then 8 s a day-48 run and
+# 9 s a fusion-verdicts run (H100, 2026-12-06).
 # Writes under OUTDIR: build.log, build-old.log, day48/{old,new}-N/ and verdicts/{old,new}-N/
 # (transcripts), side-day48.txt, side-verdicts.txt, before.md/.json, after.md/.json, compare.md,
 # gaps.txt, and table.txt (what is printed last). COPY_TO (the device tool's $OUT), when set, receives
 # before-after.tar.gz: all of it, plots left out.
 # Environment: OLD_SRC (default build/labrun-pre-session: unpacked from build/labrun-pre-session.patch
-# where absent), OLD_BUILD (default build/old-dev), NEW_BUILD (default build/dev).
+# where absent); OLD_BUILD and NEW_BUILD (default build/old-dev and build/dev, where the build puts
+# them): folders holding a labrun already built, which are then used as they are.
 # Exit status: 0; 1 a build, a run or a side by side failed (the later steps still run); 2 usage.
 set -uo pipefail
 usage="usage: cold-before-after.sh OUTDIR [DAY48_RUNS [VERDICTS_RUNS]]"
@@ -33,7 +36,6 @@ verdicts_runs=${3:-6}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
-old_src=${OLD_SRC:-$PWD/build/labrun-pre-session}
 old_build=${OLD_BUILD:-$PWD/build/old-dev}
 new_build=${NEW_BUILD:-$PWD/build/dev}
 status=0
@@ -42,24 +44,16 @@ begin=$(date +%s)
 say() { echo "== [$(date -u +%H:%M:%S)] $*"; }
 
 say "build (where not built)"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv || true
-if [ ! -x "$new_build/labrun" ]; then
-  { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON -DLABRUN_BUILD_TESTS=OFF &&
-    cmake --build "$new_build" -j 10 --target labrun; } >"$out/build.log" 2>&1 &
-  new_pid=$!
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv 2>/dev/null || true
+# The lease's own build step: this tree's dev preset and the previous code's labrun, side by side,
+# unpacked from the carried patch where OLD_SRC is absent (build.log, build-old.log).
+if [ ! -x "$new_build/labrun" ] || [ ! -x "$old_build/labrun" ]; then
+  scripts/lease/session-lease.sh "$out" build || { echo "BUILD FAILED ($out/build.log, $out/build-old.log)" >&2; exit 1; }
 fi
-if [ ! -x "$old_build/labrun" ]; then
-  if [ ! -d "$old_src" ]; then
-    scripts/lease/previous-code.sh unpack "$old_src" >"$out/build-old.log" 2>&1 || { echo "no previous code" >&2; exit 1; }
-  fi
-  { cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-      -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
-      -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
-    cmake --build "$old_build" -j 6 --target labrun; } >>"$out/build-old.log" 2>&1 &
-  old_pid=$!
+if [ ! -x "$new_build/labrun" ] || [ ! -x "$old_build/labrun" ]; then
+  echo "no labrun in $new_build or $old_build (the build writes build/dev and build/old-dev)" >&2
+  exit 1
 fi
-[ -z "${new_pid:-}" ] || wait "$new_pid" || { tail -30 "$out/build.log"; echo "BUILD FAILED" >&2; exit 1; }
-[ -z "${old_pid:-}" ] || wait "$old_pid" || { tail -30 "$out/build-old.log"; echo "OLD BUILD FAILED" >&2; exit 1; }
 echo "builds: $(($(date +%s) - begin)) s"
 "$old_build/labrun" --version | head -1
 "$new_build/labrun" --version | head -1

@@ -40,7 +40,16 @@
 
 namespace {
 
-__global__ void flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink) {
+__device__ __forceinline__ unsigned long long global_timer_ns() {
+  unsigned long long ns = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+
+// This thread's share of a flush: reads buffer[0..count) with a grid-stride loop, and writes to `sink`
+// only if the words' XOR is a value no real buffer gives, which keeps the loads.
+__device__ __forceinline__ void read_share(const uint4* __restrict__ buffer, std::size_t count,
+                                           unsigned* sink) {
   unsigned sum = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
@@ -53,30 +62,23 @@ __global__ void flush_read(const uint4* __restrict__ buffer, std::size_t count, 
   }
 }
 
+__global__ void flush_read(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink) {
+  read_share(buffer, count, sink);
+}
+
 // flush_read that also records, from one thread of block 0, clock64 and %globaltimer at its start and
 // its end: the SM clock over the flush, with no kernel of its own.
 __global__ void flush_read_clocked(const uint4* __restrict__ buffer, std::size_t count, unsigned* sink,
                                    unsigned long long* clocks) {
   const bool recorder = blockIdx.x == 0 && threadIdx.x == 0;
   if (recorder) {
-    unsigned long long ns = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    const unsigned long long ns = global_timer_ns();
     clocks[0] = static_cast<unsigned long long>(clock64());
     clocks[1] = ns;
   }
-  unsigned sum = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += stride) {
-    const uint4 word = buffer[i];
-    sum ^= word.x ^ word.y ^ word.z ^ word.w;
-  }
-  if (sum == 0x5EED1E55u) {
-    *sink = sum;
-  }
+  read_share(buffer, count, sink);
   if (recorder) {
-    unsigned long long ns = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+    const unsigned long long ns = global_timer_ns();
     clocks[2] = static_cast<unsigned long long>(clock64());
     clocks[3] = ns;
   }
@@ -91,30 +93,19 @@ __global__ void flush_read_clocked_spanned(const uint4* __restrict__ buffer, std
   unsigned long long start_ns = 0;
   long long start_cycles = 0;
   if (recorder) {
-    unsigned long long first = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(first));
+    const unsigned long long first = global_timer_ns();
     start_ns = first;
     while (start_ns == first) {
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start_ns));
+      start_ns = global_timer_ns();
     }
     start_cycles = clock64();
   }
-  unsigned sum = 0;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += stride) {
-    const uint4 word = buffer[i];
-    sum ^= word.x ^ word.y ^ word.z ^ word.w;
-  }
-  if (sum == 0x5EED1E55u) {
-    *sink = sum;
-  }
+  read_share(buffer, count, sink);
   if (recorder) {
-    unsigned long long last = 0;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(last));
+    const unsigned long long last = global_timer_ns();
     unsigned long long now = last;
     while (now == last || now - start_ns < 20000) {
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      now = global_timer_ns();
     }
     clocks[0] = static_cast<unsigned long long>(clock64() - start_cycles);
     clocks[1] = now - start_ns;
@@ -175,11 +166,10 @@ __global__ void small_stage(const float* in, float* out, int n) {
 
 // Spins `spin_ns` of %globaltimer; writes the span to out[0] (device or host-mapped memory).
 __global__ void spin(unsigned long long* out, unsigned long long spin_ns) {
-  unsigned long long start = 0;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  const unsigned long long start = global_timer_ns();
   unsigned long long now = start;
   while (now - start < spin_ns) {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    now = global_timer_ns();
   }
   out[0] = now - start;
   out[1] = 1;

@@ -28,7 +28,8 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts when they import their module
-from transcript_reading import context_interval, paired_log_ratios, read_transcripts  # noqa: E402 (beside this script)
+from transcript_reading import (context_interval, paired_log_ratios, read_transcripts,  # noqa: E402 (beside this script)
+                                round_samples)
 
 CLAIM = "staged-launch-cost-converges-to-an-empty-launch"
 CHAIN = "day48-fusion/part3/staged-chain"
@@ -38,10 +39,9 @@ BOUND_HIGH = 1.20
 
 def rounds_by_context(case):
     """{context number: that context's samples (its rounds' pooled)}."""
-    out, offset = {}, 0
-    for r in case["rounds"]:
-        out.setdefault(r["context"], []).extend(case["samples_ms"][offset:offset + r["samples"]])
-        offset += r["samples"]
+    out = {}
+    for r, samples in round_samples(case):
+        out.setdefault(r["context"], []).extend(samples)
     return out
 
 

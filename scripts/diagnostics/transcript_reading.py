@@ -1,8 +1,8 @@
 """What the diagnostics scripts share for reading labrun transcripts (imported, not run): one
 transcript file read, plain JSON or gzip-compressed (NAME.json.gz, told by its first bytes, not its
 name), the transcript files among paths given on a command line and the transcripts among them, a
-transcript number that may be written as a string, a case's figure in each of its CUDA contexts, and the
-95% interval a run builds from such per-context figures."""
+transcript number that may be written as a string, a case's samples round by round, a case's figure in
+each of its CUDA contexts, and the 95% interval a run builds from such per-context figures."""
 
 import json
 import math
@@ -117,6 +117,17 @@ def paired_log_ratios(top, bottom):
     pairs a ratio over the contexts its cases share: core/rounds.hpp)."""
     top_logs, bottom_logs = context_log_means(top), context_log_means(bottom)
     return [top_logs[c] - bottom_logs[c] for c in top_logs if c in bottom_logs]
+
+
+def round_samples(case):
+    """(round, its samples) for each of a case's rounds, in order: `samples_ms` holds every round's
+    samples one round after another, `rounds[].samples` of them each; [] for a case without rounds."""
+    out, offset = [], 0
+    for r in case.get("rounds") or []:
+        count = int(r.get("samples", 0))
+        out.append((r, case["samples_ms"][offset:offset + count]))
+        offset += count
+    return out
 
 
 def context_logs(case):

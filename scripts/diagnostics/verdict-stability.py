@@ -22,7 +22,9 @@ mode, it reports the figures issue 31 sets targets on:
 - cost: process wall seconds per run, read from a file `process_wall_seconds` beside the transcript
   (the benchmark scripts write it: the whole `labrun run`, plots included), else the transcript's
   run.wall_seconds (sampling to the end of the claims, without start-up and plots); the target is 1.5 x
-  the issue's figures for today (TODAY_SECONDS).
+  today's: the issue's H200 figures (TODAY_SECONDS), or, with --today-from, the median process wall
+  seconds of the code the issue measured them with, run again on this card in the same lease (the
+  benchmark's baseline stage), group by group.
 
 It also measures what the intervals' design rests on (docs/measurement.md, "What contexts cannot see"):
 per case at n <= 2^16, the variance of a run's mean log context median between the runs against what the
@@ -45,7 +47,7 @@ run's interval covers) for claims, case medians and predicted ratios, and the sw
 runs off its most common verdict, each against its target), then a row per group (flips, the small-n
 range against its target, wall seconds against 1.5 x today's).
 
-  verdict-stability.py [--json FILE] [--check] TRANSCRIPT_OR_DIR...
+  verdict-stability.py [--json FILE] [--check] [--today-from DIR]... TRANSCRIPT_OR_DIR...
 
 Prints a Markdown report. Exit status: 0 (with --check: every target met); 1 a file could not be
 read (its gzip data damaged, or more than 64 MiB decompressed, included), or none was a transcript;
@@ -76,6 +78,16 @@ TODAY_SECONDS = {("day48-fusion", "cold"): 7.7, ("day48-fusion", "hot"): 7.0,
                  ("day48-fusion", "hot-gated"): 6.3, ("fusion-verdicts", "hot"): 7.7,
                  ("day20-sobel-threshold", "hot"): 2.3}
 WALL_FILE = "process_wall_seconds"
+
+
+def measured_today(paths):
+    """Today's process wall seconds per run, measured: by (lab, mode), the median over the baseline's
+    runs that have a process_wall_seconds file beside them, with how many runs it rests on."""
+    seconds = {}
+    for run in read_runs(paths):
+        if run["process_seconds"] is not None:
+            seconds.setdefault((run["lab"], run["mode"]), []).append(run["process_seconds"])
+    return {group: {"seconds": statistics.median(values), "runs": len(values)} for group, values in seconds.items()}
 
 
 def interval(value):
@@ -386,7 +398,7 @@ def seconds_of(runs):
     return [w for w in walls if w is not None], "transcript"
 
 
-def analyse(group, runs):
+def analyse(group, runs, today_measured=None):
     rows = claim_rows(runs)
     found = stability(rows)
     coverage = {}
@@ -415,11 +427,18 @@ def analyse(group, runs):
     geometric = small_n_ranges(runs, context_geometric_mean)
     geometric_median = statistics.median(geometric.values()) if geometric else None
     seconds, seconds_source = seconds_of(runs)
-    today = TODAY_SECONDS.get(group)
+    # Today's figure: measured on this card where the baseline ran this group, else the issue's.
+    if today_measured is not None:
+        measured = today_measured.get(group)
+        today = None if measured is None else measured["seconds"]
+        today_source = None if measured is None else f"the issue's code, {measured['runs']} runs here"
+    else:
+        today = TODAY_SECONDS.get(group)
+        today_source = None if today is None else "the issue's H200 figure"
     wall = None
     if seconds:
         wall = {"median": statistics.median(seconds), "min": min(seconds), "max": max(seconds),
-                "source": seconds_source, "today": today,
+                "source": seconds_source, "today": today, "today_source": today_source,
                 "target": WALL_FACTOR * today if today is not None and seconds_source == "process" else None}
     result = {
         "lab": group[0], "mode": group[1], "runs": len(runs), "files": [r["file"] for r in runs],
@@ -514,7 +533,8 @@ def markdown(results):
             out.append(f"CUDA contexts per case, median: n <= 2^16 {count['small']}, larger {count['large']}.")
         if r["wall_seconds"]:
             w = r["wall_seconds"]
-            limit = f"; target {w['target']:.2f} s (1.5 x {w['today']:.1f})" if w["target"] is not None else ""
+            limit = (f"; target {w['target']:.2f} s (1.5 x {w['today']:.2f}, {w['today_source']})"
+                     if w["target"] is not None else "")
             out.append(f"Wall seconds per run ({w['source']}): median {w['median']:.2f} "
                        f"({w['min']:.2f} to {w['max']:.2f}){limit}.")
         out += ["", "| claim | runs | held | failed | inconclusive | flip | off most common | coverage | pairwise |",
@@ -592,7 +612,18 @@ def main(argv):
                         help="transcripts (.json, or gzip-compressed .json.gz), or folders of them")
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--check", action="store_true", help="exit 3 when a target is missed")
+    parser.add_argument("--today-from", action="append", metavar="DIR",
+                        help="runs of the code the issue measured today's figures with, on this card, each"
+                             " with its process_wall_seconds beside it: the wall target is 1.5 x their"
+                             " median, group by group (a group they leave out has no wall target), instead"
+                             " of the issue's H200 figures")
     args = parser.parse_args(argv)
+    today_measured = None
+    if args.today_from:
+        today_measured = measured_today(args.today_from)
+        if not today_measured:
+            print("verdict-stability: no run with its process wall seconds under --today-from", file=sys.stderr)
+            return 1
     runs = read_runs(args.paths)
     if not runs:
         print("verdict-stability: no transcript among the paths", file=sys.stderr)
@@ -600,7 +631,7 @@ def main(argv):
     groups = {}
     for run in runs:
         groups.setdefault((run["lab"], run["mode"]), []).append(run)
-    results = [analyse(group, members) for group, members in sorted(groups.items())]
+    results = [analyse(group, members, today_measured) for group, members in sorted(groups.items())]
     print(markdown(results), end="")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:

@@ -35,39 +35,47 @@
 #                where the host's launch latency is a third of a sample at the sizes that decide it;
 #                docs/measurement.md, "fusion-verdicts over the four benchmarks"); its own summary
 #                (OUTDIR/verdicts-modes.md), never pooled into report's targets (about 1 min)
-#   evidence     issue 31's item 3, on an H200 only (elsewhere it writes nothing and fails): one run
-#                of each lab into evidence/<lab>/nvidia-h200 (day 48 hot,
-#                hot-gated and cold; fusion-verdicts; day 20), each with its plots and roofline, checked
-#                by `labrun validate`, by `labrun report` reproducing its Markdown and against the 2 MB
-#                rule, then stored gzip-compressed as committed evidence is (scripts/compress-transcripts.py:
-#                NAME.json.gz, the same bytes); the lesson comparisons rewritten against the new runs (the day-48 and day-20
-#                comparisons/MANIFEST.tsv, scripts/regenerate-comparisons.sh) and `labrun aggregate
-#                evidence/` for the figures docs/aggregating.md quotes (about 1.5 min)
+#   evidence     issue 31's item 3: one run of each lab (day 48 hot, hot-gated and cold; fusion-verdicts;
+#                day 20) into evidence/<lab>/<card> (<card>: the GPU's name as labrun names its folder,
+#                nvidia-h200 on the H200), each with its plots and roofline, checked by `labrun
+#                validate`, by `labrun report` reproducing its Markdown and against the 2 MB rule, then
+#                stored gzip-compressed as committed evidence is (scripts/compress-transcripts.py:
+#                NAME.json.gz, the same bytes); the lesson comparisons against the card's runs rewritten
+#                (the day-48 and day-20 comparisons/MANIFEST.tsv, scripts/regenerate-comparisons.sh: a
+#                card that has no comparison there yet gets the H200's set, named for it) and `labrun
+#                aggregate evidence/` for the figures docs/aggregating.md quotes (about 1.5 min)
+#   baseline     today's cost, measured on this card: BASELINE_RUNS runs (default 3) of each group the
+#                issue's wall target names (day 48 hot, cold and hot-gated; fusion-verdicts; day 20) with
+#                the code the issue measured its figures with ($BASELINE_BUILD/labrun, default
+#                build/baseline-dev: fec3133, main when the issue was filed); report then holds each
+#                group's wall seconds to 1.5 x their median (verdict-stability.py --today-from) rather
+#                than to the issue's H200 figures (about 1.5 min on an H100)
 #   report       scripts/diagnostics/verdict-stability.py over day48 and others (OUTDIR/report.md and
 #                .json), the continuity and evidence summaries, and the targets' table last (seconds)
 #
 # Every run's process wall time (the whole `labrun run`, plots included) is written beside its
 # transcript as process_wall_seconds, which verdict-stability.py reads for the cost target.
 #
-# What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most seven
-# files: day48.tar.gz, others.tar.gz, verdicts-modes.tar.gz, continuity.tar.gz (each the stage's runs,
+# What comes back (COPY_TO, a folder each stage copies into: the device tool's $OUT), at most eight
+# files: day48.tar.gz, others.tar.gz, verdicts-modes.tar.gz, continuity.tar.gz, baseline.tar.gz (each the stage's runs,
 # plots left out, with its reports and logs), evidence.tar.gz (the files the evidence stage wrote or
 # changed in the tree, paths from the repository root: unpack it there and commit them as written),
 # report.md and report.json.
 #
-# Environment: LABRUN (default build/dev/labrun); OLD_BUILD (default build/old-dev); COPY_TO.
+# Environment: LABRUN (default build/dev/labrun); OLD_BUILD (default build/old-dev); BASELINE_BUILD
+# (default build/baseline-dev); COPY_TO.
 # Exit status: 0; 1 a run or check failed (the others still run); 2 usage or a missing build.
 # The stages are called by name ("stage_$stage"), which shellcheck cannot follow (SC2317).
 # shellcheck disable=SC2317
 set -uo pipefail
-usage="usage: intervals-benchmark.sh OUTDIR day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|report..."
+usage="usage: intervals-benchmark.sh OUTDIR day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|baseline|report..."
 [ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
 out=$1
 shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 for stage in "$@"; do
   case "$stage" in
-    day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|report) ;;
+    day48|others|verdicts-modes|continuity|continuity-hot|day48-lesson-contexts|evidence|baseline|report) ;;
     *) echo "unknown stage '$stage' ($usage)" >&2; exit 2 ;;
   esac
 done
@@ -76,6 +84,7 @@ out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
 labrun=${LABRUN:-$PWD/build/dev/labrun}
 old_build=${OLD_BUILD:-$PWD/build/old-dev}
+baseline_build=${BASELINE_BUILD:-$PWD/build/baseline-dev}
 analyse="python3 $PWD/scripts/diagnostics/verdict-stability.py"
 evidence_limit=$((2 * 1024 * 1024))
 status=0
@@ -212,6 +221,22 @@ stage_continuity_hot() {
   pack continuity continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt
 }
 
+stage_baseline() {
+  [ -x "$baseline_build/labrun" ] || { echo "baseline needs the issue's code's labrun in $baseline_build (BASELINE_BUILD)" >&2; exit 2; }
+  "$baseline_build/labrun" --version | head -1 | tee "$out/baseline-version.txt"
+  local runs=${BASELINE_RUNS:-3} i
+  [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "BASELINE_RUNS must be a positive number of runs, not '$runs'" >&2; exit 2; }
+  # Turn about by group, so that a drift of the card over the stage's minutes reaches every group alike.
+  for i in $(seq 1 "$runs"); do
+    for mode in hot cold hot-gated; do
+      run_into "baseline/day48/$mode/run-$i" "$baseline_build/labrun" run day48-fusion --timing "$mode"
+    done
+    run_into "baseline/fusion-verdicts/run-$i" "$baseline_build/labrun" run fusion-verdicts
+    run_into "baseline/day20/run-$i" "$baseline_build/labrun" run day20-sobel-threshold
+  done
+  pack baseline baseline-version.txt runs.txt
+}
+
 # The transcript `labrun run` wrote into FOLDER since the listing BEFORE (a file of names).
 new_transcript() {
   comm -13 "$2" <(ls "$1") | grep '\.json$' | grep -v '\.trace\.json$' | head -1
@@ -220,20 +245,24 @@ new_transcript() {
 stage_evidence() {
   need_labrun
   : >"$out/evidence.txt"
-  # The evidence it rewrites, and the comparisons against it, are the H200's (evidence/<lab>/nvidia-h200):
-  # on another card it writes nothing, rather than file that card's runs under the H200's name.
-  local card; card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
-  if [[ "$card" != *H200* ]]; then
-    echo "evidence: this GPU is '${card:-unknown}', not an H200; nothing written" | tee -a "$out/evidence.txt"
+  # The card's own folder, named as labrun names it (device_slug: lower case, each run of other
+  # characters one dash): the H200's runs go to nvidia-h200, another card's beside them, never into the
+  # H200's folder.
+  local card slug
+  card=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)
+  slug=$(printf '%s' "$card" | tr '[:upper:]' '[:lower:]' | sed -E 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//')
+  if [ -z "$slug" ]; then
+    echo "evidence: no GPU's name from nvidia-smi; nothing written" | tee -a "$out/evidence.txt"
     status=1
     return
   fi
+  echo "evidence: $card, into evidence/<lab>/$slug" | tee -a "$out/evidence.txt"
   local marker; marker=$(mktemp)
   declare -A written=()
   for spec in "day48-fusion hot" "day48-fusion hot-gated" "day48-fusion cold" "fusion-verdicts hot" \
               "day20-sobel-threshold hot"; do
     read -r lab mode <<<"$spec"
-    local folder=evidence/$lab/nvidia-h200 before
+    local folder=evidence/$lab/$slug before
     mkdir -p "$folder"
     before=$(mktemp); ls "$folder" >"$before"
     sleep 1  # transcripts are named by the second they started
@@ -263,24 +292,35 @@ stage_evidence() {
     local joined; joined=$(printf '%s, ' "${checks[@]}")
     echo "$lab $mode: $file: ${joined%, }" | tee -a "$out/evidence.txt"
   done
-  # The lesson comparisons, against the new runs: each MANIFEST line's H200 candidate (and, for the
-  # hot against hot-gated comparison, its baseline) becomes the new run of the same mode.
+  # The lesson comparisons, against the new runs: each day-48 MANIFEST line whose candidate is this
+  # card's (and, for the hot against hot-gated comparison, its baseline) becomes the new run of the same
+  # mode; a card without such lines gets the H200's, named for it.
   local day48=evidence/day48-fusion/comparisons/MANIFEST.tsv day20=evidence/day20-sobel-threshold/comparisons
   if [ -n "${written[day48-fusion hot]:-}" ] && [ -n "${written[day48-fusion hot-gated]:-}" ]; then
-    python3 - "$day48" "${written[day48-fusion hot]}" "${written[day48-fusion hot-gated]}" <<'PY' || status=1
+    python3 - "$day48" "$slug" "${written[day48-fusion hot]}" "${written[day48-fusion hot-gated]}" <<'PY' || status=1
 import sys
-manifest, hot, gated = sys.argv[1:]
-lines = open(manifest, encoding="utf-8").read().split("\n")
-for i, line in enumerate(lines):
-    fields = line.split("\t")
-    if line.startswith("#") or len(fields) != 4:
-        continue
-    if fields[0].startswith("nvidia-h200-hot-vs-hot-gated"):
-        fields[2], fields[3] = hot, gated
-    elif "/nvidia-h200/" in fields[3]:
-        fields[3] = hot
-    lines[i] = "\t".join(fields)
-open(manifest, "w", encoding="utf-8").write("\n".join(lines))
+manifest, slug, hot, gated = sys.argv[1:]
+lines = open(manifest, encoding="utf-8").read().rstrip("\n").split("\n")
+def rewritten(fields, card):
+    # (output, format, baseline, candidate) of one comparison of CARD's runs, or None for another line.
+    if fields[0].startswith(card + "-hot-vs-hot-gated"):
+        return [fields[0], fields[1], hot, gated]
+    if "/" + card + "/" in fields[3]:
+        return [fields[0], fields[1], fields[2], hot]
+    return None
+own = [i for i, line in enumerate(lines)
+       if not line.startswith("#") and len(line.split("\t")) == 4 and rewritten(line.split("\t"), slug)]
+for i in own:
+    lines[i] = "\t".join(rewritten(lines[i].split("\t"), slug))
+if not own:
+    for line in list(lines):
+        fields = line.split("\t")
+        if line.startswith("#") or len(fields) != 4 or not rewritten(fields, "nvidia-h200"):
+            continue
+        new = rewritten(fields, "nvidia-h200")
+        new[0] = new[0].replace("nvidia-h200", slug)
+        lines.append("\t".join(new))
+open(manifest, "w", encoding="utf-8").write("\n".join(lines) + "\n")
 PY
   fi
   if [ -n "${written[day20-sobel-threshold hot]:-}" ]; then
@@ -291,7 +331,7 @@ PY
       "# output	format	baseline	candidate" >"$day20/MANIFEST.tsv"
     local lesson; lesson=$(ls evidence/day20-sobel-threshold/tesla-t4-lesson/*.json | head -1)
     local stem; stem=$(basename "${written[day20-sobel-threshold hot]}" .gz); stem=${stem%.json}
-    printf 'tesla-t4-lesson-vs-nvidia-h200-%s.md\tmd\t%s\t%s\n' "$stem" "$lesson" \
+    printf 'tesla-t4-lesson-vs-%s-%s.md\tmd\t%s\t%s\n' "$slug" "$stem" "$lesson" \
       "${written[day20-sobel-threshold hot]}" >>"$day20/MANIFEST.tsv"
   fi
   scripts/regenerate-comparisons.sh "$labrun" >>"$out/evidence.log" 2>&1 || { echo "comparisons: FAILED (evidence.log)" | tee -a "$out/evidence.txt"; status=1; }
@@ -318,20 +358,23 @@ stage_report() {
     [ -d "$out/$part" ] && folders+=("$out/$part")
   done
   [ "${#folders[@]}" -gt 0 ] || { echo "report: no runs under $out (stages day48 and others)" >&2; exit 2; }
-  $analyse "${folders[@]}" --json "$out/report.json" >"$out/report.md" || status=1
+  # Today's wall seconds: measured on this card by the baseline stage where it ran, else the issue's.
+  local today=()
+  [ -d "$out/baseline" ] && today=(--today-from "$out/baseline")
+  $analyse "${folders[@]}" "${today[@]}" --json "$out/report.json" >"$out/report.md" || status=1
   # The experiment apart: verdict-stability.py groups runs by lab and mode, and would pool its runs
   # with the day48 stage's.
   local experiment=""
   if [ -d "$out/day48-lesson" ]; then
     experiment="## experiment: day 48 with --small-case-rounds-max-elements $lesson_elements"
-    { echo "$experiment"; echo; $analyse "$out/day48-lesson" --json "$out/report-lesson.json" |
+    { echo "$experiment"; echo; $analyse "$out/day48-lesson" "${today[@]}" --json "$out/report-lesson.json" |
       sed 's/^## /### /'; } >>"$out/report.md" || status=1
     # Claim by claim beside the day48 stage's runs of the same modes.
     python3 scripts/diagnostics/compare-stability.py "$out/report.json" "$out/report-lesson.json" \
       --names default,lesson-contexts >"$out/report-lesson-compared.md" || status=1
     { echo; sed 's/^# /### /' "$out/report-lesson-compared.md"; } >>"$out/report.md"
   fi
-  for file in continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt evidence.txt others/day20-time.txt \
+  for file in continuity-day48.txt continuity-verdicts.txt continuity-day48-hot.txt evidence.txt baseline-version.txt others/day20-time.txt \
     others/fusion-verdicts-time.txt day48/day48-hot-gated-time.txt; do
     [ -f "$out/$file" ] && { echo "## $file"; echo; cat "$out/$file"; echo; } >>"$out/report.md"
   done

@@ -10,6 +10,7 @@
 #   scripts/lease/intervals-lease.sh OUTDIR 1     build this tree (dev) and the previous code
 #   scripts/lease/intervals-lease.sh OUTDIR 2
 #   scripts/lease/intervals-lease.sh OUTDIR 3
+#   scripts/lease/intervals-lease.sh OUTDIR 4     today's cost measured here, and another card's evidence
 #   scripts/lease/intervals-lease.sh OUTDIR PART --dry-run   say what PART would run on this card
 #   scripts/lease/intervals-lease.sh --help                  this text
 #
@@ -22,10 +23,18 @@
 #      diagnostic of its L2 crossover on GPU time alone, ~1 min)
 #   3  the cold side by side against the previous code, report again, every GPU test (the grading
 #      corpus among them) (~8 min)
-# On any other card (nothing is written under evidence/, which is the H200's):
+# On any other card:
 #   1  build; every GPU test, the grading corpus among them (~6 min)
 #   2  as on an H200 (~7 min)
 #   3  day 48 hot x10, fusion-verdicts x6, day 20 x6, both side by sides, report (~7.5 min)
+# On any card, part 4 (run it after part 1 and before parts 2 and 3, whose report reads it):
+#   4  where the build found a baseline's patch (build/labrun-baseline.patch: the code the issue
+#      measured today's figures with, packed by `scripts/lease/previous-code.sh pack fec3133
+#      build/labrun-baseline.patch` and carried), 3 runs of each group the cost target names, so that
+#      the report holds the wall seconds to 1.5 x today's on this card rather than to the issue's H200
+#      figures (~2 min on an H100); on a card other than the H200, one run of each lab into the card's
+#      own folder, evidence/<lab>/<card> (the H200 writes its evidence in part 1; LEASE_EVIDENCE=0 leaves
+#      it out) (~1.5 min)
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. Part 2 or 3 on a machine without part 1's builds (the device
 # tool gives a machine back 30 s after a command, and a later command gets a bare one) builds first, as
@@ -42,7 +51,7 @@
 # Exit status: 0; 1 a step failed (the later steps still run); 2 usage; 3 not an H200, with
 # LEASE_REQUIRE_H200=1.
 set -uo pipefail
-usage="usage: intervals-lease.sh OUTDIR 1|2|3 [--dry-run] (--help: what each part runs)"
+usage="usage: intervals-lease.sh OUTDIR 1|2|3|4 [--dry-run] (--help: what each part runs)"
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
@@ -57,7 +66,7 @@ case "${3:-}" in
   *) echo "intervals-lease: unknown argument '$3' ($usage)" >&2; exit 2 ;;
 esac
 case "$part" in
-  1|2|3) ;;
+  1|2|3|4) ;;
   *) echo "intervals-lease: unknown part '$part' ($usage)" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/../.." || exit 2
@@ -107,7 +116,7 @@ out=$(cd "$out" 2>/dev/null && pwd || echo "$out")
 export COPY_TO=${COPY_TO:-$out/copy}
 intervals=$out/intervals
 benchmark=scripts/lease/intervals-benchmark.sh
-echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: no evidence written"))"
+echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: its evidence in its own folder, part 4"))"
 # Whether part 1's builds are here: this tree's labrun and the previous code's, which parts 2 and 3 run.
 # Part 1 always builds (an incremental build where they are); parts 2 and 3 only where they are not.
 built() { [ -x build/dev/labrun ] && [ -x build/old-dev/labrun ]; }
@@ -145,6 +154,19 @@ case "$on_h200:$part" in
   0:3)
     run "day 48 hot, fusion-verdicts, day 20, both side by sides, report" 560 \
       env DAY48_MODES=hot "$benchmark" "$intervals" day48 others continuity-hot continuity report
+    ;;
+  *:4)
+    stages=()
+    # The baseline's labrun, where part 1 built one (a dry run plans it where its patch is carried).
+    if [ -x build/baseline-dev/labrun ] || { [ "$dry_run" -eq 1 ] && [ -f build/labrun-baseline.patch ]; }; then
+      stages+=(baseline)
+    fi
+    [ "$on_h200" -eq 1 ] || [ "${LEASE_EVIDENCE:-1}" = 0 ] || stages+=(evidence)
+    if [ "${#stages[@]}" -gt 0 ]; then
+      run "${stages[*]}" 400 "$benchmark" "$intervals" "${stages[@]}"
+    else
+      echo "intervals-lease: part 4 has nothing to run here (no baseline built; the H200's evidence is part 1's)"
+    fi
     ;;
 esac
 [ "$dry_run" -eq 1 ] && exit 0

@@ -5,7 +5,12 @@
 #
 #   scripts/lease/session-lease.sh OUTDIR build    the dev preset of this tree and the previous
 #                                                  code's labrun (OLD_SRC, default
-#                                                  build/labrun-pre-session), side by side (~3 min)
+#                                                  build/labrun-pre-session), side by side (~3 min);
+#                                                  where BASELINE_PATCH (default
+#                                                  build/labrun-baseline.patch) is carried, the
+#                                                  baseline's labrun too (build/baseline-dev: the
+#                                                  code an issue measured its figures with,
+#                                                  intervals-benchmark.sh's baseline stage)
 #   scripts/lease/session-lease.sh OUTDIR pace     grading-pace.sh: the honest batch, OLD's rate,
 #                                                  fault injection, every corpus, one grade, the
 #                                                  jobs sweep (about 9 min in all, more than one
@@ -37,7 +42,8 @@
 # and what is carried, may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on
 # 2026-12-05): on the carrying machine, at the commit that travels,
 #   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch
-# and carry build/labrun-pre-session.patch, beside .deps (valijson, the bubblewrap package and zlib's
+# and carry build/labrun-pre-session.patch, beside .deps; a baseline's patch is packed the same way
+# (previous-code.sh pack COMMIT build/labrun-baseline.patch) and carried beside them (valijson, the bubblewrap package and zlib's
 # headers and static library in .deps/zlib: docs/installing.md). scripts/lease/prepare-carry.sh COMMIT
 # makes and checks all of it, and prints the carry argument. The build part unpacks it into
 # OLD_SRC when that folder does not exist (a folder of the previous code's sources carried as OLD_SRC
@@ -59,6 +65,9 @@ copy_to=${COPY_TO:-$out/copy}
 mkdir -p "$copy_to"
 old_src=${OLD_SRC:-$PWD/build/labrun-pre-session}
 export OLD_BUILD=$PWD/build/old-dev
+baseline_patch=${BASELINE_PATCH:-$PWD/build/labrun-baseline.patch}
+baseline_src=$PWD/build/labrun-baseline
+export BASELINE_BUILD=$PWD/build/baseline-dev
 status=0
 step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
 # ctest_summary LOG LINES: the last LINES of a ctest log's verdict lines (passed share, failures,
@@ -77,20 +86,36 @@ case "$part" in
       scripts/lease/previous-code.sh unpack "$old_src" || { echo "NO PREVIOUS CODE"; exit 1; }
     fi
     begin=$(date +%s)
+    # A labrun alone (no tests) from SOURCE into BUILD, as the side-by-side checks run it.
+    labrun_alone() {
+      cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
+        -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
+        -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
+        cmake --build "$2" -j 6 --target labrun labrun-grade-child labrun-contain
+    }
+    baseline=""
+    if [ -f "$baseline_patch" ]; then
+      if [ -d "$baseline_src" ] || scripts/lease/previous-code.sh unpack "$baseline_src" "$baseline_patch"; then
+        labrun_alone "$baseline_src" "$BASELINE_BUILD" >"$out/build-baseline.log" 2>&1 &
+        baseline=$!
+      else
+        echo "NO BASELINE CODE ($baseline_patch)"; status=1
+      fi
+    fi
     # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
     # LABRUN_REQUIRE_ZLIB: the committed transcripts the evidence stage reads are gzip-compressed; where
     # the machine has no zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
     { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
     dev=$!
-    { cmake -S "$old_src" -B "$OLD_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-        -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
-        -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
-      cmake --build "$OLD_BUILD" -j 6 --target labrun labrun-grade-child labrun-contain; } >"$out/build-old.log" 2>&1 &
+    labrun_alone "$old_src" "$OLD_BUILD" >"$out/build-old.log" 2>&1 &
     old=$!
     wait "$dev" || { tail -40 "$out/build.log"; cp "$out/build.log" "$copy_to/"; echo "BUILD FAILED"; status=1; }
     echo "dev build: $(( $(date +%s) - begin )) s"
     wait "$old" || { tail -20 "$out/build-old.log"; cp "$out/build-old.log" "$copy_to/"; echo "OLD BUILD FAILED"; status=1; }
-    echo "both builds: $(( $(date +%s) - begin )) s"
+    if [ -n "$baseline" ]; then
+      wait "$baseline" || { tail -20 "$out/build-baseline.log"; cp "$out/build-baseline.log" "$copy_to/"; echo "BASELINE BUILD FAILED"; status=1; }
+    fi
+    echo "all builds: $(( $(date +%s) - begin )) s"
     grep -c "warning:" "$out/build.log" | sed 's/^/dev build warnings: /'
     grep "warning:" "$out/build.log" | sort -u | head -10 >"$copy_to/build-warnings.txt"
     build/dev/labrun --version

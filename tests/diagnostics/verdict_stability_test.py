@@ -281,6 +281,42 @@ def main():
         code, text = run(script, folder)
         check(code == 0, "without --check the exit status is 0")
 
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as baseline:
+        # --today-from: today's wall seconds measured on this card. The baseline ran day 48 hot-gated
+        # three times (6.0, 7.0, 8.0 s: median 7.0, a limit of 10.5 s) and not day 20; its run without a
+        # process_wall_seconds file is passed by. The runs (9.0 and 10.0 s) meet 10.5 where the issue's
+        # H200 figure (1.5 x 6.3 = 9.45 s) would miss; day 20's group gets no wall target at all.
+        for i, seconds in enumerate((6.0, 7.0, 8.0)):
+            write(baseline, f"gated-{i}/t.json", transcript("hot-gated", [("a", "held", 1.0, None)]),
+                  process_seconds=seconds)
+        write(baseline, "gated-unwalled/t.json", transcript("hot-gated", [("a", "held", 1.0, None)]))
+        for i, seconds in enumerate((9.0, 10.0)):
+            write(folder, f"gated-{i}/t.json", transcript("hot-gated", [("a", "held", 1.0, (0.9, 1.1))]),
+                  process_seconds=seconds)
+            write(folder, f"day20-{i}/t.json", transcript("hot", [("a", "held", 1.0, (0.9, 1.1))],
+                                                          lab="day20-sobel-threshold"), process_seconds=1.0)
+        json_out = os.path.join(folder, "..", os.path.basename(folder) + "-figures.json")
+        code, text = run(script, folder, "--today-from", baseline, "--json", json_out, "--check")
+        with open(json_out, encoding="utf-8") as handle:
+            walls = {(g["lab"], g["mode"]): g["wall_seconds"] for g in json.load(handle)}
+        os.remove(json_out)
+        gated, day20 = walls[("day48-fusion", "hot-gated")], walls[("day20-sobel-threshold", "hot")]
+        check(code == 0 and gated["today"] == 7.0 and abs(gated["target"] - 10.5) < 1e-9
+              and gated["today_source"] == "the issue's code, 3 runs here",
+              f"--today-from: the baseline's median sets the limit: {code} {gated} {text[-400:]}")
+        check(day20["today"] is None and day20["target"] is None, f"a group the baseline left out: {day20}")
+        check("target 10.50 s (1.5 x 7.00, the issue's code, 3 runs here)" in text,
+              f"the limit says where today's figure came from: {text[:1500]}")
+        code, text = run(script, folder, "--check")
+        check(code == 3 and "wall time 9.50 s per run > 9.45 s" in text,
+              f"without --today-from the issue's H200 figure is the limit: {code}")
+        empty = os.path.join(baseline, "empty")
+        os.makedirs(empty)
+        write(empty, "t.json", transcript("hot", [("a", "held", 1.0, None)]))
+        code, text = run(script, folder, "--today-from", empty)
+        check(code == 1 and "no run with its process wall seconds" in text,
+              f"a baseline without wall seconds is refused: {code} {text}")
+
     with tempfile.TemporaryDirectory() as folder:
         # Hot mode: the small-n range is reported, not a target; transcript wall seconds carry no target.
         for i, launch in enumerate([0.005, 0.006]):

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/lease/intervals-lease.sh's plan, with no GPU (LEASE_CARD names the card): on an H200 part 1
-# writes the evidence and part 3 runs every GPU test; on another card no part writes evidence, and
-# every stage the H200 plan runs but the evidence is still run; the lesson-size contexts experiment runs
+# writes the evidence and part 3 runs every GPU test; on another card parts 1 to 3 write no evidence
+# and part 4 writes it (into the card's own folder), every stage the H200 plan runs still run; part 4
+# measures today's cost where the baseline's patch is carried, and only there; the lesson-size contexts experiment runs
 # only when asked (LEASE_EXPERIMENT=1), and so does the crossover diagnostic (LEASE_VERDICTS_MODES=1);
 # LEASE_GPU_TESTS=0 leaves the GPU tests out and LEASE_REQUIRE_H200=1 stops on another card with exit
 # 3; parts 2 and 3 build first on a machine without part 1's builds, and only there; every part's
@@ -33,7 +34,25 @@ plan "NVIDIA H100 80GB HBM3" >"$scratch/h100"
 [ ! -e "$scratch/out" ] || fail "a dry run made its output folder"
 grep -q 'intervals-benchmark.sh .* evidence' "$scratch/h200" || fail "the H200 plan writes no evidence"
 grep -q 'all-gpu-tests' "$scratch/h200" || fail "the H200 plan runs no GPU test"
-grep -q 'evidence' <(grep 'would run' "$scratch/h100") && fail "another card's plan writes evidence"
+grep -q 'evidence' <(grep 'would run' "$scratch/h100") && fail "another card's parts 1 to 3 write evidence"
+# Part 4: another card's evidence (into its own folder: the evidence stage's), and the baseline only
+# where its patch is carried; on the H200, whose evidence is part 1's, nothing without a baseline.
+LEASE_CARD="NVIDIA H100 80GB HBM3" bash "$script" "$scratch/out" 4 --dry-run >"$scratch/plan"
+grep -qw 'evidence' <(grep 'would run' "$scratch/plan") || fail "another card's part 4 writes no evidence"
+grep -qw 'baseline' <(grep 'would run' "$scratch/plan") && fail "part 4 plans a baseline without its patch"
+LEASE_EVIDENCE=0 LEASE_CARD="NVIDIA H100 80GB HBM3" bash "$script" "$scratch/out" 4 --dry-run >"$scratch/plan"
+grep -q 'would run' "$scratch/plan" && fail "LEASE_EVIDENCE=0 without a baseline: part 4 still runs something"
+LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 4 --dry-run >"$scratch/plan"
+grep -q 'would run' "$scratch/plan" && fail "the H200's part 4 without a baseline runs something"
+touch "$scratch/built/build/labrun-baseline.patch"
+for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
+  LEASE_CARD=$card bash "$script" "$scratch/out" 4 --dry-run >"$scratch/plan"
+  grep -q 'would run.* baseline' "$scratch/plan" || fail "part 4 on $card plans no baseline with its patch carried"
+done
+grep -q 'would run.* evidence' "$scratch/plan" || fail "another card's part 4 with a baseline writes no evidence"
+LEASE_CARD="NVIDIA H200" bash "$script" "$scratch/out" 4 --dry-run >"$scratch/plan"
+grep -q 'evidence' <(grep 'would run' "$scratch/plan") && fail "the H200's part 4 writes its evidence again"
+rm "$scratch/built/build/labrun-baseline.patch"
 for stage in day48 others continuity-hot continuity report; do
   grep -qw -- "$stage" <(grep 'would run' "$scratch/h100") || fail "another card's plan leaves out $stage"
   grep -qw -- "$stage" <(grep 'would run' "$scratch/h200") || fail "the H200 plan leaves out $stage"
@@ -100,10 +119,10 @@ LEASE_CARD="NVIDIA H200" LEASE_PART_LIMIT=0 COPY_TO=$scratch/copy bash "$script"
 [ "$code" -eq 1 ] || fail "a part with no time left exited $code, not 1"
 grep -q '| day 48 cold and hot-gated.* | not run | 0 |' "$scratch/spent" || fail "the table does not say the step was not run"
 [ "$(tail -n 1 "$scratch/spent" | cut -d'|' -f2-3)" = " all | 1 " ] || fail "the table's last line: $(tail -n 1 "$scratch/spent")"
-for args in "$scratch/out 4" "$scratch/out 1 --bogus" "$scratch/out"; do
+for args in "$scratch/out 5" "$scratch/out 1 --bogus" "$scratch/out"; do
   code=0
   # shellcheck disable=SC2086 # the arguments are words
   bash "$script" $args >/dev/null 2>&1 || code=$?
   [ "$code" -eq 2 ] || fail "intervals-lease.sh $args: exit $code, not 2"
 done
-echo "intervals-lease.sh: the H200 plan writes evidence and another card's does not; limits fit; a spent part says so"
+echo "intervals-lease.sh: the H200 writes its evidence in part 1, another card in part 4; the baseline where carried; limits fit; a spent part says so"

@@ -119,7 +119,8 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   const labrun::LabAggregate* day48 = lab_named(aggregate, "day48-fusion");
   REQUIRE(day48 != nullptr);
   CHECK(day48->known);
-  REQUIRE(day48->cards.size() == 2);
+  // The lesson's T4 first, then the measured cards by name: the H100's and the H200's.
+  REQUIRE(day48->cards.size() == 3);
   const labrun::CardRow& t4 = day48->cards[0];
   CHECK(t4.label == "Tesla T4 (transcribed)");
   CHECK(t4.provenance == "transcribed");
@@ -135,7 +136,16 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   CHECK(t4.swept_runs == 1);
   CHECK(t4.settles_from_elements.median == 4194304.0);
 
-  const labrun::CardRow& h200 = day48->cards[1];
+  const labrun::CardRow& h100 = day48->cards[1];
+  CHECK(h100.label == "NVIDIA H100 80GB HBM3");
+  CHECK(h100.provenance == "measured");
+  // One run in each timing mode, the evidence stage's (scripts/lease/intervals-benchmark.sh).
+  CHECK(h100.runs() ==
+        count_json_files(labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h100-80gb-hbm3"));
+  CHECK(h100.timing_modes.at("hot") == 1);
+  CHECK(h100.timing_modes.at("cold") == 1);
+  CHECK(h100.timing_modes.at("hot-gated") == 1);
+  const labrun::CardRow& h200 = day48->cards[2];
   CHECK(h200.label == "NVIDIA H200");
   CHECK(h200.provenance == "measured");
   // Every day-48 run committed from the H200 (its folder holds nothing else but a trace).
@@ -171,13 +181,16 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   }
   const labrun::LabAggregate* verdicts = lab_named(aggregate, "fusion-verdicts");
   REQUIRE(verdicts != nullptr);
-  REQUIRE(verdicts->cards.size() == 1);
-  CHECK(verdicts->cards[0].label == "NVIDIA H200");
-  // Every fusion-verdicts run committed from the H200 sweeps the pair over n.
+  REQUIRE(verdicts->cards.size() == 2);
+  CHECK(verdicts->cards[0].label == "NVIDIA H100 80GB HBM3");
+  CHECK(verdicts->cards[1].label == "NVIDIA H200");
+  // Every fusion-verdicts run committed from either card sweeps the pair over n.
   CHECK(verdicts->cards[0].swept_runs ==
+        count_json_files(labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h100-80gb-hbm3"));
+  CHECK(verdicts->cards[1].swept_runs ==
         count_json_files(labrun::testing::evidence_folder() / "fusion-verdicts" / "nvidia-h200"));
-  CHECK(verdicts->cards[0].swept_runs >= 2);
-  CHECK(verdicts->cards[0].settles_from_elements.measured());
+  CHECK(verdicts->cards[1].swept_runs >= 2);
+  CHECK(verdicts->cards[1].settles_from_elements.measured());
 }
 
 TEST_CASE("synthetic cards make their own rows, marked synthetic, with medians and spreads over runs") {

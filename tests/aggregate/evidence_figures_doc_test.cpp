@@ -76,17 +76,27 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
   const labrun::CardRow& day20 = card(aggregate, "day20-sobel-threshold", "NVIDIA H200");
   const labrun::CardRow& day20_t4 = card(aggregate, "day20-sobel-threshold", "Tesla T4 (transcribed)");
   const labrun::CardRow& day34 = card(aggregate, "day34-stencil-tile", "NVIDIA H200");
+  const labrun::CardRow& h100 = card(aggregate, "day48-fusion", "NVIDIA H100 80GB HBM3");
+  const labrun::CardRow& h100_verdicts = card(aggregate, "fusion-verdicts", "NVIDIA H100 80GB HBM3");
+  const labrun::CardRow& h100_day20 = card(aggregate, "day20-sobel-threshold", "NVIDIA H100 80GB HBM3");
   // The sentence names every card of every lab: a lab or card added to evidence/ must be named too.
   std::size_t cards = 0;
   for (const labrun::LabAggregate& lab : aggregate.labs) {
     cards += lab.cards.size();
   }
-  CHECK(cards == 6);
-  CHECK(h200.runs() + t4.runs() + verdicts.runs() + day20.runs() + day20_t4.runs() + day34.runs() ==
+  CHECK(cards == 9);
+  CHECK(h200.runs() + t4.runs() + verdicts.runs() + day20.runs() + day20_t4.runs() + day34.runs() +
+            h100.runs() + h100_verdicts.runs() + h100_day20.runs() ==
         aggregate.used());
   const labrun::RatioRow* staged_over_fused = h200.ratio("staged over fused", "card-scaled");
   REQUIRE(staged_over_fused != nullptr);
   const labrun::RunSpread& ratio = staged_over_fused->measured;
+  const labrun::RatioRow* h100_staged_over_fused = h100.ratio("staged over fused", "card-scaled");
+  REQUIRE(h100_staged_over_fused != nullptr);
+  const labrun::RunSpread& h100_spread = h100_staged_over_fused->measured;
+  const std::string h100_ratio =
+      labrun::fixed(h100_spread.median, 2) + " (" + labrun::fixed(h100_spread.min, 2) + " to " +
+      labrun::fixed(h100_spread.max, 2) + " over " + std::to_string(h100_spread.runs) + " runs)";
 
   const std::string aggregating =
       labrun::read_file(labrun::testing::repository_root() / "docs" / "aggregating.md");
@@ -96,7 +106,10 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
       std::to_string(verdicts.runs()) + " fusion-verdicts H200 runs, " + std::to_string(day20.runs()) +
           " day-20 H200 runs\nand the lesson's " + std::to_string(day20_t4.runs()) +
           " day-20 T4 transcription, " + std::to_string(day34.runs()) +
-          " day-34 H200 run: " + std::to_string(aggregate.used()) + " transcripts in all",
+          " day-34 H200 run; on one H100 80GB HBM3, " + std::to_string(h100.runs()) + " day-48\nruns, " +
+          std::to_string(h100_verdicts.runs()) + " fusion-verdicts run and " +
+          std::to_string(h100_day20.runs()) + " day-20 run: " + std::to_string(aggregate.used()) +
+          " transcripts in all",
       labrun::fixed(ratio.median, 2) + " (" + labrun::fixed(ratio.min, 2) + " to\n  " +
           labrun::fixed(ratio.max, 2) + " over " + std::to_string(ratio.runs) + " runs)",
       "the lesson's T4 settles from n = " + with_thousands(t4.settles_from_elements.median),
@@ -113,6 +126,10 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
       "byte ratio from n = " + with_thousands(verdicts.settles_from_elements.min) +
           " to n = " + with_thousands(verdicts.settles_from_elements.max),
       "over the " + std::to_string(verdicts.settles_from_elements.runs) + " runs.",
+      "staged over fused at the card-scaled size is " + h100_ratio,
+      labrun::fixed(h100.ceiling_gb_per_s.median, 0) + " GB/s, " + whole_percent(h100.share_of_peak.median) +
+          " of its theoretical peak,\n  and a launch costs " + labrun::fixed(h100.launch_us.median, 2) +
+          " us there",
   };
   for (const std::string& figure : quoted) {
     INFO("docs/aggregating.md should say: " << figure);

@@ -42,9 +42,10 @@
 # and what is carried, may not exceed 64 MiB, and the tracked files alone were 57.7 MiB on
 # 2026-12-05): on the carrying machine, at the commit that travels,
 #   scripts/lease/previous-code.sh pack COMMIT      # writes build/labrun-pre-session.patch
-# and carry build/labrun-pre-session.patch, beside .deps; a baseline's patch is packed the same way
-# (previous-code.sh pack COMMIT build/labrun-baseline.patch) and carried beside them (valijson, the bubblewrap package and zlib's
-# headers and static library in .deps/zlib: docs/installing.md). scripts/lease/prepare-carry.sh COMMIT
+# and carry build/labrun-pre-session.patch, beside .deps (valijson, the bubblewrap package and zlib's
+# headers and static library in .deps/zlib: docs/installing.md); a baseline's patch is packed the same
+# way (previous-code.sh pack COMMIT build/labrun-baseline.patch) and carried beside them, for the
+# build to make build/baseline-dev from it. scripts/lease/prepare-carry.sh COMMIT
 # makes and checks all of it, and prints the carry argument. The build part unpacks it into
 # OLD_SRC when that folder does not exist (a folder of the previous code's sources carried as OLD_SRC
 # is used as it is).

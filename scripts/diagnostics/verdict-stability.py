@@ -65,6 +65,7 @@ sys.dont_write_bytecode = True  # nothing written beside the scripts when they i
 from transcript_reading import context_log_means, context_logs, number, read_transcripts  # noqa: E402 (beside this script)
 
 COVERAGE_TARGET = 0.90          # runs whose interval holds the runs' median figure, per claim
+NOMINAL_COVERAGE = 0.95         # what each interval claims: a 95% interval
 STABILITY_TARGET = 0.10         # runs off a claim's most common verdict, per claim, at most
 SMALL_N_MAX = 1 << 16
 # The expected range of N runs' figures is about RANGE_OF_10_RUNS standard deviations of one (for 10
@@ -579,6 +580,24 @@ def markdown(results):
     return "\n".join(out) + "\n"
 
 
+def misses_coverage_by_chance(runs, coverage=NOMINAL_COVERAGE):
+    """The probability that a claim whose every interval holds the truth with probability `coverage`,
+    independently in each of `runs` runs, holds it in fewer runs than the coverage target asks."""
+    need = math.ceil(COVERAGE_TARGET * runs - 1e-9)
+    return sum(math.comb(runs, k) * coverage ** k * (1 - coverage) ** (runs - k) for k in range(need))
+
+
+def coverage_by_chance(results):
+    """What the per-claim coverage target asks of exact 95% intervals over these claims: the claims
+    with an interval, how many of them would miss it by chance alone on average, and the probability
+    that none would (the runs' median standing in for the truth, and runs taken as independent)."""
+    runs = [c["runs"] for r in results for c in r["claim_coverage"]["per_claim"].values() if c["runs"]]
+    misses = [misses_coverage_by_chance(n) for n in runs]
+    return {"claims": len(runs), "expected_misses": sum(misses), "missed": sum(
+                1 for r in results for c in r["claim_coverage"]["per_claim"].values() if c["runs"] and not c["met"]),
+            "all_met_probability": math.prod(1 - m for m in misses)}
+
+
 def targets_table(results):
     """The targets' table, last: a row per claim measured (coverage, runs off its most common verdict),
     then a row per group (flips, the small-n range, wall seconds), each against its target."""
@@ -594,6 +613,12 @@ def targets_table(results):
             met = f["stable"] and not f["flip"] and c.get("met", True)
             out.append(f"| {r['lab']}, {r['mode']} | {f['claim']} | {coverage} | {f['off_most_common']}/{f['runs']} | "
                        f"{'FLIP' if f['flip'] else 'no'} | {'met' if met else 'MISSED'} |")
+    chance = coverage_by_chance(results)
+    if chance["claims"]:
+        out += ["", f"Coverage by chance alone: were every interval an exact 95% one, {chance['expected_misses']:.1f} "
+                    f"of these {chance['claims']} claims would hold the runs' median in fewer runs than the target "
+                    f"asks, on average, and all {chance['claims']} would meet it with probability "
+                    f"{percent(chance['all_met_probability'])}; {chance['missed']} missed it here."]
     out += ["", "| lab, mode | runs | flips | small-n range (target) | s per run (limit) | targets |",
             "| --- | ---: | ---: | ---: | ---: | --- |"]
     for r in results:

@@ -270,6 +270,12 @@ def main():
                          "small-n range of case figures 3.5% > 3.0%", "wall time 9.50 s per run > 9.45 s"):
             check(expected in missed, f"missed target '{expected}' not reported: {missed}")
         check(code == 3, f"--check exits 3: {code}")
+        # Three claims of 3 runs: exact 95% intervals hold the median in all 3 runs (what 90% of 3 asks)
+        # with probability 0.95^3, so 3 x (1 - 0.857375) = 0.43 claims miss on average, and all three
+        # meet it with probability 0.95^9 = 63.0%; claim c missed here.
+        check("were every interval an exact 95% one, 0.4 of these 3 claims would hold the runs' median in fewer "
+              "runs than the target asks, on average, and all 3 would meet it with probability 63.0%; 1 missed "
+              "it here." in text, f"coverage by chance: {text[-1500:]}")
         check("## Summary" in text and "| day48-fusion, hot-gated | 3 | 1 of 3 | 0 | 88.9% | 2/3 | 1 | 3.5% | - | 9.50 |"
               in text, f"summary row: {text[-600:]}")
 

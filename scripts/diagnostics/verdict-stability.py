@@ -45,7 +45,9 @@ As diagnostics it also gives issue 22's pairwise coverage (the share of the othe
 run's interval covers) for claims, case medians and predicted ratios, and the switch rate
 (inconclusive against definite). The last lines are the targets' table: a row per claim with an interval or a verdict (coverage and
 runs off its most common verdict, each against its target), then a row per group (flips, the small-n
-range against its target, wall seconds against 1.5 x today's).
+range against its target, wall seconds against 1.5 x today's). Between the two it says what the
+per-claim coverage target asks of intervals that are exact 95% ones: how many of the claims read would
+miss it by chance alone, on average, and the probability that none would.
 
   verdict-stability.py [--json FILE] [--check] [--today-from DIR]... TRANSCRIPT_OR_DIR...
 

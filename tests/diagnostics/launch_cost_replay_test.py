@@ -3,7 +3,8 @@
 built here, never measured; only the fields the script reads):
 - the lower end it rebuilds at each allowance is the one computed here by hand: the staged chain at the
   size whose ratio is the claim's figure, over the queued launches, paired over the contexts both ran in;
-- its verdicts follow that lower end against 1.20;
+- its verdicts follow that interval against the band 0.80 to 1.20: held inside, failed wholly above,
+  inconclusive across 1.20;
 - the sampling error of a round's median comes from first halves against second halves, in the
   contexts both cases ran in;
 - a run without the claim's interval is refused with exit status 1.
@@ -64,10 +65,11 @@ def write_run(folder, ratio, with_interval=True, halves=False):
     return measured
 
 
-def expected_low(measured, k):
+def expected_interval(measured, k):
     logs = DEVIATIONS  # the pairs' log ratios differ from the figure's by a constant only
     s = statistics.stdev(logs)
-    return measured * math.exp(-T975[4] * s * math.sqrt(1.0 / len(logs) + k * k))
+    half = T975[4] * s * math.sqrt(1.0 / len(logs) + k * k)
+    return measured * math.exp(-half), measured * math.exp(half)
 
 
 def run(script, *args):
@@ -80,12 +82,14 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         far = write_run(os.path.join(tmp, "far"), 1.40)
         near = write_run(os.path.join(tmp, "near"), 1.195)
-        done = run(script, os.path.join(tmp, "far"), os.path.join(tmp, "near"), "--k", "0.6,0")
+        inside = write_run(os.path.join(tmp, "inside"), 1.10)
+        done = run(script, os.path.join(tmp, "far"), os.path.join(tmp, "near"), os.path.join(tmp, "inside"),
+                   "--k", "0.6,0")
         if done.returncode != 0:
             failures.append("two runs: exit %d: %s" % (done.returncode, done.stderr))
         rows = {line.split("|")[1].strip(): line for line in done.stdout.splitlines()
                 if line.startswith("| ") and "t.json" in line}
-        for name, measured in (("far", far), ("near", near)):
+        for name, measured in (("far", far), ("near", near), ("inside", inside)):
             row = next((line for path, line in rows.items() if os.sep + name + os.sep in path), None)
             if row is None:
                 failures.append("no row for %s:\n%s" % (name, done.stdout))
@@ -94,12 +98,18 @@ def main():
             if cells[4] != "5":
                 failures.append("%s: %s contexts paired, expected 5" % (name, cells[4]))
             for cell, k in zip(cells[6:], (0.6, 0.0)):
-                low = expected_low(measured, k)
-                verdict = "failed" if low > 1.20 else "inconclusive"
-                if cell != "%.4f %s" % (low, verdict):
-                    failures.append("%s, k = %g: '%s', expected '%.4f %s'" % (name, k, cell, low, verdict))
-        # The near run's interval reaches 1.20 at k = 0.6 and not at k = 0: the tallies say so.
-        if "k = 0.6: failed 1, inconclusive 1" not in done.stdout or "k = 0: failed 2, inconclusive 0" not in done.stdout:
+                low, high = expected_interval(measured, k)
+                verdict = ("held" if 0.80 <= low and high <= 1.20 else "failed" if low > 1.20 or high < 0.80
+                           else "inconclusive")
+                # Printed to 4 decimals: each end within one unit of the last digit of the one computed here.
+                parts = cell.split()
+                if (len(parts) != 4 or parts[1] != "to" or parts[3] != verdict
+                        or abs(float(parts[0]) - low) > 1.5e-4 or abs(float(parts[2]) - high) > 1.5e-4):
+                    failures.append("%s, k = %g: '%s', expected '%.4f to %.4f %s'" % (name, k, cell, low, high, verdict))
+        # The near run's interval reaches 1.20 at k = 0.6 and not at k = 0; the run inside the band is
+        # held at both: the tallies say so.
+        if ("k = 0.6: held 1, failed 1, inconclusive 1" not in done.stdout
+                or "k = 0: held 1, failed 2, inconclusive 0" not in done.stdout):
             failures.append("tallies:\n" + done.stdout)
 
         # Halves: the chain's first half-round is at 0.9 x its median and its second at 1.1 x, the

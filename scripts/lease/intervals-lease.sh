@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Issue 31's lease in three device commands, each under the device tool's 10 minutes, run back to back
-# on one warm machine (it is given back 30 s after a command), with what each does chosen by the card
-# it finds. Prepare the carry first, on the machine that sends the tree:
+# Issue 31's lease in device commands (parts 1 to 3, and part 4 where a baseline or another card's
+# evidence is wanted), each under the device tool's 10 minutes, run back to back on one warm machine
+# (it is given back 30 s after a command), with what each does chosen by the card it finds. Prepare
+# the carry first, on the machine that sends the tree:
 #
-#   scripts/lease/prepare-carry.sh 73018ed     # prints the carry: .deps and the previous code's patch
+#   scripts/lease/prepare-carry.sh --baseline fec3133 49b2f53
+#       # prints the carry: .deps, the tree's commit, the previous code's patch and the baseline's
 #
 # then, on the device, with COPY_TO=$OUT:
 #
@@ -29,8 +31,7 @@
 #   3  day 48 hot x10, fusion-verdicts x6, day 20 x6, both side by sides, report (~7.5 min)
 # On any card, part 4 (run it after part 1 and before parts 2 and 3, whose report reads it):
 #   4  where the build found a baseline's patch (build/labrun-baseline.patch: the code the issue
-#      measured today's figures with, packed by `scripts/lease/previous-code.sh pack fec3133
-#      build/labrun-baseline.patch` and carried), 3 runs of each group the cost target names, so that
+#      measured today's figures with, packed by prepare-carry.sh --baseline fec3133 and carried), 3 runs of each group the cost target names, so that
 #      the report holds the wall seconds to 1.5 x today's on this card rather than to the issue's H200
 #      figures (~2 min on an H100); on a card other than the H200, one run of each lab into the card's
 #      own folder, evidence/<lab>/<card> (the H200 writes its evidence in part 1; LEASE_EVIDENCE=0 leaves

@@ -5,8 +5,9 @@
 # fails on the device (no zlib: the dev configure stops, LABRUN_REQUIRE_ZLIB; no bubblewrap: every
 # test that compiles a submission fails), after the machine's start and the build have been paid for.
 #
-#   scripts/lease/prepare-carry.sh [PREVIOUS_COMMIT]     make what is missing, then check
-#   scripts/lease/prepare-carry.sh --check [PREVIOUS_COMMIT]
+#   scripts/lease/prepare-carry.sh [--baseline COMMIT] [PREVIOUS_COMMIT]
+#                                                        make what is missing, then check
+#   scripts/lease/prepare-carry.sh --check [--baseline COMMIT] [PREVIOUS_COMMIT]
 #                                                        check only: download and pack nothing
 #   scripts/lease/prepare-carry.sh --help                this text
 #
@@ -16,9 +17,14 @@
 #     unpacks where the machine has no bwrap (the lent H200s have none);
 #   - .deps/zlib: Debian 12's zlib1g-dev unpacked (zlib.h and the static libz.a), which CMake takes
 #     where the machine has no zlib1g-dev;
+#   - build/tree-commit.txt: the commit the tree travels from and its tracked files' SHA-256s
+#     (scripts/lease/tree-commit.sh write), so that the device's build names that commit in its
+#     transcripts rather than the copy's stale .git; written again every time;
 #   - with PREVIOUS_COMMIT: build/labrun-pre-session.patch, the previous code for the side-by-side
 #     timing check (scripts/lease/previous-code.sh pack; it must be packed at the commit that travels,
-#     so it is packed again every time).
+#     so it is packed again every time);
+#   - with --baseline COMMIT: build/labrun-baseline.patch, the same for the code an issue measured its
+#     figures with (intervals-benchmark.sh's baseline stage builds it as build/baseline-dev).
 # Downloads use `apt-get download` (Debian 12's packages; the device machine has no network).
 #
 # It then checks the size of what travels: the files git tracks, the untracked files it does not
@@ -27,13 +33,24 @@
 # Exit status: 0 ready; 1 a part is missing or could not be made, or what travels is too large;
 # 2 usage.
 set -uo pipefail
-usage="usage: prepare-carry.sh [--check] [PREVIOUS_COMMIT]"
+usage="usage: prepare-carry.sh [--check] [--baseline COMMIT] [PREVIOUS_COMMIT]"
 check_only=0
 previous=""
-for arg in "$@"; do
+baseline=""
+while [ "$#" -gt 0 ]; do
+  arg=$1
+  shift
   case "$arg" in
-    -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     --check) check_only=1 ;;
+    --baseline)
+      if [ "$#" -eq 0 ] || [ -z "$1" ]; then
+        echo "prepare-carry: --baseline needs a COMMIT ($usage)" >&2
+        exit 2
+      fi
+      baseline=$1
+      shift
+      ;;
     -*) echo "prepare-carry: unknown option '$arg' ($usage)" >&2; exit 2 ;;
     *)
       [ -z "$previous" ] || { echo "prepare-carry: one PREVIOUS_COMMIT at most ($usage)" >&2; exit 2; }
@@ -45,6 +62,8 @@ cd "$(dirname "$0")/../.." || exit 2
 # The device tool's limit on what travels (tracked files, untracked ones git does not ignore, carry).
 limit_bytes=${CARRY_LIMIT_BYTES:-$((64 * 1024 * 1024))}
 patch=build/labrun-pre-session.patch
+baseline_patch=build/labrun-baseline.patch
+tree_commit=build/tree-commit.txt
 missing=0
 say() { echo "prepare-carry: $*"; }
 
@@ -86,6 +105,10 @@ if [ "$check_only" -eq 0 ]; then
   if [ -n "$previous" ]; then
     scripts/lease/previous-code.sh pack "$previous" "$patch" || missing=1
   fi
+  if [ -n "$baseline" ]; then
+    scripts/lease/previous-code.sh pack "$baseline" "$baseline_patch" || missing=1
+  fi
+  scripts/lease/tree-commit.sh write "$tree_commit" >/dev/null || missing=1
 fi
 
 report() { # report READY_FUNCTION WHAT HOW_TO_MAKE_IT
@@ -95,19 +118,31 @@ report valijson_ready "valijson headers: .deps/valijson" ".deps/valijson (script
 report bubblewrap_ready "bubblewrap package: $(bubblewrap_deb)" \
   ".deps/bubblewrap_*.deb ((cd .deps && apt-get download bubblewrap))"
 report zlib_ready "zlib: .deps/zlib" ".deps/zlib (apt-get download zlib1g-dev && dpkg -x zlib1g-dev_*.deb .deps/zlib)"
-carry='[".deps"]'
 carried=(.deps)
-if [ -n "$previous" ]; then
-  full=$(git rev-parse --verify --quiet "$previous^{commit}")
-  if [ -f "$patch" ] && [ -n "$full" ] && head -n 1 "$patch" | grep -q "turns HEAD $(git rev-parse HEAD) into $full"; then
-    say "previous code: $patch, HEAD $(git rev-parse --short HEAD) back to ${full:0:7}"
-    carry='[".deps", "'"$patch"'"]'
-    carried+=("$patch")
+# The tree's commit, written at HEAD for the working tree as it is now (a later edit or commit makes it
+# stale: run this again).
+if [ -f "$tree_commit" ] && head -n 1 "$tree_commit" | grep -q "^labrun tree: commit $(git rev-parse HEAD) " &&
+   [ "$(tail -n +2 "$tree_commit" | sha256sum --check --quiet 2>/dev/null | grep -c ': FAILED')" = 0 ]; then
+  say "tree commit: $tree_commit, $(git rev-parse --short HEAD) ($(head -n 1 "$tree_commit" | sed 's/.* dirty /dirty /'))"
+  carried+=("$tree_commit")
+else
+  say "MISSING: $tree_commit written at HEAD for the files as they are (scripts/lease/tree-commit.sh write)"
+  missing=1
+fi
+# packed_at_head WHAT PATCH COMMIT: PATCH (previous-code.sh's) turns this HEAD into COMMIT, or it is missing.
+packed_at_head() {
+  local full
+  full=$(git rev-parse --verify --quiet "$3^{commit}")
+  if [ -f "$2" ] && [ -n "$full" ] && head -n 1 "$2" | grep -q "turns HEAD $(git rev-parse HEAD) into $full"; then
+    say "$1: $2, HEAD $(git rev-parse --short HEAD) back to ${full:0:7}"
+    carried+=("$2")
   else
-    say "MISSING: $patch packed at HEAD for ${previous} (scripts/lease/previous-code.sh pack $previous)"
+    say "MISSING: $2 packed at HEAD for $3 (scripts/lease/previous-code.sh pack $3 $2)"
     missing=1
   fi
-fi
+}
+[ -z "$previous" ] || packed_at_head "previous code" "$patch" "$previous"
+[ -z "$baseline" ] || packed_at_head "baseline" "$baseline_patch" "$baseline"
 
 # What travels: the tracked files as they are in the working tree, the untracked ones git does not
 # ignore, and the carried paths.
@@ -126,4 +161,9 @@ if [ "$missing" -ne 0 ]; then
   exit 1
 fi
 say "ready; carry:"
-echo "$carry"
+printf '['
+for i in "${!carried[@]}"; do
+  [ "$i" -eq 0 ] || printf ', '
+  printf '"%s"' "${carried[$i]}"
+done
+printf ']\n'

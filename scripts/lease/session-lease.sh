@@ -87,8 +87,14 @@ case "$part" in
       scripts/lease/previous-code.sh unpack "$old_src" || { echo "NO PREVIOUS CODE"; exit 1; }
     fi
     begin=$(date +%s)
-    # A labrun alone (no tests) from SOURCE into BUILD, as the side-by-side checks run it.
+    # A labrun alone (no tests) from SOURCE into BUILD, as the side-by-side checks run it, its
+    # transcripts naming the commit PATCH reverses the tree to (previous-code.sh unpack checked the
+    # files against it), not the copy's .git.
     labrun_alone() {
+      local commit=""
+      [ -f "$3" ] && commit=$(sed -n '1s/.* into \([0-9a-f]\{40\}\)$/\1/p' "$3")
+      # Without a patch (OLD_SRC given as a folder), the build falls back to git.
+      [ -z "$commit" ] || export LABRUN_GIT_COMMIT=$commit LABRUN_GIT_DIRTY=false
       cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
         -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
         -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
@@ -97,7 +103,7 @@ case "$part" in
     baseline=""
     if [ -f "$baseline_patch" ]; then
       if [ -d "$baseline_src" ] || scripts/lease/previous-code.sh unpack "$baseline_src" "$baseline_patch"; then
-        labrun_alone "$baseline_src" "$BASELINE_BUILD" >"$out/build-baseline.log" 2>&1 &
+        labrun_alone "$baseline_src" "$BASELINE_BUILD" "$baseline_patch" >"$out/build-baseline.log" 2>&1 &
         baseline=$!
       else
         echo "NO BASELINE CODE ($baseline_patch)"; status=1
@@ -106,9 +112,21 @@ case "$part" in
     # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
     # LABRUN_REQUIRE_ZLIB: the committed transcripts the evidence stage reads are gzip-compressed; where
     # the machine has no zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
-    { cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
+    # The commit this tree was sent from, for its transcripts (a carried build/tree-commit.txt,
+    # scripts/lease/tree-commit.sh): the copy's .git may be an earlier session's.
+    tree_commit=$(scripts/lease/tree-commit.sh env) || tree_commit=""
+    if [ -n "$tree_commit" ]; then
+      echo "dev build's commit, from build/tree-commit.txt: ${tree_commit//$'\n'/; }"
+    else
+      echo "no build/tree-commit.txt: the dev build names the git HEAD of the copy"
+    fi
+    { eval "$tree_commit"
+      cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
     dev=$!
-    labrun_alone "$old_src" "$OLD_BUILD" >"$out/build-old.log" 2>&1 &
+    # The patch the previous code came from, unless OLD_SRC names a folder of its own.
+    old_patch=$PWD/build/labrun-pre-session.patch
+    [ -z "${OLD_SRC:-}" ] || old_patch=""
+    labrun_alone "$old_src" "$OLD_BUILD" "$old_patch" >"$out/build-old.log" 2>&1 &
     old=$!
     wait "$dev" || { tail -40 "$out/build.log"; cp "$out/build.log" "$copy_to/"; echo "BUILD FAILED"; status=1; }
     echo "dev build: $(( $(date +%s) - begin )) s"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The commit a tree copied to the device machine was sent from, for the transcripts its build writes.
+# The device tool copies the working tree with a .git that may be an earlier session's: built there,
+# labrun would record that stale HEAD (build.git_commit) as the run's source. This carries the true one.
+#
+#   scripts/lease/tree-commit.sh write [FILE]   on the machine that sends the tree: writes FILE
+#       (default build/tree-commit.txt; carry it): HEAD, whether tracked files differ from it, and the
+#       SHA-256 of every tracked file as it is in the working tree
+#   scripts/lease/tree-commit.sh env [FILE]     on the device, in the copied tree: prints
+#       `export LABRUN_GIT_COMMIT=...` and `export LABRUN_GIT_DIRTY=...` for the build
+#       (cmake/git_info.cmake reads them; eval the output). The commit is FILE's. Dirty is FILE's
+#       where every listed file is here as it was sent; where one is not, dirty is true and stderr
+#       says how many differ. Without FILE it prints nothing: the build falls back to git.
+#
+# Exit status: 0; 1 FILE unreadable or malformed, or git failed (write); 2 usage.
+set -uo pipefail
+usage="usage: tree-commit.sh write|env [FILE]"
+case "${1:-}" in
+  -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+  write|env) ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
+verb=$1
+cd "$(dirname "$0")/../.." || exit 2
+file=${2:-build/tree-commit.txt}
+
+case "$verb" in
+  write)
+    head=$(git rev-parse --verify HEAD) || { echo "tree-commit: no HEAD here" >&2; exit 1; }
+    dirty=false
+    [ -z "$(git status --porcelain --untracked-files=no)" ] || dirty=true
+    mkdir -p "$(dirname "$file")"
+    {
+      echo "labrun tree: commit $head dirty $dirty"
+      # Every tracked file present in the working tree (a deleted one is part of "dirty" already).
+      git ls-files -z --cached | while IFS= read -r -d '' path; do
+        [ -f "$path" ] && printf '%s\0' "$path"
+      done | xargs -0 -r sha256sum --
+    } >"$file.tmp" || { rm -f "$file.tmp"; echo "tree-commit: could not list the tracked files" >&2; exit 1; }
+    mv "$file.tmp" "$file"
+    echo "tree-commit: wrote $file: ${head:0:7}, dirty $dirty, $(($(wc -l <"$file") - 1)) files"
+    ;;
+  env)
+    [ -e "$file" ] || exit 0
+    first=$(head -n 1 "$file" 2>/dev/null)
+    if [[ ! "$first" =~ ^labrun\ tree:\ commit\ ([0-9a-f]{40})\ dirty\ (true|false)$ ]]; then
+      echo "tree-commit: $file is not a tree-commit file (first line: '$first')" >&2
+      exit 1
+    fi
+    commit=${BASH_REMATCH[1]}
+    dirty=${BASH_REMATCH[2]}
+    differ=$(tail -n +2 "$file" | sha256sum --check --quiet 2>/dev/null | grep -c ': FAILED' || true)
+    if [ "$differ" -gt 0 ]; then
+      echo "tree-commit: $differ of the files sent from ${commit:0:7} differ here: recorded as dirty" >&2
+      dirty=true
+    fi
+    echo "export LABRUN_GIT_COMMIT=$commit"
+    echo "export LABRUN_GIT_DIRTY=$dirty"
+    ;;
+esac

@@ -21,6 +21,9 @@ labrun=./build/dev/labrun
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one (the lent H200s)
 echo "== nvidia-smi"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv || true
 echo "== configure and build (dev preset)"
+# The commit the tree was sent from, where build/tree-commit.txt is carried (scripts/lease/tree-commit.sh):
+# the copy's .git may be an earlier session's, and the transcripts name what the build records.
+eval "$(scripts/lease/tree-commit.sh env)"
 start=$(date +%s.%N)
 if ! { cmake --preset dev && cmake --build --preset dev -j "$(nproc)"; } >"$out/build.log" 2>&1; then
   tail -40 "$out/build.log"; echo "BUILD FAILED"; exit 1

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks scripts/diagnostics/launch-cost-replay.py on synthetic transcripts (provenance "synthetic",
 built here, never measured; only the fields the script reads):
-- the lower end it rebuilds at each allowance is the one computed here by hand: the staged chain at the
+- the interval it rebuilds at each allowance is the one computed here by hand: the staged chain at the
   size whose ratio is the claim's figure, over the queued launches, paired over the contexts both ran in;
 - its verdicts follow that interval against the band 0.80 to 1.20: held inside, failed wholly above,
   inconclusive across 1.20;
@@ -86,7 +86,7 @@ def main():
         done = run(script, os.path.join(tmp, "far"), os.path.join(tmp, "near"), os.path.join(tmp, "inside"),
                    "--k", "0.6,0")
         if done.returncode != 0:
-            failures.append("two runs: exit %d: %s" % (done.returncode, done.stderr))
+            failures.append("three runs: exit %d: %s" % (done.returncode, done.stderr))
         rows = {line.split("|")[1].strip(): line for line in done.stdout.splitlines()
                 if line.startswith("| ") and "t.json" in line}
         for name, measured in (("far", far), ("near", near), ("inside", inside)):

@@ -121,9 +121,8 @@ report zlib_ready "zlib: .deps/zlib" ".deps/zlib (apt-get download zlib1g-dev &&
 carried=(.deps)
 # The tree's commit, written at HEAD for the working tree as it is now (a later edit or commit makes it
 # stale: run this again).
-if [ -f "$tree_commit" ] && head -n 1 "$tree_commit" | grep -q "^labrun tree: commit $(git rev-parse HEAD) " &&
-   [ "$(tail -n +2 "$tree_commit" | sha256sum --check --quiet 2>/dev/null | grep -c ': FAILED')" = 0 ]; then
-  say "tree commit: $tree_commit, $(git rev-parse --short HEAD) ($(head -n 1 "$tree_commit" | sed 's/.* dirty /dirty /'))"
+if state=$(scripts/lease/tree-commit.sh check "$tree_commit" 2>/dev/null); then
+  say "tree commit: $tree_commit, $state"
   carried+=("$tree_commit")
 else
   say "MISSING: $tree_commit written at HEAD for the files as they are (scripts/lease/tree-commit.sh write)"

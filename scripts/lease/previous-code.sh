@@ -11,6 +11,8 @@
 #       tool's carry takes the file's path).
 #   scripts/lease/previous-code.sh unpack DEST [PATCH]   on the device: DEST (absent or empty)
 #       becomes the previous code's sources: this tree's files with the patch reversed.
+#   scripts/lease/previous-code.sh commit [PATCH]        prints the commit PATCH reverses the tree to
+#       (for the build of that code to name it; exit 1 where PATCH is not such a patch).
 #
 # The paths: src labs cmake CMakeLists.txt CMakePresets.json scripts/draw_plots.py evidence/schema.
 # The patch's first lines name COMMIT and the HEAD it was made from, and hold a digest of COMMIT's
@@ -19,8 +21,8 @@
 # file changed since that the patch does not touch) cannot give a silently different previous code.
 # Exit status: 0 done; 1 the patch does not fit or git failed; 2 usage.
 set -euo pipefail
-usage="usage: previous-code.sh pack COMMIT [PATCH] | unpack DEST [PATCH]"
-if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0; fi
+usage="usage: previous-code.sh pack COMMIT [PATCH] | unpack DEST [PATCH] | commit [PATCH]"
+if [ "${1:-}" = "-h" ] || [ "${1:-}" = "--help" ]; then sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0; fi
 verb=${1:-}
 cd "$(dirname "$0")/../.."
 # git apply in the current folder as outside any repository: inside one (DEST under build/), it would
@@ -90,6 +92,12 @@ case "$verb" in
       exit 1
     fi
     echo "previous-code: $dest holds the previous code ($(head -1 "$patch" | sed 's/.* into //'))"
+    ;;
+  commit)
+    patch=${2:-build/labrun-pre-session.patch}
+    commit=$(sed -n '1s/^labrun previous code: .* into \([0-9a-f]\{40\}\)$/\1/p' "$patch" 2>/dev/null)
+    [ -n "$commit" ] || { echo "previous-code: $patch is not a previous-code patch" >&2; exit 1; }
+    echo "$commit"
     ;;
   *)
     echo "previous-code: $usage" >&2

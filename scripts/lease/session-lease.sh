@@ -92,7 +92,7 @@ case "$part" in
     # files against it), not the copy's .git.
     labrun_alone() {
       local commit=""
-      [ -f "$3" ] && commit=$(sed -n '1s/.* into \([0-9a-f]\{40\}\)$/\1/p' "$3")
+      [ -z "$3" ] || commit=$(scripts/lease/previous-code.sh commit "$3")
       # Without a patch (OLD_SRC given as a folder), the build falls back to git.
       [ -z "$commit" ] || export LABRUN_GIT_COMMIT=$commit LABRUN_GIT_DIRTY=false
       cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \

@@ -6,23 +6,41 @@
 #   scripts/lease/tree-commit.sh write [FILE]   on the machine that sends the tree: writes FILE
 #       (default build/tree-commit.txt; carry it): HEAD, whether tracked files differ from it, and the
 #       SHA-256 of every tracked file as it is in the working tree
+#   scripts/lease/tree-commit.sh check [FILE]   on the machine that sends the tree: exit 0 where FILE
+#       was written at this HEAD for the tracked files as they are now (its state printed), else 1
 #   scripts/lease/tree-commit.sh env [FILE]     on the device, in the copied tree: prints
 #       `export LABRUN_GIT_COMMIT=...` and `export LABRUN_GIT_DIRTY=...` for the build
 #       (cmake/git_info.cmake reads them; eval the output). The commit is FILE's. Dirty is FILE's
 #       where every listed file is here as it was sent; where one is not, dirty is true and stderr
 #       says how many differ. Without FILE it prints nothing: the build falls back to git.
 #
-# Exit status: 0; 1 FILE unreadable or malformed, or git failed (write); 2 usage.
+# Exit status: 0; 1 FILE unreadable or malformed, git failed (write), or FILE stale (check); 2 usage.
 set -uo pipefail
-usage="usage: tree-commit.sh write|env [FILE]"
+usage="usage: tree-commit.sh write|check|env [FILE]"
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-  write|env) ;;
+  write|check|env) ;;
   *) echo "$usage" >&2; exit 2 ;;
 esac
 verb=$1
 cd "$(dirname "$0")/../.." || exit 2
 file=${2:-build/tree-commit.txt}
+
+# FILE's first line, checked: sets commit and dirty, or says why not and returns 1.
+read_header() {
+  local first
+  first=$(head -n 1 "$file" 2>/dev/null)
+  if [[ ! "$first" =~ ^labrun\ tree:\ commit\ ([0-9a-f]{40})\ dirty\ (true|false)$ ]]; then
+    echo "tree-commit: $file is not a tree-commit file (first line: '$first')" >&2
+    return 1
+  fi
+  commit=${BASH_REMATCH[1]}
+  dirty=${BASH_REMATCH[2]}
+}
+# How many of the files FILE lists are not here as they were when it was written (missing included).
+files_differing() {
+  tail -n +2 "$file" | sha256sum --check --quiet 2>/dev/null | grep -c ': FAILED' || true
+}
 
 case "$verb" in
   write)
@@ -40,16 +58,19 @@ case "$verb" in
     mv "$file.tmp" "$file"
     echo "tree-commit: wrote $file: ${head:0:7}, dirty $dirty, $(($(wc -l <"$file") - 1)) files"
     ;;
+  check)
+    [ -e "$file" ] || { echo "tree-commit: no $file" >&2; exit 1; }
+    read_header || exit 1
+    head=$(git rev-parse --verify HEAD) || exit 1
+    [ "$commit" = "$head" ] || { echo "tree-commit: $file names ${commit:0:7}, HEAD is ${head:0:7}" >&2; exit 1; }
+    differ=$(files_differing)
+    [ "$differ" -eq 0 ] || { echo "tree-commit: $differ files changed since $file was written" >&2; exit 1; }
+    echo "${commit:0:7}, dirty $dirty"
+    ;;
   env)
     [ -e "$file" ] || exit 0
-    first=$(head -n 1 "$file" 2>/dev/null)
-    if [[ ! "$first" =~ ^labrun\ tree:\ commit\ ([0-9a-f]{40})\ dirty\ (true|false)$ ]]; then
-      echo "tree-commit: $file is not a tree-commit file (first line: '$first')" >&2
-      exit 1
-    fi
-    commit=${BASH_REMATCH[1]}
-    dirty=${BASH_REMATCH[2]}
-    differ=$(tail -n +2 "$file" | sha256sum --check --quiet 2>/dev/null | grep -c ': FAILED' || true)
+    read_header || exit 1
+    differ=$(files_differing)
     if [ "$differ" -gt 0 ]; then
       echo "tree-commit: $differ of the files sent from ${commit:0:7} differ here: recorded as dirty" >&2
       dirty=true

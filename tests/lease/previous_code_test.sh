@@ -73,6 +73,10 @@ fi
 grep -q "does not fit" "$scratch/err" || fail "no reason for the misfit: $(cat "$scratch/err")"
 [ ! -e "$scratch/misfit" ] || fail "the misfit's half-made folder was left"
 
+# commit names the commit the patch reverses to, and refuses a file that is no such patch.
+[ "$(bash scripts/lease/previous-code.sh commit "$scratch/p/prev.patch")" = "$(git rev-parse "$old")" ] ||
+  fail "commit does not name the patch's commit"
+if bash scripts/lease/previous-code.sh commit CMakeLists.txt 2>/dev/null; then fail "commit took a file that is no patch"; fi
 # pack refuses uncommitted changes to what travels.
 if bash scripts/lease/previous-code.sh pack "$old" "$scratch/p/again.patch" 2>"$scratch/err"; then
   fail "pack with uncommitted changes succeeded"

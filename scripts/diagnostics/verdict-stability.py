@@ -39,7 +39,9 @@ deviation (about 1 for an interval as wide as the runs' spread calls for; below 
 too little, above it the claim reads as inconclusive more often than the runs need), and how many such
 standard deviations the runs' median figure lies from the nearest end of its bound (a claim within
 about 2 of its bound is held or failed in one run and inconclusive in another by how wide each run's
-interval happens to be).
+interval happens to be). A hot claim judged on GPU time alone too has a second row for that reading,
+named "(on GPU time alone)", from the figure and interval its detail gives (3 decimals): its first
+row's interval spans both readings, and the GPU-alone one is the one that sits near its bound.
 
 As diagnostics it also gives issue 22's pairwise coverage (the share of the other runs' figures each
 run's interval covers) for claims, case medians and predicted ratios, and the switch rate
@@ -60,6 +62,7 @@ import argparse
 import json
 import math
 import os
+import re
 import statistics
 import sys
 
@@ -355,25 +358,52 @@ def process_component(runs):
             "recorded_allowances": sorted(allowances)}
 
 
+# What a hot run's claim judged on GPU time alone too says of that reading, in its detail
+# (claims/claims.cpp, span_gpu_alone): the figure and its interval to 3 decimals, and its verdict.
+# The transcript records them nowhere else; the claim's own interval is the span of both readings'.
+GPU_ALONE_DETAIL = re.compile(r"on GPU time alone \(its cases' gated samples\): ([0-9.]+) \(([0-9.]+) to ([0-9.]+)\), "
+                              r"(held|failed|inconclusive)")
+GPU_ALONE_ROW = " (on GPU time alone)"
+
+
+def gpu_alone_reading(claim):
+    """(figure, (low, high)) of `claim`'s reading on GPU time alone, from its detail, or None."""
+    match = GPU_ALONE_DETAIL.search(claim.get("detail") or "")
+    if not match:
+        return None
+    figure, low, high = (float(match.group(i)) for i in (1, 2, 3))
+    return (figure, (low, high)) if 0 < low <= figure <= high else None
+
+
 def claim_spread(runs):
     """Per claim with a positive figure and interval in 3 runs or more: the runs' figures' standard
     deviation (of their logarithms), the intervals' half widths (of the logarithm), their ratio to 1.96
     times that deviation, and the runs' median figure's distance from the nearest end of the claim's
-    bound in those deviations (None without a bound or a spread)."""
+    bound in those deviations (None without a bound or a spread).
+
+    A hot claim judged on GPU time alone too gets a second row, named with GPU_ALONE_ROW, for that
+    reading: its verdict is decided where either reading's interval reaches the bound, and the first
+    row's interval is the span of both. That row's half width is half the log width of the reading's own
+    interval (symmetric in the logarithm), from figures printed to 3 decimals."""
     per_claim = {}
     for run in runs:
         for claim in run["transcript"].get("claims", []):
             measured, iv = number(claim.get("measured")), interval(claim.get("measured_interval"))
             if measured is None or iv is None or not (measured > 0 and iv[0] > 0):
                 continue
-            per_claim.setdefault(claim["id"], []).append((measured, iv, claim.get("bound") or {}))
+            bound = claim.get("bound") or {}
+            per_claim.setdefault(claim["id"], []).append((measured, iv, bound, False))
+            reading = gpu_alone_reading(claim)
+            if reading is not None:
+                per_claim.setdefault(claim["id"] + GPU_ALONE_ROW, []).append((*reading, bound, True))
     rows = []
     for claim_id, entries in per_claim.items():
         if len(entries) < 3:
             continue
-        logs = [math.log(m) for m, _, _ in entries]
+        logs = [math.log(m) for m, _, _, _ in entries]
         sd = statistics.stdev(logs)
-        halves = [math.log(iv[1] / m) for m, iv, _ in entries]
+        halves = [math.log(iv[1] / iv[0]) / 2 if symmetric else math.log(iv[1] / m)
+                  for m, iv, _, symmetric in entries]
         middle = statistics.median(logs)
         ends = [number(entries[0][2].get(end)) for end in ("low", "high")]
         distances = [abs(math.log(e) - middle) for e in ends if e is not None and e > 0]

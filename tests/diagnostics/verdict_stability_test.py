@@ -443,6 +443,33 @@ def main():
               and "| day48-fusion, cold | 3 | 0 | - (3.0%) | 4.00 | met |" in targets,
               f"targets' table last: {targets}")
 
+    with tempfile.TemporaryDirectory() as folder:
+        # A hot claim judged on GPU time alone too gets a second spread row for that reading, read from
+        # its detail as claims.cpp writes it: three hot runs of "y", whose own interval spans both
+        # readings, and whose GPU-alone figures 1.800, 1.810, 1.790 each have an interval of +-0.010
+        # (half width log(1.81 / 1.79) / 2 for the second) against the bound's top of 1.833.
+        gpu = [(1.800, 1.790, 1.810), (1.810, 1.800, 1.820), (1.790, 1.780, 1.800)]
+        for r, (figure, low, high) in enumerate(gpu):
+            document = transcript("hot", [("y", "held", 1.77, (1.75, high))])
+            document["claims"][0]["bound"] = {"low": 1.5, "high": 1.8333}
+            document["claims"][0]["detail"] = (f"0.14 ms / 0.08 ms = 1.77; on GPU time alone (its cases' gated samples): "
+                                               f"{figure:.3f} ({low:.3f} to {high:.3f}), held")
+            write(folder, f"run-{r}.json", document)
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            rows = {row["claim"]: row for row in json.load(handle)[0]["claim_spread"]}
+        alone = rows.get("y (on GPU time alone)", {})
+        logs = [math.log(f) for f, _, _ in gpu]
+        sd = math.sqrt(sum((v - sum(logs) / 3) ** 2 for v in logs) / 2)
+        halves = sorted(math.log(high / low) / 2 for _, low, high in gpu)
+        check(code == 0 and set(rows) == {"y", "y (on GPU time alone)"} and alone.get("runs") == 3
+              and abs(alone["figure_sd"] - sd) < 1e-12 and abs(alone["half_width_median"] - halves[1]) < 1e-12
+              and abs(alone["half_width_max"] - halves[2]) < 1e-12
+              and abs(alone["bound_distance_sd"] - math.log(1.8333 / 1.8) / sd) < 1e-9
+              and abs(rows["y"]["half_width_median"] - math.log(1.81 / 1.77)) < 1e-12,
+              f"GPU-alone spread row: {code} {rows}")
+        check(text.find("| y (on GPU time alone) |") > text.find("| y |") > 0, f"GPU-alone row after its claim: {text[:1200]}")
+
     # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
     # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.
     code, text = run(script, evidence)

@@ -49,7 +49,16 @@ inline constexpr unsigned long long kGateTimeoutNs = 100'000'000;
 //! gated samples of the same region are taken, outside its hot samples. 2^18: the largest size the
 //! lessons call small (docs/measurement.md).
 inline constexpr std::uint64_t kLaunchCheckMaxElements = std::uint64_t{1} << 18;
-inline constexpr int kLaunchCheckSamplesPerRound = 5;
+//! Gated samples per round of a launch-checked case. 20 (5 until 2026-12-06): a claim judged on GPU
+//! time alone reads each context's median of these samples, and with 5 a context's median ratio
+//! varied by its own sampling error alone. Over the 10 hot day-48 runs of 2026-12-06 07:48Z (H100),
+//! `halfway-against-fused`'s gated ratio moved between a run's 5 contexts by 0.12-0.70% (root mean
+//! square 0.42%), what 5-sample medians of samples spread by 0.46-0.60% give (0.36-0.48%), so its
+//! interval's half width followed that noise (0.2-1.5%) and reached the bound in 3 runs of 10.
+//! 20 samples halve that error. A gated sample costs 0.07-0.2 ms beyond its GPU time there, so
+//! the 15 more a round cost a hot day-48 run about 0.3 s (625 gated samples a run at 5; docs/measurement.md,
+//! "Twenty gated samples a round").
+inline constexpr int kLaunchCheckSamplesPerRound = 20;
 //! The launch check also covers, up to this many elements, every case that a claim of the lab sets
 //! against a bound reads (claims/claims.hpp: reads_against_a_bound), so that such a claim can be judged
 //! on GPU time alone too (core/rounds.hpp: gated_reading). 2^24: at day 48's lesson size the H200's

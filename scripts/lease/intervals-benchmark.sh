@@ -9,7 +9,7 @@
 # Stages, in the order to run them (expected H200 time in brackets; about 9.5 minutes in all):
 #   day48        10 back-to-back runs of day 48 in each of hot, cold and hot-gated mode (DAY48_MODES,
 #                the modes to run, for a lease that splits them between commands), at the
-#                defaults (the cases at n <= 2^16 take 10 contexts in cold and 15 in hot-gated mode),
+#                defaults (the cases at n <= 2^16 take 15 contexts in cold and hot-gated mode),
 #                plots drawn as a student's run draws them, and where hot-gated run 1's time outside
 #                its transcript's wall seconds goes (about 5 min: 30 runs of 7 to 11 s)
 #   others       6 runs of fusion-verdicts (its own default: 10 rounds) and 6 of day 20, at the

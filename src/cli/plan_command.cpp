@@ -6,6 +6,7 @@
 #include "base/format.hpp"
 #include "cli/command_support.hpp"
 #include "cli/exit_codes.hpp"
+#include "core/rounds.hpp"
 #include "evidence/markdown.hpp"
 
 namespace labrun {
@@ -152,8 +153,8 @@ std::string render_plan(const Lab& lab) {
   });
   if (has_small_case) {
     out << "small cases (at most " << kSmallCaseRoundsMaxElements << " elements): at least "
-        << kSmallCaseContextsCold << " CUDA contexts in cold timing and " << kSmallCaseContextsHotGated
-        << " in hot-gated unless --small-case-rounds is given; their extra rounds come after the "
+        << small_case_contexts_words()
+        << " (CUDA contexts) unless --small-case-rounds is given; their extra rounds come after the "
            "others'.\n";
   }
   out << render_table_section(models_table(lab));

@@ -7,6 +7,7 @@
 #include "cli/exit_codes.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/profile_command.hpp"
+#include "core/rounds.hpp"
 #include "evidence/writer.hpp"
 #include "process/process.hpp"
 #include "timeline/nsys_pass.hpp"
@@ -138,10 +139,10 @@ void add_run_options(CLI::App* command, RunArguments& arguments) {
       ->add_option("--small-case-rounds", options.small_case_rounds,
                    "Rounds each case of at most 65536 elements (--small-case-rounds-max-elements) takes, "
                    "at least --rounds; the extra rounds time those cases alone, each in a CUDA context as "
-                   "any round is, and their budget is shared between all their rounds. 0: 10 contexts in "
-                   "cold and 15 in hot-gated timing, or --rounds where that is more, with 2 contexts or "
-                   "more (a small case's level moves with its context), else --rounds; --rounds with "
-                   "--smoke")
+                   "any round is, and their budget is shared between all their rounds. 0: " +
+                       small_case_contexts_words() +
+                       ", or --rounds where that is more, with 2 contexts or more (a small case's level "
+                       "moves with its context), else --rounds; --rounds with --smoke")
       ->check(whole_number_from(0, 1000))
       ->capture_default_str();
   command

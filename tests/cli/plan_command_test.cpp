@@ -60,8 +60,8 @@ TEST_CASE("plan says how many rounds a run takes by default: the lab's own where
   // Every registered lab times an empty launch at one element: a small case.
   CHECK_THAT(
       labrun::render_plan(*day48),
-      ContainsSubstring("small cases (at most 65536 elements): at least 10 CUDA contexts in cold timing "
-                        "and 15 in hot-gated unless --small-case-rounds is given; their extra rounds "
+      ContainsSubstring("small cases (at most 65536 elements): at least 15 contexts in cold and hot-gated "
+                        "timing (CUDA contexts) unless --small-case-rounds is given; their extra rounds "
                         "come after the others'.\n"));
   labrun::Lab large_only = *day48;  // every case at the lesson's 2^24 alone: no small case to speak of
   for (labrun::CaseSpec& spec : large_only.cases) {

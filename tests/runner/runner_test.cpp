@@ -135,7 +135,7 @@ TEST_CASE("rounds and the precision options are checked before any device is tou
   CHECK_THROWS_WITH(labrun::check_run_request(lab, options), ContainsSubstring("--device-warmup"));
 }
 
-TEST_CASE("small cases take 10 contexts in cold timing, 15 in hot-gated, the run's rounds in hot") {
+TEST_CASE("small cases take 15 contexts in cold and hot-gated timing, the run's rounds in hot") {
   using Catch::Matchers::ContainsSubstring;
   const labrun::Lab& lab = *labrun::registered_labs().find("day48-fusion");
   labrun::RunOptions options;
@@ -143,10 +143,10 @@ TEST_CASE("small cases take 10 contexts in cold timing, 15 in hot-gated, the run
   CHECK(labrun::small_case_rounds_for(options, 5) == 5);  // hot timing keeps its behaviour
   CHECK(labrun::small_case_rounds_for(options, 10) == 10);
   options.mode = labrun::TimingMode::kCold;
-  CHECK(labrun::small_case_rounds_for(options, 5) == 10);
-  CHECK(labrun::small_case_rounds_for(options, 2) == 10);
-  CHECK(labrun::small_case_rounds_for(options, 10) == 10);  // a run of 10 rounds times them in all 10
-  CHECK(labrun::small_case_rounds_for(options, 12) == 12);
+  CHECK(labrun::small_case_rounds_for(options, 5) == 15);
+  CHECK(labrun::small_case_rounds_for(options, 2) == 15);
+  CHECK(labrun::small_case_rounds_for(options, 15) == 15);  // a run of 15 rounds times them in all 15
+  CHECK(labrun::small_case_rounds_for(options, 16) == 16);
   options.mode = labrun::TimingMode::kHotGated;
   CHECK(labrun::small_case_rounds_for(options, 10) == 15);
   CHECK(labrun::small_case_rounds_for(options, 20) == 20);

@@ -154,7 +154,7 @@ std::string render_plan(const Lab& lab) {
   if (has_small_case) {
     out << "small cases (at most " << kSmallCaseRoundsMaxElements << " elements): at least "
         << small_case_contexts_words()
-        << " (CUDA contexts) unless --small-case-rounds is given; their extra rounds come after the "
+        << " unless --small-case-rounds is given; their extra rounds come after the "
            "others'.\n";
   }
   out << render_table_section(models_table(lab));

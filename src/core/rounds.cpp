@@ -510,9 +510,9 @@ std::string small_case_rounds_text(int rounds, int small_case_rounds, int rounds
 
 std::string small_case_contexts_words() {
   if (kSmallCaseContextsCold == kSmallCaseContextsHotGated) {
-    return std::to_string(kSmallCaseContextsCold) + " contexts in cold and hot-gated timing";
+    return std::to_string(kSmallCaseContextsCold) + " CUDA contexts in cold and hot-gated timing";
   }
-  return std::to_string(kSmallCaseContextsCold) + " contexts in cold and " +
+  return std::to_string(kSmallCaseContextsCold) + " CUDA contexts in cold and " +
          std::to_string(kSmallCaseContextsHotGated) + " in hot-gated timing";
 }
 

@@ -75,8 +75,8 @@ inline constexpr int kSmallCaseContextsCold = 15;
 //! slowly with contexts. The model gives 2.9% at 10 and 2.6% at 15; each extra context costs about
 //! 0.25 s (docs/measurement.md, "Fifteen contexts for the small cases in hot-gated timing").
 inline constexpr int kSmallCaseContextsHotGated = 15;
-//! Those two counts in words, as the plan and `--help` give them: "15 contexts in cold and hot-gated
-//! timing" while they are one count, else "N contexts in cold and M in hot-gated timing".
+//! Those two counts in words, as the plan and `--help` give them: "15 CUDA contexts in cold and
+//! hot-gated timing" while they are one count, else "N CUDA contexts in cold and M in hot-gated timing".
 [[nodiscard]] std::string small_case_contexts_words();
 //! An adaptive round takes at least this many samples: fewer leave its median's interval unbounded
 //! (core/sampling.hpp), so a round could never stop on it.

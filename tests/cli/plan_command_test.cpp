@@ -58,11 +58,10 @@ TEST_CASE("plan says how many rounds a run takes by default: the lab's own where
              ContainsSubstring("rounds: 10 unless --rounds is given, each in a CUDA context of its own (the "
                                "lab's own; labrun's default is 5).\n"));
   // Every registered lab times an empty launch at one element: a small case.
-  CHECK_THAT(
-      labrun::render_plan(*day48),
-      ContainsSubstring("small cases (at most 65536 elements): at least 15 contexts in cold and hot-gated "
-                        "timing (CUDA contexts) unless --small-case-rounds is given; their extra rounds "
-                        "come after the others'.\n"));
+  CHECK_THAT(labrun::render_plan(*day48),
+             ContainsSubstring("small cases (at most 65536 elements): at least 15 CUDA contexts in cold and "
+                               "hot-gated timing unless --small-case-rounds is given; their extra rounds "
+                               "come after the others'.\n"));
   labrun::Lab large_only = *day48;  // every case at the lesson's 2^24 alone: no small case to speak of
   for (labrun::CaseSpec& spec : large_only.cases) {
     spec.sizes = {labrun::SizeRequest{"lesson", std::uint64_t{1} << 24}};

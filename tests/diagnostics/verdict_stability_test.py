@@ -447,7 +447,8 @@ def main():
         # A hot claim judged on GPU time alone too gets a second spread row for that reading, read from
         # its detail as claims.cpp writes it: three hot runs of "y", whose own interval spans both
         # readings, and whose GPU-alone figures 1.800, 1.810, 1.790 each have an interval of +-0.010
-        # (half width log(1.81 / 1.79) / 2 for the second) against the bound's top of 1.833.
+        # (each half width half the log of its interval's high over its low) against the bound's top
+        # of 1.8333.
         gpu = [(1.800, 1.790, 1.810), (1.810, 1.800, 1.820), (1.790, 1.780, 1.800)]
         for r, (figure, low, high) in enumerate(gpu):
             document = transcript("hot", [("y", "held", 1.77, (1.75, high))])

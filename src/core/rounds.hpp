@@ -63,7 +63,7 @@ inline constexpr std::uint64_t kSmallCaseRoundsMaxElements = std::uint64_t{1} <<
 //! benchmarks: the expected median range over the small cases was 2.4-2.9% at 10 contexts (3.5-3.9% at
 //! 5), and a context that only the small cases run in costs its creation (0.16-0.19 s), their sampling
 //! budget being shared over all their rounds (docs/measurement.md, "More contexts for the small
-//! cases"). At 10, eight cold benchmarks measured 1.3-3.6% against the 3% target, and two missed it
+//! cases"). At 10, nine cold benchmarks measured 1.3-3.6% against the 3% target, and two missed it
 //! (3.6%, 3.3%); the last of them (H100, 2026-12-06 09:46Z) put the process level at 0.5% against
 //! T_context 2.7%, as hot-gated timing does, so Kalibera and Jones's rule gives
 //! sqrt(c_process / c_context x T2_context / T2_process) = sqrt(1.5 s / 0.19 s x 29) = 15 contexts a

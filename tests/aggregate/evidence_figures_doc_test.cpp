@@ -105,11 +105,10 @@ TEST_CASE("the figures the docs quote from the committed evidence are what it ho
       "the lesson's " + std::to_string(t4.runs()) + " T4 transcriptions",
       std::to_string(verdicts.runs()) + " fusion-verdicts H200 runs, " + std::to_string(day20.runs()) +
           " day-20 H200 runs\nand the lesson's " + std::to_string(day20_t4.runs()) +
-          " day-20 T4 transcription, " + std::to_string(day34.runs()) +
-          " day-34 H200 run; on " + std::to_string(h100.gpus) + " H100 80GB HBM3s, " +
-          std::to_string(h100.runs()) + " day-48\nruns, " + std::to_string(h100_verdicts.runs()) +
-          " fusion-verdicts runs and " + std::to_string(h100_day20.runs()) +
-          " day-20 runs: " + std::to_string(aggregate.used()) +
+          " day-20 T4 transcription, " + std::to_string(day34.runs()) + " day-34 H200 run; on " +
+          std::to_string(h100.gpus) + " H100 80GB HBM3s, " + std::to_string(h100.runs()) + " day-48\nruns, " +
+          std::to_string(h100_verdicts.runs()) + " fusion-verdicts runs and " +
+          std::to_string(h100_day20.runs()) + " day-20 runs: " + std::to_string(aggregate.used()) +
           " transcripts in all",
       labrun::fixed(ratio.median, 2) + " (" + labrun::fixed(ratio.min, 2) + " to\n  " +
           labrun::fixed(ratio.max, 2) + " over " + std::to_string(ratio.runs) + " runs)",

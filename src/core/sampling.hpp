@@ -56,8 +56,8 @@ inline constexpr std::uint64_t kLaunchCheckMaxElements = std::uint64_t{1} << 18;
 //! square 0.42%), what 5-sample medians of samples spread by 0.46-0.60% give (0.36-0.48%), so its
 //! interval's half width followed that noise (0.2-1.5%) and reached the bound in 3 runs of 10.
 //! 20 samples halve that error. A gated sample costs 0.07-0.2 ms beyond its GPU time there, so
-//! the 15 more a round cost a hot day-48 run about 0.3 s (625 gated samples a run at 5; docs/measurement.md,
-//! "Twenty gated samples a round").
+//! the 15 more a round cost a hot day-48 run about 0.25 s (625 gated samples a run at 5, 2,500 at 20;
+//! docs/measurement.md, "Twenty gated samples a round").
 inline constexpr int kLaunchCheckSamplesPerRound = 20;
 //! The launch check also covers, up to this many elements, every case that a claim of the lab sets
 //! against a bound reads (claims/claims.hpp: reads_against_a_bound), so that such a claim can be judged

@@ -40,8 +40,9 @@ too little, above it the claim reads as inconclusive more often than the runs ne
 standard deviations the runs' median figure lies from the nearest end of its bound (a claim within
 about 2 of its bound is held or failed in one run and inconclusive in another by how wide each run's
 interval happens to be). A hot claim judged on GPU time alone too has a second row for that reading,
-named "(on GPU time alone)", from the figure and interval its detail gives (3 decimals): its first
-row's interval spans both readings, and the GPU-alone one is the one that sits near its bound.
+named "(on GPU time alone)", from the figure and interval the claim records (claims[].gpu_alone,
+schema 1.12.0; before it, its detail gives them to 3 decimals): its first row's interval spans both
+readings, and the GPU-alone one is the one that sits near its bound.
 
 As diagnostics it also gives issue 22's pairwise coverage (the share of the other runs' figures each
 run's interval covers) for claims, case medians and predicted ratios, and the switch rate
@@ -358,16 +359,24 @@ def process_component(runs):
             "recorded_allowances": sorted(allowances)}
 
 
-# What a hot run's claim judged on GPU time alone too says of that reading, in its detail
-# (claims/claims.cpp, span_gpu_alone): the figure and its interval to 3 decimals, and its verdict.
-# The transcript records them nowhere else; the claim's own interval is the span of both readings'.
+# What a hot run's claim judged on GPU time alone too says of that reading (claims/claims.cpp,
+# span_gpu_alone): from schema 1.12.0 the claim's `gpu_alone` field; before it, only its detail, with the
+# figure and its interval to 3 decimals and its verdict. The claim's own interval is the span of both
+# readings'.
 GPU_ALONE_DETAIL = re.compile(r"on GPU time alone \(its cases' gated samples\): ([0-9.]+) \(([0-9.]+) to ([0-9.]+)\), "
                               r"(held|failed|inconclusive)")
 GPU_ALONE_ROW = " (on GPU time alone)"
 
 
 def gpu_alone_reading(claim):
-    """(figure, (low, high)) of `claim`'s reading on GPU time alone, from its detail, or None."""
+    """(figure, (low, high)) of `claim`'s reading on GPU time alone, from its `gpu_alone` field (1.12.0)
+    or, where the transcript records none, from its detail; None where it gives neither."""
+    recorded = claim.get("gpu_alone")
+    if isinstance(recorded, dict):
+        figure, iv = number(recorded.get("measured")), interval(recorded.get("measured_interval"))
+        if figure is None or iv is None:
+            return None
+        return (figure, iv) if 0 < iv[0] <= figure <= iv[1] else None
     match = GPU_ALONE_DETAIL.search(claim.get("detail") or "")
     if not match:
         return None
@@ -384,7 +393,8 @@ def claim_spread(runs):
     A hot claim judged on GPU time alone too gets a second row, named with GPU_ALONE_ROW, for that
     reading: its verdict is decided where either reading's interval reaches the bound, and the first
     row's interval is the span of both. That row's half width is half the log width of the reading's own
-    interval (symmetric in the logarithm), from figures printed to 3 decimals."""
+    interval (symmetric in the logarithm), from the recorded figures (1.12.0) or those its detail
+    prints to 3 decimals."""
     per_claim = {}
     for run in runs:
         for claim in run["transcript"].get("claims", []):

@@ -470,19 +470,20 @@ bool sets_figures_against_a_bound(ClaimKind kind) {
 }
 
 // The transcript as GPU time alone reads it (core/rounds.hpp: gated_reading) and its unit views.
-struct GpuAloneReading {
+struct GpuAloneTranscript {
   Transcript transcript;
   std::vector<Transcript> views;
 };
 
 // `hot`, a claim judged on a hot run's samples, judged again with `gpu_alone`, the same claim on its
 // cases' gated samples: its interval becomes the span of both intervals and its verdict that span's
-// against the bound, so it is held or failed only where both readings are; the detail gives the gated
-// reading and says when the host decides it. A hot figure too noisy for the claim's tolerance (basis
-// "noise", claims/noise_rule.hpp) rests on the gated reading where that one is not (basis "interval"):
-// item 2 of issue 31, a claim that needs precision the hot samples lack reads the gated figure, the hot
-// interval still spanned in. Nothing changes where either reading has no interval, where the hot one
-// was judged otherwise (rounds, point), or where the gated one is too noisy as well.
+// against the bound, so it is held or failed only where both readings are; the gated reading is
+// recorded (ClaimResult::gpu_alone, 1.12.0), and the detail gives it and says when the host decides
+// it. A hot figure too noisy for the claim's tolerance (basis "noise", claims/noise_rule.hpp) rests on
+// the gated reading where that one is not (basis "interval"): item 2 of issue 31, a claim that needs
+// precision the hot samples lack reads the gated figure, the hot interval still spanned in. Nothing
+// changes where either reading has no interval, where the hot one was judged otherwise (rounds,
+// point), or where the gated one is too noisy as well.
 void span_gpu_alone(ClaimResult& hot, const ClaimResult& gpu_alone) {
   const bool hot_too_noisy = hot.verdict_basis == "noise";
   if ((hot.verdict_basis != "interval" && !hot_too_noisy) || !hot.measured_interval || !gpu_alone.measured ||
@@ -492,6 +493,7 @@ void span_gpu_alone(ClaimResult& hot, const ClaimResult& gpu_alone) {
   const Interval span{std::min(hot.measured_interval->low, gpu_alone.measured_interval->low),
                       std::max(hot.measured_interval->high, gpu_alone.measured_interval->high)};
   const Verdict spanned = verdict_from_interval(span, hot.bound_low, hot.bound_high);
+  hot.gpu_alone = GpuAloneReading{*gpu_alone.measured, *gpu_alone.measured_interval, gpu_alone.verdict};
   hot.detail += "; on GPU time alone (its cases' gated samples): " + fixed(*gpu_alone.measured, 3) + " (" +
                 fixed(gpu_alone.measured_interval->low, 3) + " to " +
                 fixed(gpu_alone.measured_interval->high, 3) + "), " + verdict_name(gpu_alone.verdict);
@@ -514,7 +516,7 @@ void span_gpu_alone(ClaimResult& hot, const ClaimResult& gpu_alone) {
 // run judged on GPU time alone too (`gpu_alone`, non-null: claims_read_gpu_alone), a claim that sets a
 // figure against a bound spans both readings at each size where a case it reads has gated samples.
 ClaimResult judge(const ClaimSpec& spec, const Transcript& t, const std::vector<Transcript>& views,
-                  bool noise_rule, const GpuAloneReading* gpu_alone) {
+                  bool noise_rule, const GpuAloneTranscript* gpu_alone) {
   const bool pick_on_the_run = claims_pick_on_the_run(t);
   if (pick_on_the_run && spec.kind == ClaimKind::kCustom && spec.interval && views.size() >= 2) {
     // A position in a sweep: its interval comes from the sweep's figures' intervals, never from the
@@ -633,11 +635,11 @@ std::vector<ClaimResult> evaluate_claims(const std::vector<ClaimSpec>& specs, co
   };
   const std::vector<Transcript> views = views_of(transcript);
   // A hot run that says so (claims_read_gpu_alone) judges its claims on its cases' gated samples too.
-  std::optional<GpuAloneReading> gpu_alone;
+  std::optional<GpuAloneTranscript> gpu_alone;
   if (claims_read_gpu_alone(transcript)) {
     Transcript gated = gated_reading(transcript);
     std::vector<Transcript> gated_views = views_of(gated);
-    gpu_alone.emplace(GpuAloneReading{std::move(gated), std::move(gated_views)});
+    gpu_alone.emplace(GpuAloneTranscript{std::move(gated), std::move(gated_views)});
   }
   const bool noise_rule = schema_version_at_least(transcript.schema_version, 1, 8);
   std::vector<ClaimResult> results;

@@ -45,7 +45,9 @@ namespace labrun {
 //! 1.11.0 gives the small cases more rounds than the others (`timing.small_case_rounds`, their rule
 //! and their size limit; each case's `units`), so cases may have unequal numbers of contexts; older
 //! transcripts are read with every case at `timing.rounds`, as their runs judged them.
-inline constexpr const char* kTranscriptSchemaVersion = "1.11.0";
+//! 1.12.0 records a hot claim's reading on GPU time alone as a field (`claims[].gpu_alone`), which older
+//! transcripts give only in the claim's detail.
+inline constexpr const char* kTranscriptSchemaVersion = "1.12.0";
 
 //! One fact about the run's environment. A fact that could not be read carries no value and the
 //! reason it could not be read: unknown is a value, never a guess.
@@ -391,6 +393,16 @@ enum class Verdict { kHeld, kFailed, kNotMeasured, kInconclusive };
 //! Throws std::invalid_argument for any other text.
 [[nodiscard]] Verdict verdict_from_name(const std::string& name);
 
+//! 1.12.0: a hot run's claim judged again on its cases' gated samples (GPU time alone, the samples hot
+//! timing's launch check takes after each round): that reading's figure, its 95% interval and its own
+//! verdict against the claim's bound. The claim's interval spans this one and the hot one
+//! (claims/claims.hpp).
+struct GpuAloneReading {
+  double measured = 0.0;
+  Interval measured_interval;
+  Verdict verdict = Verdict::kNotMeasured;
+};
+
 //! A lesson's claim checked against a transcript's figures.
 struct ClaimResult {
   std::string id;         //!< stable, "staged-over-fused-is-the-byte-ratio"
@@ -415,6 +427,9 @@ struct ClaimResult {
   //! round, or a transcript older than 1.6.0); 1.8.0: "noise" (inconclusive: the figure moves
   //! between the run's contexts by more than the claim's tolerance, claims/noise_rule.hpp).
   std::string verdict_basis = "point";
+  //! 1.12.0: the claim's reading on GPU time alone, where a hot run judged it on its cases' gated
+  //! samples too; nullopt otherwise, and in older transcripts (whose detail gives it in words).
+  std::optional<GpuAloneReading> gpu_alone = {};
 
   [[nodiscard]] bool has_bound() const { return bound_low.has_value() || bound_high.has_value(); }
 };

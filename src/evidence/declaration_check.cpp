@@ -49,6 +49,21 @@ std::string claim_interval_text(const std::optional<Interval>& interval) {
   return interval ? claim_figure_text(interval->low) + " to " + claim_figure_text(interval->high) : "none";
 }
 
+bool gpu_alone_readings_agree(const std::optional<GpuAloneReading>& a,
+                              const std::optional<GpuAloneReading>& b) {
+  return a.has_value() == b.has_value() &&
+         (!a ||
+          (claim_figures_agree(a->measured, b->measured) &&
+           claim_intervals_agree(a->measured_interval, b->measured_interval) && a->verdict == b->verdict));
+}
+
+std::string gpu_alone_text(const std::optional<GpuAloneReading>& reading) {
+  return reading
+             ? claim_figure_text(reading->measured) + " (" + claim_interval_text(reading->measured_interval) +
+                   "), " + verdict_name(reading->verdict)
+             : "none";
+}
+
 // Records what departs from the lab's declaration. A departure from a rule (a claim's statement,
 // tolerance, bound; a size; a prediction) is forged in a transcript of the current version and
 // unchecked in an older one, written by the rules of its time. A departure from what the rules give on
@@ -60,6 +75,7 @@ class DeclarationChecker {
         lab_(lab),
         out_(out),
         current_(t.schema_version == kTranscriptSchemaVersion),
+        gpu_alone_recorded_(schema_version_numbers(t.schema_version) >= schema_version_numbers("1.12.0")),
         rejudged_(claims_rejudged(t.schema_version)) {}
 
   void check() {
@@ -208,6 +224,14 @@ class DeclarationChecker {
       departs_from_figures(at + "/verdict_basis", recorded.id,
                            "\"" + recorded.verdict_basis + "\", where the transcript's rounds give \"" +
                                rule.verdict_basis + "\"");
+      return;
+    }
+    // 1.12.0 on: a hot claim's reading on GPU time alone, which its interval spans, is recorded.
+    if (gpu_alone_recorded_ && !gpu_alone_readings_agree(recorded.gpu_alone, rule.gpu_alone)) {
+      departs_from_figures(at + "/gpu_alone", recorded.id,
+                           gpu_alone_text(recorded.gpu_alone) +
+                               " does not follow from the transcript's gated samples (which give " +
+                               gpu_alone_text(rule.gpu_alone) + ")");
       return;
     }
     // The detail's wording is this build's: only a measured or transcribed transcript of the current
@@ -399,6 +423,7 @@ class DeclarationChecker {
   const Lab& lab_;
   DeclarationCheck& out_;
   bool current_;
+  bool gpu_alone_recorded_;  // 1.12.0 on: claims[].gpu_alone is recorded, and judged again
   bool rejudged_;
   bool skipped_rule_ = false;  // a synthetic transcript's own rule, not judged against the lab's
 };

@@ -554,20 +554,26 @@ Json transcript_to_json(const Transcript& t) {
   }
   Json claims = Json::array();
   for (const ClaimResult& c : t.claims) {
-    claims.push_back(Json{{"id", c.id},
-                          {"statement", c.statement},
-                          {"figures", c.figures},
-                          {"verdict", verdict_name(c.verdict)},
-                          {"measured", optional_number(c.measured)},
-                          {"expected", optional_number(c.expected)},
-                          {"tolerance", c.tolerance},
-                          {"expected_to_fail", c.expected_to_fail},
-                          {"detail", c.detail},
-                          {"measured_interval", optional_interval(c.measured_interval)},
-                          {"bound", c.has_bound() ? Json{{"low", optional_number(c.bound_low)},
-                                                         {"high", optional_number(c.bound_high)}}
-                                                  : Json(nullptr)},
-                          {"verdict_basis", c.verdict_basis}});
+    claims.push_back(Json{
+        {"id", c.id},
+        {"statement", c.statement},
+        {"figures", c.figures},
+        {"verdict", verdict_name(c.verdict)},
+        {"measured", optional_number(c.measured)},
+        {"expected", optional_number(c.expected)},
+        {"tolerance", c.tolerance},
+        {"expected_to_fail", c.expected_to_fail},
+        {"detail", c.detail},
+        {"measured_interval", optional_interval(c.measured_interval)},
+        {"bound", c.has_bound()
+                      ? Json{{"low", optional_number(c.bound_low)}, {"high", optional_number(c.bound_high)}}
+                      : Json(nullptr)},
+        {"verdict_basis", c.verdict_basis},
+        {"gpu_alone", c.gpu_alone
+                          ? Json{{"measured", number_or_text(c.gpu_alone->measured)},
+                                 {"measured_interval", optional_interval(c.gpu_alone->measured_interval)},
+                                 {"verdict", verdict_name(c.gpu_alone->verdict)}}
+                          : Json(nullptr)}});
   }
   document["claims"] = claims;
   document["timing"] = t.timing ? timing_to_json(*t.timing) : Json(nullptr);
@@ -1007,6 +1013,19 @@ ClaimResult read_claim(const Reader& c) {
   } else {
     claim.verdict_basis = "point";  // before 1.6.0 every verdict was the run's figures against the tolerance
   }
+  if (c.has("gpu_alone")) {  // 1.12.0
+    const Reader reading = c.child("gpu_alone");
+    GpuAloneReading gpu_alone;
+    gpu_alone.measured = reading.number("measured");
+    const Reader interval = reading.child("measured_interval");
+    gpu_alone.measured_interval = Interval{interval.number("low"), interval.number("high")};
+    try {
+      gpu_alone.verdict = verdict_from_name(reading.text("verdict"));
+    } catch (const std::invalid_argument& error) {
+      reading.fail("verdict", error.what());
+    }
+    claim.gpu_alone = gpu_alone;
+  }
   return claim;
 }
 
@@ -1033,9 +1052,13 @@ bool from_1_8(const std::string& version) {
 }  // namespace
 
 const std::vector<std::string>& readable_schema_versions() {
-  static const std::vector<std::string> versions{"1.0.0", "1.1.0", "1.2.0",  "1.3.0",
-                                                 "1.4.0", "1.5.0", "1.6.0",  "1.7.0",
-                                                 "1.8.0", "1.9.0", "1.10.0", kTranscriptSchemaVersion};
+  // Every version before the current one, then the current one.
+  static const std::vector<std::string> versions = [] {
+    std::vector<std::string> older{"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0",  "1.5.0",
+                                   "1.6.0", "1.7.0", "1.8.0", "1.9.0", "1.10.0", "1.11.0"};
+    older.emplace_back(kTranscriptSchemaVersion);
+    return older;
+  }();
   return versions;
 }
 

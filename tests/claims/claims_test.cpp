@@ -775,6 +775,13 @@ TEST_CASE(
       ContainsSubstring("on GPU time alone (its cases' gated samples): 3.455 (3.455 to 3.455), failed"));
   CHECK_THAT(judged.detail, ContainsSubstring("failed: the host's launch latency in the hot samples decides "
                                               "the verdict, so it is inconclusive"));
+  // 1.12.0: the gated reading is recorded as a field too, as the detail gives it.
+  REQUIRE(judged.gpu_alone.has_value());
+  CHECK(judged.gpu_alone->measured == Catch::Approx(0.2256 / 0.0653));
+  CHECK(judged.gpu_alone->measured_interval.high == Catch::Approx(0.2256 / 0.0653).epsilon(1e-3));
+  CHECK(judged.gpu_alone->verdict == Verdict::kFailed);
+  CHECK(judged.measured_interval->high == judged.gpu_alone->measured_interval.high);
+  CHECK_FALSE(as_written.gpu_alone.has_value());
 
   // Where GPU time alone agrees, the verdict stands, and the detail gives the gated reading.
   const labrun::ClaimResult agreeing =
@@ -787,6 +794,7 @@ TEST_CASE(
   labrun::Transcript cold = t;
   cold.timing->mode = "cold";
   CHECK(labrun::evaluate_claims(specs, cold)[0].verdict == Verdict::kHeld);
+  CHECK_FALSE(labrun::evaluate_claims(specs, cold)[0].gpu_alone.has_value());
 
   // A claim that reads the host's launch cost on purpose (per-launch) or a lab's own rule is not.
   labrun::Transcript launches = t;
@@ -797,6 +805,7 @@ TEST_CASE(
   const ClaimSpec per_launch = labrun::per_launch_converges_claim("per-launch", "staged per launch",
                                                                   "lab/p2/staged", "lab/p1/empty", 0.20);
   CHECK_THAT(labrun::evaluate_claims({per_launch}, launches)[0].detail, !ContainsSubstring("GPU time alone"));
+  CHECK_FALSE(labrun::evaluate_claims({per_launch}, launches)[0].gpu_alone.has_value());
 }
 
 TEST_CASE("the cases a claim sets against a bound, by name and size") {

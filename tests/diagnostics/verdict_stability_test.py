@@ -471,6 +471,28 @@ def main():
               f"GPU-alone spread row: {code} {rows}")
         check(text.find("| y (on GPU time alone) |") > text.find("| y |") > 0, f"GPU-alone row after its claim: {text[:1200]}")
 
+    with tempfile.TemporaryDirectory() as folder:
+        # From schema 1.12.0 the claim records that reading (claims[].gpu_alone) at full precision: the
+        # row reads the field, never the detail, here left with other (3-decimal) figures.
+        gpu = [(1.8004, 1.7904, 1.8104), (1.8101, 1.8001, 1.8201), (1.7897, 1.7797, 1.7997)]
+        for r, (figure, low, high) in enumerate(gpu):
+            document = transcript("hot", [("y", "held", 1.77, (1.75, high))])
+            document["claims"][0]["bound"] = {"low": 1.5, "high": 1.8333}
+            document["claims"][0]["gpu_alone"] = {"measured": figure, "measured_interval": {"low": low, "high": high},
+                                                  "verdict": "held"}
+            document["claims"][0]["detail"] = ("on GPU time alone (its cases' gated samples): 1.000 (0.900 to 1.100), "
+                                               "held")
+            write(folder, f"run-{r}.json", document)
+        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+            rows = {row["claim"]: row for row in json.load(handle)[0]["claim_spread"]}
+        alone = rows.get("y (on GPU time alone)", {})
+        logs = [math.log(f) for f, _, _ in gpu]
+        sd = math.sqrt(sum((v - sum(logs) / 3) ** 2 for v in logs) / 2)
+        check(code == 0 and alone.get("runs") == 3 and abs(alone["figure_sd"] - sd) < 1e-12
+              and abs(alone["bound_distance_sd"] - (math.log(1.8333) - sorted(logs)[1]) / sd) < 1e-9,
+              f"GPU-alone spread row from the field: {code} {rows}")
+
     # Committed evidence: read, one section per timing mode; the 1.8.0 runs of 2026-12-03 carry
     # intervals (one in each of cold, hot and hot-gated), so each section reports their coverage.
     code, text = run(script, evidence)

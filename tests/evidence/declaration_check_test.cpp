@@ -18,8 +18,10 @@
 #include "aggregate/aggregate.hpp"
 #include "base/atomic_file.hpp"
 #include "base/format.hpp"
+#include "claims/claims.hpp"
 #include "core/transcript.hpp"
 #include "evidence/transcript_file.hpp"
+#include "evidence/transcript_json.hpp"
 #include "support/temporary_directory.hpp"
 #include "support/test_data.hpp"
 
@@ -30,16 +32,46 @@ namespace {
 
 using Document = nlohmann::ordered_json;
 
-// A committed older H200 run as the current version (1.11.0) reads it, for a lab with no run of the
-// current version committed (day 34): 1.9.0 adds only the process allowance, and a 1.8.0 run's
-// intervals are those of an allowance of 0; 1.10.0 adds only each case's figure, and a 1.8.0 run's
-// figures are its samples' medians (figure_ms null); 1.11.0 adds only the small cases' rounds, and in
-// a 1.8.0 run every case took the run's rounds (small_case_rounds = rounds, their rule the round rule)
-// in the contexts its rounds record (units). So the run relabelled so is a current transcript its
-// claims still agree with. Only a transcript of the current version is held to today's rules (an older
-// one's departures are unchecked, not forged).
+// A committed 1.11.0 run as 1.12.0 reads it: 1.12.0 adds only each claim's reading on GPU time alone
+// (claims[].gpu_alone), which a run judges only in hot timing under the rule its interval_method states
+// (2026-12-05 on); a run judged so gives the reading in the claim's detail, and this build's judgement
+// of its gated samples, which the check below holds the field to, is the one the detail gives.
+Document as_1_12_0(Document document) {
+  REQUIRE(document["schema_version"] == "1.11.0");
+  document["schema_version"] = labrun::kTranscriptSchemaVersion;
+  const labrun::Transcript t = labrun::transcript_from_text(document.dump());
+  const labrun::Lab* lab = labrun::testing::registered_lab(t.lab_name);
+  REQUIRE(lab != nullptr);
+  const std::vector<labrun::ClaimResult> judged = labrun::evaluate_claims(lab->claims, t);
+  for (Document& claim : document["claims"]) {
+    const auto same = std::find_if(judged.begin(), judged.end(),
+                                   [&](const labrun::ClaimResult& c) { return c.id == claim["id"]; });
+    REQUIRE(same != judged.end());
+    claim["gpu_alone"] = nullptr;
+    if (same->gpu_alone) {
+      claim["gpu_alone"] = {{"measured", same->gpu_alone->measured},
+                            {"measured_interval",
+                             {{"low", same->gpu_alone->measured_interval.low},
+                              {"high", same->gpu_alone->measured_interval.high}}},
+                            {"verdict", labrun::verdict_name(same->gpu_alone->verdict)}};
+    }
+  }
+  return document;
+}
+
+// A committed older H200 run as the current version reads it, for a lab with no run of the current
+// version committed (day 34): 1.9.0 adds only the process allowance, and a 1.8.0 run's intervals are
+// those of an allowance of 0; 1.10.0 adds only each case's figure, and a 1.8.0 run's figures are its
+// samples' medians (figure_ms null); 1.11.0 adds only the small cases' rounds, and in a 1.8.0 run every
+// case took the run's rounds (small_case_rounds = rounds, their rule the round rule) in the contexts its
+// rounds record (units); 1.12.0 adds only the GPU-alone reading (as_1_12_0), which no 1.8.0 run judged.
+// So the run relabelled so is a current transcript its claims still agree with. Only a transcript of
+// the current version is held to today's rules (an older one's departures are unchecked, not forged).
 Document as_current(Document document) {
   document["schema_version"] = labrun::kTranscriptSchemaVersion;
+  for (Document& claim : document["claims"]) {
+    claim["gpu_alone"] = nullptr;
+  }
   document["timing"]["process_allowance"] = 0.0;
   document["timing"]["small_case_rounds"] = document["timing"]["rounds"];
   document["timing"]["small_case_rounds_max_elements"] = 0;
@@ -57,13 +89,13 @@ Document as_current(Document document) {
   return document;
 }
 
-// The day-20 H200 run of 2026-12-04 17:09Z (1.11.0, its claims judged picking on the run): measured,
-// with image shapes, claims judged over its CUDA contexts, a roofline and a prediction measured at two
-// sizes.
+// The day-20 H200 run of 2026-12-04 17:09Z (1.11.0 as 1.12.0 reads it, its claims judged picking on
+// the run): measured, with image shapes, claims judged over its CUDA contexts, a roofline and a
+// prediction measured at two sizes.
 Document current_day20_run() {
-  return Document::parse(labrun::read_evidence_text(labrun::testing::evidence_folder() /
-                                                    "day20-sobel-threshold" / "nvidia-h200" /
-                                                    "2026-12-04T17-09-48Z.json.gz"));
+  return as_1_12_0(Document::parse(labrun::read_evidence_text(labrun::testing::evidence_folder() /
+                                                              "day20-sobel-threshold" / "nvidia-h200" /
+                                                              "2026-12-04T17-09-48Z.json.gz")));
 }
 
 // A day-48 H200 run of schema 1.5.0 whose claims include failed ones.
@@ -150,10 +182,10 @@ TEST_CASE(
   }
 
   // A bound's words from before 1.8.0 are accepted only in a transcript older than 1.8.0: in the
-  // day-48 H200 run of 2026-12-04 17:09Z (cold, 1.11.0), "no case faster by more than 2%" for "at
-  // least 0.98" is forged.
-  Document day48 = Document::parse(labrun::read_evidence_text(
-      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-04T17-09-29Z.json.gz"));
+  // day-48 H200 run of 2026-12-04 17:09Z (cold, 1.11.0 as 1.12.0 reads it), "no case faster by more
+  // than 2%" for "at least 0.98" is forged.
+  Document day48 = as_1_12_0(Document::parse(labrun::read_evidence_text(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-04T17-09-29Z.json.gz")));
   REQUIRE(day48["schema_version"] == labrun::kTranscriptSchemaVersion);
   REQUIRE(day48["claims"][4]["id"] == "widening-does-not-make-it-faster");
   REQUIRE(declaration_check_of(dir.path, "day48.json", day48).problem == "");
@@ -169,6 +201,55 @@ TEST_CASE(
       1.1 * day48["claims"][3]["measured_interval"]["high"].get<double>();
   CHECK_THAT(declaration_check_of(dir.path, "day48-widened.json", widened).problem,
              ContainsSubstring("day48-widened.json: /claims/3/measured_interval"));
+
+  // The reading on GPU time alone (1.12.0), on the day-48 H200 hot run of 2026-12-05 22:21Z (1.11.0 as
+  // 1.12.0 reads it), whose first claim was judged on its cases' gated samples too: the field holds
+  // what the detail gives to 3 decimals, and a reading moved, turned, deleted or given to a claim
+  // judged on its hot samples alone is forged.
+  const Document hot = as_1_12_0(Document::parse(labrun::read_evidence_text(
+      labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h200" / "2026-12-05T22-21-27Z.json.gz")));
+  REQUIRE(declaration_check_of(dir.path, "hot.json", hot).problem == "");
+  const Document& reading = hot["claims"][0]["gpu_alone"];
+  REQUIRE(reading.is_object());
+  CHECK_THAT(hot["claims"][0]["detail"].get<std::string>(),
+             ContainsSubstring("on GPU time alone (its cases' gated samples): " +
+                               labrun::fixed(reading["measured"].get<double>(), 3) + " (" +
+                               labrun::fixed(reading["measured_interval"]["low"].get<double>(), 3) + " to " +
+                               labrun::fixed(reading["measured_interval"]["high"].get<double>(), 3) + "), " +
+                               reading["verdict"].get<std::string>()));
+  REQUIRE(hot["claims"][1]["gpu_alone"].is_null());
+  const std::vector<Forgery> reading_forgeries{
+      {"the gated figure moved to the bound's middle",
+       [](Document& d) {
+         d["claims"][0]["gpu_alone"]["measured"] =
+             1.01 * d["claims"][0]["gpu_alone"]["measured"].get<double>();
+       },
+       "/claims/0/gpu_alone"},
+      {"the gated interval narrowed",
+       [](Document& d) {
+         d["claims"][0]["gpu_alone"]["measured_interval"]["high"] =
+             d["claims"][0]["gpu_alone"]["measured"].get<double>();
+       },
+       "/claims/0/gpu_alone"},
+      {"the gated verdict turned",
+       [](Document& d) {
+         d["claims"][0]["gpu_alone"]["verdict"] =
+             d["claims"][0]["gpu_alone"]["verdict"] == "held" ? "inconclusive" : "held";
+       },
+       "/claims/0/gpu_alone"},
+      {"the gated reading deleted", [](Document& d) { d["claims"][0]["gpu_alone"] = nullptr; },
+       "/claims/0/gpu_alone"},
+      {"a gated reading given to a claim judged on its hot samples alone",
+       [](Document& d) { d["claims"][1]["gpu_alone"] = d["claims"][0]["gpu_alone"]; }, "/claims/1/gpu_alone"},
+  };
+  for (const Forgery& forgery : reading_forgeries) {
+    INFO(forgery.what);
+    Document forged = hot;
+    forgery.edit(forged);
+    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged-hot.json", forged);
+    CHECK_FALSE(check.transcript.has_value());
+    CHECK_THAT(check.problem, ContainsSubstring("forged-hot.json: " + forgery.pointer));
+  }
 
   // A lab's own figures (1.8.0), on the day-34 H200 run (as the current version): a count of loads,
   // and a formula's value.

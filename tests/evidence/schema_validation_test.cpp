@@ -98,6 +98,25 @@ TEST_CASE("what the writer writes validates against the current schema") {
   CHECK(problems.empty());
 }
 
+TEST_CASE(
+    "a claim's reading on GPU time alone validates, and one with no verdict of its interval does not "
+    "(1.12.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.claims.front().gpu_alone =
+      labrun::GpuAloneReading{2.95, labrun::Interval{2.9, 3.02}, labrun::Verdict::kHeld};
+  labrun::Json document = labrun::transcript_to_json(t);
+  CHECK(labrun::validate_transcript(document).empty());
+  // The reading is judged by its interval: "not measured" is never its verdict.
+  document["claims"][0]["gpu_alone"]["verdict"] = "not measured";
+  const auto problems = labrun::validate_transcript(document);
+  REQUIRE_FALSE(problems.empty());
+  CHECK(problems.front().pointer.find("/claims/0/gpu_alone") == 0);
+  // A measured run of 1.12.0 names the key on every claim, null where there is no such reading.
+  labrun::Json missing = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
+  missing["claims"][0].erase("gpu_alone");
+  CHECK_FALSE(labrun::validate_transcript(missing).empty());
+}
+
 TEST_CASE("the writer's output shape is pinned to its schema version") {
   // Changing what the writer emits needs a new schema version: bump kTranscriptSchemaVersion, add
   // evidence/schema/transcript-<new>.schema.json and tests/evidence/golden/transcript-shape-<new>.txt.
@@ -118,7 +137,7 @@ TEST_CASE("the writer's output shape is pinned to its schema version") {
 TEST_CASE("schemas of every readable version are among labrun's data files") {
   const auto versions = labrun::known_schema_versions();
   CHECK(versions == std::vector<std::string>{"1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0", "1.6.0",
-                                             "1.7.0", "1.8.0", "1.9.0", "1.10.0", "1.11.0"});
+                                             "1.7.0", "1.8.0", "1.9.0", "1.10.0", "1.11.0", "1.12.0"});
   for (const std::string& v : labrun::readable_schema_versions()) {
     CHECK(labrun::schema_text(v).has_value());
   }

@@ -300,6 +300,38 @@ TEST_CASE(
   CHECK_THAT(error_of(zero), ContainsSubstring("/cases/0/figure_ms: expected a positive number"));
 }
 
+TEST_CASE(
+    "a claim's reading on GPU time alone survives a round trip, and is null where none was made (1.12.0)") {
+  labrun::Transcript t = labrun::testing::sample_day48_transcript();
+  t.claims.front().gpu_alone =
+      labrun::GpuAloneReading{2.95, labrun::Interval{2.9, 3.02}, labrun::Verdict::kHeld};
+  const Json with = labrun::transcript_to_json(t);
+  const Json& reading = with["claims"][0]["gpu_alone"];
+  CHECK(reading["measured"] == 2.95);
+  CHECK(reading["measured_interval"]["low"] == 2.9);
+  CHECK(reading["measured_interval"]["high"] == 3.02);
+  CHECK(reading["verdict"] == "held");
+  const labrun::Transcript back = labrun::transcript_from_json(with);
+  REQUIRE(back.claims.front().gpu_alone.has_value());
+  CHECK(back.claims.front().gpu_alone->measured == 2.95);
+  CHECK(back.claims.front().gpu_alone->measured_interval.high == 3.02);
+  CHECK(back.claims.front().gpu_alone->verdict == labrun::Verdict::kHeld);
+  CHECK(labrun::transcript_to_json(back) == with);
+  // A claim judged on one reading writes null; a transcript before 1.12.0 has no key and reads the same.
+  const Json without = labrun::transcript_to_json(labrun::testing::sample_day48_transcript());
+  CHECK(without["claims"][0]["gpu_alone"].is_null());
+  Json older = without;
+  older["schema_version"] = "1.11.0";
+  older["claims"][0].erase("gpu_alone");
+  CHECK_FALSE(labrun::transcript_from_json(older).claims.front().gpu_alone.has_value());
+  Json unknown = with;
+  unknown["claims"][0]["gpu_alone"]["verdict"] = "probably";
+  CHECK_THAT(error_of(unknown), ContainsSubstring("/claims/0/gpu_alone/verdict"));
+  Json no_interval = with;
+  no_interval["claims"][0]["gpu_alone"]["measured_interval"] = nullptr;
+  CHECK_THAT(error_of(no_interval), ContainsSubstring("/claims/0/gpu_alone/measured_interval"));
+}
+
 TEST_CASE("a transcript's text puts every array of numbers on one line, and is otherwise dump(2)'s") {
   const labrun::Transcript t = labrun::testing::sample_day48_transcript();
   const std::string text = labrun::transcript_to_text(t);

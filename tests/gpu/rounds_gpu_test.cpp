@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "base/atomic_file.hpp"
+#include "base/format.hpp"
 #include "cases/declared_lab.hpp"
 #include "core/sampling.hpp"
 #include "evidence/consistency.hpp"
@@ -202,6 +203,13 @@ TEST_CASE("hot timing checks the cases a claim sets against a bound up to 2^24, 
       [](const labrun::ClaimResult& c) { return c.id == "staged-over-fused-is-the-byte-ratio"; });
   REQUIRE(lesson_ratio != back.claims.end());
   CHECK(lesson_ratio->detail.find("on GPU time alone") != std::string::npos);
+  // 1.12.0: the transcript written records that reading as a field, which the claim's interval spans.
+  REQUIRE(lesson_ratio->gpu_alone.has_value());
+  REQUIRE(lesson_ratio->measured_interval.has_value());
+  CHECK(lesson_ratio->measured_interval->low <= lesson_ratio->gpu_alone->measured_interval.low);
+  CHECK(lesson_ratio->measured_interval->high >= lesson_ratio->gpu_alone->measured_interval.high);
+  CHECK(lesson_ratio->detail.find("on GPU time alone (its cases' gated samples): " +
+                                  labrun::fixed(lesson_ratio->gpu_alone->measured, 3)) != std::string::npos);
 }
 
 TEST_CASE("small cases take more rounds in contexts of their own, large ones keep theirs (1.11.0)",

@@ -44,8 +44,9 @@ Document as_1_12_0(Document document) {
   REQUIRE(lab != nullptr);
   const std::vector<labrun::ClaimResult> judged = labrun::evaluate_claims(lab->claims, t);
   for (Document& claim : document["claims"]) {
-    const auto same = std::find_if(judged.begin(), judged.end(),
-                                   [&](const labrun::ClaimResult& c) { return c.id == claim["id"]; });
+    const std::string id = claim["id"].get<std::string>();
+    const auto same =
+        std::find_if(judged.begin(), judged.end(), [&](const labrun::ClaimResult& c) { return c.id == id; });
     REQUIRE(same != judged.end());
     claim["gpu_alone"] = nullptr;
     if (same->gpu_alone) {

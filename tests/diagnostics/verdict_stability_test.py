@@ -43,6 +43,13 @@ def run(script, folder, *extra):
     return result.returncode, result.stdout + result.stderr
 
 
+def claim_spread_rows(script, folder):
+    """The script's exit status and text over `folder`, and its claim spread rows by claim."""
+    code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
+    with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
+        return code, text, {row["claim"]: row for row in json.load(handle)[0]["claim_spread"]}
+
+
 def write(folder, name, document, process_seconds=None):
     os.makedirs(os.path.join(folder, os.path.dirname(name)), exist_ok=True)
     with open(os.path.join(folder, name), "w", encoding="utf-8") as handle:
@@ -456,9 +463,7 @@ def main():
             document["claims"][0]["detail"] = (f"0.14 ms / 0.08 ms = 1.77; on GPU time alone (its cases' gated samples): "
                                                f"{figure:.3f} ({low:.3f} to {high:.3f}), held")
             write(folder, f"run-{r}.json", document)
-        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
-        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
-            rows = {row["claim"]: row for row in json.load(handle)[0]["claim_spread"]}
+        code, text, rows = claim_spread_rows(script, folder)
         alone = rows.get("y (on GPU time alone)", {})
         logs = [math.log(f) for f, _, _ in gpu]
         sd = math.sqrt(sum((v - sum(logs) / 3) ** 2 for v in logs) / 2)
@@ -483,9 +488,7 @@ def main():
             document["claims"][0]["detail"] = ("on GPU time alone (its cases' gated samples): 1.000 (0.900 to 1.100), "
                                                "held")
             write(folder, f"run-{r}.json", document)
-        code, text = run(script, folder, "--json", os.path.join(folder, "figures.json"))
-        with open(os.path.join(folder, "figures.json"), encoding="utf-8") as handle:
-            rows = {row["claim"]: row for row in json.load(handle)[0]["claim_spread"]}
+        code, text, rows = claim_spread_rows(script, folder)
         alone = rows.get("y (on GPU time alone)", {})
         logs = [math.log(f) for f, _, _ in gpu]
         sd = math.sqrt(sum((v - sum(logs) / 3) ** 2 for v in logs) / 2)

@@ -118,6 +118,19 @@ struct Forgery {
   std::string pointer;  // where the refusal must point
 };
 
+// Each forgery applied alone to `original`, written as `name`: refused, at its pointer.
+void check_forgeries(const fs::path& dir, const Document& original, const std::string& name,
+                     const std::vector<Forgery>& forgeries) {
+  for (const Forgery& forgery : forgeries) {
+    INFO(forgery.what);
+    Document forged = original;
+    forgery.edit(forged);
+    const labrun::TranscriptCheck check = declaration_check_of(dir, name, forged);
+    CHECK_FALSE(check.transcript.has_value());
+    CHECK_THAT(check.problem, ContainsSubstring(name + ": " + forgery.pointer));
+  }
+}
+
 }  // namespace
 
 TEST_CASE(
@@ -173,14 +186,7 @@ TEST_CASE(
       {"a prediction's measured ratios removed",
        [](Document& d) { d["predictions"][0]["measured"] = Document::array(); }, "/predictions/0/measured"},
   };
-  for (const Forgery& forgery : forgeries) {
-    INFO(forgery.what);
-    Document forged = current_day20_run();
-    forgery.edit(forged);
-    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged.json", forged);
-    CHECK_FALSE(check.transcript.has_value());
-    CHECK_THAT(check.problem, ContainsSubstring("forged.json: " + forgery.pointer));
-  }
+  check_forgeries(dir.path, current_day20_run(), "forged.json", forgeries);
 
   // A bound's words from before 1.8.0 are accepted only in a transcript older than 1.8.0: in the
   // day-48 H200 run of 2026-12-04 17:09Z (cold, 1.11.0 as 1.12.0 reads it), "no case faster by more
@@ -243,14 +249,7 @@ TEST_CASE(
       {"a gated reading given to a claim judged on its hot samples alone",
        [](Document& d) { d["claims"][1]["gpu_alone"] = d["claims"][0]["gpu_alone"]; }, "/claims/1/gpu_alone"},
   };
-  for (const Forgery& forgery : reading_forgeries) {
-    INFO(forgery.what);
-    Document forged = hot;
-    forgery.edit(forged);
-    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged-hot.json", forged);
-    CHECK_FALSE(check.transcript.has_value());
-    CHECK_THAT(check.problem, ContainsSubstring("forged-hot.json: " + forgery.pointer));
-  }
+  check_forgeries(dir.path, hot, "forged-hot.json", reading_forgeries);
 
   // A lab's own figures (1.8.0), on the day-34 H200 run (as the current version): a count of loads,
   // and a formula's value.
@@ -274,14 +273,7 @@ TEST_CASE(
       {"a declared figure deleted", [](Document& d) { d["cases"][0]["declared_figures"].erase(0); },
        "/cases/0/declared_figures"},
   };
-  for (const Forgery& forgery : figure_forgeries) {
-    INFO(forgery.what);
-    Document forged = day34;
-    forgery.edit(forged);
-    const labrun::TranscriptCheck check = declaration_check_of(dir.path, "forged-day34.json", forged);
-    CHECK_FALSE(check.transcript.has_value());
-    CHECK_THAT(check.problem, ContainsSubstring("forged-day34.json: " + forgery.pointer));
-  }
+  check_forgeries(dir.path, day34, "forged-day34.json", figure_forgeries);
 }
 
 TEST_CASE(

@@ -979,16 +979,21 @@ void migrate_contexts(TimingRecord& timing) {
       "context, each round an interval unit)";
 }
 
+// `parent`'s "verdict", one of verdict_name's; any other text fails at its pointer.
+Verdict read_verdict(const Reader& parent) {
+  try {
+    return verdict_from_name(parent.text("verdict"));
+  } catch (const std::invalid_argument& error) {
+    parent.fail("verdict", error.what());
+  }
+}
+
 ClaimResult read_claim(const Reader& c) {
   ClaimResult claim;
   claim.id = c.text("id");
   claim.statement = c.text("statement");
   claim.figures = c.text("figures");
-  try {
-    claim.verdict = verdict_from_name(c.text("verdict"));
-  } catch (const std::invalid_argument& error) {
-    c.fail("verdict", error.what());
-  }
+  claim.verdict = read_verdict(c);
   if (c.has("measured")) {
     claim.measured = c.number("measured");
   }
@@ -1019,11 +1024,7 @@ ClaimResult read_claim(const Reader& c) {
     gpu_alone.measured = reading.number("measured");
     const Reader interval = reading.child("measured_interval");
     gpu_alone.measured_interval = Interval{interval.number("low"), interval.number("high")};
-    try {
-      gpu_alone.verdict = verdict_from_name(reading.text("verdict"));
-    } catch (const std::invalid_argument& error) {
-      reading.fail("verdict", error.what());
-    }
+    gpu_alone.verdict = read_verdict(reading);
     claim.gpu_alone = gpu_alone;
   }
   return claim;

@@ -13,6 +13,7 @@
 #   scripts/lease/intervals-lease.sh OUTDIR 2
 #   scripts/lease/intervals-lease.sh OUTDIR 3
 #   scripts/lease/intervals-lease.sh OUTDIR 4     today's cost measured here, and another card's evidence
+#   scripts/lease/intervals-lease.sh OUTDIR evidence   the card's evidence alone (the cheapest lease)
 #   scripts/lease/intervals-lease.sh OUTDIR PART --dry-run   say what PART would run on this card
 #   scripts/lease/intervals-lease.sh --help                  this text
 #
@@ -36,6 +37,10 @@
 #      figures (~2 min on an H100); on a card other than the H200, one run of each lab into the card's
 #      own folder, evidence/<lab>/<card> (the H200 writes its evidence in part 1; LEASE_EVIDENCE=0 leaves
 #      it out) (~1.5 min)
+# On any card, part evidence (a lease of its own, for a machine that comes with little device time left):
+#   evidence  this tree's labrun alone (no tests, no previous code), then one run of each lab into the
+#      card's folder, evidence/<lab>/<card>, with its plots, roofline and lesson comparisons, as part 1
+#      writes them on an H200 (~2.5 min: the issue's item 3 without its targets)
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. Part 2 or 3 on a machine without part 1's builds (the device
 # tool gives a machine back 30 s after a command, and a later command gets a bare one) builds first, as
@@ -52,7 +57,7 @@
 # Exit status: 0; 1 a step failed (the later steps still run); 2 usage; 3 not an H200, with
 # LEASE_REQUIRE_H200=1.
 set -uo pipefail
-usage="usage: intervals-lease.sh OUTDIR 1|2|3|4 [--dry-run] (--help: what each part runs)"
+usage="usage: intervals-lease.sh OUTDIR 1|2|3|4|evidence [--dry-run] (--help: what each part runs)"
 case "${1:-}" in
   -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
 esac
@@ -67,7 +72,7 @@ case "${3:-}" in
   *) echo "intervals-lease: unknown argument '$3' ($usage)" >&2; exit 2 ;;
 esac
 case "$part" in
-  1|2|3|4) ;;
+  1|2|3|4|evidence) ;;
   *) echo "intervals-lease: unknown part '$part' ($usage)" >&2; exit 2 ;;
 esac
 cd "$(dirname "$0")/../.." || exit 2
@@ -117,11 +122,14 @@ out=$(cd "$out" 2>/dev/null && pwd || echo "$out")
 export COPY_TO=${COPY_TO:-$out/copy}
 intervals=$out/intervals
 benchmark=scripts/lease/intervals-benchmark.sh
-echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: its evidence in its own folder, part 4"))"
+echo "intervals-lease: part $part on '$card' ($([ "$on_h200" -eq 1 ] && echo "the H200 plan" || echo "not an H200: its evidence in its own folder, part 4 or part evidence"))"
 # Whether part 1's builds are here: this tree's labrun and the previous code's, which parts 2 and 3 run.
 # Part 1 always builds (an incremental build where they are); parts 2 and 3 only where they are not.
 built() { [ -x build/dev/labrun ] && [ -x build/old-dev/labrun ]; }
-if [ "$part" = 1 ] || ! built; then
+# Part evidence builds only this tree's labrun, which is all its one stage runs.
+if [ "$part" = evidence ]; then
+  run "build this tree's labrun alone" 240 scripts/lease/session-lease.sh "$out" labrun
+elif [ "$part" = 1 ] || ! built; then
   run build 330 scripts/lease/session-lease.sh "$out" build
 fi
 case "$on_h200:$part" in
@@ -168,6 +176,9 @@ case "$on_h200:$part" in
     else
       echo "intervals-lease: part 4 has nothing to run here (no baseline built; the H200's evidence is part 1's)"
     fi
+    ;;
+  *:evidence)
+    run evidence 300 "$benchmark" "$intervals" evidence
     ;;
 esac
 [ "$dry_run" -eq 1 ] && exit 0

@@ -11,6 +11,10 @@
 #                                                  baseline's labrun too (build/baseline-dev: the
 #                                                  code an issue measured its figures with,
 #                                                  intervals-benchmark.sh's baseline stage)
+#   scripts/lease/session-lease.sh OUTDIR labrun   this tree's labrun alone (dev preset, its
+#                                                  helpers and data files; no tests, no previous
+#                                                  code: about 1 min), for a lease that only writes
+#                                                  evidence (intervals-lease.sh OUTDIR evidence)
 #   scripts/lease/session-lease.sh OUTDIR pace     grading-pace.sh: the honest batch, OLD's rate,
 #                                                  fault injection, every corpus, one grade, the
 #                                                  jobs sweep (about 9 min in all, more than one
@@ -54,7 +58,7 @@
 # evidence the runs wrote under evidence/ comes back packed as written, to commit unedited.
 # Exit status: 0; 1 a step failed; 2 usage.
 set -uo pipefail
-usage="usage: session-lease.sh OUTDIR build|pace|timing|rest|checks|all-gpu-tests|state"
+usage="usage: session-lease.sh OUTDIR build|labrun|pace|timing|rest|checks|all-gpu-tests|state"
 [ -n "${1:-}" ] || { echo "$usage" >&2; exit 2; }
 out=$1
 [ -n "${2:-}" ] || { echo "$usage" >&2; exit 2; }
@@ -75,6 +79,21 @@ step() { echo "== [$(date -u +%H:%M:%S)] $*"; }
 # time-outs, tests not run, total time).
 ctest_summary() {
   grep -E "tests passed|\(Failed\)|\(Timeout\)|\*\*\*Failed|Not Run|Total Test time" "$1" | tail -n "$2"
+}
+
+# dev_build_commit: the commit this tree was sent from, for its transcripts (a carried
+# build/tree-commit.txt, scripts/lease/tree-commit.sh), as shell assignments to eval before the dev
+# build (none where it is missing: the build then names the git HEAD of the copy, which may be an
+# earlier session's); what it found is said on stderr.
+dev_build_commit() {
+  local assignments
+  assignments=$(scripts/lease/tree-commit.sh env) || assignments=""
+  if [ -n "$assignments" ]; then
+    echo "dev build's commit, from build/tree-commit.txt: ${assignments//$'\n'/; }" >&2
+  else
+    echo "no build/tree-commit.txt: the dev build names the git HEAD of the copy" >&2
+  fi
+  printf '%s\n' "$assignments"
 }
 
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
@@ -112,14 +131,7 @@ case "$part" in
     # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
     # LABRUN_REQUIRE_ZLIB: the committed transcripts the evidence stage reads are gzip-compressed; where
     # the machine has no zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
-    # The commit this tree was sent from, for its transcripts (a carried build/tree-commit.txt,
-    # scripts/lease/tree-commit.sh): the copy's .git may be an earlier session's.
-    tree_commit=$(scripts/lease/tree-commit.sh env) || tree_commit=""
-    if [ -n "$tree_commit" ]; then
-      echo "dev build's commit, from build/tree-commit.txt: ${tree_commit//$'\n'/; }"
-    else
-      echo "no build/tree-commit.txt: the dev build names the git HEAD of the copy"
-    fi
+    tree_commit=$(dev_build_commit)
     { eval "$tree_commit"
       cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
     dev=$!
@@ -138,6 +150,20 @@ case "$part" in
     grep -c "warning:" "$out/build.log" | sed 's/^/dev build warnings: /'
     grep "warning:" "$out/build.log" | sort -u | head -10 >"$copy_to/build-warnings.txt"
     build/dev/labrun --version
+    ;;
+  labrun)
+    step "build this tree's labrun alone (dev preset)"
+    nvidia-smi --query-gpu=name,driver_version --format=csv || true
+    begin=$(date +%s)
+    tree_commit=$(dev_build_commit)
+    # LABRUN_REQUIRE_ZLIB as the build part sets it: the evidence stage reads gzip-compressed transcripts.
+    { eval "$tree_commit"
+      cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON &&
+        cmake --build --preset dev -j 16 --target labrun; } >"$out/build.log" 2>&1 ||
+      { tail -40 "$out/build.log"; echo "BUILD FAILED"; status=1; }
+    cp "$out/build.log" "$copy_to/"
+    echo "labrun build: $(( $(date +%s) - begin )) s, $(grep -c "warning:" "$out/build.log") warnings"
+    build/dev/labrun --version || status=1
     ;;
   pace)
     step "grading-pace.sh"

@@ -5,9 +5,10 @@
 # measures today's cost where the baseline's patch is carried, and only there; the lesson-size contexts experiment runs
 # only when asked (LEASE_EXPERIMENT=1), and so does the crossover diagnostic (LEASE_VERDICTS_MODES=1);
 # LEASE_GPU_TESTS=0 leaves the GPU tests out and LEASE_REQUIRE_H200=1 stops on another card with exit
-# 3; parts 2 and 3 build first on a machine without part 1's builds, and only there; every part's
-# step limits fit the device command's 600 s; a part whose time is spent runs nothing, fails, and
-# still prints its table; bad arguments are usage errors.
+# 3; part evidence builds labrun alone and writes the evidence, on either card; parts 2 and 3 build
+# first on a machine without part 1's builds, and only there; every part's step limits fit the device
+# command's 600 s; a part whose time is spent runs nothing, fails, and still prints its table; bad
+# arguments are usage errors.
 # usage: intervals_lease_test.sh SCRIPTS_DIR
 set -euo pipefail
 source_script=${1:?usage: intervals_lease_test.sh SCRIPTS_DIR}/lease/intervals-lease.sh
@@ -90,8 +91,19 @@ for part in 1 2 3; do
   want=0; [ "$part" = 1 ] && want=1
   [ "$(builds "$scratch/plan")" = "$want" ] || fail "part $part with the builds there: $(builds "$scratch/plan") builds, not $want"
 done
+# Part evidence, on either card: this tree's labrun alone, then the evidence stage and nothing else, in
+# one device command (no previous code to build, no GPU test, no benchmark stage).
+for card in "NVIDIA H200" "NVIDIA H100 80GB HBM3"; do
+  LEASE_CARD=$card bash "$bare_script" "$scratch/out" evidence --dry-run >"$scratch/plan"
+  grep 'would run' "$scratch/plan" | sed -E 's/^would run \(([^,]*),.*\): (.*)$/\1: \2/' >"$scratch/steps"
+  expected="build this tree's labrun alone: scripts/lease/session-lease.sh $scratch/out labrun 
+evidence: scripts/lease/intervals-benchmark.sh $scratch/out/intervals evidence "
+  [ "$(cat "$scratch/steps")" = "$expected" ] || fail "part evidence on $card plans: $(cat "$scratch/steps")"
+  limits=$(grep -o 'at most [0-9]* s' "$scratch/plan" | awk '{ s += $3 } END { print s }')
+  [ "$limits" -le 570 ] || fail "part evidence on $card asks for $limits s, more than the part's 570"
+done
 # LEASE_REQUIRE_H200=1: another card runs nothing and exits 3; an H200 runs its plan.
-for part in 1 2 3; do
+for part in 1 2 3 evidence; do
   code=0
   LEASE_REQUIRE_H200=1 LEASE_CARD="NVIDIA H100 80GB HBM3" bash "$script" "$scratch/out" "$part" --dry-run \
     >"$scratch/required" 2>&1 || code=$?

@@ -139,13 +139,13 @@ TEST_CASE("the committed evidence aggregates into one row per card, the lesson's
   const labrun::CardRow& h100 = day48->cards[1];
   CHECK(h100.label == "NVIDIA H100 80GB HBM3");
   CHECK(h100.provenance == "measured");
-  // One run in each timing mode from each of the evidence stage's three H100 leases
-  // (scripts/lease/intervals-benchmark.sh; 2026-12-06 07:45Z, 10:03Z and 11:34Z).
+  // One run in each timing mode from each of the evidence stage's four H100 leases
+  // (scripts/lease/intervals-benchmark.sh; 2026-12-06 07:45Z, 10:03Z, 11:34Z and 17:24Z).
   CHECK(h100.runs() ==
         count_json_files(labrun::testing::evidence_folder() / "day48-fusion" / "nvidia-h100-80gb-hbm3"));
-  CHECK(h100.timing_modes.at("hot") == 3);
-  CHECK(h100.timing_modes.at("cold") == 3);
-  CHECK(h100.timing_modes.at("hot-gated") == 3);
+  CHECK(h100.timing_modes.at("hot") == 4);
+  CHECK(h100.timing_modes.at("cold") == 4);
+  CHECK(h100.timing_modes.at("hot-gated") == 4);
   const labrun::CardRow& h200 = day48->cards[2];
   CHECK(h200.label == "NVIDIA H200");
   CHECK(h200.provenance == "measured");

@@ -40,7 +40,7 @@
 # On any card, part evidence (a lease of its own, for a machine that comes with little device time left):
 #   evidence  this tree's labrun alone (no tests, no previous code), then one run of each lab into the
 #      card's folder, evidence/<lab>/<card>, with its plots, roofline and lesson comparisons, as part 1
-#      writes them on an H200 (~2.5 min: the issue's item 3 without its targets)
+#      writes them on an H200 (~2 min: 107 s on an H100 on 2026-12-06; the issue's item 3 without its targets)
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. Part 2 or 3 on a machine without part 1's builds (the device
 # tool gives a machine back 30 s after a command, and a later command gets a bare one) builds first, as

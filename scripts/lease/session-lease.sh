@@ -96,6 +96,14 @@ dev_build_commit() {
   printf '%s\n' "$assignments"
 }
 
+# configure_dev: configure this tree's dev preset as every lease builds it. g++ 13 warns where g++ 12
+# does not (-Wdangling-reference), so the lease's build does not stop there. LABRUN_REQUIRE_ZLIB: the
+# committed transcripts the evidence stage reads are gzip-compressed; where the machine has no
+# zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
+configure_dev() {
+  cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON
+}
+
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 
 case "$part" in
@@ -128,12 +136,9 @@ case "$part" in
         echo "NO BASELINE CODE ($baseline_patch)"; status=1
       fi
     fi
-    # g++ 13 warns where g++ 12 does not (-Wdangling-reference): the lease's build does not stop there.
-    # LABRUN_REQUIRE_ZLIB: the committed transcripts the evidence stage reads are gzip-compressed; where
-    # the machine has no zlib1g-dev, CMake takes the one carried in .deps/zlib (docs/installing.md).
     tree_commit=$(dev_build_commit)
     { eval "$tree_commit"
-      cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
+      configure_dev && cmake --build --preset dev -j 12; } >"$out/build.log" 2>&1 &
     dev=$!
     # The patch the previous code came from, unless OLD_SRC names a folder of its own.
     old_patch=$PWD/build/labrun-pre-session.patch
@@ -156,10 +161,8 @@ case "$part" in
     nvidia-smi --query-gpu=name,driver_version --format=csv || true
     begin=$(date +%s)
     tree_commit=$(dev_build_commit)
-    # LABRUN_REQUIRE_ZLIB as the build part sets it: the evidence stage reads gzip-compressed transcripts.
     { eval "$tree_commit"
-      cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON &&
-        cmake --build --preset dev -j 16 --target labrun; } >"$out/build.log" 2>&1 ||
+      configure_dev && cmake --build --preset dev -j 16 --target labrun; } >"$out/build.log" 2>&1 ||
       { tail -40 "$out/build.log"; echo "BUILD FAILED"; status=1; }
     cp "$out/build.log" "$copy_to/"
     echo "labrun build: $(( $(date +%s) - begin )) s, $(grep -c "warning:" "$out/build.log") warnings"

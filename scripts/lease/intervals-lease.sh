@@ -4,8 +4,10 @@
 # (it is given back 30 s after a command), with what each does chosen by the card it finds. Prepare
 # the carry first, on the machine that sends the tree:
 #
-#   scripts/lease/prepare-carry.sh --baseline fec3133 49b2f53
+#   scripts/lease/prepare-carry.sh --baseline fec3133 c04faee
 #       # prints the carry: .deps, the tree's commit, the previous code's patch and the baseline's
+#       # (c04faee: the code the committed H200 evidence was measured with, so the cold side by side
+#       # spans every timing change since; fec3133: the code the cost figures came from)
 #
 # then, on the device, with COPY_TO=$OUT:
 #

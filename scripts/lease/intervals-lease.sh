@@ -34,15 +34,17 @@
 #   3  day 48 hot x10, fusion-verdicts x6, day 20 x6, both side by sides, report (~7.5 min)
 # On any card, part 4 (run it after part 1 and before parts 2 and 3, whose report reads it):
 #   4  where the build found a baseline's patch (build/labrun-baseline.patch: the code the issue
-#      measured today's figures with, packed by prepare-carry.sh --baseline fec3133 and carried), 3 runs of each group the cost target names, so that
-#      the report holds the wall seconds to 1.5 x today's on this card rather than to the issue's H200
-#      figures (~2 min on an H100); on a card other than the H200, one run of each lab into the card's
-#      own folder, evidence/<lab>/<card> (the H200 writes its evidence in part 1; LEASE_EVIDENCE=0 leaves
-#      it out) (~1.5 min)
+#      measured today's figures with, packed by prepare-carry.sh --baseline fec3133 and carried),
+#      3 runs of each group the cost target names, so that the report holds the wall seconds to
+#      1.5 x today's on this card rather than to the issue's H200 figures (~2 min on an H100); on a
+#      card other than the H200, one run of each lab into the card's own folder,
+#      evidence/<lab>/<card> (the H200 writes its evidence in part 1; LEASE_EVIDENCE=0 leaves it
+#      out) (~1.5 min)
 # On any card, part evidence (a lease of its own, for a machine that comes with little device time left):
 #   evidence  this tree's labrun alone (no tests, no previous code), then one run of each lab into the
 #      card's folder, evidence/<lab>/<card>, with its plots, roofline and lesson comparisons, as part 1
-#      writes them on an H200 (~2 min: 107 s on an H100 on 2026-12-06; the issue's item 3 without its targets)
+#      writes them on an H200 (~2 min: 107 s on an H100 on 2026-12-06; the issue's item 3 without
+#      its targets)
 # OUTDIR must be the same folder in every part (build/lease is what the notes use): part 2's and 3's
 # report reads every earlier part's runs. Part 2 or 3 on a machine without part 1's builds (the device
 # tool gives a machine back 30 s after a command, and a later command gets a bare one) builds first, as

@@ -41,6 +41,8 @@ std::vector<std::string> child_environment(const fs::path& scratch, const std::s
 }
 
 // The toolkit nvcc belongs to: the folder above its bin/ (/usr/local/cuda for /usr/local/cuda/bin/nvcc).
+// `nvcc` must be the toolkit's own, never a wrapper in another folder: the build defines LABRUN_NVCC
+// so (cmake/toolkit_nvcc.cmake).
 fs::path toolkit_root(const fs::path& nvcc) {
   return nvcc.parent_path().parent_path();
 }

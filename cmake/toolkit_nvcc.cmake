@@ -8,11 +8,11 @@
 # the sandbox bound all of /usr/local, and the include check allowed /usr/local/include rather than
 # CUDA's headers, so every correct submission was refused. Configuring stops where the toolkit CMake
 # found has no nvcc in its bin folder, or no cuda_runtime.h in its include folder.
+# With the CUDA language enabled, FindCUDAToolkit sets CUDAToolkit_NVCC_EXECUTABLE to
+# <CMAKE_CUDA_COMPILER_TOOLKIT_ROOT>/bin/nvcc: the toolkit CMake's compiler detection found behind
+# CMAKE_CUDA_COMPILER, wrapper or not.
 function(labrun_toolkit_nvcc out)
   set(nvcc "${CUDAToolkit_NVCC_EXECUTABLE}")
-  if(nvcc STREQUAL "" OR NOT EXISTS "${nvcc}")
-    set(nvcc "${CUDAToolkit_BIN_DIR}/nvcc")
-  endif()
   get_filename_component(bin "${nvcc}" DIRECTORY)
   get_filename_component(toolkit "${bin}" DIRECTORY)
   if(NOT EXISTS "${nvcc}" OR NOT EXISTS "${toolkit}/include/cuda_runtime.h")

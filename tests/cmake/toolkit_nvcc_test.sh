@@ -30,40 +30,34 @@ labrun_toolkit_nvcc(grader_nvcc)
 file(WRITE "\${CMAKE_BINARY_DIR}/grader-nvcc.txt" "\${grader_nvcc}")
 CMAKE
 
-# The grader's nvcc a configure with CMAKE_CUDA_COMPILER=$1 chose, as its toolkit's real path and
-# nvcc's name and its path as configured, or three dashes where the configure failed.
-grader_toolkit_for() {
+# The grader's nvcc a configure with CMAKE_CUDA_COMPILER=$1 chose, or nothing where it failed.
+grader_nvcc_for() {
   local build=$scratch/build-$2
-  if ! cmake -S "$scratch/project" -B "$build" -DCMAKE_CUDA_COMPILER="$1" -DCMAKE_CUDA_ARCHITECTURES=75 \
-      >"$build.log" 2>&1; then
-    echo "- - -"
-    return
-  fi
-  local chosen
-  chosen=$(cat "$build/grader-nvcc.txt")
-  echo "$(cd "$(dirname "$chosen")/.." && pwd -P) $(basename "$chosen") $chosen"
+  cmake -S "$scratch/project" -B "$build" -DCMAKE_CUDA_COMPILER="$1" -DCMAKE_CUDA_ARCHITECTURES=75 \
+    >"$build.log" 2>&1 && cat "$build/grader-nvcc.txt"
 }
+# The real path of the toolkit an nvcc path lies in (the folder above its bin/), or nothing.
+toolkit_of() { [ -n "$1" ] && (cd "$(dirname "$1")/.." && pwd -P); }
 
-read -r got_toolkit got_name got_path <<<"$(grader_toolkit_for "$scratch/wrapper/bin/nvcc" wrapper)"
-if [ "$got_toolkit $got_name" != "$toolkit nvcc" ]; then
-  fail "behind a wrapper, the grader's nvcc is '$got_path' (toolkit '$got_toolkit'; '-': the configure failed), not the toolkit's ($toolkit/bin/nvcc)"
-  sed 's/^/  /' "$scratch/build-wrapper.log" | tail -20 >&2
-elif [ ! -f "$(dirname "$got_path")/../include/cuda_runtime.h" ]; then
-  fail "behind a wrapper, the grader's nvcc '$got_path' has no include/cuda_runtime.h beside its bin folder"
-fi
-
-read -r got_toolkit got_name got_path <<<"$(grader_toolkit_for "$toolkit_nvcc" direct)"
-if [ "$got_toolkit $got_name" != "$toolkit nvcc" ]; then
-  fail "named directly, the grader's nvcc is '$got_path' ('-': the configure failed), not $toolkit_nvcc"
-  sed 's/^/  /' "$scratch/build-direct.log" | tail -20 >&2
-fi
+for named in wrapper direct; do
+  compiler=$toolkit_nvcc
+  [ "$named" = wrapper ] && compiler=$scratch/wrapper/bin/nvcc
+  chosen=$(grader_nvcc_for "$compiler" "$named")
+  if [ -z "$chosen" ]; then
+    fail "with CMAKE_CUDA_COMPILER=$compiler ($named), the configure failed"
+    sed 's/^/  /' "$scratch/build-$named.log" | tail -20 >&2
+  elif [ "$(basename "$chosen")" != nvcc ] || [ "$(toolkit_of "$chosen")" != "$toolkit" ]; then
+    fail "with CMAKE_CUDA_COMPILER=$compiler ($named), the grader's nvcc is '$chosen', not the toolkit's ($toolkit/bin/nvcc)"
+  elif [ ! -f "$toolkit/include/cuda_runtime.h" ]; then
+    fail "the grader's toolkit $toolkit has no include/cuda_runtime.h"
+  fi
+done
 
 # 3. A toolkit folder without CUDA's headers: configuring stops, naming what to pass.
 mkdir -p "$scratch/headless/bin"
 cp "$scratch/wrapper/bin/nvcc" "$scratch/headless/bin/nvcc"
 cat >"$scratch/headless.cmake" <<CMAKE
 set(CUDAToolkit_NVCC_EXECUTABLE "$scratch/headless/bin/nvcc")
-set(CUDAToolkit_BIN_DIR "$scratch/headless/bin")
 include("$source_dir/cmake/toolkit_nvcc.cmake")
 labrun_toolkit_nvcc(grader_nvcc)
 message(STATUS "accepted: \${grader_nvcc}")

@@ -75,7 +75,7 @@ class DeclarationChecker {
         lab_(lab),
         out_(out),
         current_(t.schema_version == kTranscriptSchemaVersion),
-        gpu_alone_recorded_(schema_version_numbers(t.schema_version) >= schema_version_numbers("1.12.0")),
+        gpu_alone_recorded_(schema_version_at_least(t.schema_version, "1.12.0")),
         rejudged_(claims_rejudged(t.schema_version)) {}
 
   void check() {
@@ -251,8 +251,7 @@ class DeclarationChecker {
     }
     const auto spec = std::find_if(lab_.claims.begin(), lab_.claims.end(),
                                    [&](const ClaimSpec& s) { return s.id == recorded.id; });
-    return spec != lab_.claims.end() &&
-           schema_version_numbers(t_.schema_version) < schema_version_numbers("1.8.0") &&
+    return spec != lab_.claims.end() && !schema_version_at_least(t_.schema_version, "1.8.0") &&
            recorded.tolerance == bound_words_before_1_8_0(*spec);
   }
 
@@ -289,11 +288,11 @@ class DeclarationChecker {
                               spec->describe_sizes());
         continue;
       }
-      if (schema_version_numbers(t_.schema_version) >= schema_version_numbers("1.8.0")) {
+      if (schema_version_at_least(t_.schema_version, "1.8.0")) {
         check_declared_figures(c, *spec, at);
       }
       // 1.7.0 recorded each case's shape: the one its spec gives that many elements.
-      if (schema_version_numbers(t_.schema_version) >= schema_version_numbers("1.7.0")) {
+      if (schema_version_at_least(t_.schema_version, "1.7.0")) {
         const std::optional<Shape> shape = shape_at(*spec, c.elements);
         const bool same = shape.has_value() == c.shape.has_value() && (!shape || *shape == *c.shape);
         if (!same) {
@@ -439,7 +438,7 @@ bool DeclarationCheck::claim_checked(const std::string& claim_id) const {
 }
 
 bool claims_rejudged(const std::string& version) {
-  return schema_version_numbers(version) >= schema_version_numbers(kClaimsRejudgedFromVersion);
+  return schema_version_at_least(version, kClaimsRejudgedFromVersion);
 }
 
 DeclarationCheck check_against_declaration(const Transcript& transcript, const Lab* lab) {

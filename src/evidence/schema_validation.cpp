@@ -133,6 +133,10 @@ std::vector<long> schema_version_numbers(const std::string& version) {
   return parts;
 }
 
+bool schema_version_at_least(const std::string& version, const std::string& minimum) {
+  return schema_version_numbers(version) >= schema_version_numbers(minimum);
+}
+
 std::optional<std::string> schema_text(const std::string& version) {
   // Read once per version; a version is a name part, never a path.
   static std::mutex mutex;

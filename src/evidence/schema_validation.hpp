@@ -31,6 +31,8 @@ struct SchemaProblem {
 [[nodiscard]] std::vector<std::string> known_schema_versions();
 //! A version's numbers, "1.10.0" as {1, 10, 0}: versions compare in order as these do.
 [[nodiscard]] std::vector<long> schema_version_numbers(const std::string& version);
+//! Whether `version` is `minimum` or a later version, by number ("1.10.0" is later than "1.9.0").
+[[nodiscard]] bool schema_version_at_least(const std::string& version, const std::string& minimum);
 //! The schema text of a version, or nullopt for a version with no schema file.
 [[nodiscard]] std::optional<std::string> schema_text(const std::string& version);
 

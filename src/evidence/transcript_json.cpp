@@ -1032,26 +1032,6 @@ ClaimResult read_claim(const Reader& c) {
 
 }  // namespace
 
-namespace {
-
-// Whether a transcript of this schema version follows 1.4.0's environment contract and may be
-// synthetic: 1.4.0 and every later version.
-bool from_1_4(const std::string& version) {
-  return version != "1.0.0" && version != "1.1.0" && version != "1.2.0" && version != "1.3.0";
-}
-
-// Whether a transcript of this schema version records rounds: 1.6.0 and every later version.
-bool from_1_6(const std::string& version) {
-  return from_1_4(version) && version != "1.4.0" && version != "1.5.0";
-}
-
-// Whether a transcript of this schema version records its rounds' CUDA contexts: 1.8.0 and later.
-bool from_1_8(const std::string& version) {
-  return from_1_6(version) && version != "1.6.0" && version != "1.7.0";
-}
-
-}  // namespace
-
 const std::vector<std::string>& readable_schema_versions() {
   // Every version before the current one, then the current one.
   static const std::vector<std::string> versions = [] {
@@ -1085,7 +1065,7 @@ Transcript transcript_from_json(const Json& document) {
       if (provenance.has("note")) {
         t.provenance_note = provenance.text("note");
       }
-    } else if (t.provenance == "synthetic" && from_1_4(t.schema_version)) {
+    } else if (t.provenance == "synthetic" && schema_version_at_least(t.schema_version, "1.4.0")) {
       t.provenance_note = provenance.text("note");
     } else if (t.provenance != "measured") {
       provenance.fail("kind", "expected \"measured\", \"transcribed\" or (from 1.4.0) \"synthetic\"");
@@ -1105,7 +1085,7 @@ Transcript transcript_from_json(const Json& document) {
   read_environment(root.child("environment"), t);
   // Before 1.4.0 a measured transcript's environment could lack a group or a fact: what the
   // current contract requires and the file lacks is recorded as not recorded.
-  if (!transcribed && !from_1_4(t.schema_version)) {
+  if (!transcribed && !schema_version_at_least(t.schema_version, "1.4.0")) {
     t.not_recorded =
         complete_with_unrecorded(t.environment, "not recorded: the transcript predates schema 1.4.0");
   }
@@ -1191,7 +1171,7 @@ Transcript transcript_from_json(const Json& document) {
     t.roofline =
         RooflineRecord{roofline.texts("memory_ceiling_cases"), roofline.text("compute_ceiling_case")};
   }
-  if (!from_1_6(t.schema_version)) {
+  if (!schema_version_at_least(t.schema_version, "1.6.0")) {
     migrate_rounds(t);
   } else if (t.timing) {
     for (std::size_t r = 0; r < t.timing->round_orders.size(); ++r) {
@@ -1203,7 +1183,7 @@ Transcript transcript_from_json(const Json& document) {
       }
     }
   }
-  if (t.timing && !from_1_8(t.schema_version)) {
+  if (t.timing && !schema_version_at_least(t.schema_version, "1.8.0")) {
     migrate_contexts(*t.timing);
   }
   return t;

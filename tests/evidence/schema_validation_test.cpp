@@ -145,6 +145,21 @@ TEST_CASE("schemas of every readable version are among labrun's data files") {
   CHECK_FALSE(labrun::schema_text("../schema/transcript-1.4.0").has_value());  // a version, never a path
 }
 
+TEST_CASE("schema versions compare by number, not as text") {
+  CHECK(labrun::schema_version_at_least("1.10.0", "1.9.0"));  // as text, "1.10.0" < "1.9.0"
+  CHECK_FALSE(labrun::schema_version_at_least("1.9.0", "1.10.0"));
+  CHECK(labrun::schema_version_at_least("1.8.0", "1.8.0"));
+  CHECK_FALSE(labrun::schema_version_at_least("1.7.0", "1.8.0"));
+  CHECK(labrun::schema_version_at_least("2.0.0", "1.12.0"));
+  // Every readable version, against each of the others, in the order readable_schema_versions lists them.
+  const auto& readable = labrun::readable_schema_versions();
+  for (std::size_t i = 0; i < readable.size(); ++i) {
+    for (std::size_t j = 0; j < readable.size(); ++j) {
+      CHECK(labrun::schema_version_at_least(readable[i], readable[j]) == (i >= j));
+    }
+  }
+}
+
 TEST_CASE("valijson contexts become JSON pointers") {
   CHECK(labrun::json_pointer_from_context({"<root>"}).empty());
   CHECK(labrun::json_pointer_from_context({"<root>", "[cases]", "[2]", "[samples_ms]"}) ==

@@ -665,12 +665,17 @@ void read_correctness(const Reader& correctness, Transcript& t) {
   }
 }
 
+// An interval the parent must have: a missing one, or one without low and high, throws.
+Interval read_required_interval(const Reader& parent, const std::string& key) {
+  const Reader interval = parent.child(key);
+  return Interval{interval.number("low"), interval.number("high")};
+}
+
 std::optional<Interval> read_interval(const Reader& parent, const std::string& key) {
   if (!parent.has(key)) {
     return std::nullopt;
   }
-  const Reader interval = parent.child(key);
-  return Interval{interval.number("low"), interval.number("high")};
+  return read_required_interval(parent, key);
 }
 
 CaseResult read_case(const Reader& c, bool transcribed) {
@@ -1022,8 +1027,7 @@ ClaimResult read_claim(const Reader& c) {
     const Reader reading = c.child("gpu_alone");
     GpuAloneReading gpu_alone;
     gpu_alone.measured = reading.number("measured");
-    const Reader interval = reading.child("measured_interval");
-    gpu_alone.measured_interval = Interval{interval.number("low"), interval.number("high")};
+    gpu_alone.measured_interval = read_required_interval(reading, "measured_interval");
     gpu_alone.verdict = read_verdict(reading);
     claim.gpu_alone = gpu_alone;
   }

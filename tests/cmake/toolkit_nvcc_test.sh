@@ -18,6 +18,8 @@ failures=0
 fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
 
 toolkit=$(cd "$(dirname "$toolkit_nvcc")/.." && pwd -P)
+# Checked once: both configures below must choose this toolkit, so it must hold CUDA's headers.
+[ -f "$toolkit/include/cuda_runtime.h" ] || fail "the toolkit $toolkit has no include/cuda_runtime.h"
 mkdir -p "$scratch/project" "$scratch/wrapper/bin"
 printf '#!/bin/sh\nexec %s "$@"\n' "$toolkit_nvcc" >"$scratch/wrapper/bin/nvcc"
 chmod +x "$scratch/wrapper/bin/nvcc"
@@ -48,8 +50,6 @@ for named in wrapper direct; do
     sed 's/^/  /' "$scratch/build-$named.log" | tail -20 >&2
   elif [ "$(basename "$chosen")" != nvcc ] || [ "$(toolkit_of "$chosen")" != "$toolkit" ]; then
     fail "with CMAKE_CUDA_COMPILER=$compiler ($named), the grader's nvcc is '$chosen', not the toolkit's ($toolkit/bin/nvcc)"
-  elif [ ! -f "$toolkit/include/cuda_runtime.h" ]; then
-    fail "the grader's toolkit $toolkit has no include/cuda_runtime.h"
   fi
 done
 

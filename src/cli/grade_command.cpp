@@ -138,7 +138,7 @@ GradeReport grade_one(const LabExercise& exercise, const GradeRequest& request,
 }
 
 void record_seed(GradeReport& report, const GradeCommand& command, std::uint64_t seed) {
-  if (command.secret_seed) {
+  if (seed_is_secret(command)) {
     report.raw["seed"] = "secret";
   } else {
     report.raw["seed"] = seed;
@@ -472,7 +472,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         request.compile_turns = &compile_turns;
         const auto shared = gpu->shared.find(exercise->full_name());
         request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
-        if (command.secret_seed) {
+        if (seed_is_secret(command)) {
           request.seed = secret_seed();
         } else if (!command.seed_given) {
           request.seed = exercise->default_seed;
@@ -732,6 +732,10 @@ void check_grade_usage(const GradeCommand& command) {
   }
 }
 
+bool seed_is_secret(const GradeCommand& command) {
+  return command.secret_seed || (!command.batch.empty() && !command.seed_given);
+}
+
 int run_grade_command(GradeCommand command, const std::function<void(const std::string&)>& progress_sink,
                       std::ostream& out) {
   // Progress lines name files and folders a submission chose, and go to a terminal: each is one inert
@@ -755,7 +759,7 @@ int run_grade_command(GradeCommand command, const std::function<void(const std::
   if (choice.exercise == nullptr) {
     throw UsageError(command.submission + ": " + choice.problem);
   }
-  if (command.secret_seed) {
+  if (seed_is_secret(command)) {
     command.request.seed = secret_seed();
   } else if (!command.seed_given) {
     command.request.seed = choice.exercise->default_seed;
@@ -826,11 +830,13 @@ CLI::App* add_grade_command(CLI::App& app, GradeArguments& arguments) {
       ->check(CLI::IsMember({"md", "json", "gradescope"}))
       ->capture_default_str();
   arguments.seed = grade->add_option("--seed", grade_command.request.seed,
-                                     "Base seed of the inputs (each call gets fresh ones); default: the "
-                                     "exercise's own");
+                                     "Base seed of the inputs (each call gets fresh ones), recorded in the "
+                                     "reports; default: the exercise's own, and with --batch a secret one "
+                                     "per submission");
   grade->add_flag(
       "--secret-seed", grade_command.secret_seed,
-      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders)");
+      "Draw the seed from /dev/urandom (per submission) and keep it out of the reports (for graders; "
+      "what --batch does unless --seed is given)");
   grade
       ->add_option("--time-limit", grade_command.request.run_limit_seconds,
                    "Seconds the grading run may take before it is killed")

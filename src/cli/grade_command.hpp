@@ -36,7 +36,7 @@ struct GradeCommand {
   std::string manifest;
   std::string out;            //!< where results.json, report.json and report.md go
   std::string format = "md";  //!< what to print: md, json or gradescope
-  bool secret_seed = false;   //!< a fresh seed from /dev/urandom per submission, kept out of reports
+  bool secret_seed = false;   //!< --secret-seed: a fresh seed from /dev/urandom per submission
   bool seed_given = false;    //!< --seed was on the command line
   bool force = false;         //!< grade again what already has a report, and replace files
   int jobs = 0;               //!< gradings at once; 0: one per CPU core
@@ -49,6 +49,12 @@ struct GradeCommand {
 
 //! Checks the command's usage before anything touches a device: throws UsageError.
 void check_grade_usage(const GradeCommand& command);
+
+//! Whether each submission's seed is drawn from /dev/urandom and kept out of the reports: with
+//! --secret-seed, and in a batch unless --seed names one. A batch grades for marks, and a public seed
+//! (the exercise's own) makes every call's inputs, and so its answers, knowable in advance. One
+//! submission graded alone keeps the exercise's seed, for a student's reproducible check.
+[[nodiscard]] bool seed_is_secret(const GradeCommand& command);
 
 //! Grades and writes the reports, each submission for its exercise (exercise/exercise.hpp; chosen
 //! as command_support.hpp's choose_exercise says). Exit status: 0 graded (whatever the score); 3 no

@@ -115,6 +115,19 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   fs::remove_all(out);
 }
 
+TEST_CASE("a batch's seed is secret unless --seed names one; one submission keeps the exercise's") {
+  labrun::GradeCommand command;
+  command.submission = "kernel.cu";
+  CHECK_FALSE(labrun::seed_is_secret(command));
+  command.secret_seed = true;
+  CHECK(labrun::seed_is_secret(command));
+  labrun::GradeCommand batch;
+  batch.batch = "submissions";
+  CHECK(labrun::seed_is_secret(batch));
+  batch.seed_given = true;
+  CHECK_FALSE(labrun::seed_is_secret(batch));
+}
+
 TEST_CASE("a shard is I of N, from the command line or from a Slurm job array") {
   CHECK(labrun::parse_shard("0/1").count == 1);
   CHECK(labrun::parse_shard("3/8").index == 3);

@@ -66,9 +66,11 @@ class ChainPairChild final : public ExerciseChild {
       b->poison(stream_);
     }
     session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
-    checks_.generate_inputs(input_->data(), second_->data(), n, seed, seed, stream_);
     unsigned long long staged_before = 0;
     if (probe == "after-staged") {
+      // The staged chain on other inputs, so that its buffers do not hold this call's output.
+      const std::uint64_t staged_inputs = ChildSession::lab_case_seed_of(seed);
+      checks_.generate_inputs(input_->data(), second_->data(), n, staged_inputs, staged_inputs, stream_);
       declared_->launch_lab_case(declared_->staged_case, input_->data(), second_->data(), lab_, n, stream_);
       staged_before = staged_digest(n);
     } else {
@@ -76,6 +78,7 @@ class ChainPairChild final : public ExerciseChild {
         LABRUN_CUDA_CHECK(cudaMemsetAsync(lab_[b], 0xFF, n * sizeof(float), stream_));
       }
     }
+    checks_.generate_inputs(input_->data(), second_->data(), n, seed, seed, stream_);
     session_.reset_outside_writes();
     launch_first(n, probe);
     // Before the second kernel, which must compute the output from the intermediate and its own

@@ -179,6 +179,10 @@ class ChildSession {
   [[nodiscard]] int calls() const { return static_cast<int>(calls_); }
   //! The place (below kSlots) of a call's later-kernel outputs, drawn from its seed.
   [[nodiscard]] static std::size_t slot_of(std::uint64_t seed);
+  //! The seed of the inputs the lab's own case runs on before the submission in a probe that runs it
+  //! first (after-lab, after-staged): inputs other than the call's, so that the lab's buffers never
+  //! hold the call's answer while the submission runs.
+  [[nodiscard]] static std::uint64_t lab_case_seed_of(std::uint64_t seed);
 
   //! A guarded buffer of `capacity` elements of element_bytes (floats by default) that the child
   //! owns (digested around every launch), with `slots` places for its elements.
@@ -190,6 +194,21 @@ class ChildSession {
   T* owned_array(std::size_t count) {
     return static_cast<T*>(owned(count * sizeof(T)));
   }
+  //! Device memory for what the child computes about a call's answer (the lab's reference, its
+  //! scratch, a float64 total), owned and digested as owned() memory is, and erased (zeroed) before
+  //! every launch of the submission's kernels: no submission kernel can read an answer there. So an
+  //! answer is computed after the kernels it judges have run (never before: the erasing would take
+  //! it), from inputs drawn again from the call's seed, and read back (download) before the next
+  //! launch; the kernels that computed it ran after the submission's, so that nothing they leave on
+  //! the GPU (shared memory not cleared between kernels included) reaches the call it judges.
+  void* answer(std::size_t bytes);
+  template <typename T>
+  T* answer_array(std::size_t count) {
+    return static_cast<T*>(answer(count * sizeof(T)));
+  }
+  //! Zeroes every answer() allocation, on the grading stream. launch() does it first; the timed
+  //! calls do it as each is prepared.
+  void erase_answers();
   //! Frees plain memory from owned() once nothing needs it: cleared first (a later allocation of the
   //! context's may get the same memory), then no longer owned, so no digest reads it again. A store
   //! there afterwards reaches unmapped memory (a fault), or a later allocation the child owns.
@@ -295,6 +314,7 @@ class ChildSession {
   DeviceBuffer<unsigned long long> tallies_;
   DeviceBuffer<unsigned long long> call_digests_;  // digest_call's three sums; not owned
   std::vector<OwnedRegion> owned_regions_;         // every allocation of the child's, for digest_owned_except
+  std::vector<OwnedRegion> answer_regions_;        // answer()'s allocations, erased before every launch
   std::vector<std::optional<LaunchPlan>> timed_plans_;
   std::uint64_t outside_writes_ = 0;
   std::vector<OwnedRegion> own_memory_;  // the submission's global variables

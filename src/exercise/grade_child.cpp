@@ -266,6 +266,10 @@ std::size_t ChildSession::slot_of(std::uint64_t seed) {
   return static_cast<std::size_t>(mix64(seed ^ 0x510751075107ull) % kSlots);
 }
 
+std::uint64_t ChildSession::lab_case_seed_of(std::uint64_t seed) {
+  return mix64(seed ^ 0x1abca5e1abca5e1aull);
+}
+
 GuardedBuffer& ChildSession::guarded(std::size_t capacity, std::size_t slots, std::size_t element_bytes) {
   guarded_.push_back(std::make_unique<GuardedBuffer>(capacity, slots, kGuardFloats, element_bytes));
   owned_regions_.push_back(guarded_.back()->region());
@@ -276,6 +280,18 @@ void* ChildSession::owned(std::size_t bytes) {
   plain_.emplace_back(bytes);
   owned_regions_.push_back({plain_.back().data(), bytes});
   return plain_.back().data();
+}
+
+void* ChildSession::answer(std::size_t bytes) {
+  void* data = owned(bytes);
+  answer_regions_.push_back({data, bytes});
+  return data;
+}
+
+void ChildSession::erase_answers() {
+  for (const OwnedRegion& region : answer_regions_) {
+    LABRUN_CUDA_CHECK(cudaMemsetAsync(const_cast<void*>(region.data), 0, region.bytes, stream_));
+  }
 }
 
 void ChildSession::release(const void* data) {
@@ -289,6 +305,9 @@ void ChildSession::release(const void* data) {
   LABRUN_CUDA_CHECK(cudaMemsetAsync(plain->data(), 0, plain->bytes(), stream_));
   LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
   owned_regions_.erase(region);
+  answer_regions_.erase(std::remove_if(answer_regions_.begin(), answer_regions_.end(),
+                                       [data](const OwnedRegion& r) { return r.data == data; }),
+                        answer_regions_.end());
   plain_.erase(plain);
 }
 
@@ -333,6 +352,7 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
   if (!grid.problem.empty()) {
     throw SubmissionStopped{"launch-shape", where + ": " + grid.problem};
   }
+  erase_answers();
   const unsigned long long before = given ? digest_owned_except(*given) : 0;
   const cudaError_t launched =
       cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)), dim3(grid.blocks, grid.blocks_y),
@@ -648,6 +668,7 @@ void ChildSession::time_at(std::size_t n) {
     const auto began = std::chrono::steady_clock::now();
     call_seed = next_seed();
     child_->fresh_call(n, call_seed);
+    erase_answers();  // the last call's reference, computed in its check
     const bool with_untouched = outside.needs_untouched_before();
     const CallDigests before = digest_call(rest_excludes, with_untouched ? untouched : none, buffers.inputs);
     outside.before_call(before.rest,

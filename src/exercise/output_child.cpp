@@ -45,7 +45,7 @@ class OutputChild final : public ExerciseChild {
       buffers_.push_back(&session_.guarded(capacity, b.output ? kSlots : 1, b.element_bytes));
     }
     const std::size_t width = declared_->buffers[output_].element_bytes;
-    reference_ = session_.owned(capacity * width);
+    reference_ = session_.answer(capacity * width);
     classes_ = session_.owned_array<unsigned char>(capacity);
     counts_ = session_.owned_array<unsigned long long>(kCompareCounts);
     lab_bytes_.reserve(declared_->lab_buffers.size());
@@ -67,15 +67,17 @@ class OutputChild final : public ExerciseChild {
       b->poison(stream_);
     }
     session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
-    scalars_ = declared_->graded_inputs(pointers(), extent, probe == "again" ? alone_seed_ : seed);
+    const std::uint64_t inputs = probe == "again" ? alone_seed_ : seed;
     OutputRecord r = record_of(size_label, probe, extent);
     const std::vector<OwnedRegion> lab_regions = lab_regions_at(n);
     unsigned long long lab_before = 0;
     if (probe == "after-lab") {
-      declared_->launch_lab_case(reference_index(), with_lab(pointers()), scalars_, extent);
+      // The lab's case on other inputs, so that its buffers do not hold this call's output.
+      const Scalars lab_case = declared_->graded_inputs(pointers(), extent, ChildSession::lab_case_seed_of(seed));
+      declared_->launch_lab_case(reference_index(), with_lab(pointers()), lab_case, extent);
       lab_before = session_.digest_of(lab_regions);
     }
-    declared_->reference(pointers(), reference_, scalars_, extent);
+    scalars_ = declared_->graded_inputs(pointers(), extent, inputs);
     const unsigned long long inputs_before = session_.digest_of(input_regions(n));
     session_.reset_outside_writes();
     if (session_.exercise().watch_own_memory) {
@@ -93,13 +95,14 @@ class OutputChild final : public ExerciseChild {
     r.input_changed = session_.digest_of(input_regions(n)) != inputs_before || input_guard_changes(n) > 0;
     r.guard_elements_changed = output_guard_changes(n);
     r.lab_buffers_written = probe == "after-lab" && session_.digest_of(lab_regions) != lab_before;
+    reference_of(inputs, extent);
     compare(r, n, true);  // last: the classes are computed in the lab's buffers
     return to_json(r);
   }
 
-  // Nothing is untouched between timed calls here: fresh_call computes the reference, and a wrong
-  // call's check computes its classes in the lab's buffers, so every allocation outside the call's
-  // is digested before each call.
+  // Nothing is untouched between timed calls here: each call's check computes its reference, and a
+  // wrong call's its classes in the lab's buffers, so every allocation outside the call's is
+  // digested before each call.
   [[nodiscard]] CallBuffers call_buffers(std::size_t /*n*/) const override {
     CallBuffers call;
     for (std::size_t i = 0; i < buffers_.size(); ++i) {
@@ -113,14 +116,14 @@ class OutputChild final : public ExerciseChild {
     buffers_[output_]->poison(stream_);
     slot_ = ChildSession::slot_of(seed);
     scalars_ = declared_->graded_inputs(pointers(), extent, seed);
-    declared_->reference(pointers(), reference_, scalars_, extent);
     timed_arguments_ = argument_pointers(extent);
   }
 
   void launch_call(std::size_t n) override { session_.launch_timed(0, timed_arguments_.data(), n); }
 
-  CallCheck check_call(std::size_t n, std::uint64_t /*seed*/) override {
+  CallCheck check_call(std::size_t n, std::uint64_t seed) override {
     OutputRecord r = record_of("card-scaled", "timed", extent_at(n));
+    reference_of(seed, extent_at(n));
     compare(r, n, false);
     CallCheck checked{r.right(), true, std::nullopt};
     if (!r.right()) {
@@ -162,6 +165,14 @@ class OutputChild final : public ExerciseChild {
   }
 
  private:
+  // The lab's reference of the inputs drawn from `seed`, drawn again now that the submission has run
+  // (a call that changed them is counted apart, as changing its inputs), in the session's answer
+  // memory.
+  void reference_of(std::uint64_t seed, const CallExtent& extent) {
+    scalars_ = declared_->graded_inputs(pointers(), extent, seed);
+    declared_->reference(pointers(), reference_, scalars_, extent);
+  }
+
   [[nodiscard]] CallExtent extent_at(std::size_t n) const {
     return {session_.exercise().image_at(n).value_or(Shape{n, 1}), stream_};
   }

@@ -1,8 +1,9 @@
 // A reduction exercise's device side in the grading child (reduction_exercise.hpp): the input,
 // the intermediate and the output guarded and poisoned, the output at a place drawn per call; each
 // probe the two stages checked apart, the input replaced between them; the reference the lab's own
-// kernel on the call's input, computed before the submission runs; the timed calls, the lab's cases
-// and the sanitizer run.
+// kernel on the call's input, drawn again from its seed after the submission's kernels have run, in
+// the session's answer memory (erased before every launch); the timed calls, the lab's cases and the
+// sanitizer run.
 //
 // Host code that calls the CUDA runtime; nvcc is not needed to compile it.
 
@@ -37,9 +38,9 @@ class ReductionChild final : public ExerciseChild {
       lab_.push_back(session_.owned_array<float>(floats));
       lab_allocations_.push_back({lab_.back(), floats * sizeof(float)});
     }
-    scratch_ = session_.owned_array<float>(std::max<std::size_t>(declared_->reference_scratch(capacity), 1));
-    reference_ = session_.owned_array<float>(1);
-    sums_ = session_.owned_array<double>(2);
+    scratch_ = session_.answer_array<float>(std::max<std::size_t>(declared_->reference_scratch(capacity), 1));
+    reference_ = session_.answer_array<float>(1);
+    sums_ = session_.answer_array<double>(2);
   }
 
   nlohmann::ordered_json probe(const std::string& label, std::size_t n, const std::string& probe) override {
@@ -53,37 +54,35 @@ class ReductionChild final : public ExerciseChild {
       b->poison(stream_);
     }
     session_.phase("preparing the inputs at n = " + std::to_string(n) + " (" + probe + ")");
-    fill_counted_inputs(input_->data(), n, inputs, stream_);
     const std::vector<OwnedRegion> lab_regions = lab_regions_at(n);
     unsigned long long lab_before = 0;
     if (probe == "after-lab") {
+      // The lab's case on other inputs, so that its buffers do not hold this call's total.
+      fill_counted_inputs(input_->data(), n, ChildSession::lab_case_seed_of(seed), stream_);
       declared_->launch_lab_case(declared_->after_lab_case, input_->data(), lab_, n, stream_);
       lab_before = session_.digest_of(lab_regions);
     }
-    p.expected = reference(n);
-    p.input_total = input_total(n, inputs);
+    fill_counted_inputs(input_->data(), n, inputs, stream_);
     p.blocks = session_.plan(0, n).blocks;
     std::uint64_t input_digest = session_.digest_of({input_->elements(n)});
     session_.reset_outside_writes();
     session_.snapshot_own_memory();
     launch_first(n, probe);
     p.own_words_written = session_.own_words_changed();
-    const std::vector<double> partials = partials_totals(p.blocks);
-    p.partials_total = partials[0];
-    p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
-    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
+    const bool changed_by_first = session_.digest_of({input_->elements(n)}) != input_digest;
     // The finish must total the partials it is given, and nothing else: before it runs, the input
     // holds other counted inputs in every probe (so that no probe can be told from another by
     // comparing the input with the partials), and planted, the partials are those a correct first
     // stage would store for yet others. Every total here is exact, so an output that followed the
     // input is told from one that followed neither.
-    const bool changed_by_first = session_.digest_of({input_->elements(n)}) != input_digest;
-    fill_counted_inputs(input_->data(), n, session_.next_seed(), stream_);
-    p.replaced_input = reference(n);
+    const std::uint64_t replaced = session_.next_seed();
     if (probe == "planted") {
+      // The first stage's partials, read before they are replaced (the finish's launch erases the
+      // totals on the device; the host keeps them).
+      read_partials(p);
       plant_partials(declared_->term, partials_->data(), p.blocks, n, session_.next_seed(), stream_);
-      p.expected = partials_totals(p.blocks)[0];
     }
+    fill_counted_inputs(input_->data(), n, replaced, stream_);
     input_digest = session_.digest_of({input_->elements(n)});
     launch_finish(n, p.blocks, probe);
     p.launches_writing_outside = session_.outside_writes();
@@ -91,20 +90,35 @@ class ReductionChild final : public ExerciseChild {
     p.input_changed = changed_by_first || session_.digest_of({input_->elements(n)}) != input_digest;
     p.guard_words_changed = guard_changes(n, p.blocks);
     p.lab_buffers_written = probe == "after-lab" && session_.digest_of(lab_regions) != lab_before;
+    // What the totals are, computed now that the submission's kernels have run, from inputs drawn
+    // again from their seeds. The finish may not write the partials (a launch writing outside
+    // the buffers it was given), so they are what the first stage, or the planting, left.
+    if (probe == "planted") {
+      p.expected = partials_totals(p.blocks)[0];
+    } else {
+      read_partials(p);
+    }
+    fill_counted_inputs(input_->data(), n, replaced, stream_);
+    p.replaced_input = reference(n);
+    fill_counted_inputs(input_->data(), n, inputs, stream_);
+    if (probe != "planted") {
+      p.expected = reference(n);
+    }
+    p.input_total = input_total(n, inputs);
     return to_json(p);
   }
 
-  // Between timed calls the child writes the input and the reference (with its scratch) in
-  // fresh_call, poisons the partials and the output, and its checks write the sums and the session's
-  // tallies: the lab's buffers are written by nothing then (only the probes and the lab's own timing).
+  // Between timed calls the child writes the input in fresh_call, poisons the partials and the
+  // output, and its checks write the input again, the reference (with its scratch), the sums and the
+  // session's tallies: the lab's buffers are written by nothing then (only the probes and the lab's
+  // own timing).
   [[nodiscard]] CallBuffers call_buffers(std::size_t /*n*/) const override {
     return {{input_->region()}, {partials_->region(), output_->region()}, lab_allocations_};
   }
 
-  // The reference is computed here, before the call, from the input the call is given.
+  // The reference is computed in check_call, after the call.
   void fresh_call(std::size_t n, std::uint64_t seed) override {
     fill_counted_inputs(input_->data(), n, seed, stream_);
-    declared_->reference(input_->data(), reference_, scratch_, n, stream_);
     partials_->poison(stream_);
     output_->poison(stream_);
     slot_ = ChildSession::slot_of(seed);
@@ -121,15 +135,15 @@ class ReductionChild final : public ExerciseChild {
     session_.launch_timed(1, second, n);
   }
 
-  CallCheck check_call(std::size_t n, std::uint64_t /*seed*/) override {
+  // The reference of the call's inputs, drawn again from its seed (a call that changed them is
+  // counted apart, as changing its inputs).
+  CallCheck check_call(std::size_t n, std::uint64_t seed) override {
     ReductionRecord p = record_of("card-scaled", "timed", n);
     p.blocks = session_.timed_plan(0, n).blocks;
-    p.expected = session_.download_one(reference_);
+    fill_counted_inputs(input_->data(), n, seed, stream_);
+    p.expected = reference(n);
     p.output_bits = session_.download_one(reinterpret_cast<const std::uint32_t*>(output_->data(slot_)));
-    const std::vector<double> partials = partials_totals(p.blocks);
-    p.partials_total = partials[0];
-    p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
-    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
+    read_partials(p);
     // The partials are the first stage's alone: whatever the finish did, they add up to the reference.
     const bool partials_hold =
         p.partials_unwritten == 0 && p.partials_not_whole == 0 && p.partials_total == p.expected;
@@ -203,6 +217,14 @@ class ReductionChild final : public ExerciseChild {
     float* output = output_->data(slot_);
     void* arguments[] = {&partials, &output, &blocks};
     session_.launch(1, arguments, n, what, std::vector<OwnedRegion>{input_->region(), output_->region()});
+  }
+
+  // The first stage's partials: their total, and how many are unwritten or not whole.
+  void read_partials(ReductionRecord& p) {
+    const std::vector<double> partials = partials_totals(p.blocks);
+    p.partials_total = partials[0];
+    p.partials_unwritten = static_cast<std::uint64_t>(partials[1]);
+    p.partials_not_whole = static_cast<std::uint64_t>(partials[2]);
   }
 
   // The lab's own kernel on the input as it is now: exact on counted inputs.

@@ -65,7 +65,7 @@ PY
 }
 
 # Step 1 with one build (its folder): the distance measured, then one grade.
-l2=$(python3 -c "import ctypes; c = ctypes.CDLL('/usr/local/cuda/lib64/libcudart.so'); v = ctypes.c_int(); c.cudaDeviceGetAttribute(ctypes.byref(v), 89, 0); print(v.value)")
+l2=$(python3 -c "import ctypes; c = ctypes.CDLL('/usr/local/cuda/lib64/libcudart.so'); v = ctypes.c_int(); c.cudaDeviceGetAttribute(ctypes.byref(v), 38, 0); print(v.value)")
 card_elements=1
 while [ $(( card_elements * 4 )) -lt $(( l2 * 8 )) ]; do card_elements=$(( card_elements * 2 )); done
 gcc -shared -fPIC -o "$out/cuda_malloc_log.so" "$kit/cuda_malloc_log.c" -ldl

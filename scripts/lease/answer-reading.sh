@@ -86,7 +86,7 @@ PY
  "card_elements": $card_elements, "sanitize_elements": 4099,
  "shapes": [{"threads_per_block": 1024, "elements_per_thread": 64}, {"threads_per_block": 256, "elements_per_thread": 1}],
  "kernel_time_limit_s": 2, "timing_limit_s": 15, "timing_samples": 30, "wait_for_timing_turn": false,
- "turn_wait_limit_s": 60, "lab_times": null, "image_globals": []}
+ "turn_wait_limit_s": 60, "lab_times": null, "image_globals": [{"name": "under_the_sanitizer", "bytes": 4}]}
 JSON
   (cd "$work/measure" && LD_PRELOAD="$out/cuda_malloc_log.so" timeout 60 "$folder/labrun-grade-child" --request request.json \
      >/dev/null 2>allocations.log)

@@ -17,8 +17,8 @@
 //   - the words of its contract (x, the residual, stage 2's output).
 //
 // The probes, at each size: alone (the staged chain's buffers poisoned and watched); after-staged
-// (the lab's staged chain ran on the same inputs just before: its buffers must stay as it left
-// them, and an output right only here read what it left behind); planted (the intermediate replaced
+// (the lab's staged chain ran just before, on other inputs: its buffers must stay as it left them,
+// and an output right only here depends on what it left behind); planted (the intermediate replaced
 // by the first stages of other inputs, which the second kernel must follow: intermediate followed).
 // In every probe the first kernel's input is replaced by other inputs between the kernels, so a
 // second kernel that reads it is caught (dropped stage).

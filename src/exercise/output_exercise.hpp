@@ -94,7 +94,7 @@ struct OutputDeclaration {
 };
 
 //! The probes the harness offers an output exercise, each a checked call of the submission on fresh
-//! inputs: alone; after the lab's own case ran on the same inputs (its buffers must stay as it left
+//! inputs: alone; after the lab's own case ran on other inputs (its buffers must stay as it left
 //! them); a planted input (new inputs of another draw: the output must follow them, not a kept
 //! answer); again on the first call's inputs (two outputs of the same inputs must agree).
 inline const std::vector<std::string> kOutputProbes{"alone", "after-lab", "planted", "again"};

@@ -17,7 +17,7 @@
 //   - its lab cases' launchers and the lab buffers they write;
 //   - the words of its contract (x, the partials, the sum), from which its mistakes are named.
 //
-// The probes, at each size: alone; after the lab's case ran on the same inputs (its buffers must
+// The probes, at each size: alone; after the lab's case ran on other inputs (its buffers must
 // stay as it left them); the inputs of alone again ("repeat": two outputs of the same inputs must
 // agree); and "planted": the intermediate replaced by one a correct first stage could have stored for
 // other inputs, which the finish must follow (intermediate followed). In every probe the input is

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/gradescope/run_autograder in a Gradescope-shaped folder (AUTOGRADER_ROOT): whatever
 # happens, it leaves results/results.json with output_format md. Without a GPU labrun's own
-# results.json scores 0 with a message for staff; a submission of two .cu files, a missing labrun
-# and an unreachable GPU host each get a results.json that says why.
+# results.json scores 0 with a message for staff; a submission of two .cu files, a missing labrun,
+# an unreachable GPU host and a symbolic link each get a results.json that says why; and labrun is
+# given the configured exercise (day 48's by default), whatever the submission's manifest names.
 #
 #   tests/gradescope/run_autograder_test.sh LABRUN CORPUS SCRIPTS_DIR
 set -uo pipefail
@@ -89,5 +90,49 @@ out=$(CUDA_VISIBLE_DEVICES= FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_c
 LABRUN_REMOTE=$labrun" "$hostile/x;touch injected;'y'.cu")
 [ ! -e "$work/fake-home/injected" ] || fail "hostile-file-name: the file's name ran a command on the GPU host"
 echo "$out" | grep -q "not a mistake" || fail "hostile-file-name: expected labrun's own results.json (no GPU visible)"
+
+# The course picks the exercise, never the submission: a stand-in labrun that records its arguments
+# (and writes a results.json, as labrun does) must be given the configured exercise, here for a
+# submission whose manifest names another one, on both branches.
+recorder="$work/recording-labrun"
+cat >"$recorder" <<'SH'
+#!/bin/sh
+# Stand-in labrun (synthetic): records its arguments in $RECORD and writes a results.json in --out.
+printf '%s\n' "$@" >"$RECORD"
+while [ $# -gt 0 ]; do
+  if [ "$1" = "--out" ]; then mkdir -p "$2"; printf '{"score": 1, "output_format": "md", "tests": [{"name": "recorded"}]}\n' >"$2/results.json"; fi
+  shift
+done
+SH
+chmod +x "$recorder"
+other="$work/other-exercise"
+mkdir -p "$other"
+cp "$corpus/correct/halfway.cu" "$other/halfway.cu"
+printf '{"exercise": "sum-of-squares"}\n' >"$other/manifest.json"
+# Whether the recorded arguments in $1 hold `--exercise $2`.
+given_exercise() { [ "$(grep -A1 -x -- "--exercise" "$1" | tail -1)" = "$2" ]; }
+labrun=$recorder
+RECORD="$work/args-default" run_case pinned-default "" "$other/halfway.cu" "$other/manifest.json" >/dev/null
+given_exercise "$work/args-default" day48-fusion/halfway-pair ||
+  fail "pinned-default: labrun was not given --exercise day48-fusion/halfway-pair: $(tr '\n' ' ' <"$work/args-default")"
+RECORD="$work/args-configured" run_case pinned-configured "LABRUN_EXERCISE=fusion-verdicts/sum-of-squares" \
+  "$other/halfway.cu" "$other/manifest.json" >/dev/null
+given_exercise "$work/args-configured" fusion-verdicts/sum-of-squares ||
+  fail "pinned-configured: labrun was not given the configured exercise"
+RECORD="$work/args-remote" FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case pinned-remote \
+  "LABRUN_GPU_HOST=grader@gpu
+LABRUN_REMOTE=$recorder" "$other/halfway.cu" "$other/manifest.json" >/dev/null
+given_exercise "$work/args-remote" day48-fusion/halfway-pair ||
+  fail "pinned-remote: the GPU host's labrun was not given --exercise day48-fusion/halfway-pair"
+labrun=$real_labrun
+
+# A symbolic link in the submission is not graded (scp would send the file it points to).
+root="$work/symlink"
+mkdir -p "$root/submission" "$root/source/scripts/gradescope"
+cp "$scripts/gradescope/run_autograder" "$root/source/scripts/gradescope/"
+cp "$corpus/correct/halfway.cu" "$root/submission/"
+ln -s /etc/hostname "$root/submission/manifest.json"
+AUTOGRADER_ROOT="$root" LABRUN="$labrun" "$root/source/scripts/gradescope/run_autograder" >/dev/null 2>&1
+grep -q "symbolic link" "$root/results/results.json" || fail "symlink: expected the submission with a link not graded"
 
 echo "gradescope test: results.json written with output_format md in every case"

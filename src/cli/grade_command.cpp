@@ -305,8 +305,9 @@ std::string duration(double seconds) {
 int grade_batch(const GradeCommand& command, const std::function<void(const std::string&)>& progress,
                 std::ostream& out) {
   if (command.exercise.empty() && command.lab.empty()) {
-    progress("no --exercise or --lab: each folder's manifest chooses the exercise it is graded as; a course "
-             "grading one assignment names it with --exercise");
+    progress(
+        "no --exercise or --lab: each folder's manifest chooses the exercise it is graded as; a course "
+        "grading one assignment names it with --exercise");
   }
   const fs::path out_dir = command.out;
   std::vector<fs::path> folders;

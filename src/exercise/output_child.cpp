@@ -73,7 +73,8 @@ class OutputChild final : public ExerciseChild {
     unsigned long long lab_before = 0;
     if (probe == "after-lab") {
       // The lab's case on other inputs, so that its buffers do not hold this call's output.
-      const Scalars lab_case = declared_->graded_inputs(pointers(), extent, ChildSession::lab_case_seed_of(seed));
+      const Scalars lab_case =
+          declared_->graded_inputs(pointers(), extent, ChildSession::lab_case_seed_of(seed));
       declared_->launch_lab_case(reference_index(), with_lab(pointers()), lab_case, extent);
       lab_before = session_.digest_of(lab_regions);
     }

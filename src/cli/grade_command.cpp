@@ -191,10 +191,12 @@ std::string hexadecimal_bytes(const std::string& bytes) {
 void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir, const std::string& stem,
                    bool overwrite, std::ostream& out) {
   Table table;
-  table.headers = {"submission", "student", "score", "mistakes", "seconds"};
-  table.right_aligned = {false, false, true, false, true};
+  table.headers = {"submission", "student", "graded as", "score", "mistakes", "seconds"};
+  table.right_aligned = {false, false, false, true, false, true};
   nlohmann::ordered_json json = nlohmann::ordered_json::array();
-  std::string csv = "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host\n";
+  // lab comes last in the CSV, after the columns spreadsheets already read by position.
+  std::string csv =
+      "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host,lab\n";
   std::size_t not_graded_count = 0;
   for (const SummaryRow& row : rows) {
     std::vector<std::string> mistakes;
@@ -207,9 +209,11 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
     const std::string device = inert_text(row.device);
     const std::string device_uuid = inert_text(row.device_uuid);
     const std::string host = inert_text(row.host);
+    const std::string lab = inert_text(row.lab);
     const std::string listed = join(mistakes, ", ");
     not_graded_count += row.grader_problem.empty() ? 0 : 1;
-    table.rows.push_back({submission, student_id, fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
+    table.rows.push_back({submission, student_id, lab.empty() ? "-" : lab,
+                          fixed(row.score, 0) + " / " + fixed(row.max_score, 0),
                           listed.empty() ? "-" : listed, fixed(row.seconds, 1)});
     nlohmann::ordered_json json_row{{"submission", exact_in_json ? row.submission : submission}};
     if (!exact_in_json) {
@@ -223,11 +227,12 @@ void write_summary(const std::vector<SummaryRow>& rows, const fs::path& out_dir,
                                            {"execution_time", row.seconds},
                                            {"device", device},
                                            {"device_uuid", device_uuid},
-                                           {"host", host}});
+                                           {"host", host},
+                                           {"lab", lab}});
     json.push_back(std::move(json_row));
     csv += csv_line({submission, student_id, fixed(row.score, 1), fixed(row.max_score, 1),
                      join(mistakes, ";"), row.grader_problem.empty() ? "true" : "false",
-                     fixed(row.seconds, 2), device, device_uuid, host}) +
+                     fixed(row.seconds, 2), device, device_uuid, host, lab}) +
            "\n";
   }
   std::string markdown = "# Grades\n\n" + render_table(table);

@@ -19,6 +19,7 @@ SummaryRow summary_row_of(const std::string& submission, const nlohmann::ordered
   }
   row.grader_problem = report.value("grader_problem", "");
   row.seconds = report.value("execution_time", 0.0);
+  row.lab = report.value("lab", "");
   if (report.contains("environment")) {
     const nlohmann::ordered_json& environment = report.at("environment");
     row.device = environment.value("device", "");

@@ -28,6 +28,7 @@ struct SummaryRow {
   std::string device;
   std::string device_uuid;
   std::string host;
+  std::string lab;  //!< the lab whose exercise graded it (report.json's "lab"); empty when none did
 };
 
 //! The row of a parsed report (report_json's shape, grading/report.hpp), named `submission`. Throws a

@@ -107,6 +107,9 @@ TEST_CASE("grade --batch writes one summary row per folder, those it could not g
   CHECK(summary.at(0).at("graded") == false);
   CHECK(summary.at(1).at("mistakes").at(0) == "no-source");
   CHECK(summary.at(2).at("mistakes").at(0) == "several-sources");
+  // Each row names the lab whose exercise graded it (the first folder's manifest chose day 48's).
+  CHECK(summary.at(0).at("lab") == "day48-fusion");
+  CHECK_THAT(labrun::read_file(out / "summary.md"), ContainsSubstring("| graded as "));
   for (const char* folder : {"a-correct", "b-empty", "c-two-sources"}) {
     CHECK(fs::exists(out / "submissions" / folder / "results.json"));
   }
@@ -204,9 +207,10 @@ TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --
   }
   const std::string csv = labrun::read_file(out / "summary.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == static_cast<long>(folders) + 1);
-  CHECK_THAT(csv,
-             ContainsSubstring(
-                 "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host"));
+  CHECK_THAT(
+      csv,
+      ContainsSubstring(
+          "submission,student_id,score,max_score,mistakes,graded,seconds,device,device_uuid,host,lab\n"));
   // The same submission graded into two folders is refused by the merge, naming it.
   const fs::path other = temporary_folder();
   fs::create_directories(other / "submissions");

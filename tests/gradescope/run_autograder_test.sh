@@ -36,7 +36,7 @@ PY
 }
 
 # No GPU, on any machine: CUDA sees none when CUDA_VISIBLE_DEVICES is empty.
-out=$(CUDA_VISIBLE_DEVICES= run_case no-gpu "" "$corpus/correct/halfway.cu" "$corpus/correct/manifest.json")
+out=$(CUDA_VISIBLE_DEVICES='' run_case no-gpu "" "$corpus/correct/halfway.cu" "$corpus/correct/manifest.json")
 echo "$out" | grep -q '"score": 0' || fail "no-gpu: expected a score of 0 without a GPU"
 echo "$out" | grep -q "not a mistake" || fail "no-gpu: expected the message for staff"
 
@@ -86,7 +86,7 @@ hostile="$work/hostile-name"
 mkdir -p "$hostile"
 cp "$corpus/correct/halfway.cu" "$hostile/x;touch injected;'y'.cu"
 # No GPU for the "remote" labrun either, on any machine (CUDA_VISIBLE_DEVICES empty).
-out=$(CUDA_VISIBLE_DEVICES= FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case hostile-file-name "LABRUN_GPU_HOST=grader@gpu
+out=$(CUDA_VISIBLE_DEVICES='' FAKE_HOME="$work/fake-home" PATH="$fake:$PATH" run_case hostile-file-name "LABRUN_GPU_HOST=grader@gpu
 LABRUN_REMOTE=$labrun" "$hostile/x;touch injected;'y'.cu")
 [ ! -e "$work/fake-home/injected" ] || fail "hostile-file-name: the file's name ran a command on the GPU host"
 echo "$out" | grep -q "not a mistake" || fail "hostile-file-name: expected labrun's own results.json (no GPU visible)"

@@ -482,11 +482,7 @@ int grade_batch(const GradeCommand& command, const std::function<void(const std:
         request.compile_turns = &compile_turns;
         const auto shared = gpu->shared.find(exercise->full_name());
         request.shared = shared == gpu->shared.end() ? nlohmann::ordered_json::object() : shared->second;
-        if (seed_is_secret(command)) {
-          request.seed = secret_seed();
-        } else if (!command.seed_given) {
-          request.seed = exercise->default_seed;
-        }
+        request.seed = seed_for(command, exercise->default_seed, secret_seed);
         report = grade_one(*exercise, request, [](const std::string&) {});
         record_seed(report, command, request.seed);
       }
@@ -746,6 +742,14 @@ bool seed_is_secret(const GradeCommand& command) {
   return command.secret_seed || (!command.batch.empty() && !command.seed_given);
 }
 
+std::uint64_t seed_for(const GradeCommand& command, std::uint64_t default_seed,
+                       const std::function<std::uint64_t()>& draw_secret) {
+  if (seed_is_secret(command)) {
+    return draw_secret();
+  }
+  return command.seed_given ? command.request.seed : default_seed;
+}
+
 int run_grade_command(GradeCommand command, const std::function<void(const std::string&)>& progress_sink,
                       std::ostream& out) {
   // Progress lines name files and folders a submission chose, and go to a terminal: each is one inert
@@ -769,11 +773,7 @@ int run_grade_command(GradeCommand command, const std::function<void(const std::
   if (choice.exercise == nullptr) {
     throw UsageError(command.submission + ": " + choice.problem);
   }
-  if (seed_is_secret(command)) {
-    command.request.seed = secret_seed();
-  } else if (!command.seed_given) {
-    command.request.seed = choice.exercise->default_seed;
-  }
+  command.request.seed = seed_for(command, choice.exercise->default_seed, secret_seed);
   GradeReport report = grade_one(*choice.exercise, command.request, progress);
   record_seed(report, command, command.request.seed);
   if (!report.grader_problem_kind.empty()) {

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -55,6 +56,11 @@ void check_grade_usage(const GradeCommand& command);
 //! (the exercise's own) makes every call's inputs, and so its answers, knowable in advance. One
 //! submission graded alone keeps the exercise's seed, for a student's reproducible check.
 [[nodiscard]] bool seed_is_secret(const GradeCommand& command);
+
+//! The seed one submission is graded with: a fresh secret one from `draw_secret` where
+//! seed_is_secret, the one --seed named, or else the exercise's `default_seed`.
+[[nodiscard]] std::uint64_t seed_for(const GradeCommand& command, std::uint64_t default_seed,
+                                     const std::function<std::uint64_t()>& draw_secret);
 
 //! Grades and writes the reports, each submission for its exercise (exercise/exercise.hpp; chosen
 //! as command_support.hpp's choose_exercise says). Exit status: 0 graded (whatever the score); 3 no

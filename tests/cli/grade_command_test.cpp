@@ -131,6 +131,36 @@ TEST_CASE("a batch's seed is secret unless --seed names one; one submission keep
   CHECK_FALSE(labrun::seed_is_secret(batch));
 }
 
+TEST_CASE("the seed a submission is graded with: secret, named by --seed, or the exercise's") {
+  int draws = 0;
+  const auto draw_secret = [&draws] {
+    ++draws;
+    return std::uint64_t{0xfeedULL + static_cast<std::uint64_t>(draws)};
+  };
+  labrun::GradeCommand single;
+  single.submission = "kernel.cu";
+  CHECK(labrun::seed_for(single, 48, draw_secret) == 48);
+  single.request.seed = 7;
+  single.seed_given = true;
+  CHECK(labrun::seed_for(single, 48, draw_secret) == 7);
+  CHECK(draws == 0);
+  labrun::GradeCommand batch;
+  batch.batch = "submissions";
+  batch.request.seed = 7;  // not named on the command line: the batch draws one per submission
+  const std::uint64_t first = labrun::seed_for(batch, 48, draw_secret);
+  const std::uint64_t second = labrun::seed_for(batch, 48, draw_secret);
+  CHECK(draws == 2);
+  CHECK(first != second);
+  CHECK(first != 48);
+  batch.seed_given = true;
+  CHECK(labrun::seed_for(batch, 48, draw_secret) == 7);
+  labrun::GradeCommand secret = single;
+  secret.seed_given = false;
+  secret.secret_seed = true;
+  CHECK(labrun::seed_for(secret, 48, draw_secret) != 48);
+  CHECK(draws == 3);
+}
+
 TEST_CASE("a shard is I of N, from the command line or from a Slurm job array") {
   CHECK(labrun::parse_shard("0/1").count == 1);
   CHECK(labrun::parse_shard("3/8").index == 3);

@@ -10,7 +10,11 @@
 #      buffers of n elements, as today; the requests are written here, not by labrun; each run's wall
 #      seconds, exit status and error summary go to OUTDIR/sanitizer-cost.md, the runs stop once
 #      LEASE_SANITIZER_S seconds (default 150) have gone, and each run has at most 120 s;
-#   2. every GPU test (`ctest --preset dev -L gpu`: the grading corpora among them), the reports kept
+#   2. grades the corpus's barrier-in-divergent-branch, its divergent-barrier-behind-a-flag, and a
+#      copy of the first that takes the divergent barrier only where n is a power of two (where the
+#      timed calls run, and compute-sanitizer never does): what the sanitizer's runs let a
+#      submission tell apart, OUTDIR/told-apart.md;
+#   3. every GPU test (`ctest --preset dev -L gpu`: the grading corpora among them), the reports kept
 #      under OUTDIR/grades, for at most LEASE_GPU_TESTS_S seconds (default 300).
 # Logs go to OUTDIR as each step writes them (give the device tool's $OUT, so that a run cut off at
 # its limit still brings them back). The table is printed last.
@@ -112,6 +116,39 @@ PY
 done
 sanitize_s=$(( $(date +%s) - sanitize_begin ))
 
+# The sanitizer's runs told apart (docs/grading.md, "What is left"): the corpus's divergent barrier
+# as it is; behind a flag set at the sanitizer's small size (closed: global variables are set back
+# before every call); and clean wherever n is not a power of two (the sanitizer's sizes, 4099 and
+# the odd size, never are; the card-scaled size, where the timed calls run, always is: still open).
+score_of() {
+  python3 - "$1" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+    print(r["score"], ",".join(m["id"] for m in r["mistakes"]) or "-")
+except Exception as error:
+    print("no report", type(error).__name__)
+PY
+}
+corpus=labs/day48-fusion/grading/corpus
+sized="$out/told-apart/clean-off-powers-of-two"
+mkdir -p "$sized"
+sed 's/"barrier-in-divergent-branch"/"clean-off-powers-of-two"/' "$corpus/barrier-in-divergent-branch/manifest.json" \
+  >"$sized/manifest.json"
+sed 's/  if (threadIdx.x < blockDim.x \/ 2) {/  if ((n \& (n - 1)) == 0 \&\& threadIdx.x < blockDim.x \/ 2) {/' \
+  "$corpus/barrier-in-divergent-branch/halfway.cu" >"$sized/halfway.cu"
+grep -q 'n & (n - 1)' "$sized/halfway.cu" || echo "the size trick's edit did not apply" >>"$out/told-apart.md"
+{
+  echo "| submission | score, mistakes |"
+  echo "| --- | --- |"
+} >>"$out/told-apart.md"
+for submission in "$corpus/barrier-in-divergent-branch" "$corpus/divergent-barrier-behind-a-flag" "$sized"; do
+  name=$(basename "$submission")
+  timeout 150 build/dev/labrun grade "$submission/halfway.cu" --out "$out/told-apart/$name-grade" --force \
+    >"$out/told-apart/$name.log" 2>&1
+  echo "| $name | $(score_of "$out/told-apart/$name-grade/report.json") |" >>"$out/told-apart.md"
+done
+
 begin=$(date +%s)
 mkdir -p "$out/grades"
 LABRUN_GRADE_OUT="$out/grades" timeout "${LEASE_GPU_TESTS_S:-300}" ctest --preset dev -L gpu --output-on-failure \
@@ -125,4 +162,6 @@ echo "build: ${build_s} s; sanitizer runs: ${sanitize_s} s; GPU tests: ${gpu_lin
 grep -E "\(Failed\)|\*\*\*Failed|Timeout|Not Run" "$out/ctest-gpu.log" | head -10
 echo
 cat "$out/sanitizer-cost.md"
+echo
+cat "$out/told-apart.md"
 exit "$status"

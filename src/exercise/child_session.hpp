@@ -221,7 +221,9 @@ class ChildSession {
   //! The grid of kernel `k` at n (one block for a one_block kernel), from the manifest's shape.
   [[nodiscard]] LaunchPlan plan(std::size_t kernel, std::uint64_t n);
   //! Launches kernel `k` with `arguments` at n and waits for it, at most the kernel time limit (a
-  //! longer one is a hang). `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
+  //! longer one is a hang). A call of the submission begins with its first kernel (k = 0): before
+  //! that launch the submission's global variables are set back to their values at load
+  //! (restore_globals), so that no call can tell from them what calls came before it. `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
   //! With `given` (the buffers passed to the launch), every byte the child owns outside the
   //! allocations that hold them is digested before and after, and a change counts in
   //! outside_writes(). The given allocations, guards included, have checks of their own: the guards
@@ -260,9 +262,9 @@ class ChildSession {
   }
   void download(void* host, const void* device, std::size_t bytes);
 
-  //! The submission's own global variables (Exercise::watch_own_memory): copied aside, and later
-  //! compared, so that the words a launch wrote to them are counted.
-  void snapshot_own_memory();
+  //! Words of the submission's own global variables (__device__ and __managed__) that differ from
+  //! their values at load: every call begins with them at those values (launch, restore_globals), so
+  //! after a call's first kernel these are the words it wrote there (Exercise::watch_own_memory).
   [[nodiscard]] std::uint64_t own_words_changed();
 
   // The generic child (grade_child.cpp) drives these.
@@ -295,7 +297,13 @@ class ChildSession {
   void give_timing_turn_back();
   std::vector<double> sample(const std::function<void()>& region, const std::function<void()>& before,
                              const std::function<void()>& after);
-  void watch_own_memory();
+  //! Copies the submission's global variables, as loaded, into memory the child owns (digested
+  //! around every launch, so that no store of the submission's can change the copy unseen).
+  void keep_globals_at_load();
+  //! Sets the submission's global variables back to their values at load, on the grading stream:
+  //! before every call (a checked launch of the first kernel, each timed call as it is prepared),
+  //! whether it is graded, timed or under compute-sanitizer.
+  void restore_globals();
 
   const Exercise& exercise_;
   const ChildRequest& request_;
@@ -317,8 +325,8 @@ class ChildSession {
   std::vector<OwnedRegion> answer_regions_;        // answer()'s allocations, erased before every launch
   std::vector<std::optional<LaunchPlan>> timed_plans_;
   std::uint64_t outside_writes_ = 0;
-  std::vector<OwnedRegion> own_memory_;  // the submission's global variables
-  DeviceBuffer<unsigned char> own_snapshot_;
+  std::vector<OwnedRegion> own_memory_;       // the submission's global variables
+  unsigned char* globals_at_load_ = nullptr;  // their values at load (owned(); keep_globals_at_load)
   std::unique_ptr<L2Flusher> flusher_;
   // The harness's streams of the card's memory (read-only, copy) at the large size, and their sink.
   DeviceBuffer<float> stream_source_;

@@ -353,6 +353,9 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
     throw SubmissionStopped{"launch-shape", where + ": " + grid.problem};
   }
   erase_answers();
+  if (kernel == 0) {
+    restore_globals();
+  }
   const unsigned long long before = given ? digest_owned_except(*given) : 0;
   const cudaError_t launched =
       cudaLaunchKernel(reinterpret_cast<const void*>(kernels_.at(kernel)), dim3(grid.blocks, grid.blocks_y),
@@ -462,39 +465,77 @@ void ChildSession::require_untouched_outside(const std::vector<OwnedRegion>& unt
   }
 }
 
-void ChildSession::watch_own_memory() {
+namespace {
+
+// Where a variable's copy starts in the copy of the globals at load: its own place, 8-aligned, plus
+// the variable's address modulo 8, so that the variable and its copy are aligned alike and their
+// whole 4-byte words line up.
+std::size_t copy_offset(std::size_t place, const void* variable) {
+  return place + reinterpret_cast<std::uintptr_t>(variable) % 8;
+}
+
+std::size_t copy_place_bytes(std::size_t bytes) {
+  return (bytes + 8 + 7) / 8 * 8;
+}
+
+}  // namespace
+
+void ChildSession::keep_globals_at_load() {
   std::uint64_t total = 0;
+  std::size_t places = 0;
   for (const ImageGlobal& global : request_.image_globals) {
     void* address = nullptr;
     std::size_t bytes = 0;
-    if (cudaLibraryGetGlobal(&address, &bytes, library_, global.name.c_str()) != cudaSuccess ||
-        address == nullptr || total + bytes > kStaticDeviceMemoryMaxBytes) {
+    // A __managed__ variable is not a plain global to the runtime; its memory is the device's too.
+    if ((cudaLibraryGetGlobal(&address, &bytes, library_, global.name.c_str()) != cudaSuccess &&
+         cudaLibraryGetManaged(&address, &bytes, library_, global.name.c_str()) != cudaSuccess) ||
+        address == nullptr || bytes == 0 || total + bytes > kStaticDeviceMemoryMaxBytes) {
       static_cast<void>(cudaGetLastError());
-      continue;  // a name the runtime does not know: nothing to watch there
+      continue;  // a name the runtime does not know: nothing to keep there
     }
-    own_memory_.push_back({address, bytes / sizeof(std::uint32_t) * sizeof(std::uint32_t)});
+    own_memory_.push_back({address, bytes});
     total += bytes;
+    places += copy_place_bytes(bytes);
   }
-  own_snapshot_ = DeviceBuffer<unsigned char>(total);
+  if (places == 0) {
+    return;
+  }
+  globals_at_load_ = owned_array<unsigned char>(places);
+  std::size_t place = 0;
+  for (const OwnedRegion& region : own_memory_) {
+    LABRUN_CUDA_CHECK(cudaMemcpyAsync(globals_at_load_ + copy_offset(place, region.data), region.data,
+                                      region.bytes, cudaMemcpyDeviceToDevice, stream_));
+    place += copy_place_bytes(region.bytes);
+  }
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
 }
 
-void ChildSession::snapshot_own_memory() {
-  std::size_t at = 0;
+void ChildSession::restore_globals() {
+  std::size_t place = 0;
   for (const OwnedRegion& region : own_memory_) {
-    LABRUN_CUDA_CHECK(cudaMemcpyAsync(own_snapshot_.data() + at, region.data, region.bytes,
+    LABRUN_CUDA_CHECK(cudaMemcpyAsync(const_cast<void*>(region.data),
+                                      globals_at_load_ + copy_offset(place, region.data), region.bytes,
                                       cudaMemcpyDeviceToDevice, stream_));
-    at += region.bytes;
+    place += copy_place_bytes(region.bytes);
   }
 }
 
 std::uint64_t ChildSession::own_words_changed() {
   unsigned long long* changed = tallies_.data() + kTallies;
   LABRUN_CUDA_CHECK(cudaMemsetAsync(changed, 0, sizeof(unsigned long long), stream_));
-  std::size_t at = 0;
+  std::size_t place = 0;
   for (const OwnedRegion& region : own_memory_) {
-    count_words_differing(region.data, own_snapshot_.data() + at, region.bytes / sizeof(std::uint32_t),
-                          changed, stream_);
-    at += region.bytes;
+    // The variable's whole, aligned 4-byte words (a byte before the first or after the last is
+    // not compared), against the same words of its copy.
+    const auto begin = reinterpret_cast<std::uintptr_t>(region.data);
+    const std::uintptr_t first = (begin + 3) / 4 * 4;
+    const std::uintptr_t end = (begin + region.bytes) / 4 * 4;
+    if (end > first) {
+      count_words_differing(reinterpret_cast<const void*>(first),
+                            globals_at_load_ + copy_offset(place, region.data) + (first - begin),
+                            (end - first) / sizeof(std::uint32_t), changed, stream_);
+    }
+    place += copy_place_bytes(region.bytes);
   }
   return download_one(changed);
 }
@@ -528,9 +569,7 @@ void ChildSession::load() {
                                   std::to_string(kLocalBytesPerThreadMax) + " a submission may"};
     }
   }
-  if (exercise_.watch_own_memory) {
-    watch_own_memory();
-  }
+  keep_globals_at_load();
 }
 
 // The exercise's buffers, the counters; a GPU without the memory for them stops the child with
@@ -668,7 +707,8 @@ void ChildSession::time_at(std::size_t n) {
     const auto began = std::chrono::steady_clock::now();
     call_seed = next_seed();
     child_->fresh_call(n, call_seed);
-    erase_answers();  // the last call's reference, computed in its check
+    erase_answers();    // the last call's reference, computed in its check
+    restore_globals();  // what the last call left in the submission's globals
     const bool with_untouched = outside.needs_untouched_before();
     const CallDigests before = digest_call(rest_excludes, with_untouched ? untouched : none, buffers.inputs);
     outside.before_call(before.rest,
@@ -807,7 +847,7 @@ void ChildSession::give_timing_turn_back() {
   plain_.clear();
   tallies_ = DeviceBuffer<unsigned long long>();
   call_digests_ = DeviceBuffer<unsigned long long>();
-  own_snapshot_ = DeviceBuffer<unsigned char>();
+  globals_at_load_ = nullptr;
   stream_source_ = DeviceBuffer<float>();
   stream_target_ = DeviceBuffer<float>();
   flusher_.reset();

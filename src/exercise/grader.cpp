@@ -98,14 +98,14 @@ std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
 }
 
 // The most device memory one grading can hold: the child's buffers and context, and what the
-// submission may take besides (its global variables, and the child's copy of them where it watches
-// them; the local memory reserved for every thread the GPU holds at its per-thread bound; the
+// submission may take besides (its global variables, and the child's copy of them as loaded; the
+// local memory reserved for every thread the GPU holds at its per-thread bound; the
 // device heap).
 std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
   const std::uint64_t resident_threads =
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
-  const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * (ex.watch_own_memory ? 2 : 1);
+  const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * 2;  // and the child's copy of them at load
   return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) +
          kContextBytes + globals + kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
 }
@@ -641,9 +641,7 @@ void compile_run_and_check(const Exercise& ex, const GradeRequest& request, cons
       child_request.shapes.push_back(ex.default_shape);
     }
   }
-  if (ex.watch_own_memory) {
-    child_request.image_globals = compile.globals;
-  }
+  child_request.image_globals = compile.globals;  // set back to their values at load before every call
   if (request.shared.contains("lab_times")) {
     child_request.lab_times = lab_times_from_json(request.shared.at("lab_times"));
   }

@@ -81,9 +81,6 @@ class OutputChild final : public ExerciseChild {
     scalars_ = declared_->graded_inputs(pointers(), extent, inputs);
     const unsigned long long inputs_before = session_.digest_of(input_regions(n));
     session_.reset_outside_writes();
-    if (session_.exercise().watch_own_memory) {
-      session_.snapshot_own_memory();
-    }
     std::vector<void*> arguments = argument_pointers(extent);
     std::vector<OwnedRegion> given;
     given.reserve(buffers_.size());

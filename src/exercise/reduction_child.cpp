@@ -66,7 +66,6 @@ class ReductionChild final : public ExerciseChild {
     p.blocks = session_.plan(0, n).blocks;
     std::uint64_t input_digest = session_.digest_of({input_->elements(n)});
     session_.reset_outside_writes();
-    session_.snapshot_own_memory();
     launch_first(n, probe);
     p.own_words_written = session_.own_words_changed();
     const bool changed_by_first = session_.digest_of({input_->elements(n)}) != input_digest;

@@ -221,13 +221,14 @@ class ChildSession {
   //! The grid of kernel `k` at n (one block for a one_block kernel), from the manifest's shape.
   [[nodiscard]] LaunchPlan plan(std::size_t kernel, std::uint64_t n);
   //! Launches kernel `k` with `arguments` at n and waits for it, at most the kernel time limit (a
-  //! longer one is a hang). A call of the submission begins with its first kernel (k = 0): before
-  //! that launch the submission's global variables are set back to their values at load
-  //! (restore_globals), so that no call can tell from them what calls came before it. `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
-  //! With `given` (the buffers passed to the launch), every byte the child owns outside the
-  //! allocations that hold them is digested before and after, and a change counts in
-  //! outside_writes(). The given allocations, guards included, have checks of their own: the guards
-  //! (write-past-n), the inputs (input-modified) and the outputs.
+  //! longer one is a hang). `what` names the call ("alone"): the step is "<kernel> at n = N (what)".
+  //! A call of the submission begins with its first kernel (k = 0): before that launch the
+  //! submission's global variables are set back to their values at load (restore_globals), so
+  //! that no call can tell from them what calls came before it. With `given` (the buffers passed
+  //! to the launch), every byte the child owns outside the allocations that hold them is digested
+  //! before and after, and a change counts in outside_writes(). The given allocations, guards
+  //! included, have checks of their own: the guards (write-past-n), the inputs (input-modified)
+  //! and the outputs.
   void launch(std::size_t kernel, void** arguments, std::uint64_t n, const std::string& what,
               std::optional<std::vector<OwnedRegion>> given = std::nullopt);
   //! A timed call's launch: no wait, the grid planned at the first timed call.

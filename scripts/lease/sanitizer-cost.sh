@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device command that sizes what compute-sanitizer would cost at the graded large size, the
 # unknown that a change closing the sanitizer's size signal (docs/grading.md, "What is left") waits
-# on; then every GPU test of this tree. It builds the dev preset (unless build/dev has a labrun), then
+# on; then every GPU test of this tree. It builds the dev preset (incrementally where build/dev has one), then
 #   1. compiles the corpus's correct submissions that use shared memory and barriers, and plain ones,
 #      to cubins for this card (as the grader does, without its sandbox), and runs the grading child
 #      in its sanitize mode under memcheck, racecheck and synccheck, each once as labrun runs it today
@@ -32,10 +32,8 @@ eval "$(scripts/lease/tree-commit.sh env)"
 status=0
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/card.txt"
 begin=$(date +%s)
-if [ ! -x build/dev/labrun ]; then
-  { cmake --preset dev && cmake --build --preset dev -j 16; } >"$out/build.log" 2>&1 ||
-    { tail -30 "$out/build.log"; echo "BUILD FAILED"; exit 1; }
-fi
+{ cmake --preset dev && cmake --build --preset dev -j 16; } >"$out/build.log" 2>&1 ||
+  { tail -30 "$out/build.log"; echo "BUILD FAILED"; exit 1; }
 build_s=$(( $(date +%s) - begin ))
 build/dev/labrun --version | head -2 | tee "$out/version.txt"
 

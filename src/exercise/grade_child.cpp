@@ -527,13 +527,11 @@ std::uint64_t ChildSession::own_words_changed() {
   for (const OwnedRegion& region : own_memory_) {
     // The variable's whole, aligned 4-byte words (a byte before the first or after the last is
     // not compared), against the same words of its copy.
-    const auto begin = reinterpret_cast<std::uintptr_t>(region.data);
-    const std::uintptr_t first = (begin + 3) / 4 * 4;
-    const std::uintptr_t end = (begin + region.bytes) / 4 * 4;
-    if (end > first) {
-      count_words_differing(reinterpret_cast<const void*>(first),
-                            globals_at_load_ + copy_offset(place, region.data) + (first - begin),
-                            (end - first) / sizeof(std::uint32_t), changed, stream_);
+    const std::size_t skip = (4 - reinterpret_cast<std::uintptr_t>(region.data) % 4) % 4;
+    if (region.bytes >= skip + sizeof(std::uint32_t)) {
+      count_words_differing(static_cast<const unsigned char*>(region.data) + skip,
+                            globals_at_load_ + copy_offset(place, region.data) + skip,
+                            (region.bytes - skip) / sizeof(std::uint32_t), changed, stream_);
     }
     place += copy_place_bytes(region.bytes);
   }

@@ -1,5 +1,10 @@
 // Grading corpus: cached-answer. Caches the first call's output in device memory and returns it on
 // later calls at the same size: every call gets fresh inputs, so the second is wrong.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include "grading/submission.cuh"
 

@@ -4,6 +4,11 @@
 // buffer the first kernel was not given. y starts at a place drawn from each call's seed, so the
 // kept address is another call's place: the call's own y stays unwritten, and another place of its
 // allocation is written.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include "grading/submission.cuh"
 

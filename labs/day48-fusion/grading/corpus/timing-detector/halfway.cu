@@ -1,5 +1,10 @@
 // Grading corpus: timing-detector. Right for its first six calls, then skips its work, hoping the
 // later calls are only timed: every timed call is checked too.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include "grading/submission.cuh"
 

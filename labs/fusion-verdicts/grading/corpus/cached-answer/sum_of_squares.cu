@@ -1,6 +1,11 @@
 // Sum-of-squares corpus: cached-answer. The finish keeps its first sum in a device variable and
 // returns it on every later call with as many partials: every call gets fresh inputs, so later
 // calls give an earlier call's sum.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include <cstddef>
 // Block b squares the elements it covers as it loads them and adds them with a shared-memory tree.

@@ -4,6 +4,11 @@
 // and the finish does nothing. The first kernel writes a buffer it was not given: the sum starts
 // at a place drawn from each call's seed, so the kept address is another call's place, and the sum
 // the call was given stays unwritten.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include <cstddef>
 __device__ __forceinline__ float warp_total(float value) {

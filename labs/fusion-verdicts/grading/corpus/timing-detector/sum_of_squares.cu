@@ -1,6 +1,11 @@
 // Sum-of-squares corpus: timing-detector. Right for its first ten calls (the eight checked probes
 // and the two warm-up calls the timing starts with), then the finish skips its work, hoping the
 // later calls are only timed: every timed call is checked too.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include <cstddef>
 // Block b squares the elements it covers as it loads them and adds them with a shared-memory tree.

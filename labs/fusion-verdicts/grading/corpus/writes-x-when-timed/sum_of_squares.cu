@@ -2,6 +2,11 @@
 // the ninth call, when it hopes only the time is looked at, the first kernel also writes each
 // square back into x, its input. The sum stays right, but every call is held to the contract: the
 // inputs must not change, timed or not.
+//
+// What it meant to do it cannot: the grader sets the submission's global variables back to their
+// values at load before every call (src/exercise/child_session.hpp, restore_globals), so no call
+// finds what an earlier one left in them. It does its work in every call; expected.json says how
+// that is graded.
 
 #include <cstddef>
 __device__ __forceinline__ float warp_total(float value) {

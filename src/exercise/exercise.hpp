@@ -164,8 +164,9 @@ struct Exercise {
   //! Buffers of the large size the child allocates (guards included), for its memory bound.
   int child_buffers = 1;
   std::uint64_t default_seed = 1;  //!< `labrun grade`'s seed when none is given
-  //! Watch the submission's own global variables around its first kernel's checked launches
-  //! (ChildSession::own_words_written): memory the child must be able to copy aside.
+  //! Count the words of the submission's own global variables that its first kernel's checked
+  //! launches write (ChildSession::own_words_changed; the child keeps their values at load for
+  //! every exercise, and sets them back before every call).
   bool watch_own_memory = false;
   //! The probes the child runs at each size, by name, in order: the judge knows a run that stopped
   //! early from the ones missing.

@@ -30,6 +30,7 @@ old_src=$PWD/build/old-src
 old_build=$PWD/build/old-release
 export PATH=$PATH:/usr/local/cuda/bin
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
+. scripts/lib/lease-steps.sh  # score_of, run_gpu_tests, gpu_test_failures
 eval "$(scripts/lease/tree-commit.sh env)"
 status=0
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/card.txt"
@@ -52,17 +53,6 @@ build/dev/labrun --version | head -2 | tee "$out/version.txt"
 warnings=$(grep -c "warning" "$out/build.log")
 
 
-# The score and mistakes of a report.json, on one line.
-score_of() {
-  python3 - "$1" <<'PY'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-    print(r["score"], ",".join(m["id"] for m in r["mistakes"]) or "-")
-except Exception as error:
-    print("no report", type(error).__name__)
-PY
-}
 
 # Step 1 with one build (its folder): the distance measured, then one grade.
 l2=$(python3 -c "import ctypes; c = ctypes.CDLL('/usr/local/cuda/lib64/libcudart.so'); v = ctypes.c_int(); c.cudaDeviceGetAttribute(ctypes.byref(v), 38, 0); print(v.value)")
@@ -115,18 +105,13 @@ timeout 150 build/dev/labrun grade "$divergent/halfway.cu" --out "$out/sanitizer
 timeout 150 build/dev/labrun grade "$hidden/halfway.cu" --out "$out/sanitizer-hide/hiding" --force >"$out/sanitizer-hide/hiding.log" 2>&1
 
 # Step 3: the GPU tests, for at most LEASE_GPU_TESTS_S seconds.
-begin=$(date +%s)
-mkdir -p "$out/grades"
-LABRUN_GRADE_OUT="$out/grades" timeout "${LEASE_GPU_TESTS_S:-300}" ctest --preset dev -L gpu --output-on-failure \
-  >"$out/ctest-gpu.log" 2>&1 || status=1
-gpu_s=$(( $(date +%s) - begin ))
-gpu_line=$(grep -E "tests passed" "$out/ctest-gpu.log" | tail -1)
+run_gpu_tests "$out" || status=1
 
 echo
 echo "card: $(cat "$out/card.txt"); tree ${LABRUN_GIT_COMMIT:-unknown} (dirty ${LABRUN_GIT_DIRTY:-unknown}); previous code $old_commit"
 echo "builds: ${builds_s} s side by side, warnings in the dev build: $warnings"
 echo "GPU tests: ${gpu_line:-no result} (${gpu_s} s)"
-grep -E "\(Failed\)|\*\*\*Failed|Timeout|Not Run" "$out/ctest-gpu.log" | head -10
+gpu_test_failures "$out"
 echo
 echo "| reads the reference: build | distance found | score, mistakes |"
 echo "| --- | --- | --- |"

@@ -28,6 +28,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
+. scripts/lib/lease-steps.sh  # score_of, run_gpu_tests, gpu_test_failures
 eval "$(scripts/lease/tree-commit.sh env)"
 status=0
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/card.txt"
@@ -118,16 +119,6 @@ sanitize_s=$(( $(date +%s) - sanitize_begin ))
 # as it is; behind a flag set at the sanitizer's small size (closed: global variables are set back
 # before every call); and clean wherever n is not a power of two (the sanitizer's sizes, 4099 and
 # the odd size, never are; the card-scaled size, where the timed calls run, always is: still open).
-score_of() {
-  python3 - "$1" <<'PY'
-import json, sys
-try:
-    r = json.load(open(sys.argv[1]))
-    print(r["score"], ",".join(m["id"] for m in r["mistakes"]) or "-")
-except Exception as error:
-    print("no report", type(error).__name__)
-PY
-}
 corpus=labs/day48-fusion/grading/corpus
 sized="$out/told-apart/clean-off-powers-of-two"
 mkdir -p "$sized"
@@ -147,17 +138,12 @@ for submission in "$corpus/barrier-in-divergent-branch" "$corpus/divergent-barri
   echo "| $name | $(score_of "$out/told-apart/$name-grade/report.json") |" >>"$out/told-apart.md"
 done
 
-begin=$(date +%s)
-mkdir -p "$out/grades"
-LABRUN_GRADE_OUT="$out/grades" timeout "${LEASE_GPU_TESTS_S:-300}" ctest --preset dev -L gpu --output-on-failure \
-  >"$out/ctest-gpu.log" 2>&1 || status=1
-gpu_s=$(( $(date +%s) - begin ))
-gpu_line=$(grep -E "tests passed" "$out/ctest-gpu.log" | tail -1)
+run_gpu_tests "$out" || status=1
 
 echo
 echo "card: $(cat "$out/card.txt"); tree ${LABRUN_GIT_COMMIT:-unknown} (dirty ${LABRUN_GIT_DIRTY:-unknown})"
 echo "build: ${build_s} s; sanitizer runs: ${sanitize_s} s; GPU tests: ${gpu_line:-no result} (${gpu_s} s)"
-grep -E "\(Failed\)|\*\*\*Failed|Timeout|Not Run" "$out/ctest-gpu.log" | head -10
+gpu_test_failures "$out"
 echo
 cat "$out/sanitizer-cost.md"
 echo

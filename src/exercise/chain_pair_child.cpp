@@ -39,7 +39,7 @@ class ChainPairChild final : public ExerciseChild {
         stream_(session.stream()) {}
 
   // The pair's guarded buffers, the lab's own (the staged chain's first) and the counters.
-  void allocate(std::size_t capacity) override {
+  void allocate(std::size_t capacity, bool with_lab_buffers) override {
     capacity_ = capacity;
     input_ = &session_.guarded(capacity);
     second_ = &session_.guarded(capacity);
@@ -47,7 +47,9 @@ class ChainPairChild final : public ExerciseChild {
     // The output is the second kernel's alone: it starts at a place drawn from each call's seed, so
     // that the first kernel cannot know where it is.
     output_ = &session_.guarded(capacity, kSlots);
-    for (std::size_t b = 0; b < declared_->staged_buffers.size() + declared_->lab_buffers.size(); ++b) {
+    const std::size_t lab_buffers =
+        with_lab_buffers ? declared_->staged_buffers.size() + declared_->lab_buffers.size() : 0;
+    for (std::size_t b = 0; b < lab_buffers; ++b) {
       lab_.push_back(session_.owned_array<float>(capacity));
     }
     output_counters_ = session_.owned_array<ChainOutputCounters>(1);

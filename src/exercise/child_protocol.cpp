@@ -1,5 +1,6 @@
 #include "exercise/child_protocol.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -101,6 +102,7 @@ Json to_json(const ChildRequest& r) {
               {"odd_elements", r.odd_elements},
               {"card_elements", r.card_elements},
               {"sanitize_elements", r.sanitize_elements},
+              {"sanitize_timed_elements", r.sanitize_timed_elements},
               {"shapes", shapes},
               {"kernel_time_limit_s", r.kernel_time_limit_s},
               {"timing_limit_s", r.timing_limit_s},
@@ -127,6 +129,7 @@ ChildRequest request_from_json(const Json& j) {
     r.odd_elements = j.at("odd_elements").get<std::uint64_t>();
     r.card_elements = j.at("card_elements").get<std::uint64_t>();
     r.sanitize_elements = j.at("sanitize_elements").get<std::uint64_t>();
+    r.sanitize_timed_elements = j.at("sanitize_timed_elements").get<std::uint64_t>();
     for (const Json& shape : j.at("shapes")) {
       r.shapes.push_back(shape_from_json(shape));
     }
@@ -145,6 +148,9 @@ ChildRequest request_from_json(const Json& j) {
     if (r.odd_elements == 0 || r.sanitize_elements == 0 || r.timing_samples < 1 ||
         r.kernel_time_limit_s <= 0.0) {
       throw std::runtime_error("sizes, samples and the kernel time limit must be positive");
+    }
+    if (r.sanitize_timed_elements > std::max(r.odd_elements, r.card_elements)) {
+      throw std::runtime_error("/sanitize_timed_elements: larger than the buffers a grading allocates");
     }
     return r;
   } catch (const nlohmann::json::exception& error) {

@@ -58,7 +58,7 @@ struct ImageGlobal {
 struct ChildRequest {
   std::string lab;       //!< the exercise's lab ("fusion-verdicts")
   std::string exercise;  //!< and its name ("sum-of-squares")
-  //! "grade"; "sanitize": one unguarded run for compute-sanitizer; "lab-times": the lab's kernels
+  //! "grade"; "sanitize": the runs compute-sanitizer watches; "lab-times": the lab's kernels
   //! only, timed at card_elements (no submission), for a batch that shares them.
   std::string mode = "grade";
   std::string image = "submission.cubin";  //!< the compiled submission, in the working folder
@@ -68,6 +68,9 @@ struct ChildRequest {
   std::uint64_t odd_elements = 1049187;
   std::uint64_t card_elements = 0;  //!< 0: no large size
   std::uint64_t sanitize_elements = 4099;
+  //! Mode "sanitize": after the runs in buffers of exactly n elements, one replica of a timed call at
+  //! this size, in the buffers as a grading allocates them (ChildSession::sanitize_runs); 0: none.
+  std::uint64_t sanitize_timed_elements = 0;
   std::vector<LaunchShape> shapes;  //!< one per kernel of the contract, in its order
   //! One launch longer than this is a hang: at the card-scaled size a correct submission's kernels
   //! take about a millisecond on an H200, so this is over a thousand times that.

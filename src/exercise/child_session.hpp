@@ -122,8 +122,11 @@ class ExerciseChild {
  public:
   virtual ~ExerciseChild() = default;
   //! The buffers of calls of up to `capacity` elements, allocated through the session (guarded(),
-  //! owned()) so that the child owns and digests them.
-  virtual void allocate(std::size_t capacity) = 0;
+  //! owned()) so that the child owns and digests them: the call's own first, then the lab's, and the
+  //! lab's only `with_lab_buffers` (without them, for compute-sanitizer's replica of a timed call,
+  //! neither probe, fresh_lab_inputs nor launch_lab_case is called, and the call's buffers lie where
+  //! a grading's do).
+  virtual void allocate(std::size_t capacity, bool with_lab_buffers) = 0;
   //! One probe at n (one of Exercise::probes): a call of the submission, checked; its record.
   virtual nlohmann::ordered_json probe(const std::string& size_label, std::size_t n,
                                        const std::string& probe) = 0;
@@ -144,7 +147,8 @@ class ExerciseChild {
   virtual void fresh_lab_inputs(std::size_t n, std::uint64_t seed) = 0;
   //! One execution of the exercise's lab case `index` (Exercise::lab_cases) at n.
   virtual void launch_lab_case(std::size_t index, std::size_t n) = 0;
-  //! compute-sanitizer's run at n: the submission's kernels once, in buffers of exactly n elements.
+  //! compute-sanitizer's run at n: the submission's kernels once, in buffers of exactly n elements
+  //! (ChildSession::sanitize_runs adds a replica of a timed call, through fresh_call and launch_call).
   virtual void sanitize(std::size_t n, std::uint64_t seed) = 0;
   //! Frees (ChildSession::release) the buffers only the lab's cases and the probes use, once the
   //! probes are done and the lab's times come from the batch: the timed calls then have no lab
@@ -290,7 +294,9 @@ class ChildSession {
   //! of the call's.
   void require_untouched_outside(const std::vector<OwnedRegion>& untouched,
                                  const std::vector<OwnedRegion>& call_allocations) const;
-  void allocate(std::size_t capacity);
+  void allocate(std::size_t capacity, bool with_lab_buffers = true);
+  //! Waits for the grading stream, at most `limit_seconds` (longer is a hang: on_hang_, naming `where`).
+  void wait_or_hang(const std::string& where, double limit_seconds);
   void allocate_streams(std::size_t n);
   void time_at(std::size_t n);
   LabTimes time_lab(std::size_t n);

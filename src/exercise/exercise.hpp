@@ -163,6 +163,9 @@ struct Exercise {
   std::uint64_t lesson_elements = 16777216;  //!< the large size where the card's L2 is unknown
   //! Buffers of the large size the child allocates (guards included), for its memory bound.
   int child_buffers = 1;
+  //! Of those, the buffers of the large size a timed call's own (without the lab's: guards and the
+  //! output's slots included), which each compute-sanitizer run's replica of a timed call allocates.
+  int timed_call_buffers = 1;
   std::uint64_t default_seed = 1;  //!< `labrun grade`'s seed when none is given
   //! Count the words of the submission's own global variables that its first kernel's checked
   //! launches write (ChildSession::own_words_changed; the child keeps their values at load for

@@ -363,14 +363,17 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
   if (launched != cudaSuccess) {
     throw CudaError(launched, "launch of " + where, __FILE__, __LINE__);
   }
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(request_.kernel_time_limit_s);
+  wait_or_hang(where, request_.kernel_time_limit_s);
+  if (given && digest_owned_except(*given) != before) {
+    ++outside_writes_;
+  }
+}
+
+void ChildSession::wait_or_hang(const std::string& where, double limit_seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit_seconds);
   while (true) {
     const cudaError_t state = cudaStreamQuery(stream_);
     if (state == cudaSuccess) {
-      if (given && digest_owned_except(*given) != before) {
-        ++outside_writes_;
-      }
       return;
     }
     if (state != cudaErrorNotReady) {
@@ -378,8 +381,7 @@ void ChildSession::launch(std::size_t kernel, void** arguments, std::uint64_t n,
     }
     if (std::chrono::steady_clock::now() > deadline) {
       // No unwinding: freeing a buffer would wait for the kernel that never ends.
-      on_hang_(where + " had not finished after " +
-               std::to_string(static_cast<int>(request_.kernel_time_limit_s)) + " s");
+      on_hang_(where + " had not finished after " + std::to_string(static_cast<int>(limit_seconds)) + " s");
     }
     std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
@@ -572,12 +574,12 @@ void ChildSession::load() {
 
 // The exercise's buffers, the counters; a GPU without the memory for them stops the child with
 // "grader-out-of-memory" (not the submission's doing: labrun grades it again).
-void ChildSession::allocate(std::size_t capacity) {
+void ChildSession::allocate(std::size_t capacity, bool with_lab_buffers) {
   try {
     tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);  // the last is digest_owned_except's
     call_digests_ = DeviceBuffer<unsigned long long>(3);
     child_ = exercise_.child(*this);
-    child_->allocate(capacity);
+    child_->allocate(capacity, with_lab_buffers);
   } catch (const CudaError& error) {
     if (error.code() != cudaErrorMemoryAllocation) {
       throw;
@@ -593,14 +595,36 @@ void ChildSession::write() const {
   write_file_atomically(request_.results, to_json(results_).dump(2) + "\n", true);
 }
 
-// Unguarded runs for compute-sanitizer, at the small odd size and at the graded odd size, each in
-// buffers of exactly n elements: any access outside [0, n) leaves its allocation.
+// What compute-sanitizer watches (mode "sanitize"). First unguarded runs, at the small odd size and
+// at the graded odd size, each in buffers of exactly n elements: any access outside [0, n) leaves
+// its allocation. Then, where the grading times calls, a replica of a timed call, so that no
+// submission can behave one way where the sanitizer watches and another where it is timed by the
+// size or the layout of its buffers: the call's buffers as a grading allocates them (of the same
+// capacity, with their guards and the output's slots, before any of the lab's, which it leaves
+// out), the call prepared as a timed call is (fresh inputs, outputs poisoned, the global variables
+// as loaded, the L2 flushed) and launched as one is (back to back, no wait between the kernels),
+// at sanitize_timed_elements (the timed calls' size, or a smaller power of two: grader.cpp).
 void ChildSession::sanitize_runs() {
   tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);
   child_ = exercise_.child(*this);
   for (const std::uint64_t n : {request_.sanitize_elements, request_.odd_elements}) {
     child_->sanitize(static_cast<std::size_t>(n), request_.seed);
   }
+  const auto n = static_cast<std::size_t>(request_.sanitize_timed_elements);
+  if (n == 0) {
+    return;
+  }
+  child_.reset();
+  allocate(static_cast<std::size_t>(std::max(request_.odd_elements, request_.card_elements)), false);
+  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  const std::string where = "a replica of a timed call at n = " + std::to_string(n);
+  phase(where);
+  child_->fresh_call(n, next_seed());
+  erase_answers();
+  restore_globals();
+  flusher_->flush(stream_);
+  child_->launch_call(n);
+  wait_or_hang(where, static_cast<double>(exercise_.kernels.size()) * request_.kernel_time_limit_s);
 }
 
 void ChildSession::grade() {

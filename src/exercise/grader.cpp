@@ -38,6 +38,10 @@
 namespace labrun {
 namespace fs = std::filesystem;
 
+std::uint64_t sanitize_timed_elements(const std::string& tool, std::uint64_t card_elements) {
+  return tool == "racecheck" ? std::min(card_elements, kRacecheckTimedElementsMax) : card_elements;
+}
+
 namespace {
 
 constexpr std::uint64_t kContextBytes = std::uint64_t{1}
@@ -97,17 +101,24 @@ std::uint64_t large_size(const Exercise& ex, const GradingGpu& gpu) {
   return fits_in_device_memory(card * 4 * buffers, gpu.memory_bytes) ? card : ex.lesson_elements;
 }
 
-// The most device memory one grading can hold: the child's buffers and context, and what the
-// submission may take besides (its global variables, and the child's copy of them as loaded; the
-// local memory reserved for every thread the GPU holds at its per-thread bound; the
-// device heap).
+// The most device memory one grading can hold: its child's, and one of its compute-sanitizer runs'
+// (each run holds a shared turn while it runs, and a GPU has no more shared turns at once than
+// gradings, so counting one run a grading counts every run on the GPU). A process holds its buffers
+// (the child: the exercise's and the streams'; a sanitizer run: its replica of a timed call's) and
+// its context, and what the submission may take besides (its global variables, and the child's copy
+// of them as loaded; the local memory reserved for every thread the GPU holds at its per-thread
+// bound; the device heap).
 std::uint64_t grading_memory_bytes(const Exercise& ex, const GradingGpu& gpu) {
   const std::uint64_t resident_threads =
       static_cast<std::uint64_t>(std::max(gpu.multiprocessors, 1)) *
       static_cast<std::uint64_t>(std::max(gpu.max_threads_per_multiprocessor, 1));
   const std::uint64_t globals = kStaticDeviceMemoryMaxBytes * 2;  // and the child's copy of them at load
-  return large_size(ex, gpu) * 4 * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers) +
-         kContextBytes + globals + kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
+  const std::uint64_t per_process =
+      kContextBytes + globals + kLocalBytesPerThreadMax * resident_threads + kDeviceHeapBytes;
+  const std::uint64_t large = large_size(ex, gpu) * 4;
+  const std::uint64_t child = large * (static_cast<std::uint64_t>(ex.child_buffers) + kStreamBuffers);
+  const std::uint64_t sanitizer_run = large * static_cast<std::uint64_t>(ex.timed_call_buffers);
+  return child + sanitizer_run + 2 * per_process;
 }
 
 std::uint64_t fresh_seed() {
@@ -120,12 +131,14 @@ void write_request(const fs::path& path, const ChildRequest& request) {
   ::chmod(path.c_str(), 0600);
 }
 
-// The request of `tool`'s run, "request-TOOL.json" in the scratch folder: its own fresh seed.
+// The request of `tool`'s run, "request-TOOL.json" in the scratch folder: its own fresh seed, and
+// its replica of a timed call at the timed calls' size (racecheck: at most kRacecheckTimedElementsMax).
 std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& base,
                                    const std::string& tool) {
   ChildRequest request = base;
   request.mode = "sanitize";
   request.seed = fresh_seed();
+  request.sanitize_timed_elements = sanitize_timed_elements(tool, base.card_elements);
   request.phase = "phase-" + tool + ".txt";
   std::string request_file = "request-" + tool + ".json";
   write_request(scratch / request_file, request);
@@ -531,7 +544,10 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
       }
     }
     progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
-             std::to_string(ex.odd_elements));
+             std::to_string(ex.odd_elements) +
+             (child_request.card_elements > 0
+                  ? ", and a timed call's replica at n = " + std::to_string(child_request.card_elements)
+                  : std::string()));
   };
   // Called when the child is ready to time: every checked call ran.
   const std::function<void()> checked = [&] {

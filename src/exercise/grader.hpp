@@ -4,6 +4,7 @@
 // judge. docs/grading.md states the threat model this follows.
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,14 @@ namespace labrun {
 
 //! Name of the grading child program, built beside labrun.
 inline constexpr const char* kGradeChildProgram = "labrun-grade-child";
+
+//! compute-sanitizer's runs end with a replica of a timed call (ChildSession::sanitize_runs): at the
+//! timed calls' size (card_elements), so that no submission can tell a run the sanitizer watches from
+//! a timed call by its size; racecheck's at most this power of two, since racecheck's cost grows with
+//! every shared-memory access (7 to 17 s a run at 2^27 on an H100 where a kernel uses shared memory
+//! per element, against about 1 s here: docs/grading.md, "What is left"). 0 where nothing is timed.
+inline constexpr std::uint64_t kRacecheckTimedElementsMax = std::uint64_t{1} << 20;
+[[nodiscard]] std::uint64_t sanitize_timed_elements(const std::string& tool, std::uint64_t card_elements);
 
 //! Never throws for anything a submission does: a broken or hostile submission is a verdict. When
 //! grading cannot run at all (no usable GPU, a missing grader program) the report scores 0, says so

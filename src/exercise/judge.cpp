@@ -369,9 +369,11 @@ void judge_sanitizers(GradeReport& report, const Exercise& ex, const JudgeInput&
   }
   j.outcome.sanitizer = clean ? SanitizerVerdict::kClean : SanitizerVerdict::kErrors;
   if (!clean) {
-    add_mistake(report, "sanitizer-errors",
-                "compute-sanitizer found errors in a run at n = " + std::to_string(ex.sanitize_elements) +
-                    " with no guard around any buffer: " + sanitizer);
+    add_mistake(
+        report, "sanitizer-errors",
+        "compute-sanitizer found errors in its runs (at n = " + std::to_string(ex.sanitize_elements) +
+            " and " + std::to_string(ex.odd_elements) +
+            " in buffers of exactly n elements, then one timed call as the grading makes it): " + sanitizer);
   }
 }
 

@@ -39,7 +39,7 @@ class OutputChild final : public ExerciseChild {
     }
   }
 
-  void allocate(std::size_t capacity) override {
+  void allocate(std::size_t capacity, bool with_lab_buffers) override {
     buffers_.reserve(declared_->buffers.size());
     for (const DeclaredBuffer& b : declared_->buffers) {
       buffers_.push_back(&session_.guarded(capacity, b.output ? kSlots : 1, b.element_bytes));
@@ -49,7 +49,8 @@ class OutputChild final : public ExerciseChild {
     classes_ = session_.owned_array<unsigned char>(capacity);
     counts_ = session_.owned_array<unsigned long long>(kCompareCounts);
     lab_bytes_.reserve(declared_->lab_buffers.size());
-    for (const DeclaredBuffer& b : declared_->lab_buffers) {
+    for (const DeclaredBuffer& b :
+         with_lab_buffers ? declared_->lab_buffers : std::vector<DeclaredBuffer>{}) {
       lab_[b.name] = session_.owned(capacity * b.element_bytes);
       lab_bytes_.push_back(b.element_bytes);
     }

@@ -29,11 +29,11 @@ class ReductionChild final : public ExerciseChild {
 
   // The output is the finish's alone: it starts at a place drawn from each call's seed, so that the
   // first stage cannot know where it is.
-  void allocate(std::size_t capacity) override {
+  void allocate(std::size_t capacity, bool with_lab_buffers) override {
     input_ = &session_.guarded(capacity);
     partials_ = &session_.guarded(session_.has_submission() ? session_.plan(0, capacity).blocks : 1);
     output_ = &session_.guarded(1, kSlots);
-    for (const LabBuffer& b : declared_->lab_buffers) {
+    for (const LabBuffer& b : with_lab_buffers ? declared_->lab_buffers : std::vector<LabBuffer>{}) {
       const std::size_t floats = std::max<std::size_t>(b.floats(capacity), 1);
       lab_.push_back(session_.owned_array<float>(floats));
       lab_allocations_.push_back({lab_.back(), floats * sizeof(float)});

@@ -26,6 +26,7 @@ TEST_CASE("a request survives its JSON, launch shapes, lab times and the image's
   request.shapes = {{128, 4, false}, {512, 1, true}, {32, 1, false, 8, 4, true}};
   request.lab_times = labrun::LabTimes{134217728, {{"staged_ms", 1.5}, {"fused_ms", 0.5}}};
   request.image_globals = {{"squares", 4096}};
+  request.sanitize_timed_elements = 1048576;
   const ChildRequest back = request_from_json(to_json(request));
   CHECK(back.exercise == "halfway-pair");
   CHECK(back.seed == request.seed);
@@ -37,7 +38,11 @@ TEST_CASE("a request survives its JSON, launch shapes, lab times and the image's
   CHECK(back.lab_times->at("fused_ms") == 0.5);
   CHECK(back.lab_times->medians.front().first == "staged_ms");
   CHECK(back.image_globals.front().bytes == 4096);
+  CHECK(back.sanitize_timed_elements == 1048576);
   auto bad = to_json(request);
+  bad["sanitize_timed_elements"] = request.card_elements + 1;  // past the buffers a grading allocates
+  CHECK_THROWS_WITH(request_from_json(bad), ContainsSubstring("/sanitize_timed_elements"));
+  bad = to_json(request);
   bad["mode"] = "host-code";
   CHECK_THROWS_WITH(request_from_json(bad), ContainsSubstring("/mode"));
   bad = to_json(request);

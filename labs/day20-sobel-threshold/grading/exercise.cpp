@@ -138,7 +138,8 @@ labrun::Exercise sobel_threshold() {
   ex.sanitize_elements = std::uint64_t{67} * 61;
   ex.sanitize_image = labrun::Shape{67, 61};
   ex.lesson_elements = std::uint64_t{4096} * 4096;
-  ex.child_buffers = 3;  // image, magnitude (floats); mask, reference, classes, the lab's mask (bytes)
+  ex.child_buffers = 3;       // image, magnitude (floats); mask, reference, classes, the lab's mask (bytes)
+  ex.timed_call_buffers = 3;  // the same less the lab's mask, rounded up
   ex.default_seed = 3;
   labrun::ExerciseWording& w = ex.wording;
   w.contract =

@@ -116,6 +116,8 @@ labrun::Exercise halfway_exercise() {
   // x, the residual, the intermediate and y (each guarded), the staged chain's t1, t2 and t3, the
   // lab's y, half-way output and copy: 11 buffers of the largest n, guards included.
   ex.child_buffers = 11;
+  // A timed call's: x, the residual, the intermediate and y, with their guards and y's slots.
+  ex.timed_call_buffers = 5;
   ex.default_seed = 48;
   labrun::ExerciseWording& w = ex.wording;
   w.contract = "grading/submission.cuh";

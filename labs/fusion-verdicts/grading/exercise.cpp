@@ -186,6 +186,7 @@ labrun::Exercise sum_of_squares() {
   // sums, the sum and the reference's are small). A correct submission reads 4 bytes per element and writes
   // none, so the card's read-only stream, not its copy, bounds how fast it can be (judge.hpp).
   ex.child_buffers = 3;
+  ex.timed_call_buffers = 2;  // x with its guards (the rest of a timed call's is small), rounded up
   ex.default_seed = 2;
 
   labrun::ExerciseWording& w = ex.wording;

@@ -148,7 +148,7 @@ std::string write_sanitize_request(const fs::path& scratch, const ChildRequest& 
 // compute-sanitizer's verdict comes from its own log file (--log-file), never from the program's
 // output, which a kernel's printf could fill with anything. The child runs the submission's kernels
 // once at each of the request's sanitizer sizes (the small odd one and the graded odd one) in
-// buffers of exactly n elements.
+// buffers of exactly n elements, then in its replica of a timed call (ChildSession::sanitize_runs).
 SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const fs::path& child,
                       const fs::path& scratch, const ChildRequest& base, double limit,
                       const std::string& visible_devices) {

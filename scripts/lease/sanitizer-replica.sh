@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # compute-sanitizer's replica of a timed call (docs/grading.md, "What is left"), told apart on the
-# device: after `scripts/lease/session-lease.sh OUTDIR build` has built this tree (build/dev) and the
-# previous code's labrun (OLD_BUILD, default build/old-dev, from build/labrun-pre-session.patch packed
-# at the commit before the replica), it grades, with each labrun, single `labrun grade` runs of:
-#   - the corpus's barrier-in-divergent-branch (a divergent barrier everywhere: 35 with both);
-#   - divergent-barrier-at-powers-of-two and divergent-barrier-beside-guards (the same barrier taken
-#     only at the timed calls' size, or only in a graded call's buffers: 100 with the previous code,
-#     which never ran the sanitizer there, and 35 with the replica);
-#   - correct and correct-shared-tile (100 with both), and fusion-verdicts' correct, whose kernels
-#     use shared memory per element (racecheck's dearest case), for what the replica costs: each
-#     report's seconds of sanitizing per tool.
-# Each grade has at most 150 s. The table goes to OUTDIR/told-apart.md and is printed last.
+# device, in one device command (about 6 min on an H100):
+#   1. builds this tree's dev preset (labrun, its grading child and labrun-contain, the GPU tests) and,
+#      side by side, the previous code's labrun, grading child and labrun-contain into OLD_BUILD
+#      (default build/old-dev) from PATCH (default build/labrun-pre-replica.patch: packed on the
+#      carrying machine with `scripts/lease/previous-code.sh pack 4fe02e1 build/labrun-pre-replica.patch`,
+#      the commit before the replica, and carried); a build already there is built incrementally;
+#   2. grades, with each labrun, single `labrun grade` runs of:
+#      - the corpus's barrier-in-divergent-branch (a divergent barrier everywhere: 35 with both);
+#      - divergent-barrier-at-powers-of-two and divergent-barrier-beside-guards (the same barrier
+#        taken only at the timed calls' size, or only in a graded call's buffers: 100 with the
+#        previous code, which never ran the sanitizer there, and 35 with the replica);
+#      - correct and correct-shared-tile (100 with both), and fusion-verdicts' correct, whose kernels
+#        use shared memory per element (racecheck's dearest case), for what the replica costs: each
+#        report's seconds of sanitizing per tool;
+#      each grade at most 150 s, the table in OUTDIR/told-apart.md;
+#   3. the GPU test that grades every exercise's corpus (at most LEASE_CORPUS_S seconds, default 170),
+#      its log in OUTDIR/ctest-corpus.log and the reports under OUTDIR/grades.
+# Logs go to OUTDIR as each step writes them (give the device tool's $OUT). The table is printed last.
 #
 #   scripts/lease/sanitizer-replica.sh OUTDIR
 #
-# Exit status: 0 every grade gave the score the list above expects of it; 1 otherwise; 2 usage.
+# Exit status: 0 both builds built, every grade gave the score the list above expects of it and the
+# corpus test passed; 1 otherwise; 2 usage.
 set -uo pipefail
 out=${1:?usage: scripts/lease/sanitizer-replica.sh OUTDIR}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
@@ -23,12 +31,33 @@ export PATH=$PATH:/usr/local/cuda/bin
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 . scripts/lib/lease-steps.sh  # score_of
 old_build=${OLD_BUILD:-build/old-dev}
+patch=${PATCH:-build/labrun-pre-replica.patch}
 new=build/dev/labrun
 old=$old_build/labrun
-for program in "$new" "$old"; do
-  [ -x "$program" ] || { echo "sanitizer-replica: $program is missing: run session-lease.sh OUTDIR build first" >&2; exit 2; }
-done
 status=0
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$out/card.txt"
+
+begin=$(date +%s)
+eval "$(scripts/lease/tree-commit.sh env)"
+{ cmake --preset dev -DLABRUN_WARNINGS_AS_ERRORS=OFF -DLABRUN_REQUIRE_ZLIB=ON &&
+  cmake --build --preset dev -j 10 --target labrun labrun-grade-child labrun-contain labrun_gpu_tests; } \
+  >"$out/build.log" 2>&1 &
+dev=$!
+old_src=build/pre-replica-src
+(
+  [ -d "$old_src" ] || scripts/lease/previous-code.sh unpack "$old_src" "$patch" || exit 1
+  # The previous code's transcripts name the commit the patch reverses the tree to.
+  commit=$(scripts/lease/previous-code.sh commit "$patch") || exit 1
+  named=(env LABRUN_GIT_COMMIT="$commit" LABRUN_GIT_DIRTY=false)
+  "${named[@]}" cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CUDA_ARCHITECTURES=native -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
+    -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
+    "${named[@]}" cmake --build "$old_build" -j 6 --target labrun labrun-grade-child labrun-contain
+) >"$out/build-old.log" 2>&1 &
+previous=$!
+wait "$dev" || { tail -30 "$out/build.log"; echo "BUILD FAILED"; exit 1; }
+wait "$previous" || { tail -30 "$out/build-old.log"; echo "THE PREVIOUS CODE'S BUILD FAILED"; exit 1; }
+build_s=$(( $(date +%s) - begin ))
 
 # Each tool's seconds of sanitizing in a report, "memcheck 0.6 · racecheck 1.2 · synccheck 0.5".
 sanitizing_of() {
@@ -78,8 +107,19 @@ for entry in "${cases[@]}"; do
   echo "$row |" >>"$out/told-apart.md"
 done
 
+told_s=$(( $(date +%s) - begin - build_s ))
+
+begin=$(date +%s)
+mkdir -p "$out/grades"
+LABRUN_GRADE_OUT="$out/grades" timeout "${LEASE_CORPUS_S:-170}" \
+  ctest --preset dev -R "corpus its expected verdict" --output-on-failure >"$out/ctest-corpus.log" 2>&1 || status=1
+corpus_s=$(( $(date +%s) - begin ))
+
 echo
-eval "$(scripts/lease/tree-commit.sh env)"
-echo "tree ${LABRUN_GIT_COMMIT:-unknown} (dirty ${LABRUN_GIT_DIRTY:-unknown}); previous code $(scripts/lease/previous-code.sh commit 2>/dev/null || echo unknown)"
+echo "card: $(cat "$out/card.txt"); tree ${LABRUN_GIT_COMMIT:-unknown} (dirty ${LABRUN_GIT_DIRTY:-unknown});" \
+  "previous code $(scripts/lease/previous-code.sh commit "$patch" 2>/dev/null || echo unknown)"
+echo "builds: ${build_s} s; told apart: ${told_s} s; corpus test: ${corpus_s} s," \
+  "$(grep -E "tests passed" "$out/ctest-corpus.log" | tail -1 || echo "no result")"
+grep -E "REQUIRE|CHECK\(|with expansion|FAILED" "$out/ctest-corpus.log" | head -12
 cat "$out/told-apart.md"
 exit "$status"

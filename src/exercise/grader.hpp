@@ -25,7 +25,7 @@ inline constexpr const char* kGradeChildProgram = "labrun-grade-child";
 //! timed calls' size (card_elements), so that no submission can tell a run the sanitizer watches from
 //! a timed call by its size; racecheck's at most this power of two, since racecheck's cost grows with
 //! every shared-memory access (7 to 17 s a run at 2^27 on an H100 where a kernel uses shared memory
-//! per element, against about 1 s here: docs/grading.md, "What is left"). 0 where nothing is timed.
+//! per element, against about 1 s at 2^20: docs/grading.md, "What is left"). 0 where nothing is timed.
 inline constexpr std::uint64_t kRacecheckTimedElementsMax = std::uint64_t{1} << 20;
 [[nodiscard]] std::uint64_t sanitize_timed_elements(const std::string& tool, std::uint64_t card_elements);
 

@@ -298,6 +298,10 @@ class ChildSession {
   //! Waits for the grading stream, at most `limit_seconds` (longer is a hang: on_hang_, naming `where`).
   void wait_or_hang(const std::string& where, double limit_seconds);
   void allocate_streams(std::size_t n);
+  //! One timed call's preparation, outside its timed region, for the timed calls and compute-sanitizer's
+  //! replica of one alike: fresh inputs from `seed` (ExerciseChild::fresh_call), the answers erased,
+  //! the submission's globals set back to their values at load.
+  void prepare_timed_call(std::size_t n, std::uint64_t seed);
   void time_at(std::size_t n);
   LabTimes time_lab(std::size_t n);
   void wait_for_timing_turn();

@@ -619,15 +619,19 @@ void ChildSession::sanitize_runs() {
   flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
   const std::string where = "a replica of a timed call at n = " + std::to_string(n);
   phase(where);
-  child_->fresh_call(n, next_seed());
-  erase_answers();
-  restore_globals();
+  prepare_timed_call(n, next_seed());
   flusher_->flush(stream_);
   child_->launch_call(n);
   // A timed call's own limit (one kernel time limit a launch), though a sanitizer slows every kernel
   // down: a longer one would be as long a shared turn that every timer's drain waits for, which a
   // kernel that spins only under the sanitizer would get too (docs/grading.md, "What is left").
   wait_or_hang(where, static_cast<double>(exercise_.kernels.size()) * request_.kernel_time_limit_s);
+}
+
+void ChildSession::prepare_timed_call(std::size_t n, std::uint64_t seed) {
+  child_->fresh_call(n, seed);
+  erase_answers();    // the last call's reference, computed in its check
+  restore_globals();  // what the last call left in the submission's globals
 }
 
 void ChildSession::grade() {
@@ -731,9 +735,7 @@ void ChildSession::time_at(std::size_t n) {
   const auto fresh_call = [&] {
     const auto began = std::chrono::steady_clock::now();
     call_seed = next_seed();
-    child_->fresh_call(n, call_seed);
-    erase_answers();    // the last call's reference, computed in its check
-    restore_globals();  // what the last call left in the submission's globals
+    prepare_timed_call(n, call_seed);
     const bool with_untouched = outside.needs_untouched_before();
     const CallDigests before = digest_call(rest_excludes, with_untouched ? untouched : none, buffers.inputs);
     outside.before_call(before.rest,

@@ -29,7 +29,7 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 cd "$(dirname "$0")/../.." || exit 2
 export PATH=$PATH:/usr/local/cuda/bin
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
-. scripts/lib/lease-steps.sh  # score_of
+. scripts/lib/lease-steps.sh  # score_of, labrun_alone
 old_build=${OLD_BUILD:-build/old-dev}
 patch=${PATCH:-build/labrun-pre-replica.patch}
 new=build/dev/labrun
@@ -44,16 +44,8 @@ eval "$(scripts/lease/tree-commit.sh env)"
   >"$out/build.log" 2>&1 &
 dev=$!
 old_src=build/pre-replica-src
-(
-  [ -d "$old_src" ] || scripts/lease/previous-code.sh unpack "$old_src" "$patch" || exit 1
-  # The previous code's transcripts name the commit the patch reverses the tree to.
-  commit=$(scripts/lease/previous-code.sh commit "$patch") || exit 1
-  named=(env LABRUN_GIT_COMMIT="$commit" LABRUN_GIT_DIRTY=false)
-  "${named[@]}" cmake -S "$old_src" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CUDA_ARCHITECTURES=native -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
-    -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
-    "${named[@]}" cmake --build "$old_build" -j 6 --target labrun labrun-grade-child labrun-contain
-) >"$out/build-old.log" 2>&1 &
+{ { [ -d "$old_src" ] || scripts/lease/previous-code.sh unpack "$old_src" "$patch"; } &&
+  labrun_alone "$old_src" "$old_build" "$patch"; } >"$out/build-old.log" 2>&1 &
 previous=$!
 wait "$dev" || { tail -30 "$out/build.log"; echo "BUILD FAILED"; exit 1; }
 wait "$previous" || { tail -30 "$out/build-old.log"; echo "THE PREVIOUS CODE'S BUILD FAILED"; exit 1; }

@@ -105,6 +105,7 @@ configure_dev() {
 }
 
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
+. scripts/lib/lease-steps.sh  # labrun_alone
 
 case "$part" in
   build)
@@ -114,19 +115,6 @@ case "$part" in
       scripts/lease/previous-code.sh unpack "$old_src" || { echo "NO PREVIOUS CODE"; exit 1; }
     fi
     begin=$(date +%s)
-    # A labrun alone (no tests) from SOURCE into BUILD, as the side-by-side checks run it, its
-    # transcripts naming the commit PATCH reverses the tree to (previous-code.sh unpack checked the
-    # files against it), not the copy's .git.
-    labrun_alone() {
-      local commit=""
-      [ -z "$3" ] || commit=$(scripts/lease/previous-code.sh commit "$3")
-      # Without a patch (OLD_SRC given as a folder), the build falls back to git.
-      [ -z "$commit" ] || export LABRUN_GIT_COMMIT=$commit LABRUN_GIT_DIRTY=false
-      cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
-        -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
-        -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
-        cmake --build "$2" -j 6 --target labrun labrun-grade-child labrun-contain
-    }
     baseline=""
     if [ -f "$baseline_patch" ]; then
       if [ -d "$baseline_src" ] || scripts/lease/previous-code.sh unpack "$baseline_src" "$baseline_patch"; then

@@ -1,6 +1,25 @@
 # shellcheck shell=bash
-# Steps the grading lease scripts share (scripts/lease/answer-reading.sh, sanitizer-cost.sh); sourced
-# from the repository's root, with the dev preset built.
+# Steps the lease scripts share (scripts/lease/answer-reading.sh, sanitizer-cost.sh,
+# sanitizer-replica.sh, session-lease.sh); sourced from the repository's root. labrun_alone needs
+# nothing built; the other steps need the dev preset built.
+
+# A labrun alone (labrun, labrun-grade-child, labrun-contain; no tests), Release, for the card found,
+# from SOURCE into BUILD, as the side-by-side checks run it:
+#   labrun_alone SOURCE BUILD [PATCH]
+# With PATCH (scripts/lease/previous-code.sh pack), its transcripts name the commit PATCH reverses the
+# tree to (previous-code.sh unpack checked the files against it), not the copy's stale .git; without
+# one (a folder of its own), the build falls back to git. Runs in a subshell: it exports nothing.
+labrun_alone() (
+  named=(env)
+  if [ -n "${3:-}" ]; then
+    commit=$(scripts/lease/previous-code.sh commit "$3") || exit 1
+    named+=(LABRUN_GIT_COMMIT="$commit" LABRUN_GIT_DIRTY=false)
+  fi
+  "${named[@]}" cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
+    -DLABRUN_BUILD_TESTS=OFF -DLABRUN_WARNINGS_AS_ERRORS=OFF \
+    -DLABRUN_VALIJSON_INCLUDE_DIR="$PWD/.deps/valijson/usr/include" &&
+    "${named[@]}" cmake --build "$2" -j 6 --target labrun labrun-grade-child labrun-contain
+)
 
 # The score and mistakes of a report.json, on one line ("no report ..." where there is none).
 score_of() {

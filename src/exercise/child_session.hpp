@@ -302,6 +302,9 @@ class ChildSession {
   //! replica of one alike: fresh inputs from `seed` (ExerciseChild::fresh_call), the answers erased,
   //! the submission's globals set back to their values at load.
   void prepare_timed_call(std::size_t n, std::uint64_t seed);
+  //! Sets flusher_ to the cold flush every timed call and the replica of one take: it reads twice the
+  //! card's L2 (labrun's cold flush, timing/sampler.hpp), so that no case's data is left there.
+  void make_flusher();
   void time_at(std::size_t n);
   LabTimes time_lab(std::size_t n);
   void wait_for_timing_turn();

@@ -616,7 +616,7 @@ void ChildSession::sanitize_runs() {
   }
   child_.reset();
   allocate(static_cast<std::size_t>(std::max(request_.odd_elements, request_.card_elements)), false);
-  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  make_flusher();
   const std::string where = "a replica of a timed call at n = " + std::to_string(n);
   phase(where);
   prepare_timed_call(n, next_seed());
@@ -626,6 +626,11 @@ void ChildSession::sanitize_runs() {
   // down: a longer one would be as long a shared turn that every timer's drain waits for, which a
   // kernel that spins only under the sanitizer would get too (docs/grading.md, "What is left").
   wait_or_hang(where, static_cast<double>(exercise_.kernels.size()) * request_.kernel_time_limit_s);
+}
+
+void ChildSession::make_flusher() {
+  constexpr int kL2Multiple = 2;  // the flush reads 2 x L2
+  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), kL2Multiple, sm_count_);
 }
 
 void ChildSession::prepare_timed_call(std::size_t n, std::uint64_t seed) {
@@ -667,7 +672,7 @@ void ChildSession::grade() {
 void ChildSession::time_lab_only() {
   const std::size_t n = static_cast<std::size_t>(request_.card_elements);
   allocate(n);
-  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  make_flusher();
   TimingResult timing;
   timing.elements = n;
   timing.samples = request_.timing_samples;
@@ -689,7 +694,7 @@ void ChildSession::time_at(std::size_t n) {
     phase("freeing the lab's buffers");
     child_->release_lab_buffers();
   }
-  flusher_ = std::make_unique<L2Flusher>(static_cast<std::size_t>(l2_bytes_), 2, sm_count_);
+  make_flusher();
   own({flusher_->data(), flusher_->bytes()});  // read by the flush, written by nothing
   if (request_.wait_for_timing_turn) {
     wait_for_timing_turn();

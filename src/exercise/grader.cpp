@@ -538,15 +538,23 @@ void run_and_check(const Exercise& ex, const GradeRequest& request, const fs::pa
   SanitizerRuns sanitizers(request, child, scratch, compile, child_request, turns);
   const auto announce_sanitizers = [&] {
     std::string running;
+    std::string smaller_replicas;  // the tools whose replica is smaller than the timed calls
     for (const SanitizerPlan& tool : sanitizer_plan(compile)) {
-      if (!tool.not_needed) {
-        running += (running.empty() ? "" : ", ") + tool.tool;
+      if (tool.not_needed) {
+        continue;
+      }
+      running += (running.empty() ? "" : ", ") + tool.tool;
+      const std::uint64_t replica = sanitize_timed_elements(tool.tool, child_request.card_elements);
+      if (replica != child_request.card_elements) {
+        smaller_replicas +=
+            (smaller_replicas.empty() ? "; " : ", ") + tool.tool + "'s at n = " + std::to_string(replica);
       }
     }
     progress("compute-sanitizer " + running + " at n = " + std::to_string(ex.sanitize_elements) + " and " +
              std::to_string(ex.odd_elements) +
              (child_request.card_elements > 0
-                  ? ", and a timed call's replica at n = " + std::to_string(child_request.card_elements)
+                  ? ", and a timed call's replica at n = " + std::to_string(child_request.card_elements) +
+                        smaller_replicas
                   : std::string()));
   };
   // Called when the child is ready to time: every checked call ran.

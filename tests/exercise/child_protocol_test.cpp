@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "exercise/chain_pair_exercise.hpp"
+#include "exercise/grader.hpp"
 
 using Catch::Matchers::ContainsSubstring;
 // Names, not the namespace: this file shares a unity file with others, which name their own types.
@@ -13,7 +14,9 @@ using labrun::ChainPairRecord;
 using labrun::child_results_from_json;
 using labrun::ChildRequest;
 using labrun::ChildResults;
+using labrun::kRacecheckTimedElementsMax;
 using labrun::request_from_json;
+using labrun::sanitize_timed_elements;
 using labrun::TimingResult;
 using labrun::to_json;
 
@@ -48,6 +51,14 @@ TEST_CASE("a request survives its JSON, launch shapes, lab times and the image's
   bad = to_json(request);
   bad.erase("seed");
   CHECK_THROWS_WITH(request_from_json(bad), ContainsSubstring("not a grading request"));
+}
+
+TEST_CASE("each sanitizer tool replicates a timed call at the timed calls' size, racecheck at 2^20 at most") {
+  CHECK(sanitize_timed_elements("memcheck", 134217728) == 134217728);
+  CHECK(sanitize_timed_elements("synccheck", 134217728) == 134217728);
+  CHECK(sanitize_timed_elements("racecheck", 134217728) == kRacecheckTimedElementsMax);
+  CHECK(sanitize_timed_elements("racecheck", 65536) == 65536);  // a small card's size is kept
+  CHECK(sanitize_timed_elements("racecheck", 0) == 0);          // no timed calls: no replica
 }
 
 TEST_CASE("results survive their JSON, an exercise's probe records and NaN values included") {

@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# compute-sanitizer's replica of a timed call (docs/grading.md, "What is left"), told apart on the
-# device, in one device command (about 6 min on an H100):
+# compute-sanitizer's replica of a timed call and its bounds (docs/grading.md, "What is left"), told
+# apart from the code before them on the device, in one device command (about 6 min on an H100):
 #   1. builds this tree's dev preset (labrun, its grading child and labrun-contain, the GPU tests) and,
 #      side by side, the previous code's labrun, grading child and labrun-contain into OLD_BUILD
-#      (default build/old-dev) from PATCH (default build/labrun-pre-replica.patch: packed on the
-#      carrying machine with `scripts/lease/previous-code.sh pack 4fe02e1 build/labrun-pre-replica.patch`,
-#      the commit before the replica, and carried); a build already there is built incrementally;
+#      (default build/old-dev) from PATCH (default build/labrun-pre-bounds.patch: packed on the
+#      carrying machine with `scripts/lease/previous-code.sh pack b872075 build/labrun-pre-bounds.patch`,
+#      the commit before the replica's bounds, and carried; the replica itself was told apart from
+#      4fe02e1, the commit before it, on 2026-12-07:
+#      scripts/diagnostics/benchmarks/2026-12-07T14-30Z-h100-sanitizer-replica/); a build already
+#      there is built incrementally;
 #   2. grades, with each labrun, single `labrun grade` runs of:
 #      - the corpus's barrier-in-divergent-branch (a divergent barrier everywhere: 35 with both);
 #      - divergent-barrier-at-powers-of-two and divergent-barrier-beside-guards (the same barrier
-#        taken only at the timed calls' size, or only in a graded call's buffers: 100 with the
-#        previous code, which never ran the sanitizer there, and 35 with the replica);
+#        taken only at the timed calls' size, or only in a graded call's buffers: 35 with both, the
+#        replica's);
+#      - read-past-n-at-powers-of-two (x[n], the guard's first word, read at the timed calls' size
+#        only: 100 with the previous code, whose memcheck saw the read inside x's allocation, and 35
+#        with the bounds);
 #      - correct and correct-shared-tile (100 with both), and fusion-verdicts' correct (85 with both:
 #        slow, as its corpus says), whose kernels use shared memory per element (racecheck's dearest
 #        case), for what the replica costs: each report's seconds of sanitizing per tool;
@@ -31,7 +37,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 . scripts/lib/bubblewrap.sh  # the grader's compile sandbox on a machine without one
 . scripts/lib/lease-steps.sh  # score_of, labrun_alone
 old_build=${OLD_BUILD:-build/old-dev}
-patch=${PATCH:-build/labrun-pre-replica.patch}
+patch=${PATCH:-build/labrun-pre-bounds.patch}
 new=build/dev/labrun
 old=$old_build/labrun
 status=0
@@ -43,7 +49,7 @@ eval "$(scripts/lease/tree-commit.sh env)"
   cmake --build --preset dev -j 10 --target labrun labrun-grade-child labrun-contain labrun_gpu_tests; } \
   >"$out/build.log" 2>&1 &
 dev=$!
-old_src=build/pre-replica-src
+old_src=build/pre-bounds-src
 { { [ -d "$old_src" ] || scripts/lease/previous-code.sh unpack "$old_src" "$patch"; } &&
   labrun_alone "$old_src" "$old_build" "$patch"; } >"$out/build-old.log" 2>&1 &
 previous=$!
@@ -66,8 +72,9 @@ PY
 # lab/submission, then the score each labrun must give (previous, new).
 cases=(
   "day48-fusion/barrier-in-divergent-branch 35 35"
-  "day48-fusion/divergent-barrier-at-powers-of-two 100 35"
-  "day48-fusion/divergent-barrier-beside-guards 100 35"
+  "day48-fusion/divergent-barrier-at-powers-of-two 35 35"
+  "day48-fusion/divergent-barrier-beside-guards 35 35"
+  "day48-fusion/read-past-n-at-powers-of-two 100 35"
   "day48-fusion/correct 100 100"
   "day48-fusion/correct-shared-tile 100 100"
   "fusion-verdicts/correct 85 85"

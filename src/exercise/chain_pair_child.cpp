@@ -145,6 +145,11 @@ class ChainPairChild final : public ExerciseChild {
     slot_ = ChildSession::slot_of(seed);
   }
 
+  [[nodiscard]] std::vector<OwnedRegion> call_ranges(std::size_t n) const override {
+    return {input_->elements(n), intermediate_->elements(n), second_->elements(n),
+            output_->elements(n, slot_)};
+  }
+
   // The pair inside a timed call: launched back to back with no wait between them; a failure
   // surfaces at the call's end.
   void launch_call(std::size_t n) override {

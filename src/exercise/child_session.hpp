@@ -29,6 +29,7 @@
 #include "exercise/device_checks.hpp"
 #include "exercise/exercise.hpp"
 #include "exercise/launch_plan.hpp"
+#include "exercise/owned_region.hpp"
 #include "timing/device_buffer.hpp"
 #include "timing/sampler.hpp"
 
@@ -42,12 +43,6 @@ inline constexpr std::size_t kGuardFloats = std::size_t{512} * 1024;
 struct SubmissionStopped {
   std::string kind;
   std::string message;
-};
-
-//! Memory the child owns, as (first byte, bytes).
-struct OwnedRegion {
-  const void* data = nullptr;
-  std::size_t bytes = 0;
 };
 
 //! Places an output may start at: 256 bytes apart. A call's outputs that only a later kernel of
@@ -137,6 +132,12 @@ class ExerciseChild {
   //! Fresh inputs for one timed call from `seed`, its outputs poisoned whole (guards and every
   //! place), its later kernels' outputs at slot_of(seed).
   virtual void fresh_call(std::size_t n, std::uint64_t seed) = 0;
+  //! What the call fresh_call prepared at n gives its kernels of each guarded buffer, as launch_call
+  //! gives it: the elements from each pointer it passes (an output's at the call's slot) that a
+  //! kernel may read or write, and no more (the guard checks count changes outside them). In
+  //! compute-sanitizer's replica these are the only parts of the child's memory memcheck lets the
+  //! kernels touch (sanitizer_bounds.hpp): a range left out fails every correct submission there.
+  [[nodiscard]] virtual std::vector<OwnedRegion> call_ranges(std::size_t n) const = 0;
   //! The submission's kernels of one call, back to back with no wait (ChildSession::launch_timed).
   virtual void launch_call(std::size_t n) = 0;
   //! What one timed call left: its output, and what each of its kernels must leave.

@@ -28,6 +28,7 @@
 #include "exercise/child_session.hpp"
 #include "exercise/grade_worker.hpp"
 #include "exercise/outside_watch.hpp"
+#include "exercise/sanitizer_bounds.hpp"
 #include "exercise/submission_kernels.hpp"
 #include "exercise/worker_protocol.hpp"
 #include "grading/device_image.hpp"
@@ -603,7 +604,10 @@ void ChildSession::write() const {
 // capacity, with their guards and the output's slots, before any of the lab's, which it leaves
 // out), the call prepared as a timed call is (fresh inputs, outputs poisoned, the global variables
 // as loaded, the L2 flushed) and launched as one is (back to back, no wait between the kernels),
-// at sanitize_timed_elements (the timed calls' size, or a smaller power of two: grader.cpp).
+// at sanitize_timed_elements (the timed calls' size, or a smaller power of two: grader.cpp). While
+// the replica's kernels run, memcheck lets them touch only the ranges the call gives them
+// (ExerciseChild::call_ranges; sanitizer_bounds.hpp), so an access past n is found there as in the
+// exact-size runs, though the allocation goes on past it.
 void ChildSession::sanitize_runs() {
   tallies_ = DeviceBuffer<unsigned long long>(kTallies + 1);
   child_ = exercise_.child(*this);
@@ -621,6 +625,10 @@ void ChildSession::sanitize_runs() {
   phase(where);
   prepare_timed_call(n, next_seed());
   flusher_->flush(stream_);
+  // The bounds apply to every kernel that runs while they stand: the child's own work on these
+  // allocations (the poison, the inputs, the flush) ends first.
+  LABRUN_CUDA_CHECK(cudaStreamSynchronize(stream_));
+  const SanitizerBounds bounds(owned_regions_, child_->call_ranges(n));
   child_->launch_call(n);
   // A timed call's own limit (one kernel time limit a launch), though a sanitizer slows every kernel
   // down: a longer one would be as long a shared turn that every timer's drain waits for, which a

@@ -156,7 +156,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string log_file = "sanitizer-" + tool + ".log";
   const auto since = std::chrono::steady_clock::now();
   const ProcessResult run = run_contained(contained(
-      {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99",
+      {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99", "--nvtx", "yes",
        "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
       limit, scratch, kChildFileSizeLimit, visible_devices));
   SanitizerRun result;

@@ -118,6 +118,17 @@ class OutputChild final : public ExerciseChild {
     timed_arguments_ = argument_pointers(extent);
   }
 
+  // Every declared buffer, n elements of its width (the output's at the call's slot), as pointers()
+  // gives them and the exact-size sanitizer runs allocate them.
+  [[nodiscard]] std::vector<OwnedRegion> call_ranges(std::size_t n) const override {
+    std::vector<OwnedRegion> ranges;
+    ranges.reserve(buffers_.size());
+    for (std::size_t i = 0; i < buffers_.size(); ++i) {
+      ranges.push_back(buffers_[i]->elements(n, i == output_ ? slot_ : 0));
+    }
+    return ranges;
+  }
+
   void launch_call(std::size_t n) override { session_.launch_timed(0, timed_arguments_.data(), n); }
 
   CallCheck check_call(std::size_t n, std::uint64_t seed) override {

@@ -123,6 +123,11 @@ class ReductionChild final : public ExerciseChild {
     slot_ = ChildSession::slot_of(seed);
   }
 
+  [[nodiscard]] std::vector<OwnedRegion> call_ranges(std::size_t n) const override {
+    return {input_->elements(n), partials_->elements(session_.timed_plan(0, n).blocks),
+            output_->elements(1, slot_)};
+  }
+
   void launch_call(std::size_t n) override {
     std::size_t blocks = session_.timed_plan(0, n).blocks;
     const float* input = input_->data();

@@ -31,7 +31,7 @@ log=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --log-file) log="$2"; shift 2 ;;
-    --tool|--error-exitcode|--report-api-errors|--print-limit) shift 2 ;;
+    --tool|--error-exitcode|--nvtx|--report-api-errors|--print-limit) shift 2 ;;
     *) break ;;
   esac
 done

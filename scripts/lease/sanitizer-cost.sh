@@ -100,7 +100,7 @@ PY
       fi
       log="sanitizer-$tool-$small_label.log"
       t0=$(date +%s%N)
-      (cd "$work" && timeout 120 compute-sanitizer --tool "$tool" --log-file "$log" --error-exitcode 99 \
+      (cd "$work" && timeout 120 compute-sanitizer --tool "$tool" --log-file "$log" --error-exitcode 99 --nvtx yes \
          --report-api-errors no --print-limit 20 "$child" \
          --request "request-$small_label.json" >"run-$tool-$small_label.out" 2>&1)
       rc=$?

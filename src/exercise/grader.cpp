@@ -155,10 +155,10 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const std::string request_file = write_sanitize_request(scratch, base, tool);
   const std::string log_file = "sanitizer-" + tool + ".log";
   const auto since = std::chrono::steady_clock::now();
-  const ProcessResult run = run_contained(contained(
-      {sanitizer.string(), "--tool", tool, "--log-file", log_file, "--error-exitcode", "99", "--nvtx", "yes",
-       "--report-api-errors", "no", "--print-limit", "20", child.string(), "--request", request_file},
-      limit, scratch, kChildFileSizeLimit, visible_devices));
+  std::vector<std::string> command = sanitizer_command(sanitizer.string(), tool, log_file);
+  command.insert(command.end(), {child.string(), "--request", request_file});
+  const ProcessResult run =
+      run_contained(contained(std::move(command), limit, scratch, kChildFileSizeLimit, visible_devices));
   SanitizerRun result;
   result.tool = tool;
   result.seconds = seconds_since(since);

@@ -181,11 +181,10 @@ ScreenVerdict SanitizerScreen::run_group_process(const std::string& tool, std::v
   const fs::path log_file = scratch.path() / ("sanitizer-" + tool + ".log");
   RunBudget budget(member->limit_seconds);
   budget.pause();
-  SpawnOptions options =
-      contained({sanitizer_.string(), "--tool", tool, "--log-file", log_file.string(), "--error-exitcode",
-                 "99", "--nvtx", "yes", "--report-api-errors", "no", "--print-limit", "20", program_.string(),
-                 "--serve", control.string()},
-                member->limit_seconds, scratch.path(), kGroupFileSizeLimit, visible_devices_);
+  std::vector<std::string> command = sanitizer_command(sanitizer_.string(), tool, log_file.string());
+  command.insert(command.end(), {program_.string(), "--serve", control.string()});
+  SpawnOptions options = contained(std::move(command), member->limit_seconds, scratch.path(),
+                                   kGroupFileSizeLimit, visible_devices_);
   options.budget = &budget;
   // Runs `stretch` under a shared turn, counting its time toward the budget; says how long it held
   // the turn.

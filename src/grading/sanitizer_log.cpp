@@ -42,4 +42,11 @@ bool sanitizer_reports_no_errors(const std::string& summary) {
   return counted;
 }
 
+std::vector<std::string> sanitizer_command(const std::string& sanitizer, const std::string& tool,
+                                           const std::string& log_file) {
+  return {sanitizer, "--tool", tool,  "--log-file",          log_file, "--error-exitcode",
+          "99",      "--nvtx", "yes", "--report-api-errors", "no",     "--print-limit",
+          "20"};
+}
+
 }  // namespace labrun

@@ -172,9 +172,7 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   const bool reported_clean = sanitizer_reports_no_errors(summary);
   result.clean = run.succeeded() && reported_clean;
   result.finished = !summary.empty();
-  result.summary =
-      valid_utf8(summary.empty() ? "no summary (" + run.describe() + ")"
-                                 : summary + (run.succeeded() ? "" : " (" + run.describe() + ")"));
+  result.summary = valid_utf8(sanitizer_run_summary(log, run.succeeded(), run.describe()));
   return result;
 }
 

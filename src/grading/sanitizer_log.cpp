@@ -21,6 +21,86 @@ std::string sanitizer_summary_lines(const std::string& log) {
   return lines;
 }
 
+namespace {
+
+// A log line without compute-sanitizer's "=========" prefix; `indented` says whether its text is a
+// detail of the report above it ("=========     at ...") rather than a report's first line.
+struct LogLine {
+  std::string text;
+  bool indented = false;
+};
+
+LogLine log_line(const std::string& line) {
+  std::size_t at = line.find_first_not_of('=');
+  if (at == std::string::npos) {
+    return {};
+  }
+  const std::size_t text = line.find_first_not_of(" \t\r", at);
+  if (text == std::string::npos) {
+    return {};
+  }
+  std::size_t end = line.find_last_not_of(" \t\r");
+  return {line.substr(text, end + 1 - text), text - at > 1};
+}
+
+// Where a report's useful part ends: its backtraces, which name labrun's frames, not the submission's.
+bool is_backtrace(const std::string& text) {
+  for (const char* opening : {"Saved host backtrace", "Host Frame", "Device Frame", "Device Backtrace"}) {
+    if (text.rfind(opening, 0) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string sanitizer_first_error(const std::string& log) {
+  std::string joined;
+  std::size_t lines = 0;
+  std::size_t from = 0;
+  bool in_report = false;
+  while (from < log.size() && lines < kSanitizerFirstErrorLines) {
+    std::size_t end = log.find('\n', from);
+    if (end == std::string::npos) {
+      end = log.size();
+    }
+    const LogLine line = log_line(log.substr(from, end - from));
+    from = end + 1;
+    if (!in_report) {
+      if (line.text.empty() || line.indented || line.text == "COMPUTE-SANITIZER") {
+        continue;
+      }
+      if (line.text.find("SUMMARY:") != std::string::npos) {
+        break;  // the summary: nothing was reported before it
+      }
+      in_report = true;
+    } else if (line.text.empty() || !line.indented || is_backtrace(line.text)) {
+      break;
+    }
+    std::string text = line.text.substr(0, kSanitizerFirstErrorLineBytes);
+    if (text.size() < line.text.size()) {
+      text += "...";
+    }
+    joined += (joined.empty() ? "" : ", ") + text;
+    ++lines;
+  }
+  return joined;
+}
+
+std::string sanitizer_run_summary(const std::string& log, bool succeeded, const std::string& how_it_ended) {
+  const std::string summary = sanitizer_summary_lines(log);
+  if (summary.empty()) {
+    return "no summary (" + how_it_ended + ")";
+  }
+  std::string text = summary + (succeeded ? "" : " (" + how_it_ended + ")");
+  if (!(succeeded && sanitizer_reports_no_errors(summary))) {
+    const std::string first = sanitizer_first_error(log);
+    text += first.empty() ? "" : " (first report: " + first + ")";
+  }
+  return text;
+}
+
 // Whether every error count in compute-sanitizer's summary lines is zero ("ERROR SUMMARY: 0 errors",
 // "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.
 bool sanitizer_reports_no_errors(const std::string& summary) {

@@ -3,6 +3,7 @@
 // output, which a kernel's printf could fill with anything, and the options every run of it is given.
 // Host logic only.
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,24 @@ namespace labrun {
 //! The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY:
 //! ..."), joined with "; "; empty when the log has none (the run did not finish).
 [[nodiscard]] std::string sanitizer_summary_lines(const std::string& log);
+
+//! The log's first report, the lines that say what went wrong and where, without the backtraces
+//! that follow ("Invalid __global__ read of size 4 bytes, at k(const float *)+0x90 in s.cu:12, by
+//! thread (0,0,0) in block (512,0,0), Address 0x7f00 is out of bounds"), joined with ", ": at most
+//! kSanitizerFirstErrorLines lines of at most kSanitizerFirstErrorLineBytes bytes each. Empty when
+//! the log reports nothing before its summary. The text is compute-sanitizer's, but it names the
+//! submission's own kernels, so a caller makes it inert before it shows it.
+inline constexpr std::size_t kSanitizerFirstErrorLines = 6;
+inline constexpr std::size_t kSanitizerFirstErrorLineBytes = 240;
+[[nodiscard]] std::string sanitizer_first_error(const std::string& log);
+
+//! What a grading says of one compute-sanitizer run from its log and how its process ended
+//! (`succeeded`, and `how_it_ended` in words, process/process.hpp's describe()): the summary lines,
+//! how it ended where it did not succeed, and, where it was not clean, the log's first report
+//! ("ERROR SUMMARY: 1 error (exit status 99) (first report: Invalid __global__ read ...)"); "no
+//! summary (how it ended)" where the log has none. Not yet inert: the caller makes it valid UTF-8.
+[[nodiscard]] std::string sanitizer_run_summary(const std::string& log, bool succeeded,
+                                                const std::string& how_it_ended);
 
 //! Whether every error count in the summary lines is zero ("ERROR SUMMARY: 0 errors", "RACECHECK
 //! SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.

@@ -2,6 +2,7 @@
 // (labs/<lab>/grading/): a new exercise's corpus is checked with no line here. The GPU test grades
 // them (tests/gpu/grading_corpus_test.cpp).
 
+#include <algorithm>
 #include <catch2/catch_test_macros.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -37,6 +38,17 @@ TEST_CASE(
       CHECK(expected.at("builds").is_boolean());
       CHECK(expected.at("passes_correctness").is_boolean());
       CHECK(expected.at("mistakes").is_array());
+      if (expected.contains("explains")) {  // words a named mistake's explanation must hold
+        for (const auto& [id, words] : expected.at("explains").items()) {
+          CHECK(std::find(expected.at("mistakes").begin(), expected.at("mistakes").end(), id) !=
+                expected.at("mistakes").end());
+          CHECK(words.is_array());
+          CHECK(!words.empty());
+          for (const auto& one : words) {
+            CHECK(one.is_string());
+          }
+        }
+      }
       const double score = expected.at("score").get<double>();
       CHECK((score >= 0.0 && score <= 100.0));
       CHECK((score < 100.0 || expected.at("mistakes").empty()));

@@ -75,6 +75,19 @@ void grade_corpus(const fs::path& corpus, const std::string& leaf, std::uint64_t
       wanted.insert(id.get<std::string>());
     }
     CHECK(named == wanted);
+    // "explains" (optional): for a mistake, words its explanation must hold, where it is named.
+    if (expected.contains("explains")) {
+      for (const auto& m : report.at("mistakes")) {
+        const std::string id = m.at("id").get<std::string>();
+        if (expected.at("explains").contains(id)) {
+          const std::string explanation = m.at("explanation").get<std::string>();
+          for (const auto& words : expected.at("explains").at(id)) {
+            INFO(explanation);
+            CHECK(explanation.find(words.get<std::string>()) != std::string::npos);
+          }
+        }
+      }
+    }
     const auto status_of = [&](std::size_t test) {
       return report.at("tests").at(test).at("status") == "passed";
     };

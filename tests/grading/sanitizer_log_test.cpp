@@ -38,3 +38,94 @@ TEST_CASE("every compute-sanitizer run gets the same options, NVTX's memory API 
                                              "20"};
   CHECK(command == expected);
 }
+
+// Synthetic logs, in compute-sanitizer's format (CUDA 12 and 13): a report's first line after
+// "========= ", its details indented further, its backtraces last, a bare "=========" between reports.
+TEST_CASE("a log's first report is what went wrong and where, without its backtraces") {
+  const std::string memcheck =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at fused_chain(const float *, float *, int)+0x90 in submission.cu:12\n"
+      "=========     by thread (0,0,0) in block (512,0,0)\n"
+      "=========     Address 0x7f0000400000 is out of bounds\n"
+      "=========     and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 4194304 bytes\n"
+      "=========     Saved host backtrace up to driver entry point at kernel launch time\n"
+      "=========         Host Frame: cuLaunchKernel [0x2c1b] in libcuda.so.1\n"
+      "=========\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at fused_chain(const float *, float *, int)+0x90 in submission.cu:12\n"
+      "=========     by thread (1,0,0) in block (512,0,0)\n"
+      "=========\n"
+      "========= ERROR SUMMARY: 2 errors\n";
+  CHECK(labrun::sanitizer_first_error(memcheck) ==
+        "Invalid __global__ read of size 4 bytes, at fused_chain(const float *, float *, int)+0x90 in "
+        "submission.cu:12, by thread (0,0,0) in block (512,0,0), Address 0x7f0000400000 is out of bounds, "
+        "and is 1 bytes after the nearest allocation at 0x7f0000000000 of size 4194304 bytes");
+
+  const std::string synccheck =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Barrier error detected. Divergent thread(s) in warp\n"
+      "=========     at reduce(const float *, float *, int)+0x3f0 in submission.cu:40\n"
+      "=========     by thread (32,0,0) in block (0,0,0)\n"
+      "=========         Device Frame: reduce(const float *, float *, int)+0x3f0 in submission.cu:40\n"
+      "=========\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  CHECK(labrun::sanitizer_first_error(synccheck) ==
+        "Barrier error detected. Divergent thread(s) in warp, at reduce(const float *, float *, int)+0x3f0 "
+        "in submission.cu:40, by thread (32,0,0) in block (0,0,0)");
+
+  const std::string racecheck =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Error: Race reported between Write access at tile(float *)+0x70 in submission.cu:9\n"
+      "=========     and Read access at tile(float *)+0x120 in submission.cu:11 [256 hazards]\n"
+      "=========\n"
+      "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n";
+  CHECK(labrun::sanitizer_first_error(racecheck) ==
+        "Error: Race reported between Write access at tile(float *)+0x70 in submission.cu:9, and Read access "
+        "at tile(float *)+0x120 in submission.cu:11 [256 hazards]");
+}
+
+TEST_CASE("a log with no report before its summary has no first report, and a long one is cut") {
+  CHECK(labrun::sanitizer_first_error("========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n")
+            .empty());
+  CHECK(labrun::sanitizer_first_error("").empty());
+  // A run cut short: the report without a summary is still its first report.
+  CHECK(labrun::sanitizer_first_error("========= Invalid __shared__ write of size 4 bytes") ==
+        "Invalid __shared__ write of size 4 bytes");
+
+  // A kernel's name is the submission's: a template's can be as long as it likes, and a report's
+  // details as many as compute-sanitizer gives. Both are bounded.
+  const std::string long_name(5000, 'k');
+  std::string log =
+      "========= Invalid __global__ write of size 4 bytes\n=========     at " + long_name + "+0x10\n";
+  for (int detail = 0; detail < 20; ++detail) {
+    log += "=========     detail " + std::to_string(detail) + "\n";
+  }
+  const std::string first = labrun::sanitizer_first_error(log);
+  CHECK(first.rfind("Invalid __global__ write of size 4 bytes, at kkk", 0) == 0);
+  CHECK(first.find("+0x10") == std::string::npos);
+  CHECK(first.find(std::string(labrun::kSanitizerFirstErrorLineBytes - 3, 'k') + "...") != std::string::npos);
+  CHECK(first.find("detail 3") != std::string::npos);
+  CHECK(first.find("detail 4") == std::string::npos);  // 6 lines: the report's, "at", details 0 to 3
+  CHECK(first.size() <= labrun::kSanitizerFirstErrorLines * (labrun::kSanitizerFirstErrorLineBytes + 5));
+}
+
+TEST_CASE("a run's summary adds its first report only where the run was not clean") {
+  const std::string clean = "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n";
+  CHECK(labrun::sanitizer_run_summary(clean, true, "exit status 0") == "ERROR SUMMARY: 0 errors");
+  const std::string errors =
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at fused(const float *)+0x90 in s.cu:12\n"
+      "=========\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  CHECK(labrun::sanitizer_run_summary(errors, false, "exit status 99") ==
+        "ERROR SUMMARY: 1 error (exit status 99) (first report: Invalid __global__ read of size 4 bytes, at "
+        "fused(const float *)+0x90 in s.cu:12)");
+  // Killed at its time limit with a report but no summary: no verdict, and none is made up.
+  CHECK(labrun::sanitizer_run_summary("========= Invalid __global__ read of size 4 bytes\n", false,
+                                      "killed by signal 9 at its 60 s limit") ==
+        "no summary (killed by signal 9 at its 60 s limit)");
+  // A clean log from a run that failed anyway says how it ended; it has no report to add.
+  CHECK(labrun::sanitizer_run_summary(clean, false, "exit status 1") ==
+        "ERROR SUMMARY: 0 errors (exit status 1)");
+}

@@ -4,23 +4,6 @@
 
 namespace labrun {
 
-// The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ...").
-std::string sanitizer_summary_lines(const std::string& log) {
-  std::string lines;
-  std::size_t at = 0;
-  while ((at = log.find("SUMMARY:", at)) != std::string::npos) {
-    const std::size_t start = log.rfind('\n', at);
-    const std::size_t end = log.find('\n', at);
-    std::string line = log.substr(
-        start == std::string::npos ? 0 : start + 1,
-        (end == std::string::npos ? log.size() : end) - (start == std::string::npos ? 0 : start + 1));
-    const std::size_t text = line.find_first_not_of("= ");
-    lines += (lines.empty() ? "" : "; ") + (text == std::string::npos ? line : line.substr(text));
-    at = end == std::string::npos ? log.size() : end;
-  }
-  return lines;
-}
-
 namespace {
 
 // A log line without compute-sanitizer's "=========" prefix; `indented` says whether its text is a
@@ -31,7 +14,7 @@ struct LogLine {
 };
 
 LogLine log_line(const std::string& line) {
-  std::size_t at = line.find_first_not_of('=');
+  const std::size_t at = line.find_first_not_of('=');
   if (at == std::string::npos) {
     return {};
   }
@@ -39,7 +22,7 @@ LogLine log_line(const std::string& line) {
   if (text == std::string::npos) {
     return {};
   }
-  std::size_t end = line.find_last_not_of(" \t\r");
+  const std::size_t end = line.find_last_not_of(" \t\r");
   return {line.substr(text, end + 1 - text), text - at > 1};
 }
 
@@ -53,38 +36,76 @@ bool is_backtrace(const std::string& text) {
   return false;
 }
 
-}  // namespace
+// A summary line: a report's level (not a detail), its text capitals and spaces up to "SUMMARY:"
+// ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ..."). A detail that names a kernel in a namespace
+// called SUMMARY ("at SUMMARY::k()+0x10") is not one.
+bool is_summary(const LogLine& line) {
+  const std::size_t at = line.text.find("SUMMARY:");
+  if (line.indented || at == std::string::npos) {
+    return false;
+  }
+  for (std::size_t i = 0; i < at; ++i) {
+    const char c = line.text[i];
+    if (c != ' ' && (c < 'A' || c > 'Z')) {
+      return false;
+    }
+  }
+  return true;
+}
 
-std::string sanitizer_first_error(const std::string& log) {
-  std::string joined;
-  std::size_t lines = 0;
+// Calls `each` with every line of `log` in order until it returns false.
+template <typename Each>
+void for_each_log_line(const std::string& log, Each each) {
   std::size_t from = 0;
-  bool in_report = false;
-  while (from < log.size() && lines < kSanitizerFirstErrorLines) {
+  while (from < log.size()) {
     std::size_t end = log.find('\n', from);
     if (end == std::string::npos) {
       end = log.size();
     }
-    const LogLine line = log_line(log.substr(from, end - from));
+    if (!each(log_line(log.substr(from, end - from)))) {
+      return;
+    }
     from = end + 1;
+  }
+}
+
+}  // namespace
+
+// The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ...").
+std::string sanitizer_summary_lines(const std::string& log) {
+  std::string lines;
+  for_each_log_line(log, [&lines](const LogLine& line) {
+    if (is_summary(line)) {
+      lines += (lines.empty() ? "" : "; ") + line.text;
+    }
+    return true;
+  });
+  return lines;
+}
+
+std::string sanitizer_first_error(const std::string& log) {
+  std::string joined;
+  std::size_t lines = 0;
+  bool in_report = false;
+  for_each_log_line(log, [&](const LogLine& line) {
     if (!in_report) {
       if (line.text.empty() || line.indented || line.text == "COMPUTE-SANITIZER") {
-        continue;
+        return true;
       }
-      if (line.text.find("SUMMARY:") != std::string::npos) {
-        break;  // the summary: nothing was reported before it
+      if (is_summary(line)) {
+        return false;  // nothing was reported before the summary
       }
       in_report = true;
     } else if (line.text.empty() || !line.indented || is_backtrace(line.text)) {
-      break;
+      return false;
     }
     std::string text = line.text.substr(0, kSanitizerFirstErrorLineBytes);
     if (text.size() < line.text.size()) {
       text += "...";
     }
     joined += (joined.empty() ? "" : ", ") + text;
-    ++lines;
-  }
+    return ++lines < kSanitizerFirstErrorLines;
+  });
   return joined;
 }
 

@@ -129,3 +129,19 @@ TEST_CASE("a run's summary adds its first report only where the run was not clea
   CHECK(labrun::sanitizer_run_summary(clean, false, "exit status 1") ==
         "ERROR SUMMARY: 0 errors (exit status 1)");
 }
+
+TEST_CASE("a kernel's name cannot add a summary line, nor pass for one") {
+  // The submission names its kernels. One in a namespace called SUMMARY shows in a report's details
+  // and in a racecheck report's first line, neither of which is a summary.
+  const std::string log =
+      "========= COMPUTE-SANITIZER\n"
+      "========= Error: Race reported between Write access at SUMMARY::k(float *)+0x70\n"
+      "=========     and Read access at SUMMARY::k(float *)+0x90 [2 hazards]\n"
+      "========= Invalid __global__ read of size 4 bytes\n"
+      "=========     at SUMMARY::k(float *)+0x10\n"
+      "=========\n"
+      "========= ERROR SUMMARY: 1 error\n";
+  CHECK(labrun::sanitizer_summary_lines(log) == "ERROR SUMMARY: 1 error");
+  // Without its summary (the run was killed), the log has none, whatever its kernels are called.
+  CHECK(labrun::sanitizer_summary_lines(log.substr(0, log.find("========= ERROR"))).empty());
+}

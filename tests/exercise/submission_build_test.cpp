@@ -237,14 +237,20 @@ TEST_CASE(
     "one whose variables would take the GPU's memory") {
   require_sandbox();
   const labrun::CompilerSetup setup = day48_setup();
+  std::string image;  // the last image compiled
   const auto compile = [&](const fs::path& folder) {
     const labrun::ScratchFolder scratch;
     const std::string source = labrun::read_file(folder / "halfway.cu");
     REQUIRE(labrun::check_before_compiling(source, scratch.path(), setup, {}).problems.empty());
-    return labrun::compile_to_cubin(scratch.path(), setup, "sm_75");
+    labrun::DeviceCompile compiled = labrun::compile_to_cubin(scratch.path(), setup, "sm_75");
+    image = compiled.compiled ? labrun::read_file(scratch.path() / labrun::kImageName) : "";
+    return compiled;
   };
   const labrun::DeviceCompile correct = compile(labrun::testing::grading_corpus() / "correct");
   CHECK(correct.compiled);
+  // The image carries its line table (-lineinfo), naming the source, for compute-sanitizer's reports.
+  CHECK(image.find(".nv_debug_line_sass") != std::string::npos);
+  CHECK(image.find(labrun::kSourceName) != std::string::npos);
   CHECK(correct.image_refusal.empty());
   CHECK_FALSE(correct.shared_memory);
   CHECK_FALSE(correct.synchronisation);

@@ -36,12 +36,13 @@ bool is_backtrace(const std::string& text) {
   return false;
 }
 
-// A summary line: a report's level (not a detail), its text capitals and spaces up to "SUMMARY:"
-// ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY: ..."). A detail that names a kernel in a namespace
-// called SUMMARY ("at SUMMARY::k()+0x10") is not one.
+// A summary line: its text capitals and spaces up to "SUMMARY:" ("ERROR SUMMARY: 0 errors",
+// "RACECHECK SUMMARY: ..."), however far it is indented. A report's line that names a kernel in a
+// namespace called SUMMARY ("at SUMMARY::k()+0x10", "Error: Race reported between Write access at
+// SUMMARY::k...") has lower-case text before it, so it is not one.
 bool is_summary(const LogLine& line) {
   const std::size_t at = line.text.find("SUMMARY:");
-  if (line.indented || at == std::string::npos) {
+  if (at == std::string::npos) {
     return false;
   }
   for (std::size_t i = 0; i < at; ++i) {

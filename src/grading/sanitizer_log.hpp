@@ -10,9 +10,9 @@
 namespace labrun {
 
 //! The summary lines of a compute-sanitizer log ("ERROR SUMMARY: 0 errors", "RACECHECK SUMMARY:
-//! ..."), joined with "; "; empty when the log has none (the run did not finish). A summary line is
-//! one at a report's level whose text is capitals and spaces up to "SUMMARY:", so a report's detail
-//! that names a kernel in a namespace called SUMMARY is none.
+//! ..."), joined with "; "; empty when the log has none (the run did not finish). A summary line's
+//! text is capitals and spaces up to "SUMMARY:", so a report's line that names a kernel in a
+//! namespace called SUMMARY is none.
 [[nodiscard]] std::string sanitizer_summary_lines(const std::string& log);
 
 //! The log's first report, the lines that say what went wrong and where, without the backtraces

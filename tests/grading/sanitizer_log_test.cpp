@@ -145,3 +145,10 @@ TEST_CASE("a kernel's name cannot add a summary line, nor pass for one") {
   // Without its summary (the run was killed), the log has none, whatever its kernels are called.
   CHECK(labrun::sanitizer_summary_lines(log.substr(0, log.find("========= ERROR"))).empty());
 }
+
+TEST_CASE("a summary line is found however far compute-sanitizer indents it") {
+  // The verdict must not rest on the log's layout: a summary indented as a detail is still one.
+  CHECK(labrun::sanitizer_summary_lines("=========     ERROR SUMMARY: 0 errors\n") ==
+        "ERROR SUMMARY: 0 errors");
+  CHECK(labrun::sanitizer_summary_lines("ERROR SUMMARY: 2 errors\r\n") == "ERROR SUMMARY: 2 errors");
+}

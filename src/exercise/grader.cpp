@@ -168,11 +168,10 @@ SanitizerRun sanitize(const fs::path& sanitizer, const std::string& tool, const 
   } catch (const std::exception&) {
     log.clear();
   }
-  const std::string summary = sanitizer_summary_lines(log);
-  const bool reported_clean = sanitizer_reports_no_errors(summary);
-  result.clean = run.succeeded() && reported_clean;
-  result.finished = !summary.empty();
-  result.summary = valid_utf8(sanitizer_run_summary(log, run.succeeded(), run.describe()));
+  const SanitizerLogReading reading = read_sanitizer_log(log, run.succeeded(), run.describe());
+  result.clean = run.succeeded() && reading.reports_no_errors;
+  result.finished = !reading.summary.empty();
+  result.summary = valid_utf8(reading.said);
   return result;
 }
 

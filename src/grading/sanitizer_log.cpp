@@ -110,17 +110,21 @@ std::string sanitizer_first_error(const std::string& log) {
   return joined;
 }
 
-std::string sanitizer_run_summary(const std::string& log, bool succeeded, const std::string& how_it_ended) {
-  const std::string summary = sanitizer_summary_lines(log);
-  if (summary.empty()) {
-    return "no summary (" + how_it_ended + ")";
+SanitizerLogReading read_sanitizer_log(const std::string& log, bool succeeded,
+                                       const std::string& how_it_ended) {
+  SanitizerLogReading reading;
+  reading.summary = sanitizer_summary_lines(log);
+  reading.reports_no_errors = sanitizer_reports_no_errors(reading.summary);
+  if (reading.summary.empty()) {
+    reading.said = "no summary (" + how_it_ended + ")";
+    return reading;
   }
-  std::string text = summary + (succeeded ? "" : " (" + how_it_ended + ")");
-  if (!(succeeded && sanitizer_reports_no_errors(summary))) {
+  reading.said = reading.summary + (succeeded ? "" : " (" + how_it_ended + ")");
+  if (!(succeeded && reading.reports_no_errors)) {
     const std::string first = sanitizer_first_error(log);
-    text += first.empty() ? "" : " (first report: " + first + ")";
+    reading.said += first.empty() ? "" : " (first report: " + first + ")";
   }
-  return text;
+  return reading;
 }
 
 // Whether every error count in compute-sanitizer's summary lines is zero ("ERROR SUMMARY: 0 errors",

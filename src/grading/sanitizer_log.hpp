@@ -25,13 +25,19 @@ inline constexpr std::size_t kSanitizerFirstErrorLines = 6;
 inline constexpr std::size_t kSanitizerFirstErrorLineBytes = 240;
 [[nodiscard]] std::string sanitizer_first_error(const std::string& log);
 
-//! What a grading says of one compute-sanitizer run from its log and how its process ended
-//! (`succeeded`, and `how_it_ended` in words, process/process.hpp's describe()): the summary lines,
-//! how it ended where it did not succeed, and, where it was not clean, the log's first report
-//! ("ERROR SUMMARY: 1 error (exit status 99) (first report: Invalid __global__ read ...)"); "no
-//! summary (how it ended)" where the log has none. Not yet inert: the caller makes it valid UTF-8.
-[[nodiscard]] std::string sanitizer_run_summary(const std::string& log, bool succeeded,
-                                                const std::string& how_it_ended);
+//! One compute-sanitizer run read from its log and how its process ended (`succeeded`, and
+//! `how_it_ended` in words, process/process.hpp's describe()), the log read once.
+struct SanitizerLogReading {
+  std::string summary;             //!< sanitizer_summary_lines: empty where the run did not finish
+  bool reports_no_errors = false;  //!< sanitizer_reports_no_errors(summary)
+  //! What a grading says of the run: the summary lines, how it ended where it did not succeed,
+  //! and, where it was not clean, the log's first report ("ERROR SUMMARY: 1 error (exit status 99)
+  //! (first report: Invalid __global__ read ...)"); "no summary (how it ended)" where the log has
+  //! none. Not yet inert: the caller makes it valid UTF-8.
+  std::string said;
+};
+[[nodiscard]] SanitizerLogReading read_sanitizer_log(const std::string& log, bool succeeded,
+                                                     const std::string& how_it_ended);
 
 //! Whether every error count in the summary lines is zero ("ERROR SUMMARY: 0 errors", "RACECHECK
 //! SUMMARY: 0 hazards displayed (0 errors, 0 warnings)"), with at least one count present.

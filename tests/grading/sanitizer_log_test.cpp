@@ -112,21 +112,27 @@ TEST_CASE("a log with no report before its summary has no first report, and a lo
 
 TEST_CASE("a run's summary adds its first report only where the run was not clean") {
   const std::string clean = "========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n";
-  CHECK(labrun::sanitizer_run_summary(clean, true, "exit status 0") == "ERROR SUMMARY: 0 errors");
+  CHECK(labrun::read_sanitizer_log(clean, true, "exit status 0").said == "ERROR SUMMARY: 0 errors");
   const std::string errors =
       "========= Invalid __global__ read of size 4 bytes\n"
       "=========     at fused(const float *)+0x90 in s.cu:12\n"
       "=========\n"
       "========= ERROR SUMMARY: 1 error\n";
-  CHECK(labrun::sanitizer_run_summary(errors, false, "exit status 99") ==
+  CHECK(labrun::read_sanitizer_log(errors, false, "exit status 99").said ==
         "ERROR SUMMARY: 1 error (exit status 99) (first report: Invalid __global__ read of size 4 bytes, at "
         "fused(const float *)+0x90 in s.cu:12)");
   // Killed at its time limit with a report but no summary: no verdict, and none is made up.
-  CHECK(labrun::sanitizer_run_summary("========= Invalid __global__ read of size 4 bytes\n", false,
-                                      "killed by signal 9 at its 60 s limit") ==
-        "no summary (killed by signal 9 at its 60 s limit)");
+  CHECK(labrun::read_sanitizer_log("========= Invalid __global__ read of size 4 bytes\n", false,
+                                   "killed by signal 9 at its 60 s limit")
+            .said == "no summary (killed by signal 9 at its 60 s limit)");
+  // The reading's verdict parts, from the same single pass.
+  const labrun::SanitizerLogReading read = labrun::read_sanitizer_log(errors, false, "exit status 99");
+  CHECK(read.summary == "ERROR SUMMARY: 1 error");
+  CHECK_FALSE(read.reports_no_errors);
+  CHECK(labrun::read_sanitizer_log(clean, true, "exit status 0").reports_no_errors);
+  CHECK(labrun::read_sanitizer_log("", false, "exit status 1").summary.empty());
   // A clean log from a run that failed anyway says how it ended; it has no report to add.
-  CHECK(labrun::sanitizer_run_summary(clean, false, "exit status 1") ==
+  CHECK(labrun::read_sanitizer_log(clean, false, "exit status 1").said ==
         "ERROR SUMMARY: 0 errors (exit status 1)");
 }
 

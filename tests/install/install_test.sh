@@ -1,43 +1,53 @@
 #!/usr/bin/env bash
 # CTest test "install.relocated" (tests/CMakeLists.txt): installs labrun from BUILD_DIR into a
-# temporary prefix, moves the build tree away, and runs the installed copy: --version, list, plan,
-# validate and report (byte for byte against the committed Markdown), and checks that every file the
-# installed copy needs is in the prefix and that no installed file names the build tree.
+# temporary prefix, then runs the installed copy with the build tree out of its sight: --version,
+# list, plan, validate and report (byte for byte against the committed Markdown); and checks that
+# every file the installed copy needs is in the prefix and that no installed file names the build tree.
 #
 #   install_test.sh BUILD_DIR SOURCE_DIR
 #
-# The build tree is renamed for the duration and always renamed back (the test runs alone: CTest
-# property RUN_SERIAL). Every command runs under `timeout`, well inside CTest's own limit, so that
-# the rename back always happens.
+# The build tree is hidden from the commands that need it gone, not moved, so that the test can run
+# beside the others (which use the build tree meanwhile): bubblewrap ($LABRUN_BWRAP, else bwrap on
+# PATH; scripts/install-deps.sh installs it) gives each one a view of the machine in which
+# BUILD_DIR is an empty folder, and `cmake --install` one in which the build tree is read-only but
+# for install_manifest.txt. Where bubblewrap cannot start (no user namespaces, say) the test says
+# so and exits 4, which CTest reports as skipped (SKIP_RETURN_CODE), never as passed.
 set -euo pipefail
 
 build_dir=$(cd "$1" && pwd)
 source_dir=$(cd "$2" && pwd)
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/labrun-install-test-XXXXXX")
 prefix="$scratch/prefix"
-moved="$build_dir.moved-by-install-test"
+trap 'rm -rf "$scratch"' EXIT
 
 say() { echo "install test: $*"; }
 fail() { echo "install test: FAILED: $*" >&2; exit 1; }
 
-restore() {
-  if [ -d "$moved" ] && [ ! -e "$build_dir" ]; then
-    mv "$moved" "$build_dir"
-  fi
-  rm -rf "$scratch"
-}
-trap restore EXIT
-
-[ ! -e "$moved" ] || fail "$moved exists (left by an interrupted run?); move it back to $build_dir by hand"
+bwrap=${LABRUN_BWRAP:-$(command -v bwrap || true)}
+if [ -z "$bwrap" ]; then
+  say "SKIPPED: no bubblewrap (apt-get install bubblewrap, or set LABRUN_BWRAP) to hide the build tree with"
+  exit 4
+fi
+# A command after this prefix runs where the build tree is an empty folder, as if it had been deleted.
+without_build_tree=("$bwrap" --dev-bind / / --tmpfs "$build_dir" --die-with-parent --)
+if ! problem=$("${without_build_tree[@]}" true 2>&1); then
+  say "SKIPPED: bubblewrap ($bwrap) cannot start here: $problem"
+  exit 4
+fi
+case "$scratch/" in
+  "$build_dir"/*) fail "the temporary prefix $scratch is inside the build tree, which the test hides: set TMPDIR elsewhere" ;;
+esac
 
 say "installing into $prefix"
-touch "$scratch/before-install"
-sleep 1  # file times have a resolution of their own: what the install writes is newer than this
-timeout 120 cmake --install "$build_dir" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
-  { cat "$scratch/install.log"; fail "cmake --install failed"; }
 # docs/installing.md: the install writes install_manifest.txt into the build tree, and nothing else.
-written=$(cd "$build_dir" && find . -newer "$scratch/before-install" ! -type d | sed 's|^\./||' | sort | tr '\n' ' ')
-[ "$written" = "install_manifest.txt " ] || fail "cmake --install wrote into the build tree: $written"
+# It runs where the rest of the build tree is read-only, so that any other write fails the install
+# ("Read-only file system") whatever the other tests write there meanwhile. The manifest is made
+# first, as the install would make it, to be the one writable file.
+touch "$build_dir/install_manifest.txt"
+timeout 120 "$bwrap" --dev-bind / / --ro-bind "$build_dir" "$build_dir" \
+  --bind "$build_dir/install_manifest.txt" "$build_dir/install_manifest.txt" --die-with-parent -- \
+  cmake --install "$build_dir" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
+  { cat "$scratch/install.log"; fail "cmake --install failed (the build tree was read-only to it but for install_manifest.txt)"; }
 grep -qF '`install_manifest.txt`' "$source_dir/docs/installing.md" ||
   fail "docs/installing.md does not say that cmake --install writes install_manifest.txt into the build tree"
 # Every installed file is a row of docs/installing.md's table, and every row names an installed file.
@@ -84,11 +94,9 @@ if grep -raoF "$build_dir" "$prefix" >/dev/null 2>&1 &&
   fail "installed files name the build tree $build_dir: $(tr '\n' ' ' <"$scratch/naming-build-tree")"
 fi
 
-say "moving the build tree away to $moved"
-mv "$build_dir" "$moved"
-
+say "hiding the build tree $build_dir from the installed labrun"
 labrun="$prefix/bin/labrun"
-run() { timeout 60 "$labrun" "$@"; }
+run() { timeout 60 "${without_build_tree[@]}" "$labrun" "$@"; }
 
 run --version >"$scratch/version" || fail "labrun --version failed"
 grep -q "^labrun " "$scratch/version" || fail "labrun --version printed: $(cat "$scratch/version")"

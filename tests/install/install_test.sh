@@ -48,6 +48,7 @@ timeout 120 "$bwrap" --dev-bind / / --ro-bind "$build_dir" "$build_dir" \
   --bind "$build_dir/install_manifest.txt" "$build_dir/install_manifest.txt" --die-with-parent -- \
   cmake --install "$build_dir" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
   { cat "$scratch/install.log"; fail "cmake --install failed (the build tree was read-only to it but for install_manifest.txt)"; }
+# shellcheck disable=SC2016  # the backticks are Markdown's, to be found as written
 grep -qF '`install_manifest.txt`' "$source_dir/docs/installing.md" ||
   fail "docs/installing.md does not say that cmake --install writes install_manifest.txt into the build tree"
 # Every installed file is a row of docs/installing.md's table, and every row names an installed file.

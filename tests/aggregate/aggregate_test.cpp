@@ -106,8 +106,7 @@ TEST_CASE("a claim's tally counts inconclusive runs (schema 1.6.0) beside held a
   CHECK(tally.summary() == "mixed: held 3, failed 1, inconclusive 2 of 6");
 }
 
-TEST_CASE("the committed evidence aggregates into one row per card, the lesson's T4 row transcribed",
-          "[slow]") {
+TEST_CASE("the committed evidence aggregates into one row per card, the lesson's T4 row transcribed") {
   const labrun::Aggregate aggregate = labrun::aggregate_transcripts(
       labrun::aggregate_files({labrun::testing::evidence_folder()}), {}, registered);
   // Every JSON under evidence/ was considered; the comparisons, grade reports and schemas were

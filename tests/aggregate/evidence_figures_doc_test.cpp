@@ -66,7 +66,7 @@ void measure(const nlohmann::json& value, std::size_t depth, std::size_t& deepes
 
 }  // namespace
 
-TEST_CASE("the figures the docs quote from the committed evidence are what it holds", "[slow]") {
+TEST_CASE("the figures the docs quote from the committed evidence are what it holds") {
   const labrun::Aggregate aggregate = labrun::aggregate_transcripts(
       labrun::aggregate_files({labrun::testing::evidence_folder()}), {},
       [](const std::string& name) { return labrun::registered_labs().find(name); });

@@ -389,7 +389,7 @@ TEST_CASE("validate names what an older transcript lacks that the current schema
                                       " with not recorded: device/memory_peak_gb_per_s"));
 }
 
-TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites without --force", "[slow]") {
+TEST_CASE("aggregate writes Markdown, JSON, CSV and plots, and never overwrites without --force") {
   const fs::path evidence = fs::path(LABRUN_TEST_DATA_DIR).parent_path() / "evidence";
   const fs::path out = fs::temp_directory_path() / "labrun-cli-test-aggregate";
   fs::remove_all(out);

@@ -187,8 +187,7 @@ TEST_CASE("a shard is I of N, from the command line or from a Slurm job array") 
       labrun::UsageError);
 }
 
-TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --merge rebuilds one summary",
-          "[slow]") {
+TEST_CASE("shards grade disjoint slices, a rerun skips what has a report, and --merge rebuilds one summary") {
   if (labrun::probe_devices().usable) {
     SKIP("a GPU is present: this test grades without one, quickly");
   }

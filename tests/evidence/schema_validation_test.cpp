@@ -24,7 +24,7 @@ const fs::path kTests = fs::path(LABRUN_TEST_DATA_DIR);
 
 }  // namespace
 
-TEST_CASE("every committed transcript under evidence/ validates against its own schema version", "[slow]") {
+TEST_CASE("every committed transcript under evidence/ validates against its own schema version") {
   int transcripts = 0;
   for (const auto& entry : fs::recursive_directory_iterator(labrun::testing::evidence_folder())) {
     // Transcripts only: not the schemas, not `labrun compare` or `labrun grade` output, not the

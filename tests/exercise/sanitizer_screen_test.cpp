@@ -183,7 +183,7 @@ TEST_CASE("a group closes at the end of its window: a member that asks later ope
   CHECK(process_of(a) != process_of(b));
 }
 
-TEST_CASE("after a group that was not clean the tool's next group holds half as many members", "[slow]") {
+TEST_CASE("after a group that was not clean the tool's next group holds half as many members") {
   Group group(4);
   const fs::path a = group.member("a", "fail");
   CHECK_FALSE(group.screen_member(a).get().clean);

@@ -99,8 +99,7 @@ std::string steered(const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("the checks before compiling refuse exactly the corpus submissions expected to be refused",
-          "[slow]") {
+TEST_CASE("the checks before compiling refuse exactly the corpus submissions expected to be refused") {
   require_sandbox();
   const labrun::IncludePolicy sum_policy =
       labrun::exercise_include_policy(labrun::testing::registered_exercise("fusion-verdicts/sum-of-squares"));

@@ -56,8 +56,7 @@ void add_submission(const fs::path& batch, const std::string& name, const fs::pa
 }  // namespace
 
 TEST_CASE(
-    "a batch grades every honest submission exactly as alone, beside submissions that attack the scheduler",
-    "[slow]") {
+    "a batch grades every honest submission exactly as alone, beside submissions that attack the scheduler") {
   if (!labrun::sandbox_availability().usable) {
     SKIP("no compiler sandbox here: " + labrun::sandbox_availability().problem);
   }
